@@ -1,0 +1,1042 @@
+"""One deal of Mizerka as a state machine: deal, contract choice, exchange, thirteen tricks, score.
+
+A :class:`Deal` starts from a deck order (the shuffled deck, top card first) and is driven by
+actions: :class:`Choose` a contract, :class:`Exchange` cards with the talon, :class:`Play` a card.
+
+* :meth:`Deal.push` applies an action **without checking it** (fast, for search and replay of
+  trusted data); :meth:`Deal.play` parses text, checks the action against the rules and raises
+  :class:`IllegalActionError` naming the reason; :meth:`Deal.pop` undoes the last action.
+* :attr:`Deal.legal_actions` is a lazy, set-like view of what the player to move may do.
+* :meth:`Deal.observation` is exactly what one seat may know; every view of the game for a player,
+  a bot, a client or a log is built from it.  :meth:`Deal.from_observation` deals the unknown cards
+  at random, consistently with an observation, for search.
+
+>>> deal = Deal(list(range(52)), dealer=0)      # an unshuffled deck; seat 1 is forehand
+>>> deal.phase, deal.to_move
+(<Phase.CHOOSE: 0>, 1)
+>>> print(CardSet(deal.hands[1]))                # forehand's first six cards
+9D 5D AC TC 6C 2C
+>>> deal.play("NT")
+Choose(contract=<Contract.NO_TRUMP: 4>)
+>>> deal.play("exchange 2C 6C")
+Exchange(discards=CardSet.from_str('6C 2C'))
+>>> _ = deal.play("-"), deal.play("keep")       # middlehand and dealer keep their hands
+>>> deal.phase, deal.to_move, deal.exchange_counts
+(<Phase.PLAY: 2>, 1, [0, 2, 0])
+>>> deal.play("KH")
+Traceback (most recent call last):
+...
+mizerka.deal.IllegalActionError: illegal action KH: KH is not in seat 1's hand
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Iterator, Sequence
+from random import Random
+from typing import Final, NamedTuple, TypeAlias
+
+from mizerka.cards import CARDS, SUIT_MASKS, Card, CardParseError, CardSet, Suit, parse_cards
+from mizerka.rules import STANDARD, Contract, DealPattern, ExchangeMode, Role, Rules, RulesError
+from mizerka.tricks import trick_winner_index
+
+__all__ = [
+    "Action",
+    "Choose",
+    "Deal",
+    "DeckError",
+    "Exchange",
+    "IllegalActionError",
+    "InvalidActionError",
+    "Observation",
+    "Phase",
+    "Play",
+    "Trick",
+    "action_from_code",
+    "deal_piles",
+]
+
+
+class DeckError(ValueError):
+    """A deck order that is not the 52 cards, each once."""
+
+
+class InvalidActionError(ValueError):
+    """Text or a code that does not describe an action."""
+
+
+class IllegalActionError(ValueError):
+    """An action the rules forbid in the current position.  The message names the reason."""
+
+
+class Phase(enum.IntEnum):
+    """Where a deal stands.  Dealing itself is automatic: a new deal waits for the contract."""
+
+    CHOOSE = 0
+    EXCHANGE = 1
+    PLAY = 2
+    DONE = 3
+
+
+# -- actions --------------------------------------------------------------------------------------
+
+CHOOSE_BASE: Final = 52
+EXCHANGE_BASE: Final = 64
+
+
+class Play(NamedTuple):
+    """Play a card to the trick.  Code: the card's int, 0–51."""
+
+    card: Card
+
+    @property
+    def code(self) -> int:
+        return int(self.card)
+
+    def __str__(self) -> str:
+        return str(self.card)
+
+
+class Choose(NamedTuple):
+    """Forehand chooses the contract.  Code: 52 + the contract (52–57)."""
+
+    contract: Contract
+
+    @property
+    def code(self) -> int:
+        return CHOOSE_BASE + int(self.contract)
+
+    def __str__(self) -> str:
+        return str(self.contract)
+
+
+class Exchange(NamedTuple):
+    """Discard these cards face down and draw as many from the top of the talon, in one go.
+
+    An empty set keeps the hand.  Code: 64 + the 52-bit mask of the discards.
+    """
+
+    discards: CardSet
+
+    @property
+    def code(self) -> int:
+        return EXCHANGE_BASE + self.discards.mask
+
+    def __str__(self) -> str:
+        return f"exchange {self.discards or '-'}"
+
+
+Action: TypeAlias = Play | Choose | Exchange
+
+PLAYS: Final[tuple[Play, ...]] = tuple(Play(c) for c in CARDS)
+CHOICES: Final[tuple[Choose, ...]] = tuple(Choose(c) for c in Contract)
+KEEP: Final = Exchange(CardSet())
+
+
+def action_from_code(code: int) -> Action:
+    """The action with this stable int code (see each action type).
+
+    >>> action_from_code(51), action_from_code(57)
+    (Play(card=Card.from_str('AS')), Choose(contract=<Contract.MIZERKA: 5>))
+    >>> action_from_code(64 + 3)
+    Exchange(discards=CardSet.from_str('3C 2C'))
+
+    Raises:
+        InvalidActionError: for a code that is no action.
+    """
+    if not isinstance(code, int) or code < 0:
+        raise InvalidActionError(f"invalid action code: {code!r}")
+    if code < 52:
+        return PLAYS[code]
+    if code < CHOOSE_BASE + 6:
+        return CHOICES[code - CHOOSE_BASE]
+    if EXCHANGE_BASE <= code < EXCHANGE_BASE + (1 << 52):
+        return Exchange(CardSet(code - EXCHANGE_BASE))
+    raise InvalidActionError(f"invalid action code: {code!r}")
+
+
+class Trick(NamedTuple):
+    """A completed trick: who led, the cards in order of play, and who won it."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+
+# -- dealing --------------------------------------------------------------------------------------
+
+
+def deal_piles(deck: Sequence[int], pattern: DealPattern, before_choice: int = 6) -> tuple[
+    list[list[int]], list[list[int]], list[int]
+]:
+    """Split a deck order into the piles of forehand, middlehand, dealer(-role) and the talon.
+
+    Returns ``(first, rest, talon)``: the three players' cards dealt before the contract choice and
+    after it, each in dealing order, and the talon from bottom to top (``talon[-1]`` is drawn first).
+
+    >>> first, rest, talon = deal_piles(range(52), DealPattern.ROUND_ROBIN_4_PILES)
+    >>> first[0], talon[-3:]
+    ([0, 4, 8, 12, 16, 20], [43, 47, 51])
+    >>> first, rest, talon = deal_piles(range(52), DealPattern.SEED002_BLOCKS)
+    >>> first[0], rest[0][:2], talon[-1]
+    ([0, 3, 6, 9, 12, 15], [18, 21], 39)
+    """
+    if pattern is DealPattern.ROUND_ROBIN_4_PILES:
+        piles = [list(deck[p::4]) for p in range(4)]
+        first = [piles[p][:before_choice] for p in range(3)]
+        rest = [piles[p][before_choice:] for p in range(3)]
+        return first, rest, piles[3]
+    first = [[deck[3 * r + p] for r in range(6)] for p in range(3)]
+    rest = [[deck[18 + 3 * r + p] for r in range(7)] for p in range(3)]
+    return first, rest, list(reversed(deck[39:52]))
+
+
+def _mask(cards: Sequence[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def check_deck(deck: Sequence[int]) -> tuple[int, ...]:
+    """The deck order as a tuple of card ints, checked to hold each of the 52 cards once.
+
+    Raises:
+        DeckError: naming a missing, duplicated or invalid card.
+    """
+    try:
+        cards = tuple(int(c) for c in deck)
+    except (TypeError, ValueError):
+        raise DeckError(f"invalid deck order: {deck!r}") from None
+    if len(cards) != 52:
+        raise DeckError(f"a deck order has 52 cards, not {len(cards)}")
+    seen = 0
+    for card in cards:
+        if not 0 <= card < 52:
+            raise DeckError(f"invalid card index {card} in the deck order")
+        if seen >> card & 1:
+            raise DeckError(f"card {CARDS[card]} appears twice in the deck order")
+        seen |= 1 << card
+    return cards
+
+
+# -- the deal -------------------------------------------------------------------------------------
+
+class _PlayUndo(NamedTuple):
+    drawn: int  # the card drawn from the stock after playing (seed002-literal), or -1
+
+
+class _Snapshot(NamedTuple):
+    phase: Phase
+    to_move: int
+    hands: tuple[int, ...]
+    dealt: tuple[int, ...]
+    talon: tuple[int, ...]
+    dead: tuple[int, ...]
+    drawn: tuple[int, ...]
+    exchange_counts: tuple[int | None, ...]
+    contract: Contract | None
+    trump: int | None
+    shown_card: int | None
+    set_aside: int | None
+    stock: tuple[int, ...]
+
+
+class Deal:
+    """One deal, from the deck order to the score.
+
+    Seats are absolute (0 … ``rules.n_seats - 1``, clockwise); roles are relative to the dealer:
+    :attr:`active_seats` lists the three playing seats as (forehand, middlehand, dealer-role).
+
+    Args:
+        deck: the deck order, top card first: 52 card ints or :class:`Card` objects.
+        rules: the rules (default :data:`~mizerka.rules.STANDARD`).
+        dealer: the dealing seat.
+        allowed_contracts: the contracts forehand may still choose (the match knows which);
+            default: all of the rules' contracts.
+
+    Raises:
+        DeckError: for a deck order that is not the 52 cards once each.
+        RulesError: for a dealer outside the table or an empty contract choice.
+    """
+
+    __slots__ = (
+        "_first",
+        "_next",
+        "_order_from",
+        "_rest",
+        "_talon_full",
+        "_undo",
+        "active_seats",
+        "allowed_contracts",
+        "contract",
+        "dead",
+        "dealer",
+        "dealt",
+        "deck",
+        "drawn",
+        "exchange_counts",
+        "first_cards",
+        "hands",
+        "history",
+        "phase",
+        "played",
+        "roles",
+        "rules",
+        "set_aside",
+        "shown_card",
+        "stock",
+        "talon",
+        "to_move",
+        "trick",
+        "trick_leader",
+        "tricks",
+        "tricks_won",
+        "trump",
+    )
+
+    rules: Rules
+    dealer: int
+    deck: tuple[int, ...]
+    active_seats: tuple[int, int, int]
+    roles: list[int]
+    allowed_contracts: frozenset[Contract]
+    phase: Phase
+    hands: list[int]
+    first_cards: list[int]
+    dealt: list[int]
+    talon: list[int]
+    dead: list[int]
+    drawn: list[int]
+    exchange_counts: list[int | None]
+    contract: Contract | None
+    trump: int | None
+    to_move: int
+    trick_leader: int
+    trick: list[int]
+    tricks: list[Trick]
+    tricks_won: list[int]
+    played: int
+    shown_card: int | None
+    set_aside: int | None
+    stock: list[int]
+    history: list[Action]
+
+    def __init__(
+        self,
+        deck: Sequence[int],
+        *,
+        rules: Rules = STANDARD,
+        dealer: int = 0,
+        allowed_contracts: frozenset[Contract] | set[Contract] | Sequence[Contract] | None = None,
+    ) -> None:
+        self.deck = check_deck(deck)
+        n = rules.n_seats
+        if not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise RulesError(f"dealer must be a seat 0-{n - 1}, not {dealer!r}")
+        self.rules = rules
+        self.dealer = dealer
+        fh, mh, third = (dealer + 1) % n, (dealer + 2) % n, (dealer + 3) % n
+        self.active_seats = (fh, mh, third)
+        self.roles = [-1] * n
+        for role, seat in enumerate(self.active_seats):
+            self.roles[seat] = role
+        self._next = [-1] * n
+        self._next[fh], self._next[mh], self._next[third] = mh, third, fh
+        self._order_from: list[tuple[int, ...]] = [() for _ in range(n)]
+        self._order_from[fh] = (fh, mh, third)
+        self._order_from[mh] = (mh, third, fh)
+        self._order_from[third] = (third, fh, mh)
+        if allowed_contracts is None:
+            allowed = frozenset(rules.contracts)
+        else:
+            allowed = frozenset(Contract(c) for c in allowed_contracts)
+        if not allowed:
+            raise RulesError("forehand has no contract left to choose")
+        if not allowed <= set(rules.contracts):
+            raise RulesError(f"contracts {sorted(str(c) for c in allowed)} are not all in the rules' list")
+        self.allowed_contracts = allowed
+
+        first, rest, talon = deal_piles(self.deck, rules.deal_pattern, rules.cards_before_choice)
+        self._first = first
+        self._rest = rest
+        self._talon_full = talon
+        self.hands = [0] * n
+        self.first_cards = [0] * n
+        for role, seat in enumerate(self.active_seats):
+            self.first_cards[seat] = self.hands[seat] = _mask(first[role])
+        self.dealt = list(self.first_cards)
+        self.talon = []
+        self.dead = [0] * n
+        self.drawn = [0] * n
+        self.exchange_counts = [None] * n
+        self.contract = None
+        self.trump = None
+        self.phase = Phase.CHOOSE
+        self.to_move = fh
+        self.trick_leader = fh
+        self.trick = []
+        self.tricks = []
+        self.tricks_won = [0] * n
+        self.played = 0
+        self.shown_card = None
+        self.set_aside = None
+        self.stock = []
+        self.history = []
+        self._undo: list[_PlayUndo | _Snapshot] = []
+
+    @classmethod
+    def random(
+        cls,
+        rng: Random | int | None = None,
+        *,
+        rules: Rules = STANDARD,
+        dealer: int = 0,
+        allowed_contracts: frozenset[Contract] | None = None,
+    ) -> Deal:
+        """A deal from a shuffled deck.  *rng* is a :class:`random.Random` or a seed."""
+        if not isinstance(rng, Random):
+            rng = Random(rng)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        return cls(deck, rules=rules, dealer=dealer, allowed_contracts=allowed_contracts)
+
+    # -- reading the position ---------------------------------------------------------------------
+
+    @property
+    def forehand(self) -> int:
+        return self.active_seats[0]
+
+    @property
+    def middlehand(self) -> int:
+        return self.active_seats[1]
+
+    @property
+    def n_tricks(self) -> int:
+        return self.rules.n_tricks
+
+    def hand(self, seat: int) -> CardSet:
+        """The cards *seat* holds now (``hands[seat]`` is the raw mask)."""
+        return CardSet(self.hands[seat])
+
+    def role(self, seat: int) -> Role | None:
+        """The seat's role in this deal, or ``None`` for a dealer who sits out."""
+        role = self.roles[seat]
+        return None if role < 0 else Role(role)
+
+    def next_seat(self, seat: int) -> int:
+        """The next playing seat clockwise."""
+        return self._next[seat]
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.DONE
+
+    @property
+    def exchanger(self) -> int | None:
+        """The seat whose exchange is due, in the exchange phase."""
+        return self.to_move if self.phase is Phase.EXCHANGE else None
+
+    def legal_play_mask(self) -> int:
+        """The mask of cards the player to move may play (0 outside the play phase)."""
+        if self.phase is not Phase.PLAY:
+            return 0
+        hand = self.hands[self.to_move]
+        if self.trick:
+            follow = hand & SUIT_MASKS[self.trick[0] // 13]
+            if follow:
+                return follow
+        return hand
+
+    @property
+    def legal_actions(self) -> LegalActions:
+        """The actions the player to move may take, as a lazy set-like view."""
+        return LegalActions(self)
+
+    def forced_action(self) -> Action | None:
+        """The only legal action when there is exactly one (the sixth contract choice, an exchange with an
+        empty talon, a single legal card); clients may apply it without asking, but it is still recorded."""
+        if self.phase is Phase.CHOOSE:
+            return CHOICES[next(iter(self.allowed_contracts))] if len(self.allowed_contracts) == 1 else None
+        if self.phase is Phase.EXCHANGE:
+            return KEEP if not self.talon else None
+        mask = self.legal_play_mask()
+        return PLAYS[mask.bit_length() - 1] if mask and mask & (mask - 1) == 0 else None
+
+    def scores(self) -> list[int]:
+        """Each seat's score for the deal (0 for a dealer who sits out).
+
+        Raises:
+            IllegalActionError: before the deal is over.
+        """
+        if self.phase is not Phase.DONE or self.contract is None:
+            raise IllegalActionError("the deal is not over: no score yet")
+        scores = [0] * self.rules.n_seats
+        for role, seat in enumerate(self.active_seats):
+            scores[seat] = self.rules.score(role, self.contract, self.tricks_won[seat])
+        return scores
+
+    # -- applying actions -------------------------------------------------------------------------
+
+    def push(self, action: Action) -> None:
+        """Apply *action* **without checking it**.  Fast; for search and for replaying trusted actions.
+
+        An illegal action corrupts the deal silently; use :meth:`play` (or :meth:`check`) for input
+        from outside.
+        """
+        if type(action) is Play:
+            self._push_card(action[0])
+        elif type(action) is Choose:
+            self._push_choose(action[0])
+        else:
+            self._push_exchange(action[0].mask)  # type: ignore[union-attr]
+        self.history.append(action)
+
+    def push_card(self, card: int) -> None:
+        """:meth:`push` of ``Play(card)`` with a raw card int, for search loops."""
+        self._push_card(card)
+        self.history.append(PLAYS[card])
+
+    def _push_card(self, card: int) -> None:
+        seat = self.to_move
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        self.played |= bit
+        trick = self.trick
+        trick.append(card)
+        drawn = -1
+        stock = self.stock
+        if stock:
+            drawn = stock.pop()
+            self.hands[seat] |= 1 << drawn
+        self._undo.append(_PlayUndo(drawn))
+        if len(trick) == 3:
+            leader = self.trick_leader
+            winner: int = self._order_from[leader][trick_winner_index(trick, self.trump)]
+            self.tricks.append(Trick(leader, tuple(CARDS[c] for c in trick), winner))
+            self.tricks_won[winner] += 1
+            self.trick = []
+            self.trick_leader = self.to_move = winner
+            if len(self.tricks) == self.rules.n_tricks:
+                self.phase = Phase.DONE
+        else:
+            self.to_move = self._next[seat]
+
+    def _snapshot(self) -> _Snapshot:
+        return _Snapshot(
+            self.phase,
+            self.to_move,
+            tuple(self.hands),
+            tuple(self.dealt),
+            tuple(self.talon),
+            tuple(self.dead),
+            tuple(self.drawn),
+            tuple(self.exchange_counts),
+            self.contract,
+            self.trump,
+            self.shown_card,
+            self.set_aside,
+            tuple(self.stock),
+        )
+
+    def _push_choose(self, contract: Contract) -> None:
+        self._undo.append(self._snapshot())
+        self.contract = contract
+        self.trump = contract.trump
+        rules = self.rules
+        for role, seat in enumerate(self.active_seats):
+            self.hands[seat] |= _mask(self._rest[role])
+        self.dealt = list(self.hands)
+        talon = list(self._talon_full)
+        if rules.exchange_mode is ExchangeMode.REPLENISH:
+            self.set_aside = talon.pop()
+            if rules.show_trump_card and self.trump is not None:
+                self.shown_card = self.set_aside
+            self.stock = talon
+            self.talon = []
+            self.phase = Phase.PLAY
+        elif rules.exchange_mode is ExchangeMode.NONE:
+            self.talon = talon
+            self.phase = Phase.PLAY
+        else:
+            self.talon = talon
+            if rules.show_trump_card and self.trump is not None:
+                self.shown_card = talon[-1]
+            self.phase = Phase.EXCHANGE
+        self.to_move = self.active_seats[0]
+
+    def _push_exchange(self, discards: int) -> None:
+        self._undo.append(self._snapshot())
+        seat = self.to_move
+        count = discards.bit_count()
+        drawn = 0
+        for _ in range(count):
+            drawn |= 1 << self.talon.pop()
+        self.hands[seat] = (self.hands[seat] & ~discards) | drawn
+        self.dead[seat] = discards
+        self.drawn[seat] = drawn
+        self.exchange_counts[seat] = count
+        if self.roles[seat] == Role.DEALER:
+            self.phase = Phase.PLAY
+            self.to_move = self.active_seats[0]
+        else:
+            self.to_move = self._next[seat]
+
+    def pop(self) -> Action:
+        """Undo the last action and return it.
+
+        Raises:
+            IndexError: if no action has been applied.
+        """
+        if not self.history:
+            raise IndexError("pop from a deal with no actions")
+        action = self.history.pop()
+        undo = self._undo.pop()
+        if type(undo) is _PlayUndo:
+            if not self.trick:
+                last = self.tricks.pop()
+                self.tricks_won[last.winner] -= 1
+                self.trick = [int(c) for c in last.cards]
+                self.trick_leader = last.leader
+                self.phase = Phase.PLAY
+            card = self.trick.pop()
+            seat = self._order_from[self.trick_leader][len(self.trick)]
+            if undo.drawn >= 0:
+                self.hands[seat] ^= 1 << undo.drawn
+                self.stock.append(undo.drawn)
+            self.hands[seat] |= 1 << card
+            self.played ^= 1 << card
+            self.to_move = seat
+            return action
+        assert type(undo) is _Snapshot
+        self.phase = undo.phase
+        self.to_move = undo.to_move
+        self.hands = list(undo.hands)
+        self.dealt = list(undo.dealt)
+        self.talon = list(undo.talon)
+        self.dead = list(undo.dead)
+        self.drawn = list(undo.drawn)
+        self.exchange_counts = list(undo.exchange_counts)
+        self.contract = undo.contract
+        self.trump = undo.trump
+        self.shown_card = undo.shown_card
+        self.set_aside = undo.set_aside
+        self.stock = list(undo.stock)
+        return action
+
+    def illegal_reason(self, action: object) -> str | None:
+        """Why *action* is illegal now, or ``None`` if it is legal."""
+        phase = self.phase
+        if phase is Phase.DONE:
+            return "the deal is over"
+        seat = self.to_move
+        if isinstance(action, Play):
+            if phase is not Phase.PLAY:
+                return f"cannot play a card in the {phase.name.lower()} phase"
+            card = action.card
+            if not isinstance(card, int) or not 0 <= card < 52:
+                return f"{card!r} is not a card"
+            if not self.hands[seat] >> card & 1:
+                return f"{CARDS[card]} is not in seat {seat}'s hand"
+            if self.trick:
+                led = self.trick[0] // 13
+                if card // 13 != led and self.hands[seat] & SUIT_MASKS[led]:
+                    return f"must follow suit: {Suit(led).name.lower()} were led and seat {seat} holds some"
+            return None
+        if isinstance(action, Choose):
+            if phase is not Phase.CHOOSE:
+                return f"cannot choose a contract in the {phase.name.lower()} phase"
+            if action.contract not in self.allowed_contracts:
+                if action.contract in self.rules.contracts:
+                    return f"forehand (seat {seat}) has already used contract {action.contract}"
+                return f"contract {action.contract} is not played in this variant"
+            return None
+        if isinstance(action, Exchange):
+            if phase is not Phase.EXCHANGE:
+                if phase is Phase.PLAY and self.rules.exchange_mode is ExchangeMode.STANDARD:
+                    return "every player has had their one exchange; play has begun"
+                return f"cannot exchange in the {phase.name.lower()} phase"
+            discards = action.discards.mask if isinstance(action.discards, CardSet) else -1
+            if discards < 0:
+                return f"{action.discards!r} is not a set of cards"
+            stray = discards & ~self.hands[seat]
+            if stray:
+                return f"cannot discard {CardSet(stray)}: not in seat {seat}'s hand"
+            count = discards.bit_count()
+            if count > len(self.talon):
+                return (
+                    f"cannot discard {count} cards: only {len(self.talon)} left in the talon"
+                )
+            return None
+        return f"{action!r} is not an action"
+
+    def check(self, action: object) -> Action:
+        """Return *action* if it is legal now.
+
+        Raises:
+            IllegalActionError: naming the reason.
+        """
+        reason = self.illegal_reason(action)
+        if reason is not None:
+            raise IllegalActionError(f"illegal action {action}: {reason}")
+        return action  # type: ignore[return-value]
+
+    def is_legal(self, action: object) -> bool:
+        return self.illegal_reason(action) is None
+
+    def parse_action(self, text: str) -> Action:
+        """Read an action as text, in the light of the current phase.
+
+        ``AS`` or ``play AS`` plays a card; ``NT`` or ``choose NT`` chooses a contract; ``exchange AS KS``,
+        ``discard AS KS``, or in the exchange phase a plain card list, exchanges (``-``, ``keep`` or
+        ``exchange -`` keeps the hand).
+
+        Raises:
+            InvalidActionError: if *text* is no action; the message quotes it.
+        """
+        if not isinstance(text, str):
+            raise InvalidActionError(f"expected an action as text, not {type(text).__name__}")
+        words = text.strip().split(None, 1)
+        if not words:
+            raise InvalidActionError("empty action")
+        verb = words[0].lower()
+        rest = words[1] if len(words) > 1 else ""
+        try:
+            if verb in ("choose", "contract"):
+                return CHOICES[Contract.from_str(rest)]
+            if verb in ("exchange", "discard", "ex"):
+                return self._parse_discards(rest)
+            if verb in ("keep", "pass") and not rest:
+                return KEEP
+            if verb == "play":
+                return PLAYS[Card.from_str(rest)]
+            if self.phase is Phase.CHOOSE:
+                return CHOICES[Contract.from_str(text)]
+            if self.phase is Phase.EXCHANGE:
+                return self._parse_discards(text)
+            return PLAYS[Card.from_str(text)]
+        except (CardParseError, RulesError) as error:
+            raise InvalidActionError(f"invalid action {text!r}: {error}") from None
+
+    @staticmethod
+    def _parse_discards(text: str) -> Exchange:
+        text = text.strip()
+        if text in ("", "-", "none", "keep"):
+            return KEEP
+        cards = parse_cards(text)
+        mask = _mask(cards)
+        if mask.bit_count() != len(cards):
+            raise InvalidActionError(f"invalid exchange {text!r}: a card is listed twice")
+        return Exchange(CardSet(mask))
+
+    def play(self, action: Action | str) -> Action:
+        """Parse (if text), check and apply an action; return it.
+
+        Raises:
+            InvalidActionError: for text that is no action.
+            IllegalActionError: for an action the rules forbid now; the deal is unchanged.
+        """
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        self.check(action)
+        self.push(action)
+        return action
+
+    # -- copying and comparing --------------------------------------------------------------------
+
+    def copy(self) -> Deal:
+        """An independent copy (with the undo history, so the copy can :meth:`pop` too)."""
+        other = Deal.__new__(Deal)
+        for name in Deal.__slots__:
+            value = getattr(self, name)
+            if type(value) is list:
+                value = list(value)
+            setattr(other, name, value)
+        return other
+
+    __copy__ = copy
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self.rules,
+            self.dealer,
+            self.deck,
+            self.allowed_contracts,
+            tuple(self.history),
+            self.phase,
+            self.to_move,
+            tuple(self.hands),
+            tuple(self.talon),
+            tuple(self.dead),
+            tuple(self.exchange_counts),
+            tuple(self.trick),
+            tuple(self.tricks),
+            tuple(self.tricks_won),
+            tuple(self.stock),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Deal):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Deal dealer={self.dealer} phase={self.phase.name} contract={self.contract} "
+            f"tricks={len(self.tricks)}/{self.rules.n_tricks} actions={len(self.history)}>"
+        )
+
+    def __str__(self) -> str:
+        lines = [f"Deal, dealer seat {self.dealer}, {self.phase.name.lower()} phase"]
+        if self.contract is not None:
+            lines.append(f"Contract: {self.contract.label} ({self.contract.goal})")
+        for seat in range(self.rules.n_seats):
+            role = self.role(seat)
+            name = role.short if role is not None else "out"
+            extra = f"  tricks {self.tricks_won[seat]}" if self.contract is not None and role is not None else ""
+            lines.append(f"  seat {seat} {name:>3}: {CardSet(self.hands[seat]).grouped()}{extra}")
+        if self.trick:
+            lines.append("  trick: " + " ".join(str(CARDS[c]) for c in self.trick))
+        return "\n".join(lines)
+
+    # -- observations -----------------------------------------------------------------------------
+
+    def observation(self, seat: int | None) -> Observation:
+        """What *seat* may know now, and nothing more (``None``: a spectator, public information only).
+
+        Raises:
+            ValueError: for a seat outside the table.
+        """
+        n = self.rules.n_seats
+        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < n):
+            raise ValueError(f"seat must be 0-{n - 1} or None, not {seat!r}")
+        own = seat is not None
+        hand_sizes = tuple(h.bit_count() for h in self.hands)
+        is_to_move = own and self.phase is not Phase.DONE and self.to_move == seat
+        legal: tuple[Action, ...] = ()
+        if is_to_move and self.phase is not Phase.EXCHANGE:
+            legal = tuple(self.legal_actions)
+        return Observation(
+            rules=self.rules,
+            seat=seat,
+            dealer=self.dealer,
+            active_seats=self.active_seats,
+            phase=self.phase,
+            to_move=-1 if self.phase is Phase.DONE else self.to_move,
+            allowed_contracts=tuple(sorted(self.allowed_contracts)),
+            contract=self.contract,
+            hand=CardSet(self.hands[seat]) if own else CardSet(),  # type: ignore[index]
+            first_cards=CardSet(self.first_cards[seat]) if own else CardSet(),  # type: ignore[index]
+            dealt=CardSet(self.dealt[seat]) if own else CardSet(),  # type: ignore[index]
+            discards=CardSet(self.dead[seat]) if own else CardSet(),  # type: ignore[index]
+            drawn=CardSet(self.drawn[seat]) if own else CardSet(),  # type: ignore[index]
+            exchange_counts=tuple(self.exchange_counts),
+            talon_size=len(self.talon),
+            stock_size=len(self.stock),
+            shown_card=CARDS[self.shown_card] if self.shown_card is not None else None,
+            hand_sizes=hand_sizes,
+            tricks=tuple(self.tricks),
+            trick_leader=self.trick_leader,
+            trick=tuple(CARDS[c] for c in self.trick),
+            tricks_won=tuple(self.tricks_won),
+            scores=tuple(self.scores()) if self.phase is Phase.DONE else None,
+            history=tuple(_public_action(a, self, seat) for a in self._history_with_actors()),
+            legal_actions=legal,
+        )
+
+    def _history_with_actors(self) -> Iterator[tuple[int, Action]]:
+        """(actor seat, action) for every action so far."""
+        actor = self.active_seats[0]
+        exchangers = iter(self.active_seats)
+        leader = self.active_seats[0]
+        trick_pos = 0
+        trick_index = 0
+        for action in self.history:
+            if isinstance(action, Choose):
+                yield self.active_seats[0], action
+            elif isinstance(action, Exchange):
+                yield next(exchangers), action
+            else:
+                if trick_pos == 0:
+                    leader = self.tricks[trick_index].leader if trick_index < len(self.tricks) else self.trick_leader
+                actor = self._order_from[leader][trick_pos]
+                yield actor, action
+                trick_pos += 1
+                if trick_pos == 3:
+                    trick_pos = 0
+                    trick_index += 1
+
+    @classmethod
+    def from_observation(cls, observation: Observation, rng: Random) -> Deal:
+        """A deal consistent with everything *observation* shows, with the unknown cards dealt at random.
+
+        The deal has a full deck order and replays the public history, so it is an ordinary deal that
+        search can play on.  Its hidden cards respect the observer's own hand, discards and draws, the
+        cards played, the voids shown in play, the public exchange counts and a turned-up talon card.
+        See :mod:`mizerka.sampling` for the method.
+
+        Raises:
+            ValueError: if the observation is inconsistent (no deal can match it).
+        """
+        from mizerka.sampling import sample_deal
+
+        return sample_deal(observation, rng)
+
+
+def _public_action(item: tuple[int, Action], deal: Deal, seat: int | None) -> tuple[int, Action | int]:
+    """An action as *seat* may see it: another player's exchange shows only its count."""
+    actor, action = item
+    if isinstance(action, Exchange) and actor != seat:
+        return actor, len(action.discards)
+    return actor, action
+
+
+# -- legal actions --------------------------------------------------------------------------------
+
+
+class LegalActions:
+    """A lazy, set-like view of the legal actions of the player to move.
+
+    Supports ``in``, iteration, ``len``, ``bool`` and :meth:`count`.  In the exchange phase it holds every
+    subset of the hand up to the talon's size (up to 8,192), generated on demand.
+    """
+
+    __slots__ = ("_deal",)
+
+    def __init__(self, deal: Deal) -> None:
+        self._deal = deal
+
+    def __contains__(self, action: object) -> bool:
+        return self._deal.is_legal(action)
+
+    def __iter__(self) -> Iterator[Action]:
+        deal = self._deal
+        phase = deal.phase
+        if phase is Phase.PLAY:
+            mask = deal.legal_play_mask()
+            while mask:
+                low = mask & -mask
+                yield PLAYS[low.bit_length() - 1]
+                mask ^= low
+        elif phase is Phase.CHOOSE:
+            for contract in sorted(deal.allowed_contracts):
+                yield CHOICES[contract]
+        elif phase is Phase.EXCHANGE:
+            hand = [CARDS[c] for c in CardSet(deal.hands[deal.to_move])]
+            limit = min(len(deal.talon), len(hand))
+            from itertools import combinations
+
+            for size in range(limit + 1):
+                for combo in combinations(hand, size):
+                    yield Exchange(CardSet(_mask(combo)))
+
+    def count(self) -> int:
+        deal = self._deal
+        if deal.phase is Phase.PLAY:
+            return deal.legal_play_mask().bit_count()
+        if deal.phase is Phase.CHOOSE:
+            return len(deal.allowed_contracts)
+        if deal.phase is Phase.EXCHANGE:
+            from math import comb
+
+            size = deal.hands[deal.to_move].bit_count()
+            return sum(comb(size, k) for k in range(min(len(deal.talon), size) + 1))
+        return 0
+
+    __len__ = count
+
+    def __bool__(self) -> bool:
+        return self._deal.phase is not Phase.DONE
+
+    def __repr__(self) -> str:
+        if self._deal.phase is Phase.EXCHANGE:
+            return f"<LegalActions: {self.count()} exchanges>"
+        return f"<LegalActions: {', '.join(str(a) for a in self)}>"
+
+
+# -- observation ----------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Observation:
+    """Everything one seat may know about a deal, and nothing more.
+
+    ``seat`` is ``None`` for a spectator, whose hand, first cards, discards and draws are empty.
+    ``first_cards`` are the cards the seat held when forehand chose the contract, ``dealt`` the cards dealt
+    to it so far (the first cards during the choice, then all 13), ``drawn`` those it drew in its exchange.
+    ``history`` lists ``(actor, action)`` pairs; another player's exchange appears only as its count.
+    The match fields (``deal_no``, ``totals``, ``used``, ``names``) are filled by :meth:`Match.observation`.
+    """
+
+    rules: Rules
+    seat: int | None
+    dealer: int
+    active_seats: tuple[int, int, int]
+    phase: Phase
+    to_move: int
+    allowed_contracts: tuple[Contract, ...]
+    contract: Contract | None
+    hand: CardSet
+    first_cards: CardSet
+    dealt: CardSet
+    discards: CardSet
+    drawn: CardSet
+    exchange_counts: tuple[int | None, ...]
+    talon_size: int
+    stock_size: int
+    shown_card: Card | None
+    hand_sizes: tuple[int, ...]
+    tricks: tuple[Trick, ...]
+    trick_leader: int
+    trick: tuple[Card, ...]
+    tricks_won: tuple[int, ...]
+    scores: tuple[int, ...] | None
+    history: tuple[tuple[int, Action | int], ...]
+    legal_actions: tuple[Action, ...] = ()
+    deal_no: int = 1
+    totals: tuple[int, ...] = ()
+    used: tuple[tuple[Contract, ...], ...] = ()
+
+    @property
+    def role(self) -> Role | None:
+        if self.seat is None or self.seat not in self.active_seats:
+            return None
+        return Role(self.active_seats.index(self.seat))
+
+    @property
+    def played(self) -> CardSet:
+        """Every card played so far, including the current trick."""
+        mask = 0
+        for trick in self.tricks:
+            for card in trick.cards:
+                mask |= 1 << card
+        for card in self.trick:
+            mask |= 1 << card
+        return CardSet(mask)
+
+    def known_cards(self) -> CardSet:
+        """Every card whose place this seat knows: its hand, its discards, the cards played, a shown card."""
+        known = self.hand | self.discards | self.played
+        if self.shown_card is not None:
+            known = known | CardSet([self.shown_card])
+        return known
+
+    def voids(self) -> dict[int, frozenset[Suit]]:
+        """The suits each seat has shown it lacks, by failing to follow suit (public knowledge)."""
+        shown: dict[int, set[Suit]] = {seat: set() for seat in self.active_seats}
+        tricks = [(t.leader, t.cards) for t in self.tricks]
+        if self.trick:
+            tricks.append((self.trick_leader, self.trick))
+        order = self.active_seats
+        for leader, cards in tricks:
+            led = cards[0] // 13
+            start = order.index(leader)
+            for i, card in enumerate(cards[1:], start=1):
+                if card // 13 != led:
+                    shown[order[(start + i) % 3]].add(Suit(led))
+        return {seat: frozenset(suits) for seat, suits in shown.items()}
+
+    def is_my_turn(self) -> bool:
+        return self.seat is not None and self.phase is not Phase.DONE and self.to_move == self.seat

@@ -1,0 +1,116 @@
+"""The score sheet, as players keep it at a real table.
+
+Seed S000 asks to "record used contracts beside each name" and to "write 'take' or 'avoid' at the top of the
+deal's score column"; seed S002 draws a grid of players × contracts with an X for each contract used and a
+column of points.  :class:`ScoreSheet` prints both: the grid of used contracts with the totals, and one row
+per deal with its contract, goal, tricks, scores and running totals.  It is built from a :class:`Match` or
+from finished deals alone (the scorekeeper for a real table has no cards).
+
+>>> from mizerka.match import DealResult
+>>> from mizerka.rules import Contract
+>>> sheet = ScoreSheet(["A", "B", "C"], [
+...     DealResult(1, 2, 0, Contract.HEARTS, (5, 4, 4), (-2, -1, 3), (0, 0, 0)),
+...     DealResult(2, 0, 1, Contract.MIZERKA, (7, 3, 3), (0, -2, 2), (0, 0, 0)),
+... ])
+>>> print(sheet.grid())
+player  ♣  ♦  ♥  ♠  NT  MZ  total
+A             X              -2
+B                       X    -3
+C                            +5
+>>> print(sheet.table())
+deal  dealer  chooser  contract  goal   tricks   A   B   C    |  A   B   C
+1     C       A        ♥         take   5 4 4    -2  -1  +3   |  -2  -1  +3
+2     A       B        MZ        avoid  7 3 3    0   -2  +2   |  -2  -3  +5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from mizerka.rules import STANDARD, Contract, Rules
+
+if TYPE_CHECKING:
+    from mizerka.match import DealResult, Match
+
+__all__ = ["ScoreSheet"]
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+def _columns(rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows]
+    return "\n".join(lines)
+
+
+class ScoreSheet:
+    """Players × contracts with used marks, per-deal scores with "take" or "avoid", and running totals."""
+
+    def __init__(
+        self, players: Sequence[str], results: Sequence[DealResult], rules: Rules = STANDARD
+    ) -> None:
+        self.players = tuple(players)
+        self.results = tuple(results)
+        self.rules = rules
+
+    @classmethod
+    def from_match(cls, match: Match) -> ScoreSheet:
+        return cls(match.players, match.results(), match.rules)
+
+    def used(self) -> list[list[Contract]]:
+        used: list[list[Contract]] = [[] for _ in self.players]
+        for result in self.results:
+            used[result.chooser].append(result.contract)
+        return used
+
+    def totals(self) -> list[int]:
+        totals = [0] * len(self.players)
+        for result in self.results:
+            for seat, score in enumerate(result.scores):
+                totals[seat] += score
+        return totals
+
+    def running_totals(self) -> list[list[int]]:
+        """The totals after each deal."""
+        running, totals = [], [0] * len(self.players)
+        for result in self.results:
+            totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
+            running.append(list(totals))
+        return running
+
+    def grid(self) -> str:
+        """The grid of used contracts (an X per use) with each player's total."""
+        contracts = self.rules.contracts
+        header = ["player", *(c.symbol for c in contracts), "total"]
+        rows = [header]
+        used = self.used()
+        for seat, name in enumerate(self.players):
+            marks = ["X" * used[seat].count(c) for c in contracts]
+            rows.append([name, *marks, _signed(self.totals()[seat])])
+        return _columns(rows)
+
+    def table(self) -> str:
+        """One row per deal: dealer, chooser, contract, take/avoid, tricks, scores | running totals."""
+        names = list(self.players)
+        rows = [["deal", "dealer", "chooser", "contract", "goal", "tricks", *names, "|", *names]]
+        for result, running in zip(self.results, self.running_totals(), strict=True):
+            rows.append(
+                [
+                    str(result.deal_no),
+                    names[result.dealer],
+                    names[result.chooser],
+                    result.contract.symbol,
+                    result.contract.goal,
+                    " ".join(str(t) for t in result.tricks),
+                    *(_signed(s) for s in result.scores),
+                    "|",
+                    *(_signed(t) for t in running),
+                ]
+            )
+        return _columns(rows)
+
+    def __str__(self) -> str:
+        return self.grid() + "\n\n" + self.table() if self.results else self.grid()

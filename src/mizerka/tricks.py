@@ -1,0 +1,67 @@
+"""Trick-taking machinery shared by every game the project plays.
+
+These functions work on raw 52-bit masks and card ints so that the rules engine and the search code
+can call them in their inner loops.  They know nothing of Mizerka: the follow rule takes a
+``must_trump`` flag for Preferans, where a player void in the suit led must ruff if able.
+
+>>> from mizerka.cards import CardSet, Suit, parse_cards
+>>> hand = CardSet.from_str("JH 3H AC 2S").mask
+>>> print(CardSet(legal_plays(hand, Suit.HEARTS, Suit.CLUBS)))
+JH 3H
+>>> print(CardSet(legal_plays(CardSet.from_str("AC 2S").mask, Suit.HEARTS, Suit.CLUBS, must_trump=True)))
+AC
+>>> cards = parse_cards("KS AS 2H")          # led K♠, then A♠, then a trump 2♥
+>>> trick_winner_index(cards, Suit.HEARTS)
+2
+>>> trick_winner_index(cards, None)          # no trumps: the highest spade wins
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mizerka.cards import SUIT_MASKS
+
+__all__ = ["legal_plays", "trick_winner_index"]
+
+
+def legal_plays(hand: int, led_suit: int | None, trump: int | None, *, must_trump: bool = False) -> int:
+    """The mask of cards in *hand* that may be played to a trick.
+
+    Args:
+        hand: the player's cards as a mask.
+        led_suit: the suit led to this trick, or ``None`` if the player leads.
+        trump: the trump suit, or ``None`` in no-trump games.
+        must_trump: whether a player void in the suit led must play a trump if able (Preferans);
+            Mizerka has no such obligation.
+    """
+    if led_suit is None:
+        return hand
+    follow = hand & SUIT_MASKS[led_suit]
+    if follow:
+        return follow
+    if must_trump and trump is not None:
+        trumps = hand & SUIT_MASKS[trump]
+        if trumps:
+            return trumps
+    return hand
+
+
+def trick_winner_index(cards: Sequence[int], trump: int | None) -> int:
+    """The position in *cards* (in order of play) of the card that wins the trick.
+
+    The highest trump wins if any was played, otherwise the highest card of the suit led.
+    """
+    best = 0
+    best_card = cards[0]
+    best_suit = best_card // 13
+    for i in range(1, len(cards)):
+        card = cards[i]
+        suit = card // 13
+        if suit == best_suit:
+            if card > best_card:
+                best, best_card = i, card
+        elif suit == trump:
+            best, best_card, best_suit = i, card, suit
+    return best
