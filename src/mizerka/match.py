@@ -113,6 +113,7 @@ class Match:
         except ValueError as error:
             raise MatchError(str(error)) from None
         self.decks: list[tuple[int, ...]] = []
+        self._shuffled: list[tuple[int, ...]] = []  # every deck order drawn so far, kept when a deal is popped
         self.deals: list[Deal] = []
         self._start_deal()
 
@@ -122,9 +123,14 @@ class Match:
         index = len(self.decks)
         if index < len(self._given_decks):
             return self._given_decks[index]
+        if index < len(self._shuffled):  # the deal was started before and popped again: same deck order
+            return self._shuffled[index]
         deck = list(range(52))
         self._rng.shuffle(deck)
-        return tuple(deck)
+        while len(self._shuffled) < index:  # keep indices aligned with deal numbers
+            self._shuffled.append(self._given_decks[len(self._shuffled)])
+        self._shuffled.append(tuple(deck))
+        return self._shuffled[index]
 
     def _start_deal(self) -> None:
         deal_no = len(self.deals) + 1
