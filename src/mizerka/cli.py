@@ -1,0 +1,341 @@
+"""The ``mizerka`` command: play, replay, deal, rules, and the commands other modules add.
+
+The command is a :mod:`click` group whose subcommands are loaded **lazily**: :data:`COMMANDS` maps each
+subcommand's name to ``"module.path:attribute"``, the :class:`click.Command` that implements it, and the module
+is imported only when that subcommand runs (or its help is shown).  ``mizerka --help`` therefore stays fast, and
+a command whose optional extra is missing (the server, the terminal UI) fails with a message naming the extra
+instead of breaking the whole command.
+
+To add a command, define a :class:`click.Command` in your own module and add one line to :data:`COMMANDS`.
+
+Errors follow one rule: a message on stderr and a non-zero exit code, never a traceback.  Bad options and
+arguments exit with 2 (click's usage errors, and :class:`InputError` for unreadable input files).
+
+The commands defined here are small and need only the core: ``rules``, ``deal`` and ``replay``.  ``play``
+lives in :mod:`mizerka.terminal`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from mizerka.cards import CARDS, CardSet, Suit
+from mizerka.deal import Deal, deal_piles
+from mizerka.rules import OPTIONS_HELP, VARIANTS, Role, Rules, RulesError, parse_variant
+
+__all__ = [
+    "COMMANDS",
+    "RULES_SUMMARY",
+    "InputError",
+    "LazyGroup",
+    "cli",
+    "format_cards",
+    "main",
+    "variant_option",
+]
+
+COMMANDS: dict[str, str] = {
+    "play": "mizerka.terminal:play_command",
+    "replay": "mizerka.cli:replay_command",
+    "rules": "mizerka.cli:rules_command",
+    "deal": "mizerka.cli:deal_command",
+}
+"""Subcommand name → ``"module:attribute"`` of its :class:`click.Command`, imported on first use."""
+
+_EXTRAS = {"click": "cli", "rich": "cli", "textual": "tui", "fastapi": "server", "uvicorn": "server",
+           "sqlalchemy": "server", "numpy": "rl", "gymnasium": "rl", "pettingzoo": "rl", "pyspiel": "openspiel"}
+
+
+class InputError(click.ClickException):
+    """Input that cannot be used (an unreadable or invalid file, a bad value): message, exit code 2."""
+
+    exit_code = 2
+
+
+class LazyGroup(click.Group):
+    """A :class:`click.Group` that imports each subcommand from a ``"module:attribute"`` path on demand.
+
+    >>> group = LazyGroup(name="demo", lazy_commands={"rules": "mizerka.cli:rules_command"})
+    >>> group.list_commands(click.Context(group))
+    ['rules']
+    >>> group.get_command(click.Context(group), "rules").name
+    'rules'
+    """
+
+    def __init__(self, *args: Any, lazy_commands: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = lazy_commands if lazy_commands is not None else {}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(self.lazy_commands))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy_commands:
+            return self._load(cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """List the commands in ``--help``; one whose module cannot be imported is listed as unavailable."""
+        rows = []
+        for name in self.list_commands(ctx):
+            try:
+                command = self.get_command(ctx, name)
+            except click.ClickException as error:
+                rows.append((name, f"(unavailable: {error.message})"))
+                continue
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=formatter.width - 6 - len(name))))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def _load(self, cmd_name: str) -> click.Command:
+        target = self.lazy_commands[cmd_name]
+        module_name, _, attribute = target.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as error:
+            missing = (error.name or "").split(".")[0]
+            extra = _EXTRAS.get(missing)
+            hint = f"; install it with: pip install 'mizerka[{extra}]'" if extra else ""
+            raise click.ClickException(
+                f"the '{cmd_name}' command is not available: {error}{hint}"
+            ) from None
+        command = getattr(module, attribute, None)
+        if not isinstance(command, click.Command):
+            raise click.ClickException(f"the '{cmd_name}' command is broken: {target} is not a click command")
+        return command
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy_commands=COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@click.version_option(package_name="mizerka", prog_name="mizerka")
+def cli() -> None:
+    """Mizerka, the Polish trick-taking game for three: play it, replay records, deal, solve.
+
+    Start with `mizerka play` for a match in the terminal against two computer players,
+    or `mizerka rules` for the rules.
+    """
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """The console-script entry point (``mizerka = "mizerka.cli:main"``)."""
+    cli.main(args=list(argv) if argv is not None else None, prog_name="mizerka")
+
+
+# -- shared option helpers ---------------------------------------------------------------------------------
+
+
+def _parse_variant_callback(ctx: click.Context, param: click.Parameter, value: str) -> Rules:
+    """Read ``--variant`` with :func:`~mizerka.rules.parse_variant`; a bad spec is a usage error."""
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            rules = parse_variant(value)
+    except RulesError as error:
+        raise click.BadParameter(str(error), ctx=ctx, param=param) from None
+    for warning in caught:
+        click.echo(f"warning: {warning.message}", err=True)
+    return rules
+
+
+def variant_option(function: Any) -> Any:
+    """The ``--variant`` option shared by the commands (a :class:`Rules` reaches the command)."""
+    return click.option(
+        "--variant",
+        "rules",
+        default="standard",
+        show_default=True,
+        metavar="SPEC",
+        callback=_parse_variant_callback,
+        help="variant name and options, e.g. 'standard,show_trump_card' (see `mizerka rules`)",
+    )(function)
+
+
+def format_cards(cards: CardSet, *, unicode: bool = True, trump: int | None = None) -> str:
+    """A hand by suit, high to low, trumps first, then the other suits black/red alternating.
+
+    >>> print(format_cards(CardSet.from_str("AS 10S 4S KH 9C 2C"), unicode=False))
+    S: A T 4   H: K   C: 9 2
+    >>> print(format_cards(CardSet.from_str("AS 10S KH 9C"), trump=2))
+    ♥ K   ♠ A 10   ♣ 9
+    """
+    order = [Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS]
+    if trump is not None:
+        order.remove(Suit(trump))
+        order.insert(0, Suit(trump))
+    groups = []
+    for suit in order:
+        ranks = [c.rank for c in cards.of_suit(suit).cards()]
+        if ranks:
+            text = " ".join(r.label if unicode else r.letter for r in ranks)
+            groups.append(f"{suit.symbol} {text}" if unicode else f"{suit.letter}: {text}")
+    return "   ".join(groups) if groups else "-"
+
+
+# -- mizerka rules -----------------------------------------------------------------------------------------
+
+RULES_SUMMARY = """\
+Mizerka: three players, 52 cards, 18 deals.
+
+Seats. The dealer deals; forehand (FH) sits at the dealer's left, middlehand (MH) at the dealer's right.
+The deal passes to the left after each deal.
+
+Dealing and the contract. Each player gets 13 cards and 13 go to the talon, face down. When each player
+holds six cards, forehand looks at them and chooses a contract he has not chosen before:
+  ♣ ♦ ♥ ♠   that suit is trumps; take tricks
+  NT        no trumps; take tricks
+  MZ        Mizerka: no trumps; avoid tricks
+Then the deal is completed.
+
+The exchange. Forehand, then middlehand, then the dealer may each exchange once, blind: discard any number
+of cards face down (no more than the talon still holds) and draw as many from the top of the talon.
+
+Play. Thirteen tricks; forehand leads. Follow suit if you can, otherwise play any card (you need not
+trump). The highest trump wins the trick, else the highest card of the suit led; the winner leads next.
+
+Score. Each seat has a quota of tricks:
+                ordinary  Mizerka
+  forehand         7         1
+  middlehand       5         5
+  dealer           1         7
+Ordinary contracts score tricks - quota, Mizerka scores quota - tricks; each deal sums to zero.
+Everyone chooses each of the six contracts once: after 18 deals the highest total wins (ties share).
+"""
+
+
+@click.command("rules")
+def rules_command() -> None:
+    """Print a summary of the rules and the variants with their sources."""
+    click.echo(RULES_SUMMARY)
+    click.echo("Variants (--variant NAME[,OPTION...]):")
+    for name, rules in VARIANTS.items():
+        facts = [f"{rules.n_seats} players", f"{rules.n_deals} deals", f"{rules.n_tricks} tricks"]
+        facts.append(f"exchange: {rules.exchange_mode.value}")
+        if not rules.zero_sum:
+            facts.append("not zero-sum")
+        click.echo(f"  {name:<16} {', '.join(facts)}")
+        click.echo(f"  {'':<16} source: {rules.source}")
+    click.echo("\nOptions:")
+    for option, text in OPTIONS_HELP.items():
+        click.echo(f"  {option:<42} {text}")
+    click.echo("\nExample: mizerka play --variant 'standard,show_trump_card,first_dealer=0'")
+
+
+# -- mizerka deal ------------------------------------------------------------------------------------------
+
+
+def _fresh_seed() -> int:
+    return random.SystemRandom().randrange(1_000_000)
+
+
+@click.command("deal")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="seed for the shuffle (default: random)")
+@variant_option
+@click.option("--dealer", type=click.IntRange(min=0), default=0, show_default=True, help="the dealing seat")
+@click.option("--unicode/--ascii", default=True, show_default=True, help="suit symbols or letters")
+def deal_command(seed: int | None, rules: Rules, dealer: int, unicode: bool) -> None:
+    """Deal the cards and print the hands, the talon (top card first) and forehand's first six cards."""
+    if dealer >= rules.n_seats:
+        raise click.BadParameter(f"seat {dealer} is not at a {rules.n_seats}-player table", param_hint="'--dealer'")
+    if seed is None:
+        seed = _fresh_seed()
+    deal = Deal.random(seed, rules=rules, dealer=dealer)
+    first, rest, talon = deal_piles(deal.deck, rules.deal_pattern, rules.cards_before_choice)
+
+    def show(cards: Sequence[int]) -> str:
+        return format_cards(CardSet(cards), unicode=unicode)
+
+    click.echo(f"Deal with seed {seed}, variant {rules.spec()}, dealer seat {dealer}")
+    for seat in range(rules.n_seats):
+        role = deal.role(seat)
+        if role is None:
+            click.echo(f"  seat {seat} (sits out)")
+            continue
+        cards = first[role] + rest[role]
+        click.echo(f"  seat {seat} {role.short + ':':<4} {show(cards)}")
+    order = " ".join(CARDS[c].unicode() if unicode else str(CARDS[c]) for c in reversed(talon))
+    click.echo(f"  talon, top first: {order}")
+    click.echo(f"Forehand (seat {deal.active_seats[Role.FOREHAND]}) chooses holding: {show(first[Role.FOREHAND])}")
+
+
+# -- mizerka replay ----------------------------------------------------------------------------------------
+
+
+def _load_record(path: Path) -> Any:
+    """Read and validate a record; return ``(record, match)``.  Any problem is an :class:`InputError`."""
+    try:
+        record: Any = importlib.import_module("mizerka.record")
+    except ImportError:
+        raise InputError("reading records needs mizerka.record, which this installation lacks") from None
+    try:
+        loaded = record.read(path)
+        match = loaded.to_match()
+    except (ValueError, OSError, UnicodeDecodeError) as error:
+        raise InputError(f"{path}: {error}") from None
+    return loaded, match
+
+
+def _scores_json(match: Any) -> dict[str, object]:
+    results = match.results()
+    outcome = match.outcome() if match.is_over() else None
+    return {
+        "variant": match.rules.spec(),
+        "players": list(match.players),
+        "deals": [
+            {
+                "deal": r.deal_no,
+                "dealer": r.dealer,
+                "chooser": r.chooser,
+                "contract": str(r.contract),
+                "goal": r.contract.goal,
+                "tricks": list(r.tricks),
+                "exchanges": list(r.exchange_counts),
+                "scores": list(r.scores),
+            }
+            for r in results
+        ],
+        "totals": list(match.totals),
+        "complete": match.is_over(),
+        "winners": list(outcome.winners) if outcome is not None else None,
+    }
+
+
+@click.command("replay")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="print the scores as JSON")
+def replay_command(file: Path, as_json: bool) -> None:
+    """Validate a game record and print it: each deal's contract, tricks and scores, then the score sheet."""
+    _loaded, match = _load_record(file)
+    if as_json:
+        click.echo(json.dumps(_scores_json(match), indent=2, ensure_ascii=False))
+        return
+    names = match.players
+    click.echo(f"{file}: valid record, variant {match.rules.spec()}, players {', '.join(names)}")
+    for r in match.results():
+        tricks = ", ".join(f"{names[s]} {t}" for s, t in enumerate(r.tricks))
+        scores = ", ".join(f"{names[s]} {v:+d}" for s, v in enumerate(r.scores))
+        click.echo(
+            f"deal {r.deal_no:>2}: {names[r.chooser]} chose {r.contract.label} ({r.contract.goal}); "
+            f"tricks {tricks}; scores {scores}"
+        )
+    if not match.is_over():
+        click.echo(f"(the record stops in deal {match.deal_no} of {match.n_deals})")
+    click.echo("")
+    click.echo(str(match.score_sheet()))
+    if match.is_over():
+        outcome = match.outcome()
+        winners = " and ".join(names[s] for s in outcome.winners)
+        click.echo(f"\nWinner: {winners}" + (" (shared)" if outcome.shared else ""))
+

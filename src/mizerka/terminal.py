@@ -1,0 +1,463 @@
+"""The terminal game: a whole match of Mizerka against computer players, played at the keyboard.
+
+:class:`TerminalGame` runs the loop: it asks the human seat for its actions through a ``read(prompt)`` callable,
+asks each computer seat's chooser for its, applies every action to a :class:`~mizerka.match.Match` with full
+checking, and writes what happens through a ``write(text)`` callable.  Everything it shows the human is built
+from ``match.observation(seat)`` or from the finished deal's observation for that seat: other players' cards never
+appear, and their exchanges show only how many cards they changed.
+
+``mizerka play`` (:data:`play_command`) wires the loop to the terminal and to bots from :mod:`mizerka.bots`.
+Tests drive the same loop with scripted answers:
+
+>>> from mizerka.match import Match
+>>> from mizerka.deal import KEEP
+>>> from mizerka.rules import parse_variant
+>>> match = Match(parse_variant("standard,contracts=NT,first_dealer=2"), players=["You", "Ala", "Bolek"], seed=3)
+>>> first = lambda obs: obs.legal_actions[0] if obs.legal_actions else KEEP
+>>> out = []
+>>> game = TerminalGame(match, 0, {1: first, 2: first}, read=lambda prompt: "-" if "discard" in prompt
+...                     else str(match.observation(0).legal_actions[0]), write=out.append)
+>>> outcome = game.run()
+>>> match.is_over(), sum(outcome.totals)
+(True, 0)
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Mapping, Sequence
+
+import click
+
+from mizerka.cards import CARDS, Card, CardSet
+from mizerka.cli import format_cards, variant_option
+from mizerka.deal import (
+    Action,
+    Choose,
+    Deal,
+    Exchange,
+    IllegalActionError,
+    InvalidActionError,
+    Observation,
+    Phase,
+    Play,
+)
+from mizerka.match import Match, MatchError, Outcome
+from mizerka.rules import Contract, Role, Rules
+
+__all__ = ["Chooser", "QuitGame", "TerminalGame", "play_command"]
+
+Chooser = Callable[[Observation], Action]
+"""A computer seat: given its observation, return its action."""
+
+HELP_TEXT = """\
+Commands at any prompt:
+  hand    show your hand            sheet   show the score sheet
+  last    show the last trick       help    this help (also ?)
+  quit    leave the match
+Contracts: C D H S (or ♣ ♦ ♥ ♠) make that suit trumps, NT is no-trump, MZ is Mizerka (avoid tricks).
+Cards: rank then suit, e.g. AS, 10H, TH, 10♥, 7c.  Exchange: the cards to discard in one go, e.g. '2C 7D',
+or - to keep your hand.  The exchange is blind and happens once: you draw from the top of the talon."""
+
+BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
+
+
+class QuitGame(Exception):
+    """The human asked to leave the match."""
+
+
+class TerminalGame:
+    """One match at the terminal: a human at *seat*, a chooser at every other seat.
+
+    Args:
+        match: the match to play (from its current position).
+        seat: the human's seat.
+        opponents: a chooser for each other seat (seats that sit out in a deal are never asked).
+        read: returns the human's answer to a prompt; raises :class:`EOFError` at the end of input.
+        write: shows one block of text.
+        unicode: suit symbols (``10♥``) rather than letters (``TH``).
+        colour: style the text with ANSI codes (click strips them when the output is not a terminal).
+
+    Raises:
+        ValueError: if a seat other than the human's has no chooser.
+    """
+
+    def __init__(
+        self,
+        match: Match,
+        seat: int,
+        opponents: Mapping[int, Chooser],
+        *,
+        read: Callable[[str], str],
+        write: Callable[[str], None],
+        unicode: bool = True,
+        colour: bool = False,
+    ) -> None:
+        missing = [s for s in range(match.rules.n_seats) if s != seat and s not in opponents]
+        if missing:
+            raise ValueError(f"no computer player for seat(s) {missing}")
+        self.match = match
+        self.seat = seat
+        self.opponents = dict(opponents)
+        self.read = read
+        self.write = write
+        self.unicode = unicode
+        self.colour = colour
+        self.names = match.players
+        self._seen = 0  # history entries of the current deal already reported
+
+    # -- text helpers -------------------------------------------------------------------------------------
+
+    def _style(self, text: str, **style: object) -> str:
+        return click.style(text, **style) if self.colour else text  # type: ignore[arg-type]
+
+    def card(self, card: int) -> str:
+        c = CARDS[card]
+        text = c.unicode() if self.unicode else str(c)
+        return self._style(text, fg="red") if c.suit.is_red else text
+
+    def cards(self, cards: Sequence[int]) -> str:
+        return " ".join(self.card(c) for c in cards) if cards else "-"
+
+    def hand_text(self, hand: CardSet, trump: int | None) -> str:
+        return format_cards(hand, unicode=self.unicode, trump=trump)
+
+    def who(self, seat: int) -> str:
+        return "you" if seat == self.seat else self.names[seat]
+
+    def who_cap(self, seat: int) -> str:
+        """:meth:`who` with a capital letter, to open a sentence."""
+        name = self.who(seat)
+        return name[:1].upper() + name[1:]
+
+    def contract_text(self, contract: Contract) -> str:
+        symbol = contract.symbol if self.unicode else str(contract)
+        if contract.trump is not None:
+            return f"{symbol} {contract.label} (trumps {contract.label}; take tricks)"
+        if contract.is_mizerka:
+            return f"{symbol} Mizerka (no trumps; avoid tricks)"
+        return f"{symbol} no-trump (take tricks)"
+
+    def tricks_line(self, obs: Observation) -> str:
+        if obs.contract is None:
+            return ""
+        parts = []
+        for role, seat in enumerate(obs.active_seats):
+            quota = obs.rules.quota(role, obs.contract)
+            parts.append(f"{self.who_cap(seat)} {obs.tricks_won[seat]} (quota {quota})")
+        return "Tricks: " + " · ".join(parts)
+
+    def totals_line(self, totals: Sequence[int]) -> str:
+        return "Totals: " + " · ".join(f"{self.who_cap(s)} {t:+d}" if t else f"{self.who_cap(s)} 0"
+                                       for s, t in enumerate(totals))
+
+    # -- the loop -----------------------------------------------------------------------------------------
+
+    def run(self) -> Outcome:
+        """Play the match to its end and return the outcome.
+
+        Raises:
+            QuitGame: when the human types ``quit``.
+            EOFError: when the input ends.
+        """
+        match = self.match
+        while not match.is_over():
+            deal = match.deal
+            if not deal.history:
+                self.announce_deal()
+            seat = deal.to_move
+            if seat == self.seat:
+                action = self.ask_human(deal)
+            else:
+                action = self.opponents[seat](match.observation(seat))
+                try:
+                    match.play(action)
+                except (IllegalActionError, MatchError) as error:
+                    raise RuntimeError(f"computer player {self.names[seat]} broke the rules: {error}") from None
+            self.report(deal)
+            if deal.is_over():
+                self.finish_deal(deal)
+        outcome = match.outcome()
+        winners = " and ".join(self.who(s) for s in outcome.winners)
+        self.write(self._style("The match is over.", bold=True) + " " + self.totals_line(outcome.totals))
+        if self.seat in outcome.winners:
+            text = "You win!" if not outcome.shared else f"The win is shared: {winners}."
+        else:
+            text = f"The winner: {winners}" + (" (shared)." if outcome.shared else ".")
+        self.write(self._style(text, bold=True))
+        return outcome
+
+    def announce_deal(self) -> None:
+        match, obs = self.match, self.match.observation(self.seat)
+        roles = [f"{role.short} {self.who(seat)}" for role, seat in zip(Role, obs.active_seats, strict=True)]
+        header = f"═══ Deal {match.deal_no} of {match.n_deals} ═══  dealer: {self.who(obs.dealer)} · "
+        header += " · ".join(roles)
+        self.write("")
+        self.write(self._style(header, bold=True))
+        if match.deal_no > 1:
+            self.write(self.totals_line(obs.totals))
+        self._seen = 0
+        if obs.role is None:
+            self.write("You deal and sit out this deal.")
+            return
+        chooser = obs.active_seats[0]
+        if chooser != self.seat:
+            self.write(f"Your first {len(obs.hand)} cards: {self.hand_text(obs.hand, None)}")
+            self.write(f"{self.who_cap(chooser)} (forehand) is choosing the contract.")
+
+    # -- the human's turn ---------------------------------------------------------------------------------
+
+    def ask_human(self, deal: Deal) -> Action:
+        """Prompt until the human gives a legal action (or a command that ends the game), apply it, return it."""
+        match = self.match
+        forced = deal.forced_action()
+        obs = match.observation(self.seat)
+        if forced is not None and (
+            (deal.phase is Phase.CHOOSE)
+            or (deal.phase is Phase.EXCHANGE)
+            or (deal.phase is Phase.PLAY and len(obs.hand) == 1)
+        ):
+            if isinstance(forced, Choose):
+                self.write(f"Your only unused contract is {self.contract_text(forced.contract)}: it is chosen for you.")
+            elif isinstance(forced, Exchange):
+                self.write("The talon is empty: you keep your hand.")
+            else:
+                self.write(f"You play your last card, {self.card(forced.card)}.")
+            return match.play(forced)
+        prompt = self.show_turn(obs)
+        while True:
+            answer = self.read(prompt).strip()
+            command = answer.lower()
+            if command in ("?", "help", "h"):
+                self.write(HELP_TEXT)
+            elif command == "hand":
+                self.write(self.hand_line(match.observation(self.seat)))
+            elif command == "sheet":
+                self.write(str(match.score_sheet()))
+            elif command in ("last", "last trick"):
+                self.write(self.last_trick(match.observation(self.seat)))
+            elif command in ("quit", "exit", "q"):
+                raise QuitGame
+            elif not answer:
+                self.write("Please answer (type ? for help).")
+            else:
+                try:
+                    return match.play(answer)
+                except (InvalidActionError, IllegalActionError) as error:
+                    self.write(self._style(f"Not accepted: {error}", fg="yellow"))
+
+    def hand_line(self, obs: Observation) -> str:
+        trump = obs.contract.trump if obs.contract is not None else None
+        return f"Your hand: {self.hand_text(obs.hand, trump)}"
+
+    def last_trick(self, obs: Observation) -> str:
+        if not obs.tricks:
+            return "No trick has been played in this deal yet."
+        trick = obs.tricks[-1]
+        return f"Last trick: {self.trick_text(obs, trick.leader, trick.cards)} → {self.who(trick.winner)} won it."
+
+    def trick_text(self, obs: Observation, leader: int, cards: Sequence[Card]) -> str:
+        order = obs.active_seats
+        start = order.index(leader)
+        return ", ".join(f"{self.who(order[(start + i) % 3])} {self.card(c)}" for i, c in enumerate(cards))
+
+    def show_turn(self, obs: Observation) -> str:
+        """Write what the human needs to decide, and return the prompt."""
+        rules = obs.rules
+        if obs.phase is Phase.CHOOSE:
+            self.write(f"Your first {len(obs.hand)} cards: {self.hand_text(obs.hand, None)}")
+            options = " ".join((c.symbol if self.unicode else str(c)) for c in obs.allowed_contracts)
+            used = [c for c in rules.contracts if c not in obs.allowed_contracts]
+            if used:
+                self.write("Already chosen: " + " ".join((c.symbol if self.unicode else str(c)) for c in used))
+            letters = "/".join(str(c) for c in obs.allowed_contracts)
+            return f"You are forehand. Choose a contract [{options}] ({letters}): "
+        if obs.phase is Phase.EXCHANGE:
+            self.write(self.hand_line(obs))
+            done = [(s, n) for s, n in zip(range(rules.n_seats), obs.exchange_counts, strict=True) if n is not None]
+            if done:
+                self.write("Exchanged so far: " + ", ".join(f"{self.who(s)} {n}" for s, n in done))
+            limit = min(obs.talon_size, len(obs.hand))
+            self.write(f"Your one blind exchange: the talon holds {obs.talon_size} cards.")
+            return f"Cards to discard (at most {limit}), or - to keep: "
+        # play phase
+        if not obs.trick:
+            self.write(f"Trick {len(obs.tricks) + 1} of {rules.n_tricks}: you lead.  {self.tricks_line(obs)}")
+        else:
+            self.write(
+                f"Trick {len(obs.tricks) + 1} of {rules.n_tricks}: {self.trick_text(obs, obs.trick_leader, obs.trick)}"
+                f", your turn.  {self.tricks_line(obs)}"
+            )
+        self.write(self.hand_line(obs))
+        legal = [a.card for a in obs.legal_actions if isinstance(a, Play)]
+        ordered = [c for c in CardSet(legal).cards()]
+        if obs.contract is not None and obs.contract.trump is not None:
+            trump = int(obs.contract.trump)
+            ordered.sort(key=lambda c: c.suit != trump)
+        return f"Your card [{' '.join(self.card(c) for c in ordered)}]: "
+
+    # -- reporting ----------------------------------------------------------------------------------------
+
+    def report(self, deal: Deal) -> None:
+        """Write the new public events of *deal* (from the human's observation of it)."""
+        obs = deal.observation(self.seat)
+        entries = obs.history[self._seen :]
+        plays_before = sum(1 for _, a in obs.history[: self._seen] if isinstance(a, Play))
+        self._seen = len(obs.history)
+        for actor, action in entries:
+            if isinstance(action, Choose):
+                verb = "choose" if actor == self.seat else "chooses"
+                text = f"{self.who_cap(actor)} {verb} {self.contract_text(action.contract)}."
+                self.write(self._style(text, bold=True))
+                if obs.role is not None and obs.to_move != self.seat:
+                    self.write(self.hand_line(obs))
+                if obs.shown_card is not None:
+                    self.write(f"Turned-up talon card (a reminder only): {self.card(obs.shown_card)}")
+            elif isinstance(action, Exchange):  # only the human's own exchange shows its cards
+                if action.discards:
+                    self.write(
+                        f"You discard {self.cards(action.discards.cards())} "
+                        f"and draw {self.cards(obs.drawn.cards())}."
+                    )
+                else:
+                    self.write("You keep your hand.")
+            elif isinstance(action, int):
+                if action:
+                    self.write(f"{self.who_cap(actor)} exchanges {action} card{'s' if action != 1 else ''}.")
+                else:
+                    self.write(f"{self.who_cap(actor)} keeps.")
+            elif isinstance(action, Play):
+                plays_before += 1
+                if plays_before % 3 == 0:
+                    trick = obs.tricks[plays_before // 3 - 1]
+                    winner = self._style(self.who_cap(trick.winner), bold=True)
+                    self.write(
+                        f"Trick {plays_before // 3}: {self.trick_text(obs, trick.leader, trick.cards)}"
+                        f" → {winner} {'win' if trick.winner == self.seat else 'wins'}."
+                    )
+        if obs.phase is Phase.PLAY and not obs.tricks and not obs.trick and entries:
+            leader = obs.active_seats[0]
+            self.write(f"Play begins: {self.who(leader)} {'lead' if leader == self.seat else 'leads'}.")
+
+    def finish_deal(self, deal: Deal) -> None:
+        obs = deal.observation(self.seat)
+        assert obs.contract is not None and obs.scores is not None
+        parts = []
+        for role, seat in enumerate(obs.active_seats):
+            quota = obs.rules.quota(role, obs.contract)
+            parts.append(f"{self.who_cap(seat)} {obs.tricks_won[seat]} of {quota} → {obs.scores[seat]:+d}")
+        goal = "take" if obs.contract.goal == "take" else "avoid"
+        number = next(i for i, d in enumerate(self.match.deals, start=1) if d is deal)
+        self.write(self._style(f"Deal {number} is over ({obs.contract.label}, {goal}): ", bold=True) + "; ".join(parts))
+        self.write("")
+        self.write(str(self.match.score_sheet()))
+
+
+# -- mizerka play ------------------------------------------------------------------------------------------
+
+
+def make_opponents(levels: Sequence[str], seats: Sequence[int], seed: int) -> dict[int, Chooser]:
+    """A chooser per computer seat, from bot levels of :mod:`mizerka.bots` seeded from the match seed.
+
+    Raises:
+        ValueError: for an unknown level (the bots' ``UnknownBotError``).
+    """
+    from mizerka.bots import Bot, make_bot
+
+    def chooser(bot: Bot) -> Chooser:
+        def choose(observation: Observation) -> Action:
+            return bot.decide(observation).action
+
+        return choose
+
+    return {
+        seat: chooser(make_bot(level, seed=seed * 10 + index + 1))
+        for index, (level, seat) in enumerate(zip(levels, seats, strict=True))
+    }
+
+
+def _read_line(prompt: str) -> str:
+    """Read one answer: with line editing at a terminal, from a plain stream otherwise."""
+    stdin = sys.stdin
+    if stdin.isatty():
+        return input(prompt)
+    click.echo(prompt, nl=False)
+    line = stdin.readline()
+    if not line:
+        raise EOFError
+    answer = line.rstrip("\r\n")
+    click.echo(answer)  # keeps a transcript readable when the answers come from a file or a pipe
+    return answer
+
+
+@click.command("play")
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=None, help="seed for the deals and the bots (default: random)"
+)
+@variant_option
+@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="your seat (0 = first to deal)")
+@click.option("--name", default="You", show_default=True, help="your name on the score sheet")
+@click.option(
+    "--opponents",
+    default="rules,rules",
+    show_default=True,
+    metavar="LEVEL[,LEVEL]",
+    help="computer players' levels, one per other seat, or one for all (random, rules, …)",
+)
+@click.option("--unicode/--ascii", default=None, help="suit symbols or letters (default: what the terminal shows)")
+def play_command(seed: int | None, rules: Rules, seat: int, name: str, opponents: str, unicode: bool | None) -> None:
+    """Play a whole match in the terminal against computer players.
+
+    You hold one seat; type your contract, your discards and your cards when asked.  Type ? at any prompt for
+    help, `sheet` for the score sheet, `quit` to leave.
+    """
+    n = rules.n_seats
+    if seat >= n:
+        raise click.BadParameter(f"seat {seat} is not at a {n}-player table (seats 0-{n - 1})", param_hint="'--seat'")
+    name = name.strip()
+    if not name or not name.isprintable():
+        raise click.BadParameter("give a name with at least one visible character", param_hint="'--name'")
+    levels = [level.strip().lower() for level in opponents.split(",")]
+    if len(levels) == 1:
+        levels *= n - 1
+    if len(levels) != n - 1 or not all(levels):
+        raise click.BadParameter(
+            f"give {n - 1} levels separated by commas, or one for all, not {opponents!r}", param_hint="'--opponents'"
+        )
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    others = [s for s in range(n) if s != seat]
+    try:
+        choosers = make_opponents(levels, others, seed)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="'--opponents'") from None
+    bot_names = iter(b for b in BOT_NAMES if b.lower() != name.lower())
+    players = [""] * n
+    players[seat] = name
+    for other in others:
+        players[other] = next(bot_names)
+    match = Match(rules, players=players, seed=seed)
+    if unicode is None:
+        encoding = (getattr(sys.stdout, "encoding", None) or "").lower()
+        unicode = "utf" in encoding
+    game = TerminalGame(
+        match, seat, choosers, read=_read_line, write=click.echo, unicode=unicode, colour=True
+    )
+    table = ", ".join(f"{players[s]} ({lv})" for s, lv in zip(others, levels, strict=True))
+    click.echo(f"Mizerka, {rules.spec()}: {match.n_deals} deals.  You are {name}, seat {seat}; against {table}.")
+    click.echo(f"Seed {seed} (play it again with --seed {seed}).  Type ? at any prompt for help.")
+    try:
+        game.run()
+    except QuitGame:
+        click.echo(f"You left the match in deal {match.deal_no} of {match.n_deals}.")
+        click.echo(game.totals_line(match.totals))
+    except EOFError:
+        click.echo(f"\nInput ended: the match stops in deal {match.deal_no} of {match.n_deals}.", err=True)
+        raise click.exceptions.Exit(1) from None
+    except KeyboardInterrupt:
+        click.echo(f"\nInterrupted: the match stops in deal {match.deal_no} of {match.n_deals}.", err=True)
+        raise click.exceptions.Exit(130) from None
+    except RuntimeError as error:
+        raise click.ClickException(str(error)) from None
+
