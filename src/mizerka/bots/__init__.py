@@ -1,0 +1,97 @@
+"""Computer players at five levels, behind one protocol.
+
+>>> from mizerka import Deal
+>>> from mizerka.bots import make_bot, Budget, BOT_LEVELS
+>>> list(BOT_LEVELS)[:2]
+['random', 'rules']
+>>> bot = make_bot("rules", seed=1)
+>>> deal = Deal.random(5, dealer=2)
+>>> decision = bot.decide(deal.observation(deal.to_move))
+>>> decision.action in deal.legal_actions
+True
+>>> sorted(decision.evaluations) == sorted(str(c) for c in deal.allowed_contracts)
+True
+>>> make_bot("grandmaster")
+Traceback (most recent call last):
+...
+mizerka.bots.base.UnknownBotError: unknown bot 'grandmaster' (expected one of: random, rules...)
+
+A bot sees only an :class:`~mizerka.deal.Observation` (build it with ``Deal.observation(seat)`` or
+``Match.observation(seat)``), a :class:`Budget` and an RNG, and answers with a :class:`Decision`.
+See ``docs/bots.md`` for the levels, their default budgets and how they are measured.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Final
+
+from mizerka.bots.base import (
+    Bot,
+    BotError,
+    Budget,
+    BudgetError,
+    Decision,
+    NotMyTurnError,
+    UnknownBotError,
+    exchange_limit,
+)
+from mizerka.bots.random_bot import RandomBot
+from mizerka.bots.rules_bot import RulesBot
+
+__all__ = [
+    "BOT_LEVELS",
+    "Bot",
+    "BotError",
+    "BotLevel",
+    "Budget",
+    "BudgetError",
+    "Decision",
+    "NotMyTurnError",
+    "UnknownBotError",
+    "exchange_limit",
+    "make_bot",
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class BotLevel:
+    """One level of play: its name, a short badge for user interfaces, its class and default budget."""
+
+    name: str
+    badge: str
+    description: str
+    bot_class: type[Bot]
+
+    @property
+    def default_budget(self) -> Budget:
+        return self.bot_class.default_budget
+
+
+def _level(cls: type[Bot]) -> BotLevel:
+    return BotLevel(cls.name, cls.badge, cls.description, cls)
+
+
+BOT_LEVELS: Final[dict[str, BotLevel]] = {level.name: level for level in (_level(RandomBot), _level(RulesBot))}
+"""The levels, weakest first: name → :class:`BotLevel`."""
+
+
+def make_bot(name: str, *, seed: int | None = None, budget: Budget | None = None) -> Bot:
+    """A bot of the named level.
+
+    Args:
+        name: one of :data:`BOT_LEVELS` (case-insensitive).
+        seed: makes its choices reproducible (default 0).
+        budget: overrides fields of the level's default budget.
+
+    Raises:
+        UnknownBotError: for a name that is no level.
+        BudgetError: for a budget that is not a :class:`Budget`.
+    """
+    key = name.strip().lower() if isinstance(name, str) else name
+    level = BOT_LEVELS.get(key) if isinstance(key, str) else None
+    if level is None:
+        raise UnknownBotError(f"unknown bot {name!r} (expected one of: {', '.join(BOT_LEVELS)})")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise BotError(f"a bot's seed must be an int, not {seed!r}")
+    return level.bot_class(seed=seed, budget=budget)

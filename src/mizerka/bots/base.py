@@ -1,0 +1,245 @@
+"""The bot protocol: budgets, decisions, the :class:`Bot` base class and its errors.
+
+A bot sees one :class:`~mizerka.deal.Observation` (what its seat may know, nothing more), a
+:class:`Budget` and a seeded :class:`random.Random`, and returns a :class:`Decision`: the action and
+an ``info`` dictionary with its evaluation of the candidates.  It decides all three things a player
+decides in Mizerka: the contract (forehand, from six cards), the exchange (which cards to discard,
+the talon unseen) and the card to play.
+
+>>> from mizerka.deal import Deal
+>>> from mizerka.bots import make_bot
+>>> deal = Deal.random(1, dealer=0)
+>>> bot = make_bot("random", seed=3)
+>>> decision = bot.decide(deal.observation(deal.to_move))
+>>> decision.action in deal.legal_actions
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import hashlib
+import math
+import random
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from mizerka.cards import CARDS, CardSet
+from mizerka.deal import Action, Exchange, Observation, Phase
+
+__all__ = [
+    "Bot",
+    "BotError",
+    "Budget",
+    "BudgetError",
+    "Decision",
+    "NotMyTurnError",
+    "UnknownBotError",
+    "exchange_limit",
+    "observation_key",
+]
+
+
+class BotError(ValueError):
+    """Something a bot cannot do as asked.  The subclasses name the problem."""
+
+
+class UnknownBotError(BotError):
+    """A bot name that is not one of :data:`mizerka.bots.BOT_LEVELS`."""
+
+
+class BudgetError(BotError):
+    """A budget with a negative, zero or non-numeric limit."""
+
+
+class NotMyTurnError(BotError):
+    """An observation in which the bot's seat has nothing to decide."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Budget:
+    """How much a bot may think about one decision, in the spirit of python-chess's ``Limit``.
+
+    Every field is optional; ``None`` means "use the bot's default" (see :meth:`merged`).
+
+    Attributes:
+        time: seconds of thinking time (wall clock).  A time limit makes a search bot's choice depend on
+            the machine's speed; leave it ``None`` for reproducible games.
+        worlds: how many worlds (deals consistent with the observation) a sampling bot may solve.
+        simulations: how many simulations (playouts / tree iterations) a Monte Carlo bot may run.
+
+    >>> Budget(worlds=20)
+    Budget(time=None, worlds=20, simulations=None)
+    >>> Budget(time=-1)
+    Traceback (most recent call last):
+    ...
+    mizerka.bots.base.BudgetError: budget time must be a positive number of seconds, not -1
+    """
+
+    time: float | None = None
+    worlds: int | None = None
+    simulations: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.time is not None:
+            ok = isinstance(self.time, int | float) and not isinstance(self.time, bool)
+            if not ok or not math.isfinite(self.time) or self.time <= 0:
+                raise BudgetError(f"budget time must be a positive number of seconds, not {self.time!r}")
+        for name in ("worlds", "simulations"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise BudgetError(f"budget {name} must be a whole number of at least 1, not {value!r}")
+
+    def merged(self, default: Budget) -> Budget:
+        """This budget with every unset field taken from *default*.
+
+        >>> Budget(worlds=5).merged(Budget(time=1.0, worlds=40))
+        Budget(time=1.0, worlds=5, simulations=None)
+        """
+        return Budget(
+            time=self.time if self.time is not None else default.time,
+            worlds=self.worlds if self.worlds is not None else default.worlds,
+            simulations=self.simulations if self.simulations is not None else default.simulations,
+        )
+
+    @classmethod
+    def parse(cls, text: str) -> Budget:
+        """Read ``"time=0.5,worlds=40,simulations=2000"`` (any subset, any order).
+
+        >>> Budget.parse("worlds=12, time=0.25")
+        Budget(time=0.25, worlds=12, simulations=None)
+
+        Raises:
+            BudgetError: naming the bad field or value.
+        """
+        fields: dict[str, Any] = {}
+        for part in text.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            key, sep, value = part.partition("=")
+            key = key.strip()
+            if not sep or key not in ("time", "worlds", "simulations"):
+                raise BudgetError(f"invalid budget item {part!r} (expected time=S, worlds=N or simulations=N)")
+            try:
+                fields[key] = float(value) if key == "time" else int(value)
+            except ValueError:
+                raise BudgetError(f"invalid budget value in {part!r}") from None
+        return cls(**fields)
+
+
+@dataclasses.dataclass(frozen=True)
+class Decision:
+    """A bot's answer: the action, and what it thought.
+
+    ``info`` may hold ``"evaluations"`` (each candidate's text → the bot's expected score for it, higher
+    is better for the bot), ``"worlds"`` / ``"simulations"`` (the work done) and ``"level"``.
+    """
+
+    action: Action
+    info: dict[str, object] = dataclasses.field(default_factory=dict)
+
+    @property
+    def evaluations(self) -> dict[str, float]:
+        """The candidates' expected scores (empty if the bot gave none)."""
+        value = self.info.get("evaluations")
+        return dict(value) if isinstance(value, dict) else {}
+
+
+def exchange_limit(observation: Observation) -> int:
+    """How many cards the seat may discard in its exchange: at most its hand and the talon's size."""
+    return min(len(observation.hand), observation.talon_size)
+
+
+def observation_key(observation: Observation) -> str:
+    """A stable text naming the decision point (seat, deal and public history), used to seed a bot's RNG."""
+    parts = [str(observation.seat), str(observation.deal_no), str(observation.dealer), str(observation.hand.mask)]
+    for actor, action in observation.history:
+        parts.append(f"{actor}:{action if isinstance(action, int) else action.code}")
+    return hashlib.sha256(" ".join(parts).encode()).hexdigest()
+
+
+class Bot:
+    """Base class of every bot.  Subclasses implement :meth:`choose`, :meth:`exchange` and :meth:`play`.
+
+    Args:
+        seed: makes the bot's choices reproducible.  When :meth:`decide` gets no RNG, it seeds one from
+            this seed and the observation, so the same observation always gets the same answer.
+        budget: the default budget (fields left ``None`` fall back to the level's :attr:`default_budget`).
+    """
+
+    name: ClassVar[str] = "bot"
+    badge: ClassVar[str] = "Bot"
+    description: ClassVar[str] = ""
+    default_budget: ClassVar[Budget] = Budget()
+
+    def __init__(self, *, seed: int | None = None, budget: Budget | None = None) -> None:
+        if budget is not None and not isinstance(budget, Budget):
+            raise BudgetError(f"budget must be a Budget, not {type(budget).__name__}")
+        self.seed = 0 if seed is None else seed
+        self.budget = (budget or Budget()).merged(self.default_budget)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r} seed={self.seed} {self.budget}>"
+
+    # -- the protocol -----------------------------------------------------------------------------
+
+    def decide(
+        self, observation: Observation, budget: Budget | None = None, rng: random.Random | None = None
+    ) -> Decision:
+        """The bot's action for the seat whose observation this is.
+
+        Raises:
+            NotMyTurnError: if the observation's seat is not to move.
+            BudgetError: for a *budget* that is not a :class:`Budget`.
+        """
+        if not isinstance(observation, Observation):
+            raise BotError(f"a bot decides on an Observation, not {type(observation).__name__}")
+        if not observation.is_my_turn():
+            raise NotMyTurnError(f"seat {observation.seat} is not to move (seat {observation.to_move} is)")
+        if budget is not None and not isinstance(budget, Budget):
+            raise BudgetError(f"budget must be a Budget, not {type(budget).__name__}")
+        limits = self.budget if budget is None else budget.merged(self.budget)
+        if rng is None:
+            rng = random.Random(f"{self.seed}/{self.name}/{observation_key(observation)}")
+        if observation.phase is Phase.CHOOSE:
+            if len(observation.legal_actions) == 1:
+                return Decision(observation.legal_actions[0], {"level": self.name, "forced": True})
+            decision = self.choose(observation, limits, rng)
+        elif observation.phase is Phase.EXCHANGE:
+            if exchange_limit(observation) == 0:
+                return Decision(Exchange(CardSet()), {"level": self.name, "forced": True})
+            decision = self.exchange(observation, limits, rng)
+        else:
+            if len(observation.legal_actions) == 1:
+                return Decision(observation.legal_actions[0], {"level": self.name, "forced": True})
+            decision = self.play(observation, limits, rng)
+        decision.info.setdefault("level", self.name)
+        return decision
+
+    async def decide_async(
+        self, observation: Observation, budget: Budget | None = None, rng: random.Random | None = None
+    ) -> Decision:
+        """:meth:`decide` in a worker thread, so that an event loop (a server) keeps running meanwhile."""
+        return await asyncio.to_thread(self.decide, observation, budget, rng)
+
+    # -- what subclasses implement ----------------------------------------------------------------
+
+    def choose(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
+        """Forehand's contract, from the first six cards."""
+        raise NotImplementedError
+
+    def exchange(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
+        """The cards to discard (at most :func:`exchange_limit`), before seeing the draws."""
+        raise NotImplementedError
+
+    def play(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
+        """The card to play."""
+        raise NotImplementedError
+
+
+def card_text(cards: Iterable[int]) -> str:
+    """Cards as text, highest first (``"-"`` for none)."""
+    names = [str(CARDS[c]) for c in sorted(cards, reverse=True)]
+    return " ".join(names) or "-"
