@@ -1,0 +1,1228 @@
+"""Game records: a match written down so that it can be checked, replayed and shared.
+
+A :class:`MatchRecord` holds the rules, the players, the first dealer and one :class:`DealRecord` per deal
+played so far.  A deal is recorded in one of two forms:
+
+* **full**: the deck order (which fixes every hand, the six cards forehand saw and the talon), the contract,
+  the discards of each exchange and every card played, trick by trick.  Replaying it reproduces the match;
+* **score-only**: the contract and the tricks each seat took, as a score keeper at a real table writes them.
+
+Either way the record also carries each finished deal's tricks and scores; they are checked, never trusted.
+A record is validated when it is built (however it is built), so every :class:`MatchRecord` that exists
+obeys every rule.  It reads and writes two forms that round-trip exactly:
+
+* a text form, tag pairs and sections in the spirit of PGN and PBN (:meth:`MatchRecord.to_text`,
+  :func:`read_text`), one ``[Deal "n"]`` block per deal;
+* JSON (:meth:`MatchRecord.to_json`, :func:`read_json`) with the same fields.
+
+>>> match = Match(seed=3, players=["Ala", "Bolek", "Cezary"])
+>>> for _ in range(60):                      # a deal and a half: first legal action each time
+...     _ = match.play(match.deal.forced_action() or next(iter(match.legal_actions)))
+...
+>>> record = MatchRecord.from_match(match, event="Doctest", salts=["00ff"] * 2)
+>>> text = record.to_text()
+>>> print(text[:text.index("[Deal")].strip())
+[RecordVersion "1"]
+[Event "Doctest"]
+[Generator "mizerka ..."]
+[Variant "standard"]
+[Player0 "Ala"]
+[Player1 "Bolek"]
+[Player2 "Cezary"]
+[FirstDealer "0"]
+[Result "*"]
+>>> read_text(text) == record == read_json(record.to_json())
+True
+>>> [d.scores for d in record.deals]
+[(3, 1, -4), None]
+>>> record.verify_commitments()
+(1, 2)
+
+Deal commitment: before a deal, a server publishes ``commit(deck, salt)``, a salted SHA-256 of the deck order;
+the record reveals the salt, and anyone holding the published commitment can check the deck was not changed
+(:meth:`MatchRecord.verify_commitments`).
+
+Every error raised on bad input is a :class:`RecordError` (a ``ValueError``): :class:`RecordSyntaxError` for text
+or JSON that cannot be read (with the line number where there is one), :class:`CommitmentError` for a deck that
+does not match its commitment, plain :class:`RecordError` for a record that breaks a rule (with the deal, trick
+and card where they apply).  Nothing is half-built: a reader returns a whole, valid record or raises.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import secrets
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from random import Random
+from typing import Final
+
+from mizerka.cards import CARDS, Card, CardParseError, CardSet, parse_cards
+from mizerka.deal import (
+    Action,
+    Choose,
+    DeckError,
+    Exchange,
+    IllegalActionError,
+    InvalidActionError,
+    Phase,
+    Play,
+    check_deck,
+    deal_piles,
+)
+from mizerka.match import DealResult, Match, MatchError, Outcome
+from mizerka.rules import Contract, ExchangeMode, Role, Rules, RulesError, parse_variant
+
+__all__ = [
+    "JSON_FORMAT",
+    "RECORD_VERSION",
+    "CommitmentError",
+    "DealRecord",
+    "MatchRecord",
+    "RecordError",
+    "RecordSyntaxError",
+    "commit",
+    "new_salt",
+    "read",
+    "read_json",
+    "read_text",
+]
+
+RECORD_VERSION: Final = 1
+"""The version of the record format this module writes and reads (the ``RecordVersion`` tag)."""
+
+JSON_FORMAT: Final = "mizerka-record"
+"""The ``format`` field of a JSON record."""
+
+RESERVED_TAGS: Final = frozenset(
+    {"RecordVersion", "Variant", "FirstDealer", "Result", "Player0", "Player1", "Player2", "Player3", "Deal"}
+)
+"""Header tags with a meaning of their own; every other header tag (Event, Site, Date, …) is kept as given."""
+
+_TAG_NAME: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
+_SALT: Final = re.compile(r"[0-9A-Za-z+/=_-]{1,128}")
+_COMMIT: Final = re.compile(r"sha256:[0-9a-f]{64}")
+_TAG_LINE: Final = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]')
+_EXCHANGE_LINE: Final = re.compile(r"(\d{1,2})\s*:\s*(.*)")
+_PLAY_LINE: Final = re.compile(r"(\d{1,3})\s+@(\d{1,2})\s*:\s*(.*)")
+_INT: Final = re.compile(r"[+-]?\d{1,6}")
+
+
+# -- errors ---------------------------------------------------------------------------------------
+
+
+class RecordError(ValueError):
+    """A record that breaks a rule, or cannot be read.
+
+    Attributes:
+        reason: what is wrong, in words.
+        deal_no: the deal (1-based) where the problem is, or ``None`` for the match header.
+        trick_no: the trick (1-based) where it is, or ``None``.
+        card: the offending card, or ``None``.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        deal_no: int | None = None,
+        trick_no: int | None = None,
+        card: Card | None = None,
+    ) -> None:
+        self.reason = reason
+        self.deal_no = deal_no
+        self.trick_no = trick_no
+        self.card = card
+        super().__init__(self._where() + reason)
+
+    def _where(self) -> str:
+        parts = []
+        if self.deal_no is not None:
+            parts.append(f"deal {self.deal_no}")
+        if self.trick_no is not None:
+            parts.append(f"trick {self.trick_no}")
+        if self.card is not None:
+            parts.append(f"card {self.card}")
+        return ", ".join(parts) + ": " if parts else ""
+
+
+class RecordSyntaxError(RecordError):
+    """Text or JSON that is not a record at all: a malformed line, a missing or misspelt field, a bad value.
+
+    Attributes:
+        line_no: the line (1-based) of the text form, or ``None`` (JSON, or a problem with no one line).
+    """
+
+    def __init__(
+        self, reason: str, *, line_no: int | None = None, deal_no: int | None = None, trick_no: int | None = None
+    ) -> None:
+        self.line_no = line_no
+        super().__init__(reason, deal_no=deal_no, trick_no=trick_no)
+
+    def _where(self) -> str:
+        where = super()._where()
+        if self.line_no is None:
+            return where
+        return f"line {self.line_no}, {where}" if where else f"line {self.line_no}: "
+
+
+class CommitmentError(RecordError):
+    """A deck order that does not match the commitment published for it."""
+
+
+# -- commitments ----------------------------------------------------------------------------------
+
+
+def deck_text(deck: Sequence[int]) -> str:
+    """The canonical text of a deck order: the 52 cards, top first, as ``str(Card)``, one space apart.
+
+    >>> deck_text(range(52))[:14]
+    '2C 3C 4C 5C 6C'
+    """
+    return " ".join(str(CARDS[c]) for c in deck)
+
+
+def commit(deck: Sequence[int], salt: str) -> str:
+    """The commitment to a deck order: ``"sha256:"`` and the hex SHA-256 of ``salt + ":" + deck_text(deck)``
+    (UTF-8).  Publish it before the deal; reveal the salt afterwards.
+
+    >>> commit(range(52), "abc")[:19]
+    'sha256:120c30861dca'
+
+    Raises:
+        RecordError: for a salt that is not 1-128 characters of ``0-9 A-Z a-z + / = _ -``, or a bad deck.
+    """
+    if not isinstance(salt, str) or not _SALT.fullmatch(salt):
+        raise RecordError(f"invalid salt {salt!r}: expected 1-128 characters of 0-9 A-Z a-z + / = _ -")
+    try:
+        cards = check_deck(deck)
+    except DeckError as error:
+        raise RecordError(str(error)) from None
+    return "sha256:" + hashlib.sha256(f"{salt}:{deck_text(cards)}".encode()).hexdigest()
+
+
+def new_salt(rng: Random | None = None) -> str:
+    """A fresh salt of 32 hex digits: from *rng* when given (reproducible, for tests), else from :mod:`secrets`
+    (unpredictable, as a real commitment needs)."""
+    if rng is None:
+        return secrets.token_hex(16)
+    return f"{rng.getrandbits(128):032x}"
+
+
+# -- the record -----------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class DealRecord:
+    """One deal as recorded.
+
+    A *full* deal has a ``deck``; a *score-only* deal has none, and then no exchanges and no tricks.
+    Fields that a record may leave out (``leaders``, ``tricks_won``, ``scores``) are filled in by
+    :class:`MatchRecord`, which checks any that are given.
+
+    Attributes:
+        number: the deal's number in the match, from 1.
+        dealer: the dealing seat.
+        deck: the deck order, top card first, or ``None`` (score-only).
+        contract: the contract forehand chose, or ``None`` before the choice.
+        exchanges: the discards of each exchange so far, in exchange order (forehand, middlehand, dealer);
+            an empty set keeps the hand.  Empty in variants without an exchange.
+        tricks: the cards of each trick in order of play; the last one may be unfinished.
+        leaders: the seat that led each trick.
+        tricks_won: the tricks each seat took, once the deal is over.
+        scores: each seat's score for the deal, once it is over.
+        commit: the commitment published for the deck before the deal (``"sha256:…"``), if any.
+        salt: the salt of the commitment, revealed after the deal, if any.
+    """
+
+    number: int
+    dealer: int
+    deck: tuple[Card, ...] | None = None
+    contract: Contract | None = None
+    exchanges: tuple[CardSet, ...] = ()
+    tricks: tuple[tuple[Card, ...], ...] = ()
+    leaders: tuple[int, ...] | None = None
+    tricks_won: tuple[int, ...] | None = None
+    scores: tuple[int, ...] | None = None
+    commit: str | None = None
+    salt: str | None = None
+
+    @property
+    def score_only(self) -> bool:
+        return self.deck is None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the deal is finished (its tricks and scores are known)."""
+        return self.tricks_won is not None
+
+    def actions(self) -> list[Action]:
+        """The deal's actions in order, as :meth:`Deal.push` takes them (empty for a score-only deal)."""
+        if self.deck is None or self.contract is None:
+            return []
+        actions: list[Action] = [Choose(self.contract)]
+        actions.extend(Exchange(discards) for discards in self.exchanges)
+        actions.extend(Play(card) for trick in self.tricks for card in trick)
+        return actions
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchRecord:
+    """A match, finished or not, as a record.  Building one validates it against every rule.
+
+    Attributes:
+        rules: the rules played.
+        players: one name per seat.
+        first_dealer: the seat that dealt the first deal.
+        deals: the deals so far; every one but the last is finished.
+        tags: other header tags, in order (``Event``, ``Site``, ``Date``, ``Generator``, …).
+
+    Raises:
+        RecordError: on the first rule the record breaks, naming the deal, trick, card and reason.
+        CommitmentError: if a deck does not match its commitment and salt.
+    """
+
+    rules: Rules
+    players: tuple[str, ...]
+    first_dealer: int
+    deals: tuple[DealRecord, ...] = ()
+    tags: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "deals", tuple(self.deals))
+        object.__setattr__(self, "tags", dict(self.tags))
+        object.__setattr__(self, "deals", _validate(self))
+
+    # -- building -----------------------------------------------------------------------------------
+
+    @classmethod
+    def from_match(
+        cls,
+        match: Match,
+        *,
+        event: str | None = None,
+        site: str | None = None,
+        date: str | None = None,
+        salts: Sequence[str | None] | None = None,
+        tags: Mapping[str, str] | None = None,
+    ) -> MatchRecord:
+        """The record of *match* so far.
+
+        Args:
+            event, site, date: the ``Event``, ``Site`` and ``Date`` tags (a date as ``YYYY.MM.DD``).
+            salts: one salt per deal (or ``None``), in deal order; a salted deal gets its commitment.
+            tags: more header tags.
+
+        Raises:
+            RecordError: if the rules cannot be written as a variant, or a salt or tag is invalid.
+        """
+        from mizerka import __version__
+
+        all_tags: dict[str, str] = {}
+        for name, value in (("Event", event), ("Site", site), ("Date", date)):
+            if value is not None:
+                all_tags[name] = value
+        all_tags.update(tags or {})
+        all_tags.setdefault("Generator", f"mizerka {__version__}")
+        actions = [list(deal.history) for deal in match.deals]
+        return cls.from_actions(
+            match.rules, match.players, match.first_dealer, match.decks, actions, salts=salts, tags=all_tags
+        )
+
+    @classmethod
+    def from_actions(
+        cls,
+        rules: Rules,
+        players: Sequence[str],
+        first_dealer: int,
+        decks: Sequence[Sequence[int]],
+        actions: Sequence[Sequence[Action]],
+        *,
+        salts: Sequence[str | None] | None = None,
+        commits: Sequence[str | None] | None = None,
+        tags: Mapping[str, str] | None = None,
+    ) -> MatchRecord:
+        """A full record from deck orders and each deal's action list (as a server stores a table).
+
+        *commits* are the commitments published before each deal; with *salts* they are checked, and a salt
+        without a commitment gets one computed.
+
+        Raises:
+            RecordError: on the first action that breaks a rule, and for the same reasons as the constructor.
+        """
+        if len(actions) > len(decks):
+            raise RecordError(f"{len(actions)} action lists but only {len(decks)} deck orders")
+        salts = list(salts or [])
+        commits = list(commits or [])
+        n = rules.n_seats
+        deals = []
+        for index, deal_actions in enumerate(actions):
+            number = index + 1
+            try:
+                deck = tuple(CARDS[c] for c in check_deck(decks[index]))
+            except DeckError as error:
+                raise RecordError(str(error), deal_no=number) from None
+            salt = salts[index] if index < len(salts) else None
+            published = commits[index] if index < len(commits) else None
+            if salt is not None and published is None:
+                published = commit(deck, salt)
+            contract: Contract | None = None
+            exchanges: list[CardSet] = []
+            plays: list[Card] = []
+            for action in deal_actions:
+                if isinstance(action, Choose):
+                    if contract is not None or exchanges or plays:
+                        raise RecordError(f"a second contract choice ({action})", deal_no=number)
+                    contract = action.contract
+                elif isinstance(action, Exchange):
+                    if plays:
+                        raise RecordError(f"an exchange ({action}) after play began", deal_no=number)
+                    exchanges.append(action.discards)
+                elif isinstance(action, Play):
+                    plays.append(CARDS[action.card])
+                else:
+                    raise RecordError(f"{action!r} is not an action", deal_no=number)
+            if contract is None and (exchanges or plays):
+                raise RecordError("an exchange or a card before the contract choice", deal_no=number)
+            tricks = tuple(tuple(plays[i:i + 3]) for i in range(0, len(plays), 3))
+            deals.append(
+                DealRecord(
+                    number=number,
+                    dealer=(first_dealer + index) % n,
+                    deck=deck,
+                    contract=contract,
+                    exchanges=tuple(exchanges),
+                    tricks=tricks,
+                    commit=published,
+                    salt=salt,
+                )
+            )
+        return cls(rules, tuple(players), first_dealer, tuple(deals), dict(tags or {}))
+
+    # -- reading the record -------------------------------------------------------------------------
+
+    @property
+    def score_only(self) -> bool:
+        """Whether the deals are recorded by contract and tricks only (no deck, no cards)."""
+        return bool(self.deals) and self.deals[0].deck is None
+
+    def is_over(self) -> bool:
+        """Whether the match is finished: every deal played to the end."""
+        return len(self.deals) == self.rules.n_deals and self.deals[-1].is_over
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's total over the finished deals."""
+        totals = [0] * self.rules.n_seats
+        for deal in self.deals:
+            for seat, score in enumerate(deal.scores or ()):
+                totals[seat] += score
+        return tuple(totals)
+
+    def outcome(self) -> Outcome:
+        """Totals and winners of a finished match.
+
+        Raises:
+            RecordError: if the match is not over.
+        """
+        if not self.is_over():
+            raise RecordError(f"the match is not over: {len(self.deals)} of {self.rules.n_deals} deals recorded")
+        totals = self.totals
+        best = max(totals)
+        return Outcome(totals, tuple(seat for seat, total in enumerate(totals) if total == best))
+
+    def results(self) -> list[DealResult]:
+        """The finished deals, as :meth:`Match.results` gives them (exchange counts ``None`` if unknown)."""
+        results = []
+        n = self.rules.n_seats
+        for deal in self.deals:
+            if deal.tricks_won is None or deal.scores is None or deal.contract is None:
+                continue
+            counts: list[int | None] = [None] * n
+            if deal.deck is not None and self.rules.exchange_mode is ExchangeMode.STANDARD:
+                for i, discards in enumerate(deal.exchanges):
+                    counts[(deal.dealer + 1 + i) % n] = len(discards)
+            results.append(
+                DealResult(
+                    deal_no=deal.number,
+                    dealer=deal.dealer,
+                    chooser=(deal.dealer + 1) % n,
+                    contract=deal.contract,
+                    tricks=deal.tricks_won,
+                    scores=deal.scores,
+                    exchange_counts=tuple(counts),
+                )
+            )
+        return results
+
+    def to_match(self, seed: int | None = None) -> Match:
+        """Replay the record (with every check) into a :class:`Match` at the point where the record ends.
+
+        Deals beyond the recorded ones are shuffled from *seed*.
+
+        Raises:
+            RecordError: for a score-only record, which has no cards to replay.
+        """
+        if self.score_only:
+            raise RecordError("a score-only record has no deck orders or cards to replay")
+        return _replay(self, seed)
+
+    def verify_commitments(self, published: Mapping[int, str] | None = None) -> tuple[int, ...]:
+        """Check the decks against their commitments; return the numbers of the deals whose deck was verified.
+
+        The record's own commitments were checked against its salts when it was built.  *published* maps deal
+        numbers to the commitments announced before those deals (as a player saw them); each must equal the
+        record's commitment and be verifiable from its deck and salt.
+
+        Raises:
+            CommitmentError: for a published commitment that the record's deck and salt do not reproduce.
+        """
+        for number, announced in (published or {}).items():
+            if not isinstance(number, int) or not 1 <= number <= len(self.deals):
+                raise CommitmentError(f"a commitment was published for deal {number!r}, which is not recorded")
+            deal = self.deals[number - 1]
+            if deal.deck is None or deal.salt is None:
+                raise CommitmentError("the record reveals no deck and salt to check the commitment", deal_no=number)
+            if commit(deal.deck, deal.salt) != announced:
+                raise CommitmentError(
+                    f"the deck does not match the commitment published before the deal ({announced})", deal_no=number
+                )
+        return tuple(d.number for d in self.deals if d.deck is not None and d.salt is not None)
+
+    # -- writing ------------------------------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """The text form (see ``docs/record.md``); :func:`read_text` reads it back to an equal record."""
+        lines = [f'[RecordVersion "{RECORD_VERSION}"]']
+        lines.extend(_tag(name, value) for name, value in self.tags.items())
+        lines.append(_tag("Variant", self.rules.spec()))
+        lines.extend(_tag(f"Player{seat}", name) for seat, name in enumerate(self.players))
+        lines.append(_tag("FirstDealer", str(self.first_dealer)))
+        lines.append(_tag("Result", _numbers(self.totals, signed=True) if self.is_over() else "*"))
+        for deal in self.deals:
+            lines.append("")
+            lines.extend(self._deal_lines(deal))
+        return "\n".join(lines) + "\n"
+
+    def _deal_lines(self, deal: DealRecord) -> list[str]:
+        n = self.rules.n_seats
+        lines = [_tag("Deal", str(deal.number)), _tag("Dealer", str(deal.dealer))]
+        if deal.commit is not None:
+            lines.append(_tag("Commit", deal.commit))
+        if deal.salt is not None:
+            lines.append(_tag("Salt", deal.salt))
+        if deal.deck is not None:
+            lines.append(_tag("Deck", deck_text(deal.deck)))
+            first, rest, talon = deal_piles(deal.deck, self.rules.deal_pattern, self.rules.cards_before_choice)
+            for role in Role:
+                seat = (deal.dealer + 1 + role) % n
+                lines.append(f"% seat {seat} {role.short}: {CardSet(first[role] + rest[role]).grouped()}")
+            lines.append("% talon, top first: " + " ".join(str(CARDS[c]) for c in reversed(talon)))
+        if deal.contract is not None:
+            lines.append(_tag("Contract", str(deal.contract)))
+        if deal.exchanges:
+            lines.append("[Exchange]")
+            for i, discards in enumerate(deal.exchanges):
+                lines.append(f"{(deal.dealer + 1 + i) % n}: {_cards(discards)}")
+        if deal.tricks:
+            lines.append("[Play]")
+            assert deal.leaders is not None
+            for i, (leader, cards) in enumerate(zip(deal.leaders, deal.tricks, strict=True), start=1):
+                lines.append(f"{i} @{leader}: {' '.join(str(c) for c in cards)}")
+        if deal.tricks_won is not None:
+            lines.append(_tag("Tricks", _numbers(deal.tricks_won)))
+        if deal.scores is not None:
+            lines.append(_tag("Scores", _numbers(deal.scores, signed=True)))
+        return lines
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form as Python data (see :meth:`to_json`)."""
+        return {
+            "format": JSON_FORMAT,
+            "version": RECORD_VERSION,
+            "tags": dict(self.tags),
+            "variant": self.rules.spec(),
+            "players": list(self.players),
+            "first_dealer": self.first_dealer,
+            "result": list(self.totals) if self.is_over() else None,
+            "deals": [
+                {
+                    "deal": d.number,
+                    "dealer": d.dealer,
+                    "commit": d.commit,
+                    "salt": d.salt,
+                    "deck": deck_text(d.deck) if d.deck is not None else None,
+                    "contract": str(d.contract) if d.contract is not None else None,
+                    "exchanges": [_cards(x) for x in d.exchanges],
+                    "tricks": [
+                        {"leader": leader, "cards": " ".join(str(c) for c in cards)}
+                        for leader, cards in zip(d.leaders or (), d.tricks, strict=True)
+                    ],
+                    "tricks_won": list(d.tricks_won) if d.tricks_won is not None else None,
+                    "scores": list(d.scores) if d.scores is not None else None,
+                }
+                for d in self.deals
+            ],
+        }
+
+    def to_json(self, *, indent: int | None = 1) -> str:
+        """The JSON form; :func:`read_json` reads it back to an equal record."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False) + "\n"
+
+
+# -- helpers for writing ---------------------------------------------------------------------------
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def _tag(name: str, value: str) -> str:
+    return f'[{name} "{_escape(value)}"]'
+
+
+def _numbers(values: Iterable[int], *, signed: bool = False) -> str:
+    return " ".join(f"{v:+d}" if signed and v else str(v) for v in values)
+
+
+def _cards(cards: CardSet) -> str:
+    return str(cards) if cards else "-"
+
+
+# -- validation ------------------------------------------------------------------------------------
+
+
+def _check_text(what: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise RecordError(f"{what} must be text, not {type(value).__name__}")
+    if len(value) > 1000 or any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
+        raise RecordError(f"{what} {value[:40]!r} must be one line of at most 1000 characters")
+    return value
+
+
+def _validate(record: MatchRecord) -> tuple[DealRecord, ...]:
+    """Check the whole record; return its deals with the derived fields filled in."""
+    rules = record.rules
+    if not isinstance(rules, Rules):
+        raise RecordError(f"rules must be a Rules object, not {type(rules).__name__}")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            written = parse_variant(rules.spec())
+    except RulesError:
+        written = None
+    if written != rules:
+        raise RecordError(f"rules {rules.name!r} cannot be written as a variant (spec {rules.spec()!r})")
+    n = rules.n_seats
+    if len(record.players) != n:
+        raise RecordError(f"variant {rules.name!r} seats {n} players, not {len(record.players)}")
+    for seat, name in enumerate(record.players):
+        if not _check_text(f"player {seat}'s name", name).strip():
+            raise RecordError(f"player {seat}'s name is empty")
+    if len(set(record.players)) != n:
+        raise RecordError(f"player names must differ: {list(record.players)}")
+    for name, value in record.tags.items():
+        if not isinstance(name, str) or not _TAG_NAME.fullmatch(name) or name in RESERVED_TAGS:
+            raise RecordError(f"invalid tag name {name!r}")
+        _check_text(f"tag {name}", value)
+    first = record.first_dealer
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < n:
+        raise RecordError(f"the first dealer must be a seat 0-{n - 1}, not {first!r}")
+    if rules.first_dealer is not None and rules.first_dealer != first:
+        raise RecordError(f"the first dealer is seat {first}, but the variant says seat {rules.first_dealer}")
+    deals = record.deals
+    if len(deals) > rules.n_deals:
+        raise RecordError(f"{len(deals)} deals recorded, but a match of {rules.name!r} has {rules.n_deals}")
+    for index, deal in enumerate(deals):
+        if not isinstance(deal, DealRecord):
+            raise RecordError(f"deal {index + 1} is not a DealRecord")
+        _check_deal_shape(deal, index + 1, record)
+    if any(d.deck is None for d in deals) and any(d.deck is not None for d in deals):
+        number = next(d.number for d in deals if (d.deck is None) != (deals[0].deck is None))
+        raise RecordError("full deals (with a deck) and score-only deals cannot be mixed", deal_no=number)
+    if deals and deals[0].deck is None:
+        return _validate_scores_only(record)
+    _replay(record, 0)
+    return record.deals  # _replay stored the filled-in deals
+
+
+def _check_deal_shape(deal: DealRecord, number: int, record: MatchRecord) -> None:
+    n = record.rules.n_seats
+    if deal.number != number:
+        raise RecordError(f"deal number {deal.number!r} where deal {number} was expected", deal_no=number)
+    dealer = (record.first_dealer + number - 1) % n
+    if deal.dealer != dealer:
+        raise RecordError(
+            f"the dealer is seat {deal.dealer!r}, but the deal passes left to seat {dealer}", deal_no=number
+        )
+    if deal.contract is not None and not isinstance(deal.contract, Contract):
+        raise RecordError(f"{deal.contract!r} is not a contract", deal_no=number)
+    if deal.salt is not None and (deal.commit is None or deal.deck is None):
+        raise RecordError("a salt needs a commitment and a deck to check", deal_no=number)
+    if deal.commit is not None and (not isinstance(deal.commit, str) or not _COMMIT.fullmatch(deal.commit)):
+        raise RecordError(f"invalid commitment {deal.commit!r} (expected sha256: and 64 hex digits)", deal_no=number)
+    if deal.deck is not None:
+        try:
+            check_deck(deal.deck)
+        except DeckError as error:
+            raise RecordError(str(error), deal_no=number) from None
+        if deal.salt is not None:
+            try:
+                expected = commit(deal.deck, deal.salt)
+            except RecordError as error:
+                raise RecordError(error.reason, deal_no=number) from None
+            if expected != deal.commit:
+                raise CommitmentError("the deck and salt do not match the commitment", deal_no=number)
+    if deal.deck is None and (deal.exchanges or deal.tricks):
+        raise RecordError("a score-only deal (no deck) records no exchanges or cards", deal_no=number)
+    for what, values in (("tricks", deal.tricks_won), ("scores", deal.scores)):
+        if values is not None and (
+            not isinstance(values, tuple) or len(values) != n
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+        ):
+            raise RecordError(f"{what} must be {n} whole numbers, one per seat, not {values!r}", deal_no=number)
+
+
+def _claims(deal: DealRecord, tricks_won: tuple[int, ...], scores: tuple[int, ...]) -> None:
+    if deal.tricks_won is not None and deal.tricks_won != tricks_won:
+        raise RecordError(
+            f"the record says the seats took {_numbers(deal.tricks_won)} tricks, but play gives {_numbers(tricks_won)}",
+            deal_no=deal.number,
+        )
+    if deal.scores is not None and deal.scores != scores:
+        raise RecordError(
+            f"the record says the scores are {_numbers(deal.scores, signed=True)}, "
+            f"but the rules give {_numbers(scores, signed=True)}",
+            deal_no=deal.number,
+        )
+
+
+def _unfinished(deal: DealRecord, is_last: bool) -> None:
+    if not is_last:
+        raise RecordError("the deal is unfinished, but another deal follows", deal_no=deal.number)
+    if deal.tricks_won is not None or deal.scores is not None:
+        raise RecordError("tricks or scores are recorded for an unfinished deal", deal_no=deal.number)
+
+
+def _validate_scores_only(record: MatchRecord) -> tuple[DealRecord, ...]:
+    rules = record.rules
+    n = rules.n_seats
+    used: dict[tuple[int, Contract], int] = {}
+    out = []
+    for index, deal in enumerate(record.deals):
+        number = index + 1
+        is_last = index == len(record.deals) - 1
+        active = tuple((deal.dealer + 1 + role) % n for role in Role)
+        if deal.contract is None:
+            _unfinished(deal, is_last)
+            out.append(dataclasses.replace(deal, leaders=()))
+            continue
+        contract = deal.contract
+        chooser = -1 if rules.global_unique_contracts else active[0]
+        if contract not in rules.contracts:
+            raise RecordError(f"contract {contract} is not played in this variant", deal_no=number)
+        if used.get((chooser, contract), 0) >= rules.uses_per_contract:
+            who = "somebody" if chooser < 0 else f"forehand (seat {chooser})"
+            raise RecordError(f"{who} has already used contract {contract}", deal_no=number)
+        used[chooser, contract] = used.get((chooser, contract), 0) + 1
+        if deal.tricks_won is None:
+            _unfinished(deal, is_last)
+            out.append(dataclasses.replace(deal, leaders=()))
+            continue
+        won = deal.tricks_won
+        for seat, count in enumerate(won):
+            if seat not in active and count != 0:
+                raise RecordError(f"seat {seat} sits out this deal but is said to take {count} tricks", deal_no=number)
+            if not 0 <= count <= rules.n_tricks:
+                raise RecordError(f"seat {seat} cannot take {count} tricks", deal_no=number)
+        if sum(won) != rules.n_tricks:
+            raise RecordError(f"the tricks add up to {sum(won)}, not {rules.n_tricks}", deal_no=number)
+        scores = [0] * n
+        for role, seat in enumerate(active):
+            scores[seat] = rules.score(role, contract, won[seat])
+        _claims(deal, won, tuple(scores))
+        out.append(dataclasses.replace(deal, leaders=(), scores=tuple(scores)))
+    return tuple(out)
+
+
+def _replay(record: MatchRecord, seed: int | None) -> Match:
+    """Replay a full record with every check; store the filled-in deals on the record; return the match."""
+    decks = [d.deck for d in record.deals if d.deck is not None]
+    try:
+        match = Match(record.rules, players=record.players, first_dealer=record.first_dealer, decks=decks, seed=seed)
+    except (MatchError, RulesError) as error:
+        raise RecordError(str(error)) from None
+    out = []
+    for index, drec in enumerate(record.deals):
+        number = index + 1
+        is_last = index == len(record.deals) - 1
+        deal = match.deal
+
+        def act(action: Action, trick_no: int | None = None, card: Card | None = None, *, at: int = number) -> None:
+            try:
+                match.play(action)
+            except (IllegalActionError, InvalidActionError, MatchError) as error:
+                raise RecordError(str(error), deal_no=at, trick_no=trick_no, card=card) from None
+
+        if drec.contract is None:
+            if drec.exchanges or drec.tricks:
+                raise RecordError("exchanges or cards are recorded before the contract choice", deal_no=number)
+            _unfinished(drec, is_last)
+            out.append(dataclasses.replace(drec, leaders=()))
+            continue
+        act(Choose(drec.contract))
+        for i, discards in enumerate(drec.exchanges):
+            if not isinstance(discards, CardSet):
+                raise RecordError(f"exchange {i + 1}: {discards!r} is not a set of cards", deal_no=number)
+            act(Exchange(discards))
+        leaders: list[int] = []
+        for t, cards in enumerate(drec.tricks, start=1):
+            if not isinstance(cards, tuple) or not 1 <= len(cards) <= 3 or (len(cards) < 3 and t < len(drec.tricks)):
+                raise RecordError(f"a trick has three cards, not {cards!r}", deal_no=number, trick_no=t)
+            if deal.phase is Phase.PLAY and not deal.trick:
+                leader = deal.to_move
+                if drec.leaders is not None and t <= len(drec.leaders) and drec.leaders[t - 1] != leader:
+                    raise RecordError(
+                        f"the trick is said to be led by seat {drec.leaders[t - 1]}, but seat {leader} leads it",
+                        deal_no=number, trick_no=t,
+                    )
+                leaders.append(leader)
+            for card in cards:
+                if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
+                    raise RecordError(f"{card!r} is not a card", deal_no=number, trick_no=t)
+                act(Play(CARDS[card]), t, CARDS[card])
+        if drec.leaders is not None and len(drec.leaders) != len(drec.tricks):
+            raise RecordError(f"{len(drec.leaders)} trick leaders for {len(drec.tricks)} tricks", deal_no=number)
+        filled = dataclasses.replace(drec, deck=tuple(CARDS[c] for c in deal.deck), leaders=tuple(leaders))
+        if deal.phase is Phase.DONE:
+            won, scores = tuple(deal.tricks_won), tuple(deal.scores())
+            _claims(drec, won, scores)
+            filled = dataclasses.replace(filled, tricks_won=won, scores=scores)
+        else:
+            _unfinished(drec, is_last)
+        out.append(filled)
+    object.__setattr__(record, "deals", tuple(out))
+    return match
+
+
+# -- reading the text form ---------------------------------------------------------------------------
+
+
+def _int(text: str, what: str, line_no: int, deal_no: int | None = None) -> int:
+    if not _INT.fullmatch(text.strip()):
+        raise RecordSyntaxError(f"{what} must be a whole number, not {text!r}", line_no=line_no, deal_no=deal_no)
+    return int(text)
+
+
+def _ints(text: str, what: str, line_no: int, deal_no: int | None) -> tuple[int, ...]:
+    return tuple(_int(part, what, line_no, deal_no) for part in text.split())
+
+
+def _card_list(text: str, line_no: int, deal_no: int | None, trick_no: int | None = None) -> list[Card]:
+    try:
+        return parse_cards(text)
+    except CardParseError as error:
+        raise RecordSyntaxError(str(error), line_no=line_no, deal_no=deal_no, trick_no=trick_no) from None
+
+
+class _TextDeal:
+    def __init__(self, number: int, line_no: int) -> None:
+        self.number = number
+        self.line_no = line_no
+        self.tags: dict[str, tuple[str, int]] = {}
+        self.exchanges: list[tuple[int, CardSet, int]] = []
+        self.tricks: list[tuple[int, tuple[Card, ...]]] = []
+        self.sections: set[str] = set()
+
+
+_DEAL_TAGS: Final = frozenset({"Dealer", "Commit", "Salt", "Deck", "Contract", "Tricks", "Scores"})
+
+
+def read_text(text: str) -> MatchRecord:
+    """Read the text form of a record, checking every rule.
+
+    Raises:
+        RecordSyntaxError: for a line that cannot be read, naming the line.
+        RecordError: for the first rule the record breaks, naming the deal, trick, card and reason.
+        CommitmentError: for a deck that does not match its commitment.
+    """
+    if not isinstance(text, str):
+        raise RecordSyntaxError(f"a record is text, not {type(text).__name__}")
+    header: dict[str, tuple[str, int]] = {}
+    deals: list[_TextDeal] = []
+    section: str | None = None
+    for line_no, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("%"):
+            continue
+        current = deals[-1] if deals else None
+        number = current.number if current else None
+        if line.startswith("["):
+            match = _TAG_LINE.fullmatch(line)
+            if match is None:
+                raise RecordSyntaxError(f"malformed tag {line[:60]!r}", line_no=line_no, deal_no=number)
+            name, quoted = match.group(1), match.group(2)
+            section = None
+            if quoted is None:
+                if current is None or name not in ("Exchange", "Play"):
+                    raise RecordSyntaxError(f"[{name}] is no section here", line_no=line_no, deal_no=number)
+                if name in current.sections:
+                    raise RecordSyntaxError(f"a second [{name}] section", line_no=line_no, deal_no=number)
+                current.sections.add(name)
+                section = name
+                continue
+            value = _unescape(quoted)
+            if name == "Deal":
+                expected = len(deals) + 1
+                if _int(value, "the deal number", line_no) != expected:
+                    raise RecordSyntaxError(f"deal {value!r} where deal {expected} was expected", line_no=line_no)
+                deals.append(_TextDeal(expected, line_no))
+            elif current is None:
+                if name in header:
+                    raise RecordSyntaxError(f"a second {name} tag", line_no=line_no)
+                header[name] = (value, line_no)
+            else:
+                if name not in _DEAL_TAGS:
+                    raise RecordSyntaxError(f"unknown tag {name} in a deal", line_no=line_no, deal_no=number)
+                if name in current.tags:
+                    raise RecordSyntaxError(f"a second {name} tag", line_no=line_no, deal_no=number)
+                current.tags[name] = (value, line_no)
+            continue
+        if current is None or section is None:
+            raise RecordSyntaxError(f"unexpected line {line[:60]!r} outside a section", line_no=line_no, deal_no=number)
+        if section == "Exchange":
+            m = _EXCHANGE_LINE.fullmatch(line)
+            if m is None:
+                raise RecordSyntaxError(f"malformed exchange line {line[:60]!r}", line_no=line_no, deal_no=number)
+            rest = m.group(2).strip()
+            cards = [] if rest in ("-", "") else _card_list(rest, line_no, number)
+            discards = CardSet(cards)
+            if len(discards) != len(cards):
+                raise RecordSyntaxError("a card is discarded twice", line_no=line_no, deal_no=number)
+            current.exchanges.append((int(m.group(1)), discards, line_no))
+        else:
+            m = _PLAY_LINE.fullmatch(line)
+            if m is None:
+                raise RecordSyntaxError(f"malformed trick line {line[:60]!r}", line_no=line_no, deal_no=number)
+            trick_no = int(m.group(1))
+            if trick_no != len(current.tricks) + 1:
+                raise RecordSyntaxError(
+                    f"trick {trick_no} where trick {len(current.tricks) + 1} was expected",
+                    line_no=line_no, deal_no=number,
+                )
+            cards = _card_list(m.group(3), line_no, number, trick_no)
+            current.tricks.append((int(m.group(2)), tuple(cards)))
+    return _build_from_text(header, deals)
+
+
+def _build_from_text(header: dict[str, tuple[str, int]], text_deals: list[_TextDeal]) -> MatchRecord:
+    version = header.pop("RecordVersion", None)
+    if version is None:
+        raise RecordSyntaxError("no RecordVersion tag: this is not a mizerka record")
+    if version[0] != str(RECORD_VERSION):
+        raise RecordSyntaxError(f"record version {version[0]!r} is not supported (this is version {RECORD_VERSION})",
+                                line_no=version[1])
+    if "Variant" not in header:
+        raise RecordSyntaxError("no Variant tag")
+    spec, line_no = header.pop("Variant")
+    rules = _rules(spec, line_no)
+    n = rules.n_seats
+    players = []
+    for seat in range(n):
+        entry = header.pop(f"Player{seat}", None)
+        if entry is None:
+            raise RecordSyntaxError(f"no Player{seat} tag")
+        players.append(entry[0])
+    for seat in range(n, 4):
+        if f"Player{seat}" in header:
+            raise RecordSyntaxError(f"Player{seat} tag in a {n}-player variant", line_no=header[f"Player{seat}"][1])
+    if "FirstDealer" not in header:
+        raise RecordSyntaxError("no FirstDealer tag")
+    first_text, line_no = header.pop("FirstDealer")
+    first_dealer = _int(first_text, "the first dealer", line_no)
+    result = header.pop("Result", None)
+    tags = {name: value for name, (value, _) in header.items()}
+    deals = []
+    for td in text_deals:
+        deals.append(_deal_from_text(td, n))
+    record = _construct(rules, players, first_dealer, deals, tags)
+    if result is not None:
+        _check_result(record, result[0], result[1])
+    return record
+
+
+def _rules(spec: object, line_no: int | None = None) -> Rules:
+    if not isinstance(spec, str):
+        raise RecordSyntaxError(f"the variant must be text, not {spec!r}", line_no=line_no)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return parse_variant(spec)
+    except RulesError as error:
+        raise RecordSyntaxError(str(error), line_no=line_no) from None
+
+
+def _construct(
+    rules: Rules, players: list[str], first_dealer: int, deals: list[DealRecord], tags: dict[str, str]
+) -> MatchRecord:
+    return MatchRecord(rules, tuple(players), first_dealer, tuple(deals), tags)
+
+
+def _check_result(record: MatchRecord, value: str, line_no: int | None) -> None:
+    if value.strip() == "*":
+        if record.is_over():
+            raise RecordError(f"the result is '*' but the match is over: {_numbers(record.totals, signed=True)}")
+        return
+    if not record.is_over():
+        raise RecordSyntaxError(f"a result {value!r} for a match that is not over", line_no=line_no)
+    totals = _ints(value, "a total", line_no or 0, None) if line_no else None
+    if totals != record.totals:
+        raise RecordError(
+            f"the result says {value!r}, but the deals add up to {_numbers(record.totals, signed=True)}"
+        )
+
+
+def _deal_from_text(td: _TextDeal, n: int) -> DealRecord:
+    number = td.number
+    tags = td.tags
+
+    def get(name: str) -> tuple[str, int] | None:
+        return tags.get(name)
+
+    dealer_tag = get("Dealer")
+    if dealer_tag is None:
+        raise RecordSyntaxError("no Dealer tag", line_no=td.line_no, deal_no=number)
+    dealer = _int(dealer_tag[0], "the dealer", dealer_tag[1], number)
+    deck: tuple[Card, ...] | None = None
+    if (entry := get("Deck")) is not None:
+        deck = tuple(_card_list(entry[0], entry[1], number))
+        try:
+            check_deck(deck)
+        except DeckError as error:
+            raise RecordSyntaxError(str(error), line_no=entry[1], deal_no=number) from None
+    contract: Contract | None = None
+    if (entry := get("Contract")) is not None:
+        try:
+            contract = Contract.from_str(entry[0])
+        except RulesError as error:
+            raise RecordSyntaxError(str(error), line_no=entry[1], deal_no=number) from None
+    exchanges = []
+    for i, (seat, discards, line_no) in enumerate(td.exchanges):
+        expected = (dealer + 1 + i) % n
+        if seat != expected:
+            raise RecordSyntaxError(
+                f"exchange {i + 1} is by seat {expected}, not seat {seat}", line_no=line_no, deal_no=number
+            )
+        exchanges.append(discards)
+    tricks_won = scores = None
+    if (entry := get("Tricks")) is not None:
+        tricks_won = _ints(entry[0], "a trick count", entry[1], number)
+    if (entry := get("Scores")) is not None:
+        scores = _ints(entry[0], "a score", entry[1], number)
+    commit_tag, salt_tag = get("Commit"), get("Salt")
+    return DealRecord(
+        number=number,
+        dealer=dealer,
+        deck=deck,
+        contract=contract,
+        exchanges=tuple(exchanges),
+        tricks=tuple(cards for _, cards in td.tricks),
+        leaders=tuple(leader for leader, _ in td.tricks),
+        tricks_won=tricks_won,
+        scores=scores,
+        commit=commit_tag[0] if commit_tag else None,
+        salt=salt_tag[0] if salt_tag else None,
+    )
+
+
+# -- reading JSON -----------------------------------------------------------------------------------
+
+
+def _field(data: Mapping[str, object], key: str, kind: type | tuple[type, ...], where: str, *,
+           optional: bool = False, deal_no: int | None = None) -> object:
+    if key not in data or data[key] is None:
+        if optional:
+            return None
+        raise RecordSyntaxError(f"{where} has no {key!r} field", deal_no=deal_no)
+    value = data[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise RecordSyntaxError(f"{where}: field {key!r} has the wrong type ({type(value).__name__})", deal_no=deal_no)
+    return value
+
+
+_MATCH_KEYS: Final = frozenset({"format", "version", "tags", "variant", "players", "first_dealer", "result", "deals"})
+_DEAL_KEYS: Final = frozenset(
+    {"deal", "dealer", "commit", "salt", "deck", "contract", "exchanges", "tricks", "tricks_won", "scores"}
+)
+
+
+def read_json(text: str | bytes) -> MatchRecord:
+    """Read the JSON form of a record, checking every rule.
+
+    Raises:
+        RecordSyntaxError: for text that is not JSON, or JSON that is not a record (a missing, unknown or
+            ill-typed field).
+        RecordError, CommitmentError: as :func:`read_text`.
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError, TypeError) as error:
+        line = getattr(error, "lineno", None)
+        raise RecordSyntaxError(f"not JSON: {error}", line_no=line) from None
+    return from_dict(data)
+
+
+def from_dict(data: object) -> MatchRecord:
+    """A record from the Python data of the JSON form (:meth:`MatchRecord.to_dict`).
+
+    Raises:
+        RecordSyntaxError, RecordError, CommitmentError: as :func:`read_json`.
+    """
+    if not isinstance(data, dict):
+        raise RecordSyntaxError("a JSON record is an object")
+    unknown = sorted(str(k) for k in set(data) - _MATCH_KEYS)
+    if unknown:
+        raise RecordSyntaxError(f"unknown field(s) {', '.join(unknown)}")
+    if data.get("format") != JSON_FORMAT:
+        raise RecordSyntaxError(f"the format field must be {JSON_FORMAT!r}: this is not a mizerka record")
+    if data.get("version") != RECORD_VERSION or isinstance(data.get("version"), bool):
+        raise RecordSyntaxError(f"record version {data.get('version')!r} is not supported")
+    rules = _rules(_field(data, "variant", str, "the record"))
+    players = _field(data, "players", list, "the record")
+    assert isinstance(players, list)
+    if not all(isinstance(p, str) for p in players):
+        raise RecordSyntaxError("the players must be names (text)")
+    first_dealer = _field(data, "first_dealer", int, "the record")
+    assert isinstance(first_dealer, int)
+    tags = _field(data, "tags", dict, "the record", optional=True) or {}
+    assert isinstance(tags, dict)
+    raw_deals = _field(data, "deals", list, "the record")
+    assert isinstance(raw_deals, list)
+    deals = [_deal_from_json(raw, index + 1) for index, raw in enumerate(raw_deals)]
+    record = _construct(rules, players, first_dealer, deals, tags)
+    result = data.get("result")
+    if result is None:
+        if record.is_over():
+            raise RecordError("the result is missing but the match is over")
+    else:
+        if not isinstance(result, list) or not record.is_over():
+            raise RecordSyntaxError(f"a result {result!r} for a match that is not over, or not a list of totals")
+        if tuple(result) != record.totals or any(isinstance(r, bool) for r in result):
+            raise RecordError(f"the result says {result!r}, but the deals add up to {list(record.totals)}")
+    return record
+
+
+def _deal_from_json(raw: object, number: int) -> DealRecord:
+    where = f"deal {number}"
+    if not isinstance(raw, dict):
+        raise RecordSyntaxError("a deal is an object", deal_no=number)
+    unknown = sorted(str(k) for k in set(raw) - _DEAL_KEYS)
+    if unknown:
+        raise RecordSyntaxError(f"unknown field(s) {', '.join(unknown)}", deal_no=number)
+    if _field(raw, "deal", int, where, deal_no=number) != number:
+        raise RecordSyntaxError(f"deal number {raw['deal']!r} where deal {number} was expected", deal_no=number)
+    dealer = _field(raw, "dealer", int, where, deal_no=number)
+    assert isinstance(dealer, int)
+
+    def cards(text: object, trick_no: int | None = None) -> list[Card]:
+        if not isinstance(text, str):
+            raise RecordSyntaxError(f"cards must be text, not {text!r}", deal_no=number, trick_no=trick_no)
+        return [] if text.strip() == "-" else _card_list(text, 0, number, trick_no)
+
+    deck_field = _field(raw, "deck", str, where, optional=True, deal_no=number)
+    deck = tuple(cards(deck_field)) if deck_field is not None else None
+    if deck is not None:
+        try:
+            check_deck(deck)
+        except DeckError as error:
+            raise RecordSyntaxError(str(error), deal_no=number) from None
+    contract_field = _field(raw, "contract", str, where, optional=True, deal_no=number)
+    contract = None
+    if contract_field is not None:
+        assert isinstance(contract_field, str)
+        try:
+            contract = Contract.from_str(contract_field)
+        except RulesError as error:
+            raise RecordSyntaxError(str(error), deal_no=number) from None
+    exchanges = []
+    raw_exchanges = _field(raw, "exchanges", list, where, optional=True, deal_no=number) or []
+    assert isinstance(raw_exchanges, list)
+    for item in raw_exchanges:
+        listed = cards(item)
+        discards = CardSet(listed)
+        if len(discards) != len(listed):
+            raise RecordSyntaxError("a card is discarded twice", deal_no=number)
+        exchanges.append(discards)
+    tricks, leaders = [], []
+    raw_tricks = _field(raw, "tricks", list, where, optional=True, deal_no=number) or []
+    assert isinstance(raw_tricks, list)
+    for trick_no, item in enumerate(raw_tricks, start=1):
+        if not isinstance(item, dict) or set(item) != {"leader", "cards"}:
+            raise RecordSyntaxError("a trick is an object with 'leader' and 'cards'", deal_no=number, trick_no=trick_no)
+        leader = _field(item, "leader", int, f"trick {trick_no}", deal_no=number)
+        assert isinstance(leader, int)
+        leaders.append(leader)
+        tricks.append(tuple(cards(item["cards"], trick_no)))
+    numbers: list[tuple[int, ...] | None] = []
+    for key in ("tricks_won", "scores"):
+        values = _field(raw, key, list, where, optional=True, deal_no=number)
+        if values is None:
+            numbers.append(None)
+            continue
+        assert isinstance(values, list)
+        if not all(isinstance(v, int) and not isinstance(v, bool) and abs(v) < 10**6 for v in values):
+            raise RecordSyntaxError(f"{key} must be whole numbers", deal_no=number)
+        numbers.append(tuple(values))
+    commit_field = _field(raw, "commit", str, where, optional=True, deal_no=number)
+    salt_field = _field(raw, "salt", str, where, optional=True, deal_no=number)
+    return DealRecord(
+        number=number,
+        dealer=dealer,
+        deck=deck,
+        contract=contract,
+        exchanges=tuple(exchanges),
+        tricks=tuple(tricks),
+        leaders=tuple(leaders),
+        tricks_won=numbers[0],
+        scores=numbers[1],
+        commit=commit_field,  # type: ignore[arg-type]
+        salt=salt_field,  # type: ignore[arg-type]
+    )
+
+
+# -- either form --------------------------------------------------------------------------------------
+
+
+def read(source: str | bytes | os.PathLike[str]) -> MatchRecord:
+    """Read a record in either form: JSON if its first non-blank character is ``{``, else the text form.
+
+    *source* is the record itself (``str`` or UTF-8 ``bytes``), or a path (:class:`os.PathLike`, e.g.
+    :class:`pathlib.Path`) to a file holding it.
+
+    Raises:
+        RecordSyntaxError, RecordError, CommitmentError: as :func:`read_text` and :func:`read_json`.
+        OSError: if the file cannot be read.
+    """
+    if isinstance(source, os.PathLike):
+        with open(source, "rb") as file:
+            source = file.read()
+    if isinstance(source, bytes):
+        try:
+            source = source.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise RecordSyntaxError(f"a record is UTF-8 text: {error}") from None
+    if not isinstance(source, str):
+        raise RecordSyntaxError(f"a record is text, not {type(source).__name__}")
+    source = source.removeprefix("\ufeff")
+    if source.lstrip().startswith("{"):
+        return read_json(source)
+    return read_text(source)
