@@ -953,7 +953,7 @@ def _build_from_text(header: dict[str, tuple[str, int]], text_deals: list[_TextD
     tags = {name: value for name, (value, _) in header.items()}
     deals = []
     for td in text_deals:
-        deals.append(_deal_from_text(td, n))
+        deals.append(_deal_from_text(td, n, (first_dealer + td.number - 1) % n))
     record = _construct(rules, players, first_dealer, deals, tags)
     if result is not None:
         _check_result(record, result[0], result[1])
@@ -977,21 +977,20 @@ def _construct(
     return MatchRecord(rules, tuple(players), first_dealer, tuple(deals), tags)
 
 
-def _check_result(record: MatchRecord, value: str, line_no: int | None) -> None:
+def _check_result(record: MatchRecord, value: str, line_no: int) -> None:
     if value.strip() == "*":
         if record.is_over():
             raise RecordError(f"the result is '*' but the match is over: {_numbers(record.totals, signed=True)}")
         return
     if not record.is_over():
         raise RecordSyntaxError(f"a result {value!r} for a match that is not over", line_no=line_no)
-    totals = _ints(value, "a total", line_no or 0, None) if line_no else None
-    if totals != record.totals:
+    if _ints(value, "a total", line_no, None) != record.totals:
         raise RecordError(
             f"the result says {value!r}, but the deals add up to {_numbers(record.totals, signed=True)}"
         )
 
 
-def _deal_from_text(td: _TextDeal, n: int) -> DealRecord:
+def _deal_from_text(td: _TextDeal, n: int, rotation: int) -> DealRecord:
     number = td.number
     tags = td.tags
 
@@ -1002,6 +1001,8 @@ def _deal_from_text(td: _TextDeal, n: int) -> DealRecord:
     if dealer_tag is None:
         raise RecordSyntaxError("no Dealer tag", line_no=td.line_no, deal_no=number)
     dealer = _int(dealer_tag[0], "the dealer", dealer_tag[1], number)
+    if dealer != rotation:
+        raise RecordError(f"the dealer is seat {dealer}, but the deal passes left to seat {rotation}", deal_no=number)
     deck: tuple[Card, ...] | None = None
     if (entry := get("Deck")) is not None:
         deck = tuple(_card_list(entry[0], entry[1], number))
