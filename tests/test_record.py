@@ -248,7 +248,7 @@ def test_a_revoke_is_reported_with_deal_trick_and_card(full_text: str) -> None:
     n_before_play = len(actions) - sum(len(t) for t in deal_record.tricks)
     for action in actions[:n_before_play]:
         replay.play(action)
-    for trick_no, cards in enumerate(deal_record.tricks, start=1):
+    for trick_no, cards in enumerate(deal_record.tricks, start=1):  # noqa: B007 (used after the loop)
         for position, card in enumerate(cards):
             hand = replay.deal.hand(replay.deal.to_move)
             others = [c for c in hand if c.suit != cards[0].suit]
@@ -434,8 +434,9 @@ def test_json_errors() -> None:
 # -- score-only records --------------------------------------------------------------------------------
 
 
-def score_only(rules_name: str = "standard", first_dealer: int = 0, rows: list[tuple[str, tuple[int, ...]]] | None = None
-               ) -> MatchRecord:
+def score_only(
+    rules_name: str = "standard", first_dealer: int = 0, rows: list[tuple[str, tuple[int, ...]]] | None = None
+) -> MatchRecord:
     rules = get_variant(rules_name)
     deals = [
         DealRecord(number=i + 1, dealer=(first_dealer + i) % rules.n_seats, contract=Contract.from_str(c),
