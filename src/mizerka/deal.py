@@ -39,7 +39,6 @@ from typing import Final, NamedTuple, TypeAlias
 
 from mizerka.cards import CARDS, SUIT_MASKS, Card, CardParseError, CardSet, Suit, parse_cards
 from mizerka.rules import STANDARD, Contract, DealPattern, ExchangeMode, Role, Rules, RulesError
-from mizerka.tricks import trick_winner_index
 
 __all__ = [
     "Action",
@@ -199,6 +198,9 @@ def _mask(cards: Sequence[int]) -> int:
     return mask
 
 
+_DECK_SET: Final = frozenset(range(52))
+
+
 def check_deck(deck: Sequence[int]) -> tuple[int, ...]:
     """The deck order as a tuple of card ints, checked to hold each of the 52 cards once.
 
@@ -209,6 +211,8 @@ def check_deck(deck: Sequence[int]) -> tuple[int, ...]:
         cards = tuple(int(c) for c in deck)
     except (TypeError, ValueError):
         raise DeckError(f"invalid deck order: {deck!r}") from None
+    if len(cards) == 52 and frozenset(cards) == _DECK_SET:  # the common case, checked at C speed
+        return cards
     if len(cards) != 52:
         raise DeckError(f"a deck order has 52 cards, not {len(cards)}")
     seen = 0
@@ -225,6 +229,10 @@ def check_deck(deck: Sequence[int]) -> tuple[int, ...]:
 
 class _PlayUndo(NamedTuple):
     drawn: int  # the card drawn from the stock after playing (seed002-literal), or -1
+
+
+_NO_DRAW: Final = _PlayUndo(-1)
+_new_trick: Final = tuple.__new__  # Trick(...) without the Python-level NamedTuple constructor
 
 
 class _Snapshot(NamedTuple):
@@ -263,6 +271,7 @@ class Deal:
 
     __slots__ = (
         "_first",
+        "_legal_view",
         "_next",
         "_order_from",
         "_rest",
@@ -385,6 +394,7 @@ class Deal:
         self.stock = []
         self.history = []
         self._undo: list[_PlayUndo | _Snapshot] = []
+        self._legal_view = LegalActions(self)
 
     @classmethod
     def random(
@@ -450,8 +460,8 @@ class Deal:
 
     @property
     def legal_actions(self) -> LegalActions:
-        """The actions the player to move may take, as a lazy set-like view."""
-        return LegalActions(self)
+        """The actions the player to move may take, as a lazy set-like view (it follows the deal as it changes)."""
+        return self._legal_view
 
     def forced_action(self) -> Action | None:
         """The only legal action when there is exactly one (the sixth contract choice, an exchange with an
@@ -498,22 +508,37 @@ class Deal:
         self.history.append(PLAYS[card])
 
     def _push_card(self, card: int) -> None:
+        # The hot path of search and simulation: kept flat on purpose (see benchmarks/engine.py).
         seat = self.to_move
         bit = 1 << card
-        self.hands[seat] ^= bit
+        hands = self.hands
+        hands[seat] ^= bit
         self.played |= bit
         trick = self.trick
         trick.append(card)
-        drawn = -1
         stock = self.stock
         if stock:
             drawn = stock.pop()
-            self.hands[seat] |= 1 << drawn
-        self._undo.append(_PlayUndo(drawn))
+            hands[seat] |= 1 << drawn
+            self._undo.append(_PlayUndo(drawn))
+        else:
+            self._undo.append(_NO_DRAW)
         if len(trick) == 3:
             leader = self.trick_leader
-            winner: int = self._order_from[leader][trick_winner_index(trick, self.trump)]
-            self.tricks.append(Trick(leader, tuple(CARDS[c] for c in trick), winner))
+            first, second, third = trick
+            # trick_winner_index() for three cards, unrolled
+            best, index, best_suit, trump = first, 0, first // 13, self.trump
+            suit = second // 13
+            if suit == best_suit:
+                if second > best:
+                    best, index = second, 1
+            elif suit == trump:
+                best, index, best_suit = second, 1, suit
+            suit = third // 13
+            if (suit == best_suit and third > best) or (suit != best_suit and suit == trump):
+                index = 2
+            winner: int = self._order_from[leader][index]
+            self.tricks.append(_new_trick(Trick, (leader, (CARDS[first], CARDS[second], CARDS[third]), winner)))
             self.tricks_won[winner] += 1
             self.trick = []
             self.trick_leader = self.to_move = winner
@@ -752,6 +777,7 @@ class Deal:
             if type(value) is list:
                 value = list(value)
             setattr(other, name, value)
+        other._legal_view = LegalActions(other)
         return other
 
     __copy__ = copy
@@ -896,6 +922,33 @@ def _public_action(item: tuple[int, Action], deal: Deal, seat: int | None) -> tu
 # -- legal actions --------------------------------------------------------------------------------
 
 
+# The Play actions of each 13-bit pattern of each suit, in ascending order, filled in as patterns occur:
+# listing the legal cards is then one or four list lookups (the hot path of random play and search).
+_SUIT_PLAYS: Final[tuple[list[tuple[Play, ...] | None], ...]] = tuple([()] + [None] * 8191 for _ in range(4))
+_CLUB_PLAYS, _DIAMOND_PLAYS, _HEART_PLAYS, _SPADE_PLAYS = _SUIT_PLAYS
+
+
+def _suit_plays(suit: int, bits: int) -> tuple[Play, ...]:
+    """The :class:`Play` actions of the 13-bit pattern *bits* in *suit*, ascending (computed once, then kept)."""
+    table = _SUIT_PLAYS[suit]
+    plays = table[bits]
+    if plays is None:
+        base = 13 * suit
+        plays = table[bits] = tuple(PLAYS[base + rank] for rank in range(13) if bits >> rank & 1)
+    return plays
+
+
+def _plays_in(mask: int) -> tuple[Play, ...]:
+    """The :class:`Play` actions of the cards in *mask*, in ascending card order."""
+    clubs = _CLUB_PLAYS[mask & 0x1FFF]
+    diamonds = _DIAMOND_PLAYS[(mask >> 13) & 0x1FFF]
+    hearts = _HEART_PLAYS[(mask >> 26) & 0x1FFF]
+    spades = _SPADE_PLAYS[mask >> 39]
+    if clubs is None or diamonds is None or hearts is None or spades is None:
+        return tuple(play for suit in range(4) for play in _suit_plays(suit, (mask >> (13 * suit)) & 0x1FFF))
+    return clubs + diamonds + hearts + spades
+
+
 class LegalActions:
     """A lazy, set-like view of the legal actions of the player to move.
 
@@ -913,14 +966,22 @@ class LegalActions:
 
     def __iter__(self) -> Iterator[Action]:
         deal = self._deal
+        if deal.phase is Phase.PLAY:
+            hand = deal.hands[deal.to_move]
+            trick = deal.trick
+            if trick:
+                suit = trick[0] // 13
+                bits = (hand >> (13 * suit)) & 0x1FFF
+                if bits:
+                    plays = _SUIT_PLAYS[suit][bits]
+                    return iter(plays if plays is not None else _suit_plays(suit, bits))
+            return iter(_plays_in(hand))
+        return self._iter_other()
+
+    def _iter_other(self) -> Iterator[Action]:
+        deal = self._deal
         phase = deal.phase
-        if phase is Phase.PLAY:
-            mask = deal.legal_play_mask()
-            while mask:
-                low = mask & -mask
-                yield PLAYS[low.bit_length() - 1]
-                mask ^= low
-        elif phase is Phase.CHOOSE:
+        if phase is Phase.CHOOSE:
             for contract in sorted(deal.allowed_contracts):
                 yield CHOICES[contract]
         elif phase is Phase.EXCHANGE:
@@ -935,7 +996,12 @@ class LegalActions:
     def count(self) -> int:
         deal = self._deal
         if deal.phase is Phase.PLAY:
-            return deal.legal_play_mask().bit_count()
+            hand = deal.hands[deal.to_move]
+            if deal.trick:
+                follow = hand & SUIT_MASKS[deal.trick[0] // 13]
+                if follow:
+                    return follow.bit_count()
+            return hand.bit_count()
         if deal.phase is Phase.CHOOSE:
             return len(deal.allowed_contracts)
         if deal.phase is Phase.EXCHANGE:
