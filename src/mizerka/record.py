@@ -86,6 +86,8 @@ __all__ = [
     "RecordError",
     "RecordSyntaxError",
     "commit",
+    "deck_text",
+    "from_dict",
     "new_salt",
     "read",
     "read_json",
