@@ -78,6 +78,13 @@ class Phase(enum.IntEnum):
     DONE = 3
 
 
+# Module constants for the phases: reading an enum member as ``Phase.PLAY`` costs a descriptor call in
+# Python 3.11, which shows in the hot paths.
+_CHOOSE: Final = Phase.CHOOSE
+_EXCHANGE: Final = Phase.EXCHANGE
+_PLAY: Final = Phase.PLAY
+_DONE: Final = Phase.DONE
+
 # -- actions --------------------------------------------------------------------------------------
 
 CHOOSE_BASE: Final = 52
@@ -208,7 +215,7 @@ def check_deck(deck: Sequence[int]) -> tuple[int, ...]:
         DeckError: naming a missing, duplicated or invalid card.
     """
     try:
-        cards = tuple(int(c) for c in deck)
+        cards = tuple(map(int, deck))
     except (TypeError, ValueError):
         raise DeckError(f"invalid deck order: {deck!r}") from None
     if len(cards) == 52 and frozenset(cards) == _DECK_SET:  # the common case, checked at C speed
@@ -382,7 +389,7 @@ class Deal:
         self.exchange_counts = [None] * n
         self.contract = None
         self.trump = None
-        self.phase = Phase.CHOOSE
+        self.phase = _CHOOSE
         self.to_move = fh
         self.trick_leader = fh
         self.trick = []
@@ -440,16 +447,16 @@ class Deal:
         return self._next[seat]
 
     def is_over(self) -> bool:
-        return self.phase is Phase.DONE
+        return self.phase is _DONE
 
     @property
     def exchanger(self) -> int | None:
         """The seat whose exchange is due, in the exchange phase."""
-        return self.to_move if self.phase is Phase.EXCHANGE else None
+        return self.to_move if self.phase is _EXCHANGE else None
 
     def legal_play_mask(self) -> int:
         """The mask of cards the player to move may play (0 outside the play phase)."""
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             return 0
         hand = self.hands[self.to_move]
         if self.trick:
@@ -466,9 +473,9 @@ class Deal:
     def forced_action(self) -> Action | None:
         """The only legal action when there is exactly one (the sixth contract choice, an exchange with an
         empty talon, a single legal card); clients may apply it without asking, but it is still recorded."""
-        if self.phase is Phase.CHOOSE:
+        if self.phase is _CHOOSE:
             return CHOICES[next(iter(self.allowed_contracts))] if len(self.allowed_contracts) == 1 else None
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is _EXCHANGE:
             return KEEP if not self.talon else None
         mask = self.legal_play_mask()
         return PLAYS[mask.bit_length() - 1] if mask and mask & (mask - 1) == 0 else None
@@ -479,7 +486,7 @@ class Deal:
         Raises:
             IllegalActionError: before the deal is over.
         """
-        if self.phase is not Phase.DONE or self.contract is None:
+        if self.phase is not _DONE or self.contract is None:
             raise IllegalActionError("the deal is not over: no score yet")
         scores = [0] * self.rules.n_seats
         for role, seat in enumerate(self.active_seats):
@@ -494,21 +501,16 @@ class Deal:
         An illegal action corrupts the deal silently; use :meth:`play` (or :meth:`check`) for input
         from outside.
         """
-        if type(action) is Play:
-            self._push_card(action[0])
-        elif type(action) is Choose:
-            self._push_choose(action[0])
-        else:
-            self._push_exchange(action[0].mask)  # type: ignore[union-attr]
+        if type(action) is not Play:
+            if type(action) is Choose:
+                self._push_choose(action[0])
+            else:
+                self._push_exchange(action[0].mask)  # type: ignore[union-attr]
+            self.history.append(action)
+            return
+        # Playing a card is the hot path of search and simulation: kept flat on purpose (benchmarks/engine.py).
+        card: int = action[0]
         self.history.append(action)
-
-    def push_card(self, card: int) -> None:
-        """:meth:`push` of ``Play(card)`` with a raw card int, for search loops."""
-        self._push_card(card)
-        self.history.append(PLAYS[card])
-
-    def _push_card(self, card: int) -> None:
-        # The hot path of search and simulation: kept flat on purpose (see benchmarks/engine.py).
         seat = self.to_move
         bit = 1 << card
         hands = self.hands
@@ -543,9 +545,13 @@ class Deal:
             self.trick = []
             self.trick_leader = self.to_move = winner
             if len(self.tricks) == self.rules.n_tricks:
-                self.phase = Phase.DONE
+                self.phase = _DONE
         else:
             self.to_move = self._next[seat]
+
+    def push_card(self, card: int) -> None:
+        """:meth:`push` of ``Play(card)`` with a raw card int, for search loops."""
+        self.push(PLAYS[card])
 
     def _snapshot(self) -> _Snapshot:
         return _Snapshot(
@@ -579,15 +585,15 @@ class Deal:
                 self.shown_card = self.set_aside
             self.stock = talon
             self.talon = []
-            self.phase = Phase.PLAY
+            self.phase = _PLAY
         elif rules.exchange_mode is ExchangeMode.NONE:
             self.talon = talon
-            self.phase = Phase.PLAY
+            self.phase = _PLAY
         else:
             self.talon = talon
             if rules.show_trump_card and self.trump is not None:
                 self.shown_card = talon[-1]
-            self.phase = Phase.EXCHANGE
+            self.phase = _EXCHANGE
         self.to_move = self.active_seats[0]
 
     def _push_exchange(self, discards: int) -> None:
@@ -602,7 +608,7 @@ class Deal:
         self.drawn[seat] = drawn
         self.exchange_counts[seat] = count
         if self.roles[seat] == Role.DEALER:
-            self.phase = Phase.PLAY
+            self.phase = _PLAY
             self.to_move = self.active_seats[0]
         else:
             self.to_move = self._next[seat]
@@ -623,7 +629,7 @@ class Deal:
                 self.tricks_won[last.winner] -= 1
                 self.trick = [int(c) for c in last.cards]
                 self.trick_leader = last.leader
-                self.phase = Phase.PLAY
+                self.phase = _PLAY
             card = self.trick.pop()
             seat = self._order_from[self.trick_leader][len(self.trick)]
             if undo.drawn >= 0:
@@ -652,11 +658,11 @@ class Deal:
     def illegal_reason(self, action: object) -> str | None:
         """Why *action* is illegal now, or ``None`` if it is legal."""
         phase = self.phase
-        if phase is Phase.DONE:
+        if phase is _DONE:
             return "the deal is over"
         seat = self.to_move
         if isinstance(action, Play):
-            if phase is not Phase.PLAY:
+            if phase is not _PLAY:
                 return f"cannot play a card in the {phase.name.lower()} phase"
             card = action.card
             if not isinstance(card, int) or not 0 <= card < 52:
@@ -669,7 +675,7 @@ class Deal:
                     return f"must follow suit: {Suit(led).name.lower()} were led and seat {seat} holds some"
             return None
         if isinstance(action, Choose):
-            if phase is not Phase.CHOOSE:
+            if phase is not _CHOOSE:
                 return f"cannot choose a contract in the {phase.name.lower()} phase"
             if action.contract not in self.allowed_contracts:
                 if action.contract in self.rules.contracts:
@@ -677,8 +683,8 @@ class Deal:
                 return f"contract {action.contract} is not played in this variant"
             return None
         if isinstance(action, Exchange):
-            if phase is not Phase.EXCHANGE:
-                if phase is Phase.PLAY and self.rules.exchange_mode is ExchangeMode.STANDARD:
+            if phase is not _EXCHANGE:
+                if phase is _PLAY and self.rules.exchange_mode is ExchangeMode.STANDARD:
                     return "every player has had their one exchange; play has begun"
                 return f"cannot exchange in the {phase.name.lower()} phase"
             discards = action.discards.mask if isinstance(action.discards, CardSet) else -1
@@ -735,9 +741,9 @@ class Deal:
                 return KEEP
             if verb == "play":
                 return PLAYS[Card.from_str(rest)]
-            if self.phase is Phase.CHOOSE:
+            if self.phase is _CHOOSE:
                 return CHOICES[Contract.from_str(text)]
-            if self.phase is Phase.EXCHANGE:
+            if self.phase is _EXCHANGE:
                 return self._parse_discards(text)
             return PLAYS[Card.from_str(text)]
         except (CardParseError, RulesError) as error:
@@ -840,9 +846,9 @@ class Deal:
             raise ValueError(f"seat must be 0-{n - 1} or None, not {seat!r}")
         own = seat is not None
         hand_sizes = tuple(h.bit_count() for h in self.hands)
-        is_to_move = own and self.phase is not Phase.DONE and self.to_move == seat
+        is_to_move = own and self.phase is not _DONE and self.to_move == seat
         legal: tuple[Action, ...] = ()
-        if is_to_move and self.phase is not Phase.EXCHANGE:
+        if is_to_move and self.phase is not _EXCHANGE:
             legal = tuple(self.legal_actions)
         return Observation(
             rules=self.rules,
@@ -850,7 +856,7 @@ class Deal:
             dealer=self.dealer,
             active_seats=self.active_seats,
             phase=self.phase,
-            to_move=-1 if self.phase is Phase.DONE else self.to_move,
+            to_move=-1 if self.phase is _DONE else self.to_move,
             allowed_contracts=tuple(sorted(self.allowed_contracts)),
             contract=self.contract,
             hand=CardSet(self.hands[seat]) if own else CardSet(),  # type: ignore[index]
@@ -867,7 +873,7 @@ class Deal:
             trick_leader=self.trick_leader,
             trick=tuple(CARDS[c] for c in self.trick),
             tricks_won=tuple(self.tricks_won),
-            scores=tuple(self.scores()) if self.phase is Phase.DONE else None,
+            scores=tuple(self.scores()) if self.phase is _DONE else None,
             history=tuple(_public_action(a, self, seat) for a in self._history_with_actors()),
             legal_actions=legal,
         )
@@ -966,7 +972,7 @@ class LegalActions:
 
     def __iter__(self) -> Iterator[Action]:
         deal = self._deal
-        if deal.phase is Phase.PLAY:
+        if deal.phase is _PLAY:
             hand = deal.hands[deal.to_move]
             trick = deal.trick
             if trick:
@@ -981,10 +987,10 @@ class LegalActions:
     def _iter_other(self) -> Iterator[Action]:
         deal = self._deal
         phase = deal.phase
-        if phase is Phase.CHOOSE:
+        if phase is _CHOOSE:
             for contract in sorted(deal.allowed_contracts):
                 yield CHOICES[contract]
-        elif phase is Phase.EXCHANGE:
+        elif phase is _EXCHANGE:
             hand = [CARDS[c] for c in CardSet(deal.hands[deal.to_move])]
             limit = min(len(deal.talon), len(hand))
             from itertools import combinations
@@ -995,16 +1001,16 @@ class LegalActions:
 
     def count(self) -> int:
         deal = self._deal
-        if deal.phase is Phase.PLAY:
+        if deal.phase is _PLAY:
             hand = deal.hands[deal.to_move]
             if deal.trick:
                 follow = hand & SUIT_MASKS[deal.trick[0] // 13]
                 if follow:
                     return follow.bit_count()
             return hand.bit_count()
-        if deal.phase is Phase.CHOOSE:
+        if deal.phase is _CHOOSE:
             return len(deal.allowed_contracts)
-        if deal.phase is Phase.EXCHANGE:
+        if deal.phase is _EXCHANGE:
             from math import comb
 
             size = deal.hands[deal.to_move].bit_count()
@@ -1014,10 +1020,10 @@ class LegalActions:
     __len__ = count
 
     def __bool__(self) -> bool:
-        return self._deal.phase is not Phase.DONE
+        return self._deal.phase is not _DONE
 
     def __repr__(self) -> str:
-        if self._deal.phase is Phase.EXCHANGE:
+        if self._deal.phase is _EXCHANGE:
             return f"<LegalActions: {self.count()} exchanges>"
         return f"<LegalActions: {', '.join(str(a) for a in self)}>"
 
@@ -1105,4 +1111,4 @@ class Observation:
         return {seat: frozenset(suits) for seat, suits in shown.items()}
 
     def is_my_turn(self) -> bool:
-        return self.seat is not None and self.phase is not Phase.DONE and self.to_move == self.seat
+        return self.seat is not None and self.phase is not _DONE and self.to_move == self.seat
