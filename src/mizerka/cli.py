@@ -47,6 +47,7 @@ COMMANDS: dict[str, str] = {
     "replay": "mizerka.cli:replay_command",
     "rules": "mizerka.cli:rules_command",
     "deal": "mizerka.cli:deal_command",
+    "serve": "mizerka.server.command:serve_command",
 }
 """Subcommand name → ``"module:attribute"`` of its :class:`click.Command`, imported on first use."""
 

@@ -1,0 +1,337 @@
+"""The ASGI application: the lobby's REST API under ``/api``, the game websocket at ``/ws``, the browser
+client (``src/mizerka/web/``, when present) at ``/``.
+
+>>> from mizerka.server.app import create_app
+>>> from mizerka.server.hub import ServerConfig
+>>> app = create_app(ServerConfig(database="sqlite:///:memory:"))
+>>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/tables"))[:2]
+['/api/tables', '/api/tables/{table_id}']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from mizerka.bots import BOT_LEVELS
+from mizerka.record import MatchRecord, RecordError
+from mizerka.rules import VARIANTS
+from mizerka.server.hub import Client, Hub, ServerConfig
+from mizerka.server.protocol import ERROR_CODES, PROTOCOL_VERSION
+from mizerka.server.tables import SeatState, Table, TableError, TableSettings
+from mizerka.server.views import build_view
+
+__all__ = ["create_app"]
+
+# -- REST models ------------------------------------------------------------------------------------
+
+_STATUS = {"unknown_table": 404, "bad_token": 403, "seat_taken": 409, "table_full": 409, "match_over": 409,
+           "not_over": 409, "internal": 503}
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+Name = Annotated[str, Field(min_length=1, max_length=40, description="A display name (1-40 printable characters).")]
+
+
+def _check_name(value: str) -> str:
+    value = value.strip()
+    if not value or not value.isprintable():
+        raise ValueError("a name must be 1-40 printable characters, not only spaces")
+    return value
+
+
+class SeatSpec(_Model):
+    kind: Literal["human", "bot"]
+    level: Literal["random", "rules"] | None = Field(None, description="The bot level of a bot seat.")
+
+
+class CreateTable(_Model):
+    variant: Annotated[str, Field(max_length=200)] = "standard"
+    seats: Annotated[list[SeatSpec] | None, Field(max_length=4)] = Field(
+        None, description="One entry per seat; default: three human seats.")
+    visibility: Literal["public", "private"] = "public"
+    turn_timer: Annotated[float | None, Field(ge=5, le=3600)] = None
+    hints: bool = True
+    spectators: bool = True
+    reveal: bool = True
+    name: Annotated[str, Field(max_length=60)] = ""
+
+
+class JoinRequest(_Model):
+    name: Name
+    seat: Annotated[int | None, Field(ge=0, le=3)] = None
+
+    _name = field_validator("name")(_check_name)
+
+
+class LeaveRequest(_Model):
+    token: Annotated[str, Field(min_length=1, max_length=128)]
+
+
+class QuickPlay(_Model):
+    name: Name
+    variant: Annotated[str, Field(max_length=200)] = "standard"
+    level: Literal["random", "rules"] = "rules"
+
+    _name = field_validator("name")(_check_name)
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    name: str | None
+    kind: Literal["human", "bot"]
+    bot: str | None
+    badge: str | None
+    standin: bool
+    connected: bool
+    open: bool
+
+
+class TableInfo(BaseModel):
+    id: str
+    name: str
+    variant: str
+    visibility: Literal["public", "private"]
+    status: Literal["waiting", "playing", "finished", "abandoned"]
+    seats: list[SeatInfo]
+    deal_no: int
+    n_deals: int
+    options: dict[str, Any]
+    invite: str = Field(description="The path of the invite link (append to the server's address).")
+    spectators: int
+
+
+class JoinResult(BaseModel):
+    table: TableInfo
+    seat: int
+    token: str = Field(description="The secret seat token: send it in the websocket hello. Keep it private.")
+    websocket: str = "/ws"
+
+
+class HistoryEntry(BaseModel):
+    id: str
+    name: str
+    variant: str
+    finished_at: float
+    players: list[str]
+    totals: list[int]
+    winners: list[int]
+
+
+class Meta(BaseModel):
+    protocol: int
+    variants: list[str]
+    bot_levels: list[str]
+    error_codes: dict[str, str]
+
+
+class ApiError(BaseModel):
+    error: str
+    message: str
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ApiError, "description": description}
+    for status, description in ((400, "a request the server refuses"), (403, "a bad token"), (404, "no such table"),
+                                (409, "a conflict with the table's state"), (422, "an invalid request body"))
+}
+
+
+def _info(hub: Hub, table: Table) -> TableInfo:
+    live = hub.tables.get(table.id)
+    connected = live.connected() if live else set()
+    view = build_view(table, None, connected)
+    return TableInfo(
+        id=table.id, name=table.settings.name, variant=table.rules.spec(), visibility=table.settings.visibility,
+        status=table.status, seats=[SeatInfo(**p) for p in view["players"]], deal_no=table.deal_no,
+        n_deals=table.rules.n_deals, options=view["options"], invite=f"/?table={table.id}",
+        spectators=sum(1 for c in live.clients if c.seat is None) if live else 0,
+    )
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+# -- the app ----------------------------------------------------------------------------------------
+
+
+def create_app(config: ServerConfig) -> FastAPI:
+    """The server as an ASGI app; the hub starts with the app (lifespan) and resumes every open table."""
+    hub = Hub(config)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    app = FastAPI(
+        title="mizerka server", version=str(PROTOCOL_VERSION), lifespan=lifespan,
+        openapi_url="/api/openapi.json", docs_url="/api/docs", redoc_url=None,
+        description="Lobby API of the Mizerka game server. Games are played over the websocket at /ws "
+                    "(docs/protocol.md). Players are anonymous: no accounts, no ratings.",
+    )
+    app.state.hub = hub
+
+    @app.exception_handler(TableError)
+    async def _table_error(_request: Request, error: TableError) -> JSONResponse:
+        return _error(_STATUS.get(error.code, 400), error.code, error.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        return _error(422, "bad_request", f"{where}: {first.get('msg')}")
+
+    @app.get("/api/meta", response_model=Meta)
+    async def meta() -> Meta:
+        """The protocol version, the variants, the bot levels and the websocket error codes."""
+        return Meta(protocol=PROTOCOL_VERSION, variants=list(VARIANTS), bot_levels=list(BOT_LEVELS),
+                    error_codes=ERROR_CODES)
+
+    @app.get("/api/tables", response_model=list[TableInfo])
+    async def list_tables() -> list[TableInfo]:
+        """The public tables that are waiting for players or playing."""
+        return [_info(hub, t) for t in hub.list_public()]
+
+    @app.post("/api/tables", response_model=TableInfo, status_code=201, responses=_ERRORS)
+    async def create_table(body: CreateTable) -> TableInfo:
+        """Create a table.  Join it with ``POST /api/tables/{id}/join``."""
+        settings = TableSettings(variant=body.variant, visibility=body.visibility, turn_timer=body.turn_timer,
+                                 hints=body.hints, spectators=body.spectators, reveal=body.reveal, name=body.name)
+        rules = settings.rules()
+        specs = body.seats if body.seats is not None else [SeatSpec(kind="human", level=None)] * rules.n_seats
+        seats = []
+        for spec in specs:
+            if spec.kind == "bot":
+                seats.append(SeatState.bot(spec.level or "rules"))
+            elif spec.level is not None:
+                raise TableError("bad_seats", "a human seat has no bot level")
+            else:
+                seats.append(SeatState.human())
+        live = await hub.create_table(settings, seats)
+        return _info(hub, live.table)
+
+    @app.get("/api/tables/{table_id}", response_model=TableInfo, responses=_ERRORS)
+    async def get_table(table_id: Annotated[str, Field(max_length=64)]) -> TableInfo:
+        """One table (open ones, and finished ones still in the database)."""
+        table = await hub.find(table_id)
+        if table is None:
+            raise TableError("unknown_table", f"no table {table_id!r}")
+        return _info(hub, table)
+
+    @app.post("/api/tables/{table_id}/join", response_model=JoinResult, responses=_ERRORS)
+    async def join(table_id: Annotated[str, Field(max_length=64)], body: JoinRequest) -> JoinResult:
+        """Take a seat (the given one, or the first open one).  The answer holds the secret seat token."""
+        live, seat, token = await hub.join(table_id, body.name, body.seat)
+        return JoinResult(table=_info(hub, live.table), seat=seat, token=token)
+
+    @app.post("/api/tables/{table_id}/leave", response_model=TableInfo, responses=_ERRORS)
+    async def leave(table_id: Annotated[str, Field(max_length=64)], body: LeaveRequest) -> TableInfo:
+        """Give up the seat of this token (a bot plays it from now on)."""
+        live = await hub.leave(table_id, body.token)
+        return _info(hub, live.table)
+
+    @app.post("/api/quickplay", response_model=JoinResult, status_code=201, responses=_ERRORS)
+    async def quickplay(body: QuickPlay) -> JoinResult:
+        """One call, one private table: you and two bots."""
+        live, seat, token = await hub.quickplay(body.name, body.variant, body.level)
+        return JoinResult(table=_info(hub, live.table), seat=seat, token=token)
+
+    @app.get("/api/history", response_model=list[HistoryEntry])
+    async def history(
+        limit: Annotated[int, Query(ge=1, le=200)] = 50, offset: Annotated[int, Query(ge=0, le=10**6)] = 0
+    ) -> list[HistoryEntry]:
+        """Finished public matches, newest first."""
+        rows = await asyncio.to_thread(hub._store().history, limit, offset)
+        return [HistoryEntry(**row) for row in rows]
+
+    @app.get("/api/tables/{table_id}/record", responses={
+        200: {"content": {"text/plain": {}, "application/json": {}}, "description": "The game record."}, **_ERRORS})
+    async def record(
+        table_id: Annotated[str, Field(max_length=64)], format: Literal["text", "json"] = "text"
+    ) -> Response:
+        """The game record of a finished match (docs/record.md), with every deck's commitment and salt."""
+        table = await hub.find(table_id)
+        if table is None:
+            raise TableError("unknown_table", f"no table {table_id!r}")
+        if table.match is None or not table.match.is_over():
+            raise TableError("not_over", "only a finished match can be exported")
+        match = table.match
+        n = match.deal_no
+        try:
+            rec = MatchRecord.from_actions(
+                table.rules, match.players, match.first_dealer, table.decks[:n], match.history(),
+                salts=table.salts[:n], commits=table.commits[:n],
+                tags={"Event": table.settings.name or "mizerka server", "Site": "mizerka server",
+                      "Date": time.strftime("%Y.%m.%d"), "Table": table.id},
+            )
+        except RecordError as error:  # pragma: no cover - a stored match always makes a valid record
+            raise TableError("internal", str(error)) from None
+        if format == "json":
+            return Response(rec.to_json(), media_type="application/json")
+        return PlainTextResponse(rec.to_text())
+
+    @app.websocket("/ws")
+    async def websocket(ws: WebSocket) -> None:
+        await ws.accept()
+        client = Client(config)
+
+        async def sender() -> None:
+            while True:
+                text = await client.queue.get()
+                if text is None:
+                    break
+                await ws.send_text(text)
+            with contextlib.suppress(Exception):
+                await ws.close(code=1000)
+
+        async def heartbeat() -> None:
+            while not client.closed:
+                await asyncio.sleep(config.heartbeat)
+                if time.monotonic() - client.last_seen > 3 * config.heartbeat:
+                    client.close()  # dead: no message, not even a pong, for three heartbeats
+                    return
+                client.send({"type": "ping", "id": None})
+
+        send_task = asyncio.create_task(sender())
+        beat_task = asyncio.create_task(heartbeat())
+        try:
+            while not client.closed:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                client.last_seen = time.monotonic()
+                raw = message.get("text")
+                if raw is None:
+                    raw = message.get("bytes") or b""
+                await hub.handle_raw(client, raw)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            beat_task.cancel()
+            await hub.detach(client)
+            client.close()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(send_task, timeout=2)
+
+    web = config.web_dir
+    if web is not None and (web / "index.html").is_file():
+        from fastapi.staticfiles import StaticFiles
+
+        app.mount("/", StaticFiles(directory=web, html=True), name="web")
+    return app

@@ -1,0 +1,577 @@
+"""The live server: tables in memory, their clients, bots in a worker pool, timers, and the write path.
+
+One :class:`Hub` owns every open table.  Each change to a table runs under that table's lock: the change is
+checked and applied in memory (:mod:`mizerka.server.tables`), its events are committed to the database
+(:mod:`mizerka.server.db`, group commit in a writer thread), and only then acknowledged and broadcast.
+So an acknowledged action is on disk, and the events every client sees are the events that are stored.
+
+Every outbound message is built per recipient: :func:`render_events` gives each seat its own rendering
+of the events (public fields, plus that seat's private ones) and its own view
+(:func:`mizerka.server.views.build_view`, from its observation).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import dataclasses
+import hashlib
+import json
+import logging
+import random
+import secrets
+import time
+import zlib
+from collections.abc import Collection, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from mizerka.bots import BOT_LEVELS, Decision, make_bot
+from mizerka.deal import Observation
+from mizerka.server.db import Store
+from mizerka.server.protocol import (
+    PROTOCOL_VERSION,
+    Act,
+    Hello,
+    Leave,
+    Ping,
+    Pong,
+    ProtocolError,
+    Rematch,
+    RequestHint,
+    Sync,
+    decode_client_message,
+)
+from mizerka.server.tables import Event, SeatState, Table, TableError, TableSettings
+from mizerka.server.views import build_view
+
+__all__ = ["Client", "Hub", "LiveTable", "ServerConfig", "hash_token", "render_events"]
+
+log = logging.getLogger("mizerka.server")
+
+
+@dataclasses.dataclass
+class ServerConfig:
+    """How the server runs.  Every duration is in seconds.
+
+    Attributes:
+        database: the database URL (``sqlite:///path`` or ``postgresql://user:pw@host/db``).
+        bot_delay: the least time a bot takes for a decision, so that the pace is pleasant (0: as fast as it can).
+        grace: how long a human may be gone before a bot stands in for them.
+        abandon_after: a table with nobody connected and no event for this long is closed (unstarted or
+            unfinished) or unloaded from memory (finished).
+        heartbeat: the server pings every client this often, and drops a client silent for three times as long.
+        cleanup_interval: how often abandoned tables are looked for.
+        bot_workers: the size of the bot worker pool.
+        bot_pool: ``thread`` or ``process`` workers.
+        rate, burst: each connection may send *rate* messages a second on average, *burst* at once.
+        seed: seeds deck orders and table ids (tests); ``None`` for unpredictable ones.
+        web_dir: a directory of static files served at ``/`` (the browser client), if it exists.
+    """
+
+    database: str
+    bot_delay: float = 0.8
+    grace: float = 60.0
+    abandon_after: float = 3600.0
+    heartbeat: float = 20.0
+    cleanup_interval: float = 30.0
+    bot_workers: int = 2
+    bot_pool: Literal["thread", "process"] = "thread"
+    rate: float = 20.0
+    burst: float = 60.0
+    seed: int | None = None
+    web_dir: Path | None = Path(__file__).resolve().parent.parent / "web"
+
+
+def hash_token(token: str) -> str:
+    """Seat tokens are stored only as their SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def render_events(
+    table: Table, events: Sequence[Event], seat: int | None, connected: Collection[int] = (), *, view: bool = True
+) -> list[dict[str, Any]]:
+    """The ``event`` messages for one recipient; the last carries the recipient's view when *view* is set."""
+    messages: list[dict[str, Any]] = [{"type": "event", "seq": e.seq, "event": e.render(seat)} for e in events]
+    if messages and view:
+        messages[-1]["view"] = build_view(table, seat, connected)
+    return messages
+
+
+_BOTS: dict[str, Any] = {}
+
+
+def decide(level: str, observation: Observation, seed: int) -> Decision:
+    """One bot decision (runs in the worker pool; a module-level function so that process pools can call it)."""
+    bot = _BOTS.get(level)
+    if bot is None:
+        bot = _BOTS[level] = make_bot(level)
+    decision: Decision = bot.decide(observation, rng=random.Random(seed))
+    return decision
+
+
+class Client:
+    """One websocket connection: its seat at one table (or none), an outbound queue, a rate limiter."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.id = secrets.token_hex(4)
+        self.live: LiveTable | None = None
+        self.seat: int | None = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=4096)
+        self.last_seen = time.monotonic()
+        self.closed = False
+        self._rate = config.rate
+        self._burst = config.burst
+        self._tokens = config.burst
+        self._stamp = time.monotonic()
+        self._last_limited = 0.0
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        if self.closed:
+            return
+        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:  # a client that does not read is dropped, never waited for
+            self.close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+    def allow(self, size: int) -> bool:
+        """Charge one message of *size* bytes to the token bucket; ``False`` if it is over the limit."""
+        now = time.monotonic()
+        self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
+        self._stamp = now
+        cost = 1.0 + size / 1024
+        if self._tokens >= cost:
+            self._tokens -= cost
+            return True
+        return False
+
+    def limited_notice(self) -> bool:
+        """Whether to tell the client it was rate-limited (at most once a second, not once per frame)."""
+        now = time.monotonic()
+        if now - self._last_limited >= 1.0:
+            self._last_limited = now
+            return True
+        return False
+
+
+class LiveTable:
+    """A table in memory with its clients, its lock and its timers."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.lock = asyncio.Lock()
+        self.clients: set[Client] = set()
+        self.grace: dict[int, asyncio.TimerHandle] = {}
+        self.bot_seq = -1
+        self.timer: asyncio.TimerHandle | None = None
+        self.last_activity = time.monotonic()
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def connected(self) -> set[int]:
+        return {c.seat for c in self.clients if c.seat is not None}
+
+
+class Hub:
+    """Every open table and every connection; the REST API and the websocket call into it."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.tables: dict[str, LiveTable] = {}
+        self.store: Store | None = None
+        self.pool: concurrent.futures.Executor | None = None
+        self._rng = random.Random(config.seed) if config.seed is not None else None
+        self._cleanup: asyncio.Task[None] | None = None
+        self.started = time.time()
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    # -- life cycle ---------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.store = await asyncio.to_thread(Store, self.config.database)
+        if self.config.bot_pool == "process":
+            self.pool = concurrent.futures.ProcessPoolExecutor(self.config.bot_workers)
+        else:
+            self.pool = concurrent.futures.ThreadPoolExecutor(self.config.bot_workers, thread_name_prefix="bot")
+        for table in await asyncio.to_thread(self.store.load_active):
+            self.tables[table.id] = LiveTable(table)
+        log.info("resumed %d tables", len(self.tables))
+        self._cleanup = asyncio.create_task(self._cleanup_loop())
+
+    async def stop(self) -> None:
+        if self._cleanup is not None:
+            self._cleanup.cancel()
+        for live in self.tables.values():
+            for task in list(live.tasks):
+                task.cancel()
+            for client in list(live.clients):
+                client.close()
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.store is not None:
+            await asyncio.to_thread(self.store.close)
+
+    def _store(self) -> Store:
+        assert self.store is not None, "the hub is not started"
+        return self.store
+
+    def _new_id(self) -> str:
+        if self._rng is not None:
+            return f"{self._rng.getrandbits(64):016x}"
+        return secrets.token_urlsafe(12)
+
+    def _seed(self) -> int | None:
+        return self._rng.getrandbits(32) if self._rng is not None else None
+
+    # -- the write path -----------------------------------------------------------------------------
+
+    async def _commit(self, live: LiveTable, events: list[Event]) -> None:
+        """Store *events* (the table's lock is held), then broadcast them and schedule what comes next."""
+        if not events:
+            return
+        table = live.table
+        try:
+            await self._store().write(self._store().append_op(table, events))
+        except Exception:
+            log.exception("table %s: storing events %d-%d failed; reloading", table.id, events[0].seq, events[-1].seq)
+            reloaded = await asyncio.to_thread(self._store().load, table.id)
+            if reloaded is not None:
+                live.table = reloaded
+            raise TableError("internal", "the server could not store this; nothing changed") from None
+        live.last_activity = time.monotonic()
+        if log.isEnabledFor(logging.INFO):
+            for event in events:  # logs show what a spectator may see, nothing more
+                log.info("table %s event %d %s", table.id, event.seq, json.dumps(event.render(None)))
+        self._broadcast(live, events)
+        self._schedule(live)
+
+    def _broadcast(self, live: LiveTable, events: Sequence[Event]) -> None:
+        connected = live.connected()
+        rendered: dict[int | None, list[str]] = {}
+        for client in list(live.clients):
+            seat = client.seat
+            texts = rendered.get(seat)
+            if texts is None:
+                texts = rendered[seat] = [
+                    json.dumps(m, separators=(",", ":")) for m in render_events(live.table, events, seat, connected)
+                ]
+            for text in texts:
+                client.send(text)
+
+    def _presence(self, live: LiveTable, seat: int, connected: bool) -> None:
+        for client in list(live.clients):
+            client.send({"type": "presence", "seat": seat, "connected": connected})
+
+    def _schedule(self, live: LiveTable) -> None:
+        """Start the bot (or the turn timer) for whoever is to act.  Nobody connected: the table pauses."""
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        table = live.table
+        seat = table.to_move
+        if seat is None or not live.clients:
+            return
+        seq = table.seq
+        if table.seats[seat].bot_plays:
+            if live.bot_seq != seq:
+                live.bot_seq = seq
+                self._spawn(live, self._bot_turn(live, seat, seq, self.config.bot_delay, auto=False))
+        elif table.settings.turn_timer:
+            live.timer = asyncio.get_running_loop().call_later(
+                table.settings.turn_timer,
+                lambda: self._spawn(live, self._bot_turn(live, seat, seq, 0.0, auto=True)),
+            )
+
+    def _spawn(self, live: LiveTable, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        live.tasks.add(task)
+        task.add_done_callback(live.tasks.discard)
+
+    async def _bot_turn(self, live: LiveTable, seat: int, seq: int, delay: float, *, auto: bool) -> None:
+        table = live.table
+        if table.seq != seq or table.match is None or table.to_move != seat:
+            return
+        loop = asyncio.get_running_loop()
+        level = table.seats[seat].level
+        observation = table.match.observation(seat)  # the bot sees its seat's observation, nothing more
+        start = loop.time()
+        try:
+            decision = await loop.run_in_executor(
+                self.pool, decide, level, observation, zlib.crc32(f"{table.id}:{seq}".encode())
+            )
+        except Exception:
+            log.exception("table %s: bot %s failed at seat %d", table.id, level, seat)
+            return
+        rest = delay - (loop.time() - start)
+        if rest > 0:
+            await asyncio.sleep(rest)
+        async with live.lock:
+            if live.table is not table or table.seq != seq or table.to_move != seat or table.match is None:
+                return
+            reason = table.match.deal.illegal_reason(decision.action)  # the engine validates every action
+            if reason is not None:
+                log.error("table %s: bot %s chose an illegal action: %s", table.id, level, reason)
+                return
+            with contextlib.suppress(TableError):
+                await self._commit(live, table.act(seat, decision.action, auto=auto))
+
+    # -- tables (REST) ------------------------------------------------------------------------------
+
+    async def create_table(
+        self, settings: TableSettings, seats: Sequence[SeatState], *, parent: str | None = None
+    ) -> LiveTable:
+        table = Table.new(self._new_id(), settings, seats, seed=self._seed(), parent=parent)
+        table.maybe_start()
+        await self._store().write(self._store().insert_table_op(table))
+        live = LiveTable(table)
+        self.tables[table.id] = live
+        log.info("table %s created (%s, %s)", table.id, table.rules.spec(), settings.visibility)
+        return live
+
+    def get(self, table_id: str) -> LiveTable:
+        live = self.tables.get(table_id)
+        if live is None:
+            raise TableError("unknown_table", f"no open table {table_id!r}")
+        return live
+
+    async def join(self, table_id: str, name: str, seat: int | None = None) -> tuple[LiveTable, int, str]:
+        live = self.get(table_id)
+        token = secrets.token_urlsafe(24)
+        async with live.lock:
+            seat, events = live.table.join(name, token_hash=hash_token(token), seat=seat)
+            await self._commit(live, events)
+        return live, seat, token
+
+    async def leave(self, table_id: str, token: str) -> LiveTable:
+        live = self.get(table_id)
+        async with live.lock:
+            seat = live.table.seat_of_token(hash_token(token))
+            if seat is None:
+                raise TableError("bad_token", "this token holds no seat at this table")
+            await self._commit(live, live.table.leave(seat))
+        for client in list(live.clients):
+            if client.seat == seat:
+                client.seat = None  # the connection stays, as a spectator
+        return live
+
+    async def quickplay(self, name: str, variant: str, level: str) -> tuple[LiveTable, int, str]:
+        """A new private table with the caller at seat 0 and two bots of *level*."""
+        seats = [SeatState.human(), SeatState.bot(level), SeatState.bot(level)]
+        settings = TableSettings(variant=variant, visibility="private", name=f"{name} vs bots")
+        rules = settings.rules()
+        if rules.n_seats != 3:
+            seats += [SeatState.bot(level)] * (rules.n_seats - 3)
+        live = await self.create_table(settings, seats)
+        live, seat, token = await self.join(live.table.id, name, 0)
+        return live, seat, token
+
+    def list_public(self) -> list[Table]:
+        return [live.table for live in self.tables.values()
+                if live.table.settings.visibility == "public" and live.table.status in ("waiting", "playing")]
+
+    async def find(self, table_id: str) -> Table | None:
+        """A table in memory, or else from the database (finished and closed tables)."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live.table
+        return await asyncio.to_thread(self._store().load, table_id)
+
+    # -- websocket ----------------------------------------------------------------------------------
+
+    async def handle_raw(self, client: Client, raw: str | bytes) -> None:
+        """Handle one frame from *client*: every problem becomes an error reply, the connection stays."""
+        size = len(raw)
+        if not client.allow(size):
+            if client.limited_notice():
+                client.send({"type": "error", "id": None, "code": "rate_limited",
+                             "message": f"more than {self.config.rate:g} messages a second; message dropped"})
+            return
+        request_id: Any = None
+        try:
+            message = decode_client_message(raw)
+            request_id = message.id
+            await self.handle(client, message)
+        except ProtocolError as error:
+            client.send({"type": "error", "id": request_id, "code": error.code, "message": error.message})
+        except TableError as error:
+            client.send({"type": "error", "id": request_id, "code": error.code, "message": error.message})
+
+    async def handle(self, client: Client, message: Any) -> None:
+        if isinstance(message, Ping):
+            client.send({"type": "pong", "id": message.id})
+        elif isinstance(message, Pong):
+            pass
+        elif isinstance(message, Hello):
+            await self._hello(client, message)
+        elif isinstance(message, Act):
+            await self._act(client, message)
+        elif isinstance(message, Sync):
+            live = self._attached(client)
+            if message.last_seq > live.table.seq:
+                raise TableError("bad_seq", f"event {message.last_seq} has not happened (the last is {live.table.seq})")
+            client.send(self._catch_up("snapshot", live, client.seat, message.last_seq, message.id))
+        elif isinstance(message, RequestHint):
+            await self._hint(client, message)
+        elif isinstance(message, Leave):
+            live = self._attached(client)
+            if client.seat is None:
+                raise TableError("no_seat", "this connection holds no seat")
+            table = live.table
+            token_hash = table.seats[client.seat].token_hash
+            async with live.lock:
+                if token_hash is None or table.seats[client.seat].token_hash != token_hash:
+                    raise TableError("no_seat", "this seat was given up already")
+                await self._commit(live, table.leave(client.seat))
+            client.seat = None
+        elif isinstance(message, Rematch):
+            await self._rematch(client)
+
+    def _attached(self, client: Client) -> LiveTable:
+        if client.live is None:
+            raise TableError("not_joined", "say hello to a table first")
+        return client.live
+
+    def _catch_up(self, kind: str, live: LiveTable, seat: int | None, last_seq: int | None, request_id: Any
+                  ) -> dict[str, Any]:
+        table = live.table
+        missed = table.events[last_seq:] if last_seq is not None else []
+        message: dict[str, Any] = {"type": kind, "id": request_id}
+        if kind == "welcome":
+            message.update(protocol=PROTOCOL_VERSION, table=table.id, seat=seat)
+        message.update(seq=table.seq, view=build_view(table, seat, live.connected()),
+                       events=render_events(table, missed, seat, view=False))
+        return message
+
+    async def _hello(self, client: Client, hello: Hello) -> None:
+        if hello.protocol != PROTOCOL_VERSION:
+            raise TableError("bad_version", f"this server speaks protocol {PROTOCOL_VERSION}, not {hello.protocol}")
+        live = self.get(hello.table)
+        table = live.table
+        seat: int | None = None
+        if hello.token is not None:
+            seat = table.seat_of_token(hash_token(hello.token))
+            if seat is None:
+                raise TableError("bad_token", "this token holds no seat at this table")
+        elif not table.settings.spectators:
+            raise TableError("spectators_off", "this table does not admit spectators")
+        if hello.last_seq is not None and hello.last_seq > table.seq:
+            raise TableError("bad_seq", f"event {hello.last_seq} has not happened (the last is {table.seq})")
+        await self.detach(client)
+        client.live, client.seat = live, seat
+        live.last_activity = time.monotonic()
+        async with live.lock:
+            was_connected = seat is not None and seat in live.connected()
+            live.clients.add(client)  # under the lock: no event can slip in before the welcome
+            client.send(self._catch_up("welcome", live, seat, hello.last_seq, hello.id))
+            if seat is not None:
+                handle = live.grace.pop(seat, None)
+                if handle is not None:
+                    handle.cancel()
+                if not was_connected:
+                    self._presence(live, seat, True)
+                await self._commit(live, live.table.set_standin(seat, False))
+            self._schedule(live)
+
+    async def detach(self, client: Client) -> None:
+        """Take *client* off its table; a seat left without a connection starts its grace period."""
+        live, seat = client.live, client.seat
+        client.live, client.seat = None, None
+        if live is None:
+            return
+        live.clients.discard(client)
+        live.last_activity = time.monotonic()
+        if seat is None or seat in live.connected():
+            return
+        self._presence(live, seat, False)
+        if live.table.status == "playing" and seat not in live.grace:
+            loop = asyncio.get_running_loop()
+            live.grace[seat] = loop.call_later(
+                self.config.grace, lambda: self._spawn(live, self._away(live, seat))
+            )
+
+    async def _away(self, live: LiveTable, seat: int) -> None:
+        live.grace.pop(seat, None)
+        if seat in live.connected():
+            return
+        async with live.lock:
+            await self._commit(live, live.table.set_standin(seat, True))
+            self._schedule(live)
+
+    async def _act(self, client: Client, act: Act) -> None:
+        live = self._attached(client)
+        async with live.lock:
+            table = live.table
+            action = table.parse(client.seat, act.action, act.seq)
+            assert client.seat is not None
+            events = table.act(client.seat, action)
+            await self._commit(live, events)
+        client.send({"type": "ack", "id": act.id, "seq": events[0].seq, "action": events[0].public["action"]})
+
+    async def _hint(self, client: Client, message: RequestHint) -> None:
+        live = self._attached(client)
+        table = live.table
+        if not table.settings.hints:
+            raise TableError("hints_off", "this table gives no hints")
+        table.check_turn(client.seat)
+        assert client.seat is not None and table.match is not None
+        observation = table.match.observation(client.seat)
+        loop = asyncio.get_running_loop()
+        decision = await loop.run_in_executor(self.pool, decide, "rules", observation, table.seq)
+        evaluations = {k: float(v) for k, v in decision.evaluations.items()}
+        client.send({"type": "hint", "id": message.id, "action": str(decision.action), "evaluations": evaluations,
+                     "bot": "rules"})
+
+    async def _rematch(self, client: Client) -> None:
+        live = self._attached(client)
+        table = live.table
+        if client.seat is None:
+            raise TableError("no_seat", "spectators cannot ask for a rematch")
+        async with live.lock:
+            if not table.vote_rematch(client.seat):
+                return
+            seats = [SeatState(s.kind, s.level, s.name if s.token_hash or s.kind == "bot" else None, s.token_hash)
+                     for s in table.seats]
+            new = await self.create_table(table.settings, seats, parent=table.id)
+            await self._commit(live, table.rematch_event(new.table.id))
+
+    # -- housekeeping -------------------------------------------------------------------------------
+
+    async def _cleanup_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.cleanup_interval)
+            try:
+                await self.cleanup()
+            except Exception:
+                log.exception("cleanup failed")
+
+    async def cleanup(self) -> list[str]:
+        """Close (or unload, when finished) every table idle and unwatched for ``abandon_after`` seconds."""
+        now = time.monotonic()
+        gone = []
+        for table_id, live in list(self.tables.items()):
+            if live.clients or now - live.last_activity < self.config.abandon_after:
+                continue
+            async with live.lock:
+                if live.table.status in ("waiting", "playing"):
+                    await self._commit(live, live.table.close("abandoned"))
+            for task in list(live.tasks):
+                task.cancel()
+            for handle in live.grace.values():
+                handle.cancel()
+            del self.tables[table_id]
+            gone.append(table_id)
+        if gone:
+            log.info("cleaned up %d tables", len(gone))
+        return gone
+
+
+def bot_levels() -> list[str]:
+    return list(BOT_LEVELS)

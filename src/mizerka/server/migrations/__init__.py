@@ -1,0 +1,1 @@
+"""Alembic migrations of the server schema (run by mizerka.server.db.upgrade)."""

@@ -1,0 +1,389 @@
+"""The wire protocol: every message between a client and the server, as pydantic models.
+
+One websocket per client carries JSON text frames, one message per frame.  Every message is an object
+with a ``type``.  ``docs/protocol.md`` is the reference for client authors; this module is the
+machine-checked form of it: :data:`ClientMessage` is what the server accepts, :data:`ServerMessage` what
+it sends.
+
+Decoding never raises anything but :class:`ProtocolError`, whose ``code`` is one of :data:`ERROR_CODES`:
+
+>>> decode_client_message('{"type": "ping"}')
+Ping(type='ping', id=None)
+>>> decode_client_message('{"type": "act", "action": "AS"}').action
+'AS'
+>>> decode_client_message('{"type": "dance"}')
+Traceback (most recent call last):
+...
+mizerka.server.protocol.ProtocolError: unknown_type: unknown message type 'dance' (expected one of: act, ...)
+>>> decode_client_message("{not json")
+Traceback (most recent call last):
+...
+mizerka.server.protocol.ProtocolError: bad_json: the message is not valid JSON (line 1, column 2)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+__all__ = [
+    "CLIENT_TYPES",
+    "ERROR_CODES",
+    "MAX_MESSAGE_BYTES",
+    "PROTOCOL_VERSION",
+    "Ack",
+    "Act",
+    "ClientMessage",
+    "ErrorReply",
+    "EventMessage",
+    "Hello",
+    "HintReply",
+    "Leave",
+    "Ping",
+    "Pong",
+    "Presence",
+    "ProtocolError",
+    "Rematch",
+    "RequestHint",
+    "ServerMessage",
+    "Snapshot",
+    "Sync",
+    "View",
+    "Welcome",
+    "decode_client_message",
+]
+
+PROTOCOL_VERSION: Final = 1
+"""The protocol version this server speaks.  A client names it in ``hello``; a different one is refused."""
+
+MAX_MESSAGE_BYTES: Final = 4096
+"""The largest client message the server reads; a longer one gets a ``too_large`` error."""
+
+ERROR_CODES: Final[dict[str, str]] = {
+    "bad_json": "the frame is not valid JSON (or not UTF-8 text)",
+    "bad_message": "valid JSON, but not a valid message of its type (missing or wrong field)",
+    "unknown_type": "the message type is not one the server knows",
+    "too_large": f"the message is longer than {MAX_MESSAGE_BYTES} bytes",
+    "rate_limited": "too many messages (or too many bytes) in too short a time; the message was dropped",
+    "bad_version": "the client speaks another protocol version",
+    "unknown_table": "no open table has this id",
+    "bad_token": "the seat token is not valid at this table",
+    "no_seat": "the message needs a seat, and this connection holds none (a spectator, or no token)",
+    "not_joined": "the message needs a table, and the connection has not said hello to one",
+    "spectators_off": "this table does not admit spectators",
+    "bad_seq": "an event number from the future, or one the server cannot serve",
+    "stale_seq": "the client acted on an old view: events have happened since the number it gave",
+    "not_your_turn": "another seat is to act",
+    "not_started": "the match has not started (seats are still open)",
+    "match_over": "the match is over",
+    "invalid_action": "the action text is not an action",
+    "illegal_action": "the rules forbid this action now; the message says why",
+    "hints_off": "this table does not give hints",
+    "not_over": "a rematch can only be asked for once the match is over",
+    "internal": "the server failed to store the action; nothing changed; try again",
+}
+"""Every error code the websocket can send, with its meaning."""
+
+
+class ProtocolError(ValueError):
+    """A client message the server refuses.  ``code`` is a key of :data:`ERROR_CODES`."""
+
+    def __init__(self, code: str, message: str) -> None:
+        assert code in ERROR_CODES, code
+        self.code = code
+        self.message = message
+        super().__init__(f"{code}: {message}")
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+RequestId = Annotated[str | int | None, Field(description="Echoed in the reply, so a client can pair them.")]
+Seq = Annotated[int, Field(ge=0, le=10**9)]
+
+# -- client → server --------------------------------------------------------------------------------
+
+
+class Hello(_Message):
+    """Attach this connection to a table, as the seat of ``token`` or, without a token, as a spectator.
+
+    ``last_seq`` is the number of the last event the client saw (reconnect): the reply carries every
+    later event.  A new hello moves the connection to another table (or seat).
+    """
+
+    type: Literal["hello"]
+    id: RequestId = None
+    protocol: int
+    table: Annotated[str, Field(min_length=1, max_length=64)]
+    token: Annotated[str | None, Field(max_length=128)] = None
+    last_seq: Seq | None = None
+
+
+class Act(_Message):
+    """Act for the connection's seat.  ``action`` is text as :meth:`mizerka.Deal.parse_action` reads it:
+    ``"AS"`` plays a card, ``"NT"`` chooses a contract, ``"exchange 2C 3D"`` discards, ``"keep"`` keeps.
+    ``seq``, if given, is the last event the client saw: if events happened since, the action is refused
+    with ``stale_seq`` (the client acted on an old view)."""
+
+    type: Literal["act"]
+    id: RequestId = None
+    action: Annotated[str, Field(min_length=1, max_length=200)]
+    seq: Seq | None = None
+
+
+class RequestHint(_Message):
+    """Ask which action a bot would take in the seat's place (tables with ``hints`` on)."""
+
+    type: Literal["hint"]
+    id: RequestId = None
+
+
+class Leave(_Message):
+    """Give up the seat: the token stops working, and a bot plays the seat (or it opens again before the start)."""
+
+    type: Literal["leave"]
+    id: RequestId = None
+
+
+class Rematch(_Message):
+    """Ask for a rematch once the match is over.  When every human seat has asked, a new table starts."""
+
+    type: Literal["rematch"]
+    id: RequestId = None
+
+
+class Sync(_Message):
+    """Ask for a snapshot and every event after ``last_seq`` (as a reconnecting hello does)."""
+
+    type: Literal["sync"]
+    id: RequestId = None
+    last_seq: Seq
+
+
+class Ping(_Message):
+    """Heartbeat.  The other side answers ``pong``.  Either side may send it."""
+
+    type: Literal["ping"]
+    id: RequestId = None
+
+
+class Pong(_Message):
+    """The answer to a ``ping``."""
+
+    type: Literal["pong"]
+    id: RequestId = None
+
+
+ClientMessage = Annotated[
+    Hello | Act | RequestHint | Leave | Rematch | Sync | Ping | Pong, Field(discriminator="type")
+]
+"""Any message a client may send."""
+
+CLIENT_TYPES: Final = ("act", "hello", "hint", "leave", "ping", "pong", "rematch", "sync")
+_CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+def decode_client_message(raw: str | bytes) -> Hello | Act | RequestHint | Leave | Rematch | Sync | Ping | Pong:
+    """Read one client frame.
+
+    Raises:
+        ProtocolError: ``too_large``, ``bad_json``, ``bad_message`` or ``unknown_type``, with the reason.
+    """
+    size = len(raw.encode() if isinstance(raw, str) else raw)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"the message has {size} bytes; the limit is {MAX_MESSAGE_BYTES}")
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise ProtocolError(
+            "bad_json", f"the message is not valid JSON (line {error.lineno}, column {error.colno})"
+        ) from None
+    except (UnicodeDecodeError, RecursionError, ValueError):
+        raise ProtocolError("bad_json", "the message is not valid JSON (bad encoding or nesting)") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", f"a message is a JSON object, not {type(data).__name__}")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "the message has no 'type' string")
+    if kind not in CLIENT_TYPES:
+        shown = kind if len(kind) <= 40 else kind[:40] + "…"
+        expected = ", ".join(CLIENT_TYPES)
+        raise ProtocolError("unknown_type", f"unknown message type {shown!r} (expected one of: {expected})")
+    try:
+        return _CLIENT_ADAPTER.validate_python(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+        raise ProtocolError("bad_message", f"{kind}: {where}: {first['msg']}") from None
+
+
+# -- server → client --------------------------------------------------------------------------------
+
+Card = Annotated[str, Field(pattern=r"^[2-9TJQKA][CDHS]$", description="A card: rank 2-9 T J Q K A, suit C D H S.")]
+
+
+class PlayerView(_Message):
+    """One seat as everybody sees it."""
+
+    seat: int
+    name: str | None = Field(description="The display name; null for an open seat.")
+    kind: Literal["human", "bot"]
+    bot: str | None = Field(description="The bot level of a bot seat, or of the bot standing in for a human.")
+    badge: str | None = None
+    standin: bool = Field(description="A bot is playing for a human who is away (or left).")
+    connected: bool
+    open: bool = Field(description="A human seat nobody holds yet: join it.")
+
+
+class ContractView(_Message):
+    code: str = Field(description="C, D, H, S, NT or MZ.")
+    label: str
+    symbol: str
+    goal: Literal["take", "avoid"]
+    trump: str | None = Field(description="The trump suit letter, or null.")
+
+
+class TrickView(_Message):
+    leader: int
+    cards: list[Card]
+    seats: list[int] = Field(description="Who played each card, in order.")
+    winner: int | None = None
+
+
+class ScoreRow(_Message):
+    deal_no: int
+    dealer: int
+    chooser: int
+    contract: str
+    tricks: list[int]
+    scores: list[int]
+    totals: list[int]
+
+
+class View(_Message):
+    """Everything one recipient may know about the table now, built from its seat's observation alone."""
+
+    table: str
+    seat: int | None = Field(description="The recipient's seat, or null for a spectator.")
+    status: Literal["waiting", "playing", "finished", "abandoned"]
+    variant: str
+    players: list[PlayerView]
+    options: dict[str, object]
+    deal_no: int
+    n_deals: int
+    phase: Literal["waiting", "choose", "exchange", "play", "done", "over"]
+    dealer: int | None
+    roles: dict[str, str] = Field(description="seat (as text) → FH, MH or D for the active seats.")
+    to_move: int | None
+    your_turn: bool
+    hand: list[Card] = Field(description="The recipient's hand, sorted by suit (C D H S) and rank, high first.")
+    legal: list[str] = Field(description="Every legal action as text, when it is the recipient's turn (not exchange).")
+    illegal: dict[str, str] = Field(description="card → why it may not be played now (own hand, own turn).")
+    exchange: dict[str, int] | None = Field(description="{'max': n} when the recipient is to exchange.")
+    allowed_contracts: list[str]
+    contract: ContractView | None
+    quotas: dict[str, int] = Field(description="seat → tricks expected in this deal's contract.")
+    tricks_won: list[int]
+    hand_sizes: list[int]
+    exchange_counts: list[int | None]
+    talon_size: int
+    shown_card: Card | None
+    discards: list[Card] = Field(description="The recipient's own discards this deal.")
+    drawn: list[Card] = Field(description="The cards the recipient drew from the talon this deal.")
+    trick: TrickView | None
+    last_trick: TrickView | None
+    tricks_played: int
+    deal_scores: list[int] | None
+    totals: list[int]
+    used: list[list[str]]
+    score_sheet: list[ScoreRow]
+    commitment: str | None = Field(description="The commitment to this deal's deck order, published before play.")
+    seq: int = Field(description="The number of the last event this view includes.")
+
+
+class EventBody(_Message):
+    """A numbered event.  ``kind`` is one of: seat, start, deal, action, deal_end, match_end, rematch, closed.
+    The fields present depend on the kind (see docs/protocol.md)."""
+
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
+    kind: Literal["seat", "start", "deal", "action", "deal_end", "match_end", "rematch", "closed"]
+    deal_no: int
+
+
+class EventMessage(_Message):
+    type: Literal["event"]
+    seq: int
+    event: EventBody
+    view: View | None = Field(default=None, description="The recipient's view after the event (live events only).")
+
+
+class Welcome(_Message):
+    type: Literal["welcome"]
+    id: RequestId = None
+    protocol: int
+    table: str
+    seat: int | None
+    seq: int
+    view: View
+    events: list[EventMessage] = Field(description="The events after the hello's last_seq (without views).")
+
+
+class Snapshot(_Message):
+    type: Literal["snapshot"]
+    id: RequestId = None
+    seq: int
+    view: View
+    events: list[EventMessage]
+
+
+class Ack(_Message):
+    type: Literal["ack"]
+    id: RequestId = None
+    seq: int = Field(description="The number of the event the action produced.")
+    action: str
+
+
+class ErrorReply(_Message):
+    type: Literal["error"]
+    id: RequestId = None
+    code: str = Field(description="One of the error codes in docs/protocol.md.")
+    message: str
+
+
+class HintReply(_Message):
+    type: Literal["hint"]
+    id: RequestId = None
+    action: str
+    evaluations: dict[str, float]
+    bot: str
+
+
+class Presence(_Message):
+    """A seat's connection changed (not numbered: not part of the game's history)."""
+
+    type: Literal["presence"]
+    seat: int
+    connected: bool
+
+
+class ServerPing(_Message):
+    type: Literal["ping"]
+    id: RequestId = None
+
+
+class ServerPong(_Message):
+    type: Literal["pong"]
+    id: RequestId = None
+
+
+ServerMessage = Annotated[
+    Welcome | Snapshot | EventMessage | Ack | ErrorReply | HintReply | Presence | ServerPing | ServerPong,
+    Field(discriminator="type"),
+]
+"""Any message the server sends."""
+
+SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+"""Validates a server message (tests check every message the server sends against it)."""

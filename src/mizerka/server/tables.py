@@ -1,0 +1,546 @@
+"""A table as the server keeps it: seats, the match, and its numbered events — synchronous and pure.
+
+Nothing here touches the network, the database or the clock.  Every change to a table goes through one
+of :meth:`Table.join`, :meth:`Table.leave`, :meth:`Table.set_standin`, :meth:`Table.act` or
+:meth:`Table.close`, which checks it, applies it and returns the :class:`Event` objects it caused.  The
+events are the table's append-only journal: stored in order, they rebuild the table exactly
+(:meth:`Table.replay`).
+
+An event has a *public* part (what everyone at the table may see), *private* parts (seat → extra fields
+only that seat may see, taken from that seat's observation) and a *server* part that is never sent
+(the action code, the token hash of a seat change).
+
+>>> from mizerka.server.tables import Table, TableSettings, SeatState
+>>> table = Table.new("t1", TableSettings(), [SeatState.human(), SeatState.bot("rules"), SeatState.bot("random")],
+...                   seed=5)
+>>> seat, events = table.join("Ala", token_hash="h")
+>>> seat, [e.kind for e in events], table.status
+(0, ['seat', 'start', 'deal'], 'playing')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import secrets
+from collections.abc import Iterable, Sequence
+from typing import Any, Final, Literal
+
+from mizerka.bots import BOT_LEVELS
+from mizerka.cards import CARDS, CardSet
+from mizerka.deal import Action, Choose, Exchange, IllegalActionError, InvalidActionError, Phase, Play, action_from_code
+from mizerka.match import Match
+from mizerka.record import commit, new_salt
+from mizerka.rules import Rules, RulesError, parse_variant
+
+__all__ = [
+    "Event",
+    "SeatState",
+    "Table",
+    "TableError",
+    "TableSettings",
+    "card_list",
+]
+
+Status = Literal["waiting", "playing", "finished", "abandoned"]
+STANDIN_LEVEL: Final = "rules"
+
+
+class TableError(ValueError):
+    """A request the table refuses.  ``code`` is an error code of the protocol (docs/protocol.md)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        self.message = message
+        super().__init__(f"{code}: {message}")
+
+
+def card_list(mask: int | CardSet | Iterable[int]) -> list[str]:
+    """Cards as text, highest first (spades, hearts, diamonds, clubs; ace down to two).
+
+    >>> card_list(CardSet.from_str("2C AS TH"))
+    ['AS', 'TH', '2C']
+    """
+    if isinstance(mask, CardSet):
+        mask = mask.mask
+    cards = [c for c in range(52) if mask >> c & 1] if isinstance(mask, int) else list(mask)
+    return [str(CARDS[c]) for c in sorted(cards, reverse=True)]
+
+
+@dataclasses.dataclass(frozen=True)
+class TableSettings:
+    """A table's options (fixed when it is created).
+
+    Attributes:
+        variant: the rules, as :func:`mizerka.rules.parse_variant` reads them.
+        visibility: ``public`` tables are listed in the lobby; ``private`` ones are reached by invite link.
+        turn_timer: seconds a human has for each decision; when it runs out a bot decides for them.
+        hints: players may ask a bot for a hint.
+        spectators: spectators may watch.
+        reveal: after each deal, everyone at the table sees its deck order and salt (the commitment's proof).
+        name: a title for the lobby.
+    """
+
+    variant: str = "standard"
+    visibility: Literal["public", "private"] = "public"
+    turn_timer: float | None = None
+    hints: bool = True
+    spectators: bool = True
+    reveal: bool = True
+    name: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableSettings:
+        return cls(**data)
+
+    def rules(self) -> Rules:
+        """The rules.
+
+        Raises:
+            TableError: ``bad_variant`` naming the problem.
+        """
+        try:
+            return parse_variant(self.variant)
+        except RulesError as error:
+            raise TableError("bad_variant", str(error)) from None
+
+
+@dataclasses.dataclass
+class SeatState:
+    """One seat.  A human seat is *open* until someone joins it; a bot may stand in for its human."""
+
+    kind: Literal["human", "bot"]
+    level: str = STANDIN_LEVEL
+    name: str | None = None
+    token_hash: str | None = None
+    standin: bool = False
+
+    @classmethod
+    def human(cls) -> SeatState:
+        return cls("human")
+
+    @classmethod
+    def bot(cls, level: str) -> SeatState:
+        if level not in BOT_LEVELS:
+            raise TableError("bad_bot", f"unknown bot level {level!r} (expected one of: {', '.join(BOT_LEVELS)})")
+        return cls("bot", level=level)
+
+    @property
+    def is_open(self) -> bool:
+        return self.kind == "human" and self.token_hash is None and not self.standin
+
+    @property
+    def bot_plays(self) -> bool:
+        """Whether a bot makes this seat's decisions now."""
+        return self.kind == "bot" or self.standin
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SeatState:
+        return cls(**data)
+
+
+@dataclasses.dataclass(frozen=True)
+class Event:
+    """One numbered event of a table's journal."""
+
+    seq: int
+    kind: str
+    deal_no: int
+    public: dict[str, Any]
+    private: dict[int, dict[str, Any]] = dataclasses.field(default_factory=dict)
+    server: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def render(self, seat: int | None) -> dict[str, Any]:
+        """The event as *seat* (``None``: a spectator) receives it."""
+        body: dict[str, Any] = {"kind": self.kind, "deal_no": self.deal_no, **self.public}
+        if seat is not None and seat in self.private:
+            body.update(self.private[seat])
+        return body
+
+    def to_json(self) -> dict[str, Any]:
+        return {"public": self.public, "private": {str(k): v for k, v in self.private.items()}, "server": self.server}
+
+    @classmethod
+    def from_json(cls, seq: int, kind: str, deal_no: int, data: dict[str, Any]) -> Event:
+        private = {int(k): v for k, v in data.get("private", {}).items()}
+        return cls(seq, kind, deal_no, data.get("public", {}), private, data.get("server", {}))
+
+
+class Table:
+    """One table: settings, seats, deck orders with their commitments, the match and its events.
+
+    Build a new one with :meth:`new`; rebuild a stored one with :meth:`replay`.
+    """
+
+    def __init__(
+        self,
+        table_id: str,
+        settings: TableSettings,
+        seats: Sequence[SeatState],
+        *,
+        first_dealer: int,
+        decks: Sequence[Sequence[int]],
+        salts: Sequence[str],
+        parent: str | None = None,
+    ) -> None:
+        self.id = table_id
+        self.settings = settings
+        self.rules = settings.rules()
+        if len(seats) != self.rules.n_seats:
+            raise TableError("bad_seats", f"variant {self.rules.name!r} seats {self.rules.n_seats} players, "
+                                          f"not {len(seats)}")
+        self.seats = [dataclasses.replace(s) for s in seats]
+        self.initial_seats = [dataclasses.replace(s) for s in seats]
+        self.first_dealer = first_dealer
+        self.decks = [tuple(d) for d in decks]
+        self.salts = list(salts)
+        self.commits = [commit(d, s) for d, s in zip(self.decks, self.salts, strict=True)]
+        self.parent = parent
+        self.status: Status = "waiting"
+        self.match: Match | None = None
+        self.events: list[Event] = []
+        self.rematch_votes: set[int] = set()
+        self.rematch_table: str | None = None
+
+    @classmethod
+    def new(
+        cls,
+        table_id: str,
+        settings: TableSettings,
+        seats: Sequence[SeatState],
+        *,
+        seed: int | None = None,
+        parent: str | None = None,
+    ) -> Table:
+        """A fresh table with shuffled deck orders and salts (from *seed*, or unpredictable without one)."""
+        rules = settings.rules()
+        rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
+        decks = []
+        for _ in range(rules.n_deals):
+            deck = list(range(52))
+            rng.shuffle(deck)
+            decks.append(deck)
+        salts = [new_salt(rng if seed is not None else None) for _ in decks]
+        first = rules.first_dealer if rules.first_dealer is not None else rng.randrange(rules.n_seats)
+        if len(seats) != rules.n_seats:
+            raise TableError("bad_seats", f"variant {rules.name!r} seats {rules.n_seats} players, not {len(seats)}")
+        return cls(table_id, settings, seats, first_dealer=first, decks=decks, salts=salts, parent=parent)
+
+    # -- state --------------------------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """The number of the last event (0 before the first)."""
+        return len(self.events)
+
+    @property
+    def deal_no(self) -> int:
+        return self.match.deal_no if self.match is not None else 0
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or ``None`` when nobody is (waiting, finished, abandoned)."""
+        if self.status != "playing" or self.match is None:
+            return None
+        return self.match.to_move
+
+    def bot_to_move(self) -> int | None:
+        """The seat to act if a bot plays it, else ``None``."""
+        seat = self.to_move
+        return seat if seat is not None and self.seats[seat].bot_plays else None
+
+    def player_names(self) -> list[str]:
+        """Display names, made distinct as a match needs them."""
+        names: list[str] = []
+        for index, seat in enumerate(self.seats):
+            base = seat.name if seat.name else f"Bot {index + 1}"
+            name, k = base, 2
+            while name in names:
+                name, k = f"{base} ({k})", k + 1
+            names.append(name)
+        return names
+
+    def seat_of_token(self, token_hash: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, token_hash):
+                return index
+        return None
+
+    # -- changes ------------------------------------------------------------------------------------
+
+    def _emit(
+        self,
+        kind: str,
+        public: dict[str, Any],
+        private: dict[int, dict[str, Any]] | None = None,
+        server: dict[str, Any] | None = None,
+    ) -> Event:
+        event = Event(self.seq + 1, kind, self.deal_no, public, private or {}, server or {})
+        self.events.append(event)
+        return event
+
+    def _seat_event(self, seat: int) -> Event:
+        state = self.seats[seat]
+        return self._emit(
+            "seat",
+            {"seat": seat, "name": state.name, "seat_kind": state.kind, "bot": state.level if state.bot_plays else None,
+             "standin": state.standin, "open": state.is_open},
+            server={"state": state.to_json()},
+        )
+
+    def join(self, name: str, *, token_hash: str, seat: int | None = None) -> tuple[int, list[Event]]:
+        """Seat a human on *seat* (or the first open seat).  The match starts when no seat is open.
+
+        Raises:
+            TableError: ``bad_seat``, ``seat_taken``, ``table_full`` or ``match_over``.
+        """
+        if self.status in ("finished", "abandoned"):
+            raise TableError("match_over", "the match at this table is over")
+        if seat is None:
+            seat = next((i for i, s in enumerate(self.seats) if s.kind == "human" and s.token_hash is None), None)
+            if seat is None:
+                raise TableError("table_full", "no human seat is free at this table")
+        if not 0 <= seat < len(self.seats):
+            raise TableError("bad_seat", f"seat must be 0-{len(self.seats) - 1}, not {seat}")
+        state = self.seats[seat]
+        if state.kind != "human":
+            raise TableError("seat_taken", f"seat {seat} is a bot's seat")
+        if state.token_hash is not None:
+            raise TableError("seat_taken", f"seat {seat} is taken")
+        first_join = self.status == "waiting"
+        state.name = name if first_join or state.name is None else state.name
+        state.token_hash = token_hash
+        state.standin = False
+        events = [self._seat_event(seat)]
+        if self.status == "waiting" and not any(s.is_open for s in self.seats):
+            events.extend(self._start())
+        return seat, events
+
+    def maybe_start(self) -> list[Event]:
+        """Start the match if it is waiting and no seat is open (a table created full, such as a rematch)."""
+        if self.status == "waiting" and not any(s.is_open for s in self.seats):
+            return self._start()
+        return []
+
+    def _start(self) -> list[Event]:
+        names = self.player_names()
+        self.match = Match(self.rules, players=names, first_dealer=self.first_dealer, decks=self.decks)
+        self.status = "playing"
+        return [self._emit("start", {"players": names, "first_dealer": self.first_dealer}), self._deal_event()]
+
+    def _deal_event(self) -> Event:
+        assert self.match is not None
+        deal = self.match.deal
+        return self._emit(
+            "deal",
+            {"dealer": deal.dealer, "forehand": deal.forehand, "active_seats": list(deal.active_seats),
+             "commitment": self.commits[self.match.deal_no - 1]},
+        )
+
+    def leave(self, seat: int) -> list[Event]:
+        """The human at *seat* gives it up.  Before the start the seat opens again; after it a bot plays it."""
+        state = self.seats[seat]
+        if state.kind != "human" or state.token_hash is None:
+            raise TableError("no_seat", f"seat {seat} has no human to leave")
+        state.token_hash = None
+        if self.status == "waiting":
+            state.name = None
+            state.standin = False
+        else:
+            state.standin = True
+        self.rematch_votes.discard(seat)
+        return [self._seat_event(seat)]
+
+    def set_standin(self, seat: int, on: bool) -> list[Event]:
+        """A bot starts (or stops) playing for the human at *seat*; nothing happens if that is so already."""
+        state = self.seats[seat]
+        if state.kind != "human" or state.standin == on or (not on and state.token_hash is None):
+            return []
+        state.standin = on
+        return [self._seat_event(seat)]
+
+    def check_turn(self, seat: int | None, seq: int | None = None) -> None:
+        """Raise the error an action by *seat* would get before its content is looked at."""
+        if seat is None:
+            raise TableError("no_seat", "spectators cannot act")
+        if self.status == "waiting":
+            raise TableError("not_started", "the match starts when every seat is taken")
+        if self.status != "playing" or self.match is None:
+            raise TableError("match_over", "the match is over")
+        if seq is not None:
+            if seq > self.seq:
+                raise TableError("bad_seq", f"event {seq} has not happened (the last is {self.seq})")
+            if seq < self.seq:
+                raise TableError("stale_seq", f"events up to {self.seq} happened since event {seq}; sync first")
+        if self.match.to_move != seat:
+            raise TableError("not_your_turn", f"seat {self.match.to_move} is to act, not seat {seat}")
+
+    def parse(self, seat: int | None, text: str, seq: int | None = None) -> Action:
+        """Check that *seat* may act now and read *text* as an action that is legal now.
+
+        Raises:
+            TableError: ``no_seat``, ``not_started``, ``match_over``, ``bad_seq``, ``stale_seq``,
+                ``not_your_turn``, ``invalid_action`` or ``illegal_action``; nothing changes.
+        """
+        self.check_turn(seat, seq)
+        assert self.match is not None
+        deal = self.match.deal
+        try:
+            action = deal.parse_action(text)
+            deal.check(action)
+        except InvalidActionError as error:
+            raise TableError("invalid_action", str(error)) from None
+        except IllegalActionError as error:
+            raise TableError("illegal_action", str(error)) from None
+        return action
+
+    def act(self, seat: int, action: Action, *, auto: bool = False) -> list[Event]:
+        """Apply a legal action of *seat* (check it with :meth:`parse` first) and return the events."""
+        match = self.match
+        assert match is not None and self.status == "playing" and match.to_move == seat
+        deal = match.deal
+        deal_no = match.deal_no
+        public: dict[str, Any] = {"actor": seat, "auto": auto}
+        private: dict[int, dict[str, Any]] = {}
+        trick_before = len(deal.tricks)
+        if isinstance(action, Play):
+            public.update(action_kind="play", action=str(action), card=str(action.card))
+        elif isinstance(action, Choose):
+            public.update(action_kind="choose", action=str(action.contract), contract=str(action.contract))
+        else:
+            count = len(action.discards)
+            public.update(action_kind="exchange", action=f"exchange {count}", count=count)
+        match.push(action)
+        if isinstance(action, Exchange):
+            obs = deal.observation(seat)  # the actor's own view: its discards and the cards it drew
+            private[seat] = {"discards": card_list(obs.discards), "drawn": card_list(obs.drawn)}
+        if len(deal.tricks) > trick_before:
+            trick = deal.tricks[-1]
+            order = deal.active_seats
+            start = order.index(trick.leader)
+            public["trick"] = {"leader": trick.leader, "cards": [str(CARDS[c]) for c in trick.cards],
+                               "seats": [order[(start + i) % 3] for i in range(3)], "winner": trick.winner}
+        events = [self._emit("action", public, private, server={"code": action.code})]
+        if deal.phase is Phase.DONE:
+            events.append(self._deal_end(deal_no))
+            if match.is_over():
+                self.status = "finished"
+                outcome = match.outcome()
+                events.append(self._emit("match_end", {"totals": list(outcome.totals),
+                                                       "winners": list(outcome.winners)}))
+            else:
+                events.append(self._deal_event())
+        return events
+
+    def _deal_end(self, deal_no: int) -> Event:
+        assert self.match is not None
+        deal = self.match.deals[deal_no - 1]
+        public: dict[str, Any] = {
+            "contract": str(deal.contract), "chooser": deal.forehand, "tricks": list(deal.tricks_won),
+            "scores": deal.scores(), "totals": self.match.totals,
+        }
+        if self.settings.reveal:  # the deal is over: its cards are no secret any more
+            public["reveal"] = {
+                "deck": [str(CARDS[c]) for c in self.decks[deal_no - 1]],
+                "salt": self.salts[deal_no - 1],
+                "commitment": self.commits[deal_no - 1],
+                "dealt": {str(s): card_list(deal.dealt[s]) for s in deal.active_seats},
+                "discards": {str(s): card_list(deal.dead[s]) for s in deal.active_seats},
+                "drawn": {str(s): card_list(deal.drawn[s]) for s in deal.active_seats},
+            }
+        return self._emit("deal_end", public)
+
+    def vote_rematch(self, seat: int) -> bool:
+        """Record *seat*'s wish for a rematch; ``True`` once every seated human has asked.
+
+        Raises:
+            TableError: ``not_over`` before the end of the match.
+        """
+        if self.status != "finished":
+            raise TableError("not_over", "a rematch can be asked for once the match is over")
+        self.rematch_votes.add(seat)
+        humans = {i for i, s in enumerate(self.seats) if s.kind == "human" and s.token_hash is not None}
+        return humans <= self.rematch_votes and self.rematch_table is None
+
+    def rematch_event(self, new_table: str) -> list[Event]:
+        self.rematch_table = new_table
+        return [self._emit("rematch", {"table": new_table}, server={"table": new_table})]
+
+    def close(self, reason: str) -> list[Event]:
+        """Close an abandoned table."""
+        self.status = "abandoned"
+        return [self._emit("closed", {"reason": reason})]
+
+    # -- storage ------------------------------------------------------------------------------------
+
+    def replay(self, events: Iterable[Event]) -> None:
+        """Apply stored events in order, rebuilding the state they describe.
+
+        Raises:
+            TableError: ``corrupt`` if the journal does not fit the table.
+        """
+        for stored in events:
+            if stored.seq != self.seq + 1:
+                raise TableError("corrupt", f"table {self.id}: event {stored.seq} follows event {self.seq}")
+            kind = stored.kind
+            if kind == "seat":
+                seat = int(stored.public["seat"])
+                self.seats[seat] = SeatState.from_json(stored.server["state"])
+                self.events.append(stored)
+            elif kind == "start":
+                names = list(stored.public["players"])
+                self.match = Match(self.rules, players=names, first_dealer=self.first_dealer, decks=self.decks)
+                self.status = "playing"
+                self.events.append(stored)
+            elif kind == "action":
+                if self.match is None:
+                    raise TableError("corrupt", f"table {self.id}: an action before the start")
+                self.match.push(action_from_code(int(stored.server["code"])))
+                self.events.append(stored)
+                if self.match.is_over():
+                    self.status = "finished"
+            elif kind == "rematch":
+                self.rematch_table = str(stored.server["table"])
+                self.events.append(stored)
+            elif kind == "closed":
+                self.status = "abandoned"
+                self.events.append(stored)
+            else:  # deal, deal_end, match_end: consequences of actions, kept for their numbers
+                self.events.append(stored)
+
+    def to_row(self) -> dict[str, Any]:
+        """The table's stored columns (the journal is stored apart, event by event)."""
+        return {
+            "id": self.id,
+            "status": self.status,
+            "visibility": self.settings.visibility,
+            "variant": self.rules.spec(),
+            "settings": self.settings.to_json(),
+            "seats": [s.to_json() for s in self.seats],
+            "initial_seats": [s.to_json() for s in self.initial_seats],
+            "first_dealer": self.first_dealer,
+            "decks": [list(d) for d in self.decks],
+            "salts": self.salts,
+            "parent": self.parent,
+            "seq": self.seq,
+        }
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Table:
+        """A table from its stored columns, before its journal is replayed (seats as they were at creation)."""
+        table = cls(
+            row["id"],
+            TableSettings.from_json(row["settings"]),
+            [SeatState.from_json(s) for s in row["initial_seats"]],
+            first_dealer=row["first_dealer"],
+            decks=row["decks"],
+            salts=row["salts"],
+            parent=row.get("parent"),
+        )
+        return table

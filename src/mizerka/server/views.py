@@ -1,0 +1,143 @@
+"""What one recipient sees of a table: its :class:`~mizerka.server.protocol.View`, built from its observation.
+
+Every card in a view comes from ``match.observation(seat)`` (``None`` for a spectator), which holds exactly
+what that seat may know.  The rest of a view is public: seats and names, options, the results of finished
+deals, the commitment to the current deck order.
+
+>>> from mizerka.server.tables import Table, TableSettings, SeatState
+>>> table = Table.new("t1", TableSettings(), [SeatState.human()] + [SeatState.bot("random")] * 2, seed=3)
+>>> _ = table.join("Ala", token_hash="h")
+>>> mine, theirs = build_view(table, 0), build_view(table, None)
+>>> len(mine["hand"]) in (0, 6), theirs["hand"]
+(True, [])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from mizerka.bots import BOT_LEVELS
+from mizerka.cards import Suit
+from mizerka.deal import Observation, Phase
+from mizerka.rules import Contract, Role
+from mizerka.server.tables import Table, card_list
+
+__all__ = ["build_view", "illegal_reasons"]
+
+_PHASES = {Phase.CHOOSE: "choose", Phase.EXCHANGE: "exchange", Phase.PLAY: "play", Phase.DONE: "done"}
+
+
+def _contract(contract: Contract) -> dict[str, Any]:
+    trump = contract.trump
+    return {"code": str(contract), "label": contract.label, "symbol": contract.symbol, "goal": contract.goal,
+            "trump": "CDHS"[trump] if trump is not None else None}
+
+
+def illegal_reasons(obs: Observation) -> dict[str, str]:
+    """Why each card of the observer's hand may not be played now (only on its own turn in the play phase).
+
+    Built from the observation alone: the hand and the suit led.
+    """
+    if not obs.is_my_turn() or obs.phase is not Phase.PLAY or not obs.trick:
+        return {}
+    led = obs.trick[0] // 13
+    hand = obs.hand.mask
+    if not hand & (0x1FFF << (13 * led)):
+        return {}
+    reason = f"must follow suit: {Suit(led).name.lower()} were led"
+    return {card: reason for card in card_list(hand & ~(0x1FFF << (13 * led)))}
+
+
+def _players(table: Table, connected: Collection[int]) -> list[dict[str, Any]]:
+    players = []
+    for index, seat in enumerate(table.seats):
+        level = seat.level if seat.bot_plays else None
+        players.append({
+            "seat": index, "name": seat.name if seat.kind == "human" else table.player_names()[index],
+            "kind": seat.kind, "bot": level, "badge": BOT_LEVELS[level].badge if level in BOT_LEVELS else None,
+            "standin": seat.standin, "connected": index in connected or seat.kind == "bot", "open": seat.is_open,
+        })
+    return players
+
+
+def _score_sheet(table: Table) -> list[dict[str, Any]]:
+    assert table.match is not None
+    rows = []
+    totals = [0] * table.rules.n_seats
+    for result in table.match.results():
+        totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
+        rows.append({"deal_no": result.deal_no, "dealer": result.dealer, "chooser": result.chooser,
+                     "contract": str(result.contract), "tricks": list(result.tricks),
+                     "scores": list(result.scores), "totals": totals})
+    return rows
+
+
+def build_view(table: Table, seat: int | None, connected: Collection[int] = ()) -> dict[str, Any]:
+    """The view of *seat* (``None``: a spectator) as a JSON-ready dict (see :class:`~mizerka.server.protocol.View`).
+
+    *connected* holds the seats with a live connection (shown to everyone).
+    """
+    n = table.rules.n_seats
+    base: dict[str, Any] = {
+        "table": table.id, "seat": seat, "status": table.status, "variant": table.rules.spec(),
+        "players": _players(table, connected),
+        "options": {"hints": table.settings.hints, "spectators": table.settings.spectators,
+                    "turn_timer": table.settings.turn_timer, "reveal": table.settings.reveal,
+                    "visibility": table.settings.visibility, "name": table.settings.name},
+        "n_deals": table.rules.n_deals, "seq": table.seq,
+    }
+    match = table.match
+    if match is None:
+        base.update(
+            deal_no=0, phase="waiting", dealer=None, roles={}, to_move=None, your_turn=False, hand=[], legal=[],
+            illegal={}, exchange=None, allowed_contracts=[], contract=None, quotas={}, tricks_won=[0] * n,
+            hand_sizes=[0] * n, exchange_counts=[None] * n, talon_size=0, shown_card=None, discards=[], drawn=[],
+            trick=None, last_trick=None, tricks_played=0, deal_scores=None, totals=[0] * n, used=[[] for _ in range(n)],
+            score_sheet=[], commitment=None,
+        )
+        return base
+    obs = match.observation(seat)
+    order = obs.active_seats
+    your_turn = obs.is_my_turn()
+    trick = None
+    if obs.trick:
+        start = order.index(obs.trick_leader)
+        trick = {"leader": obs.trick_leader, "cards": [str(c) for c in obs.trick],
+                 "seats": [order[(start + i) % 3] for i in range(len(obs.trick))], "winner": None}
+    last = None
+    if obs.tricks:
+        t = obs.tricks[-1]
+        start = order.index(t.leader)
+        last = {"leader": t.leader, "cards": [str(c) for c in t.cards],
+                "seats": [order[(start + i) % 3] for i in range(3)], "winner": t.winner}
+    exchange = None
+    if your_turn and obs.phase is Phase.EXCHANGE:
+        exchange = {"max": min(obs.talon_size, len(obs.hand))}
+    quotas = {}
+    if obs.contract is not None:
+        quotas = {str(s): table.rules.quota(Role(i), obs.contract) for i, s in enumerate(order)}
+    if table.status == "finished":
+        phase = "over"
+    elif table.status == "abandoned":
+        phase = "done"
+    else:
+        phase = _PHASES[obs.phase]
+    base.update(
+        deal_no=match.deal_no, phase=phase, dealer=obs.dealer,
+        roles={str(s): Role(i).short for i, s in enumerate(order)},
+        to_move=obs.to_move if obs.to_move >= 0 and table.status == "playing" else None,
+        your_turn=your_turn and table.status == "playing",
+        hand=card_list(obs.hand), legal=[str(a) for a in obs.legal_actions] if your_turn else [],
+        illegal=illegal_reasons(obs), exchange=exchange,
+        allowed_contracts=[str(c) for c in obs.allowed_contracts],
+        contract=_contract(obs.contract) if obs.contract is not None else None,
+        quotas=quotas, tricks_won=list(obs.tricks_won), hand_sizes=list(obs.hand_sizes),
+        exchange_counts=list(obs.exchange_counts), talon_size=obs.talon_size,
+        shown_card=str(obs.shown_card) if obs.shown_card is not None else None,
+        discards=card_list(obs.discards), drawn=card_list(obs.drawn), trick=trick, last_trick=last,
+        tricks_played=len(obs.tricks), deal_scores=list(obs.scores) if obs.scores is not None else None,
+        totals=list(obs.totals), used=[[str(c) for c in u] for u in obs.used],
+        score_sheet=_score_sheet(table), commitment=table.commits[match.deal_no - 1],
+    )
+    return base

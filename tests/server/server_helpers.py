@@ -1,0 +1,156 @@
+"""Helpers for the server tests: a database (SQLite, or PostgreSQL when MIZERKA_TEST_DATABASE_URL is set),
+a real uvicorn on 127.0.0.1 (in a thread, or as a subprocess that can be killed), and small clients."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+import httpx
+import sqlalchemy as sa
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from mizerka.server.app import create_app
+from mizerka.server.db import normalize_url
+from mizerka.server.hub import Hub, ServerConfig
+
+DB_ENV = "MIZERKA_TEST_DATABASE_URL"
+
+
+def reset_database(url: str) -> None:
+    """Empty the PostgreSQL test database (fails, never skips, when it cannot be reached)."""
+    engine = sa.create_engine(normalize_url(url))
+    with engine.begin() as connection:
+        connection.execute(sa.text("DROP SCHEMA public CASCADE"))
+        connection.execute(sa.text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ThreadServer:
+    """uvicorn serving the app in a background thread, on a free loopback port."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.app = create_app(config)
+        self.hub: Hub = self.app.state.hub
+        self.port = free_port()
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                                    ws_max_size=65536, lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def call(self, coro: Any) -> Any:
+        """Run a coroutine on the server's loop (to inspect or poke the hub) and wait for its result."""
+        assert self.hub.loop is not None
+        return asyncio.run_coroutine_threadsafe(coro, self.hub.loop).result(timeout=30)
+
+
+class WS:
+    """A small synchronous websocket client that speaks the protocol."""
+
+    def __init__(self, url: str) -> None:
+        self._stack = contextlib.ExitStack()
+        self.conn: ClientConnection = self._stack.enter_context(connect(url, open_timeout=10, max_size=2**22))
+        self.seq = 0
+        self.view: dict[str, Any] | None = None
+        self.log: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.conn.send(message if isinstance(message, str) else json.dumps(message))
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.conn.recv(timeout=timeout))
+        self.log.append(message)
+        if message["type"] == "event":
+            assert message["seq"] == self.seq + 1, (message["seq"], self.seq)
+            self.seq = message["seq"]
+            if message.get("view") is not None:
+                self.view = message["view"]
+        elif message["type"] in ("welcome", "snapshot"):
+            for event in message["events"]:
+                assert event["seq"] == self.seq + 1 or self.seq == 0
+                self.seq = event["seq"]
+            self.seq = message["seq"]
+            self.view = message["view"]
+        return message
+
+    def until(self, predicate: Any, timeout: float = 20) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no matching message")
+            message = self.recv(timeout=left)
+            if predicate(message):
+                return message
+
+    def request(self, message: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
+        """Send and return the first reply that is not an event, presence or ping."""
+        self.send(message)
+        return self.until(lambda m: m["type"] not in ("event", "presence", "ping"), timeout)
+
+    def hello(self, table: str, token: str | None = None, last_seq: int | None = None) -> dict[str, Any]:
+        message: dict[str, Any] = {"type": "hello", "protocol": 1, "table": table}
+        if token is not None:
+            message["token"] = token
+        if last_seq is not None:
+            message["last_seq"] = last_seq
+        reply = self.request(message)
+        return reply
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+def spawn_server(database: str, port: int, *extra: str) -> subprocess.Popen[bytes]:
+    """``mizerka serve`` as a subprocess (for crash tests); returns once it answers."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mizerka", "serve", "--host", "127.0.0.1", "--port", str(port), "--database", database,
+         "--log-level", "warning", *extra],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("the server exited: " + (process.stderr.read().decode() if process.stderr else ""))
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the server did not start")
