@@ -1,0 +1,299 @@
+"""Mizerka as an OpenSpiel game (the ``openspiel`` extra): ``pyspiel.load_game("mizerka")``.
+
+Importing this module registers the game with :func:`pyspiel.register_game`.  One game is one deal:
+
+* 52 chance nodes shuffle the deck, one card per node (the deck order is fixed before dealing, so dealing all
+  of it first is the same game as pausing after six cards each for the contract choice);
+* then the players act with the ids of :mod:`mizerka.envs.encoding` (``num_distinct_actions`` 111): forehand
+  chooses, each player exchanges by discard marks and ``done``, and 39 cards are played;
+* the returns are the deal's scores (tricks − quota, or quota − tricks in Mizerka), zero-sum.
+
+Parameters: ``variant`` (a three-seat, zero-sum variant spec, default ``"standard"``) and ``dealer`` (0–2).
+
+The observer follows OpenSpiel's conventions: with private information for one player, the tensor is the
+observation tensor of :mod:`mizerka.envs.encoding`; with ``perfect_recall`` it gains a ``plays`` section, the
+cards in order of play, which together with the rest recalls everything the player has seen; with public
+information only, the player's own cards are left out.  Everything comes from ``Deal.observation``.
+
+>>> import pyspiel
+>>> import mizerka.envs.openspiel
+>>> game = pyspiel.load_game("mizerka")
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), game.num_distinct_actions(), game.num_players()
+(True, 111, 3)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+import pyspiel  # type: ignore[import-not-found]
+
+from mizerka.cards import CARDS, CardSet
+from mizerka.deal import CHOICES, PLAYS, Deal, Exchange, Observation, Phase
+from mizerka.envs.encoding import (
+    CHOOSE_BASE,
+    DISCARD_BASE,
+    DONE,
+    N_ACTIONS,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SIZE,
+    ObservationEncoder,
+    action_name,
+    legal_action_ids,
+)
+from mizerka.envs.table import resolve_rules
+from mizerka.rules import ExchangeMode, Rules, RulesError
+
+__all__ = ["GAME_NAME", "MizerkaGame", "MizerkaObserver", "MizerkaState"]
+
+GAME_NAME: Final = "mizerka"
+
+_GAME_TYPE: Final = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Mizerka (Polish three-player trick-taking game)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=3,
+    min_num_players=3,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"variant": "standard", "dealer": 0},
+)
+
+
+def _rules(params: dict[str, Any]) -> Rules:
+    rules = resolve_rules(str(params.get("variant", "standard")))
+    if not rules.zero_sum or rules.n_tricks != 13:
+        raise RulesError(f"the OpenSpiel game needs a zero-sum variant of 13 tricks, not {rules.name!r}")
+    return rules
+
+
+def _game_info(rules: Rules) -> pyspiel.GameInfo:
+    scores = [
+        rules.score(role, contract, tricks)
+        for role in range(3)
+        for contract in rules.contracts
+        for tricks in (0, rules.n_tricks)
+    ]
+    exchange_steps = 13 + 3 if rules.exchange_mode is ExchangeMode.STANDARD else 0
+    return pyspiel.GameInfo(
+        num_distinct_actions=N_ACTIONS,
+        max_chance_outcomes=52,
+        num_players=3,
+        min_utility=float(min(scores)),
+        max_utility=float(max(scores)),
+        utility_sum=0.0,
+        max_game_length=1 + exchange_steps + 3 * rules.n_tricks,
+    )
+
+
+class MizerkaGame(pyspiel.Game):  # type: ignore[misc]
+    """The game: one deal of the chosen variant, the deck shuffled by chance."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        rules = _rules({**_GAME_TYPE.parameter_specification, **params})
+        super().__init__(_GAME_TYPE, _game_info(rules), params)
+        merged = self.get_parameters()
+        self.rules = rules
+        dealer = int(merged.get("dealer", 0))
+        if not 0 <= dealer < 3:
+            raise RulesError(f"dealer must be a seat 0-2, not {dealer!r}")
+        self.dealer = dealer
+
+    def new_initial_state(self) -> MizerkaState:
+        return MizerkaState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
+    ) -> MizerkaObserver:
+        return MizerkaObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+class _DealBox:
+    """Holds the state's deal.  OpenSpiel clones a Python state by deep-copying its attributes; this box copies
+    the deal with :meth:`Deal.copy` (fast, and sharing the immutable card sets)."""
+
+    __slots__ = ("deal",)
+
+    def __init__(self, deal: Deal | None) -> None:
+        self.deal = deal
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _DealBox:
+        return _DealBox(None if self.deal is None else self.deal.copy())
+
+
+class MizerkaState(pyspiel.State):  # type: ignore[misc]
+    """A deal in progress: the deck dealt so far, then the :class:`~mizerka.deal.Deal` and pending discard marks."""
+
+    def __init__(self, game: MizerkaGame) -> None:
+        super().__init__(game)
+        self.rules = game.rules
+        self.dealer = game.dealer
+        self.deck: list[int] = []
+        self._box = _DealBox(None)
+        self.pending = 0
+
+    @property
+    def deal(self) -> Deal | None:
+        """The deal, once the deck is shuffled (``None`` before)."""
+        return self._box.deal
+
+    def current_player(self) -> int:
+        deal = self.deal
+        if deal is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if deal.phase is Phase.DONE:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return deal.to_move
+
+    def observation_for(self, player: int | None) -> Observation | None:
+        """What *player* may know (``None``: the public view); ``None`` while the deck is being shuffled."""
+        return None if self.deal is None else self.deal.observation(player)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        obs = self.observation_for(player)
+        if obs is None:
+            return []
+        return legal_action_ids(obs, self.pending)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        dealt = set(self.deck)
+        remaining = [card for card in range(52) if card not in dealt]
+        p = 1.0 / len(remaining)
+        return [(card, p) for card in remaining]
+
+    def _apply_action(self, action: int) -> None:
+        deal = self._box.deal
+        if deal is None:
+            self.deck.append(int(action))
+            if len(self.deck) == 52:
+                self._box = _DealBox(Deal(self.deck, rules=self.rules, dealer=self.dealer))
+            return
+        if action < DISCARD_BASE:
+            deal.push(PLAYS[action])
+        elif action < CHOOSE_BASE:
+            self.pending |= 1 << (action - DISCARD_BASE)
+        elif action < DONE:
+            deal.push(CHOICES[action - CHOOSE_BASE])
+        else:
+            deal.push(Exchange(CardSet(self.pending)))
+            self.pending = 0
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {CARDS[action]}"
+        return action_name(action)
+
+    def is_terminal(self) -> bool:
+        return self.deal is not None and self.deal.phase is Phase.DONE
+
+    def returns(self) -> list[float]:
+        if self.deal is None or self.deal.phase is not Phase.DONE:
+            return [0.0, 0.0, 0.0]
+        return [float(score) for score in self.deal.scores()]
+
+    def __str__(self) -> str:
+        if self.deal is None:
+            return f"shuffling: {len(self.deck)} of 52 cards placed"
+        return str(self.deal) + (f"\n  marked for discard: {CardSet(self.pending)}" if self.pending else "")
+
+
+_PLAYS_SHAPE: Final = (39, 52)
+
+
+class MizerkaObserver:
+    """OpenSpiel's Python observer: a flat ``tensor``, its named views in ``dict``, and a string form.
+
+    Raises:
+        ValueError: for observer parameters, or private information for all players (that would show every hand).
+    """
+
+    def __init__(self, iig_obs_type: pyspiel.IIGObservationType, params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"the Mizerka observer takes no parameters, not {params!r}")
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("the Mizerka observer shows one player's private information, not all players'")
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.public = bool(iig_obs_type.public_info)
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        size = OBSERVATION_SIZE + (int(np.prod(_PLAYS_SHAPE)) if self.perfect_recall else 0)
+        self.tensor: npt.NDArray[np.float32] = np.zeros(size, np.float32)
+        self.dict: dict[str, npt.NDArray[np.float32]] = {}
+        start = 0
+        for name, shape, _ in OBSERVATION_LAYOUT:
+            end = start + int(np.prod(shape))
+            self.dict[name] = self.tensor[start:end].reshape(shape)
+            start = end
+        if self.perfect_recall:
+            self.dict["plays"] = self.tensor[start:].reshape(_PLAYS_SHAPE)
+        self._encoder = ObservationEncoder()
+
+    def _observation(self, state: MizerkaState, player: int) -> Observation | None:
+        return state.observation_for(player if self.private else None)
+
+    def set_from(self, state: MizerkaState, player: int) -> None:
+        """Fill :attr:`tensor` with *state* as *player* sees it."""
+        self.tensor.fill(0.0)
+        obs = self._observation(state, player)
+        if obs is None:
+            return
+        base = self.tensor[:OBSERVATION_SIZE]
+        if self.private:
+            pending = state.pending if obs.is_my_turn() and obs.phase is Phase.EXCHANGE else 0
+            self._encoder.fill(base, obs, player, pending)
+        else:
+            self._encoder.fill(base, obs, player, 0)
+        if not self.public:
+            keep = {"hand", "discards", "drawn", "pending"}
+            for name, view in self.dict.items():
+                if name not in keep:
+                    view.fill(0.0)
+            return
+        if self.perfect_recall:
+            plays = self.dict["plays"]
+            index = 0
+            for _, action in obs.history:
+                if not isinstance(action, int) and action.code < 52:
+                    plays[index, action.code] = 1.0
+                    index += 1
+
+    def string_from(self, state: MizerkaState, player: int) -> str:
+        """*state* as *player* sees it, as text."""
+        obs = self._observation(state, player)
+        if obs is None:
+            return f"p{player} shuffling"
+        parts = [f"p{player}"]
+        if self.private:
+            parts.append(f"hand {obs.hand}")
+            if obs.discards or obs.drawn:
+                parts.append(f"discarded {obs.discards or '-'} drew {obs.drawn or '-'}")
+            if obs.is_my_turn() and obs.phase is Phase.EXCHANGE and state.pending:
+                parts.append(f"marked {CardSet(state.pending)}")
+            if self.perfect_recall:
+                parts.append(f"first {obs.first_cards}")
+        if self.public:
+            parts.append(f"dealer {obs.dealer}")
+            if obs.contract is not None:
+                parts.append(f"contract {obs.contract}")
+            counts = ["-" if c is None else str(c) for c in obs.exchange_counts]
+            parts.append(f"exchanged {'/'.join(counts)}")
+            if self.perfect_recall:
+                plays = [str(action) for _, action in obs.history if not isinstance(action, int)]
+                parts.append("history " + " ".join(plays))
+            else:
+                parts.append(f"tricks {'/'.join(str(t) for t in obs.tricks_won)}")
+                if obs.trick:
+                    parts.append("trick " + " ".join(str(c) for c in obs.trick))
+        return " | ".join(parts)
+
+
+pyspiel.register_game(_GAME_TYPE, MizerkaGame)

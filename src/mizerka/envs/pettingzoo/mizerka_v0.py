@@ -1,0 +1,224 @@
+"""Mizerka as a PettingZoo AEC environment: ``mizerka_v0``, three agents taking turns.
+
+===================  ====================================================================
+Import               ``from mizerka.envs.pettingzoo import mizerka_v0``, then ``mizerka_v0.env()``
+Registry id          ``pettingzoo.make("aec", "mizerka/mizerka-v0")`` (PettingZoo ≥ 1.27)
+Actions              ``Discrete(111)``
+Parallel API         no (turn-based)
+Agents               ``player_0``, ``player_1``, ``player_2`` (the seats)
+Observation          ``Dict(observation=Box(-1, 1, (647,), float32), action_mask=Box(0, 1, (111,), int8))``
+===================  ====================================================================
+
+The action ids and the observation layout are those of :mod:`mizerka.envs.encoding`.  The agent to move comes
+from the rules (the trick's winner leads), not from a fixed rotation.  The exchange takes several steps of the same
+agent: discard marks, then ``done``.
+
+Rewards: when a deal ends, every agent receives its score for the deal (tricks − quota, or quota − tricks in
+Mizerka).  ``mode="deal"`` (default) ends the episode after one deal; ``mode="match"`` plays the whole match (18
+deals), each deal paying its scores as it ends, so the return is the match total.
+
+Illegal actions: the raw environment raises :class:`~mizerka.envs.encoding.IllegalEnvActionError` (or
+:class:`~mizerka.envs.encoding.ActionOutOfRangeError`) and changes nothing.  ``env(illegal_reward=-1.0)`` instead
+wraps it in PettingZoo's ``TerminateIllegalWrapper``, which ends the game with that reward for the offender.
+
+>>> from mizerka.envs.pettingzoo import mizerka_v0
+>>> env = mizerka_v0.env()
+>>> env.reset(seed=3)
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> env.agent_selection, obs["observation"].shape, int(obs["action_mask"].sum())
+('player_1', (647,), 6)
+
+Version history:
+
+* ``v0``: first release.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final, Literal
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+from mizerka.envs.encoding import N_ACTIONS, OBSERVATION_SIZE
+from mizerka.envs.table import Mode, Table
+from mizerka.rules import Rules
+
+__all__ = ["ENV_ID", "MizerkaEnv", "env", "raw_env"]
+
+ENV_ID: Final = "mizerka/mizerka-v0"
+
+ObsDict = dict[str, npt.NDArray[Any]]
+
+
+def _new_seed() -> int:
+    return random.SystemRandom().randrange(1 << 62)
+
+
+class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
+    """The AEC environment.  Build it with :func:`env` (with PettingZoo's order checks) or :func:`raw_env`.
+
+    Args:
+        variant: a three-seat variant spec (``"standard"``, ``"no-exchange"``, ``"standard,show_trump_card"``) or a
+            :class:`~mizerka.rules.Rules`.
+        mode: ``"deal"`` (one deal per episode) or ``"match"`` (a whole match).
+        render_mode: ``"ansi"`` or ``None``.
+        render_seat: whose hand :meth:`render` shows (default ``None``: public information only).
+
+    Raises:
+        RulesError: for an unknown variant or one that does not seat three.
+        ValueError: for an unknown mode or render mode.
+    """
+
+    metadata: Final = {
+        "render_modes": ["ansi"],
+        "name": "mizerka_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        variant: str | Rules = "standard",
+        mode: Mode = "deal",
+        render_mode: Literal["ansi"] | None = None,
+        render_seat: int | None = None,
+    ) -> None:
+        EzPickle.__init__(self, variant, mode, render_mode, render_seat)
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        if render_seat is not None and render_seat not in (0, 1, 2):
+            raise ValueError(f"render_seat must be 0, 1, 2 or None, not {render_seat!r}")
+        self.render_mode = render_mode
+        self.render_seat = render_seat
+        self.table = Table(variant, mode=mode, seed=0)
+        self.possible_agents = [f"player_{i}" for i in range(3)]
+        self.agents = list(self.possible_agents)
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-1.0, 1.0, (OBSERVATION_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: observation_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self._rng: random.Random | None = None
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.table.to_move]
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def __str__(self) -> str:
+        return "mizerka_v0"
+
+    # -- the AEC protocol -------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new episode.  The same *seed* gives the same deck orders and dealer."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        elif self._rng is None:
+            self._rng = random.Random(_new_seed())
+        self.table.reset(self._rng.randrange(1 << 62))
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.table.to_move]
+
+    def observe(self, agent: str) -> ObsDict:
+        seat = self._seat[agent]
+        return {"observation": self.table.tensor(seat), "action_mask": self.table.mask(seat)}
+
+    def step(self, action: Any) -> None:
+        """Apply *action* (an id 0–110) for :attr:`agent_selection`.
+
+        Raises:
+            ActionOutOfRangeError: for anything but an integer id 0–110.
+            IllegalEnvActionError: for an id the rules forbid now (see the action mask); nothing changes.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        table = self.table
+        table.step(action)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        scores = table.last_scores
+        if scores is not None:
+            for i, a in enumerate(self.possible_agents):
+                self.rewards[a] = float(scores[i])
+        for a in self.agents:
+            self.infos[a] = {} if scores is None else {"deal_scores": list(scores)}
+        if table.is_over():
+            for a in self.agents:
+                self.terminations[a] = True
+        else:
+            self.agent_selection = self.possible_agents[table.to_move]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The table as text (``render_mode="ansi"``); public information plus ``render_seat``'s hand."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            return None
+        return self.table.render(self.render_seat)
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """Not provided: a global state would reveal every hand; train from the observations."""
+        raise NotImplementedError("mizerka_v0 has no global state (it would reveal the hidden cards)")
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(**kwargs: Any) -> MizerkaEnv:
+    """The environment without wrappers (see :class:`MizerkaEnv` for the arguments)."""
+    return MizerkaEnv(**kwargs)
+
+
+def env(*, illegal_reward: float | None = None, **kwargs: Any) -> AECEnv[str, ObsDict, int]:
+    """The environment in PettingZoo's ``OrderEnforcingWrapper`` (errors for stepping before ``reset``).
+
+    Args:
+        illegal_reward: if given, an illegal action ends the game with this reward for the offender
+            (PettingZoo's ``TerminateIllegalWrapper``) instead of raising.
+        **kwargs: passed to :class:`MizerkaEnv`.
+    """
+    environment: AECEnv[str, ObsDict, int] = raw_env(**kwargs)
+    if illegal_reward is not None:
+        environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=illegal_reward)
+    return wrappers.OrderEnforcingWrapper(environment)
+
+
+def _register() -> None:
+    import pettingzoo
+
+    register = getattr(pettingzoo, "register", None)
+    if register is None:  # PettingZoo < 1.27 has no registry
+        return
+    registry = getattr(pettingzoo, "aec_registry", {})
+    if ENV_ID not in registry:
+        register("aec", ENV_ID, entry_point="mizerka.envs.pettingzoo.mizerka_v0:env")
+
+
+_register()

@@ -1,0 +1,241 @@
+"""The game driver behind the environments: a deal or a whole match, stepped by action ids.
+
+:class:`Table` owns a :class:`~mizerka.match.Match` (or, for single deals, a one-deal schedule), keeps the exchanging
+seat's pending discard marks, validates every action id, and reports the scores of each deal as it ends.  Every
+view it gives a seat (tensor, legal ids) is built from that seat's :meth:`~mizerka.match.Match.observation`.
+
+>>> table = Table(mode="deal", seed=11)
+>>> table.to_move, table.legal_ids()[:2]
+(2, [104, 105])
+>>> table.step(109)            # forehand chooses Mizerka
+>>> table.phase.name, table.to_move
+('EXCHANGE', 2)
+>>> table.step(3)
+Traceback (most recent call last):
+...
+mizerka.envs.encoding.IllegalEnvActionError: illegal action 3 (play 5C) for seat 2: cannot play 5C in the exchange phase
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from mizerka.cards import CARDS, CardSet
+from mizerka.deal import CHOICES, PLAYS, Action, Deal, Exchange, Observation, Phase
+from mizerka.envs.encoding import (
+    CHOOSE_BASE,
+    DISCARD_BASE,
+    DONE,
+    N_ACTIONS,
+    IllegalEnvActionError,
+    ObservationEncoder,
+    check_action_id,
+    illegal_reason,
+    legal_action_ids,
+)
+from mizerka.match import Match
+from mizerka.rules import STANDARD, Rules, RulesError, parse_variant
+
+__all__ = ["Mode", "Table", "resolve_rules"]
+
+Mode = Literal["deal", "match"]
+MODES: Final = ("deal", "match")
+
+
+def resolve_rules(variant: str | Rules) -> Rules:
+    """A :class:`Rules` from a variant spec (``"standard"``, ``"no-exchange,show_trump_card"``) or rules object.
+
+    Raises:
+        RulesError: for an unknown variant, or one that does not seat exactly three players.
+    """
+    rules = variant if isinstance(variant, Rules) else parse_variant(variant)
+    if rules.n_seats != 3:
+        raise RulesError(f"the environments seat three players; variant {rules.name!r} seats {rules.n_seats}")
+    return rules
+
+
+class Table:
+    """A deal (``mode="deal"``) or a match of ``rules.n_deals`` deals (``mode="match"``), driven by action ids.
+
+    Args:
+        rules: the variant (three seats).
+        mode: ``"deal"`` plays one deal with a dealer drawn from the seed; ``"match"`` a whole match.
+        seed: seeds the deck orders (and the first dealer).
+
+    Raises:
+        RulesError: for a variant with four seats.
+        ValueError: for an unknown mode.
+    """
+
+    def __init__(self, rules: Rules | str = STANDARD, *, mode: Mode = "deal", seed: int | None = None) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be 'deal' or 'match', not {mode!r}")
+        self.rules = resolve_rules(rules)
+        self.mode: Mode = mode
+        self.encoder = ObservationEncoder()
+        self.reset(seed)
+
+    def reset(self, seed: int | None) -> None:
+        """Start again from a fresh deal or match, shuffled from *seed*."""
+        rng = random.Random(seed)
+        rules = self.rules
+        if self.mode == "deal":
+            # one deal: a match whose schedule stops after the first deal; the dealer is drawn from the seed
+            first_dealer = rng.randrange(rules.n_seats)
+            self.match = Match(rules, seed=rng.randrange(1 << 62), first_dealer=first_dealer)
+            self.n_deals = 1
+        else:
+            self.match = Match(rules, seed=rng.randrange(1 << 62))
+            self.n_deals = rules.n_deals
+        self.pending = 0
+        self.deals_done = 0
+        self.last_scores: list[int] | None = None
+        self._cache_key = -1
+        self._cache: dict[int, Observation] = {}
+        self.steps = 0
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    @property
+    def deal(self) -> Deal:
+        return self.match.deal
+
+    @property
+    def phase(self) -> Phase:
+        return self.deal.phase
+
+    @property
+    def to_move(self) -> int:
+        """The seat to act, or -1 when the episode is over."""
+        return -1 if self.is_over() else self.deal.to_move
+
+    def is_over(self) -> bool:
+        return self.deals_done >= self.n_deals
+
+    def observation(self, seat: int) -> Observation:
+        """The seat's :meth:`Match.observation` (cached until the next action)."""
+        if self._cache_key != self.steps:
+            self._cache.clear()
+            self._cache_key = self.steps
+        obs = self._cache.get(seat)
+        if obs is None:
+            obs = self._cache[seat] = self.match.observation(seat)
+        return obs
+
+    def pending_for(self, seat: int) -> int:
+        """The discard marks *seat* has made in its unfinished exchange (0 for anyone else)."""
+        return self.pending if self.deal.phase is Phase.EXCHANGE and self.deal.to_move == seat else 0
+
+    def tensor(self, seat: int, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+        """The seat's observation tensor (see :mod:`mizerka.envs.encoding`)."""
+        return self.encoder.encode(self.observation(seat), self.pending_for(seat), out)
+
+    def legal_ids(self, seat: int | None = None) -> list[int]:
+        """The legal action ids of *seat* (default: the seat to move), ascending; empty if it is not to move."""
+        if self.is_over():
+            return []
+        if seat is None:
+            seat = self.deal.to_move
+        return legal_action_ids(self.observation(seat), self.pending_for(seat))
+
+    def mask(self, seat: int) -> npt.NDArray[np.int8]:
+        """The legal ids of *seat* as a 0/1 ``int8`` vector of length 111 (all zero when it is not to move)."""
+        mask = np.zeros(N_ACTIONS, np.int8)
+        ids = self.legal_ids(seat)
+        if ids:
+            mask[ids] = 1
+        return mask
+
+    # -- acting -----------------------------------------------------------------------------------
+
+    def illegal_reason(self, action: int) -> str | None:
+        """Why id *action* is illegal for the seat to move, or ``None``."""
+        if self.is_over():
+            return "the episode is over"
+        seat = self.deal.to_move
+        return illegal_reason(self.observation(seat), self.pending_for(seat), action)
+
+    def step(self, action: object) -> None:
+        """Apply an action id for the seat to move.
+
+        Raises:
+            ActionOutOfRangeError: for anything but an integer 0–110.
+            IllegalEnvActionError: for an id the rules forbid now; nothing changes.
+        """
+        action_id = check_action_id(action)
+        reason = self.illegal_reason(action_id)
+        if reason is not None:
+            from mizerka.envs.encoding import action_name
+
+            raise IllegalEnvActionError(
+                f"illegal action {action_id} ({action_name(action_id)}) for seat {self.to_move}: {reason}"
+            )
+        self.apply_legal(action_id)
+
+    def apply_legal(self, action_id: int) -> None:
+        """Apply an id already known to be legal (no checks)."""
+        self.last_scores = None
+        if action_id < DISCARD_BASE:
+            self._push(PLAYS[action_id])
+        elif action_id < CHOOSE_BASE:
+            self.pending |= 1 << (action_id - DISCARD_BASE)
+            self.steps += 1
+        elif action_id < DONE:
+            self._push(CHOICES[action_id - CHOOSE_BASE])
+        else:
+            discards = self.pending
+            self.pending = 0
+            self._push(Exchange(CardSet(discards)))
+
+    def apply_action(self, action: Action) -> None:
+        """Apply a whole engine action (a bot's :class:`~mizerka.deal.Decision` action) after checking it.
+
+        Raises:
+            IllegalActionError: if the rules forbid it.
+        """
+        if self.pending:
+            raise IllegalEnvActionError("finish the pending exchange with 'done' first")
+        self.last_scores = None
+        self.deal.check(action)
+        self._push(action)
+
+    def _push(self, action: Action) -> None:
+        deal = self.deal
+        self.match.push(action)
+        self.steps += 1
+        if deal.phase is Phase.DONE:
+            self.deals_done += 1
+            self.last_scores = deal.scores()
+            if self.mode == "deal" and len(self.match.deals) > 1:
+                # a single deal: drop the next deal the match started, so the finished deal stays current
+                self.match.deals.pop()
+                self.match.decks.pop()
+
+    def render(self, seat: int | None = None) -> str:
+        """A text picture of the table as *seat* sees it (``None``: public information only)."""
+        obs = self.match.observation(seat)
+        deal_text = f"deal {obs.deal_no}/{self.n_deals}" if self.mode == "match" else "single deal"
+        lines = [f"Mizerka, {deal_text}, dealer seat {obs.dealer}, {obs.phase.name.lower()} phase"]
+        if obs.contract is not None:
+            lines.append(f"contract: {obs.contract.label} ({obs.contract.goal}), chosen by seat {obs.active_seats[0]}")
+        for s in range(self.rules.n_seats):
+            role = ("FH", "MH", "D")[obs.active_seats.index(s)]
+            count = obs.exchange_counts[s]
+            exchanged = "" if count is None else f", exchanged {count}"
+            line = f"  seat {s} {role:>2}: {obs.hand_sizes[s]} cards, {obs.tricks_won[s]} tricks{exchanged}"
+            if s == seat:
+                line += f"  hand {obs.hand.grouped()}"
+            if obs.totals:
+                line += f"  total {obs.totals[s]}"
+            lines.append(line)
+        if obs.trick:
+            lines.append("  trick: " + " ".join(str(CARDS[c]) for c in obs.trick))
+        if obs.to_move >= 0:
+            lines.append(f"  to move: seat {obs.to_move}")
+        if obs.scores is not None:
+            lines.append("  scores: " + " ".join(f"{x:+d}" for x in obs.scores))
+        return "\n".join(lines)

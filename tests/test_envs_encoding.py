@@ -1,0 +1,141 @@
+"""The shared action ids and observation tensor, and the promise that no hidden card is ever encoded."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="the rl extra (numpy) is not installed")
+
+from mizerka.cards import CardSet  # noqa: E402
+from mizerka.deal import Deal, Phase  # noqa: E402
+from mizerka.envs.encoding import (  # noqa: E402
+    CHOOSE_BASE,
+    DISCARD_BASE,
+    DONE,
+    N_ACTIONS,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SIZE,
+    ActionOutOfRangeError,
+    ObservationEncoder,
+    action_name,
+    check_action_id,
+    legal_action_ids,
+    views,
+)
+from mizerka.envs.table import Table  # noqa: E402
+
+CARD_VIEWS = ("hand", "discards", "drawn", "pending", "played", "trick", "shown_card")
+
+
+def test_layout_is_contiguous_and_documented() -> None:
+    tensor = np.arange(OBSERVATION_SIZE, dtype=np.float32)
+    parts = views(tensor)
+    assert list(parts) == [name for name, _, _ in OBSERVATION_LAYOUT]
+    flat = np.concatenate([v.reshape(-1) for v in parts.values()])
+    assert np.array_equal(flat, tensor)  # every element belongs to exactly one view, in order
+    assert all(meaning for _, _, meaning in OBSERVATION_LAYOUT)
+    parts["hand"][0] = -5.0
+    assert tensor[0] == -5.0  # views, not copies
+
+
+def test_action_ids_have_one_meaning_each() -> None:
+    names = [action_name(a) for a in range(N_ACTIONS)]
+    assert len(set(names)) == N_ACTIONS
+    assert names[0] == "play 2C" and names[51] == "play AS"
+    assert names[DISCARD_BASE + 51] == "discard AS"
+    assert names[CHOOSE_BASE + 4] == "choose NT" and names[DONE] == "done"
+
+
+@pytest.mark.parametrize("bad", [-1, 111, 1.0, "3", None, True, np.array([1, 2])])
+def test_out_of_range_actions_raise_a_specific_error(bad: object) -> None:
+    with pytest.raises(ActionOutOfRangeError):
+        check_action_id(bad)
+
+
+def test_numpy_integers_are_accepted() -> None:
+    assert check_action_id(np.int32(5)) == 5
+    assert check_action_id(np.array(7)) == 7
+
+
+def test_exchange_marks_ascend_and_respect_the_talon() -> None:
+    deal = Deal.random(2, dealer=0)
+    deal.play("MZ")
+    obs = deal.observation(deal.to_move)
+    hand = sorted(int(c) for c in obs.hand)
+    ids = legal_action_ids(obs)
+    assert ids == [DISCARD_BASE + c for c in hand] + [DONE]
+    pending = 1 << hand[3]
+    after = legal_action_ids(obs, pending)
+    assert after == [DISCARD_BASE + c for c in hand[4:]] + [DONE]
+    full = 0
+    for card in hand[:13]:
+        full |= 1 << card
+    assert legal_action_ids(obs, full) == [DONE]  # 13 marks: the talon's size
+
+
+def _allowed_cards(deal: Deal, seat: int, pending: int) -> int:
+    """Every card *seat* may know the place of, computed from the true deal."""
+    allowed = deal.hands[seat] | deal.dead[seat] | deal.drawn[seat] | deal.played | pending
+    for card in deal.trick:
+        allowed |= 1 << card
+    if deal.shown_card is not None:
+        allowed |= 1 << deal.shown_card
+    return allowed
+
+
+def _card_bits(tensor: np.ndarray) -> int:
+    parts = views(tensor)
+    mask = 0
+    for name in CARD_VIEWS:
+        cards = parts[name].reshape(-1, 52).any(axis=0)
+        for card in np.flatnonzero(cards):
+            mask |= 1 << int(card)
+    return mask
+
+
+@pytest.mark.parametrize("variant", ["standard", "standard,show_trump_card", "no-exchange"])
+def test_observations_encode_no_hidden_card(variant: str) -> None:
+    """At every step of many random deals, each seat's tensor mentions only cards that seat may know,
+    and it is unchanged when the hidden cards are dealt differently (a resampled world)."""
+    rng = random.Random(5)
+    for episode in range(5):
+        table = Table(variant, mode="deal", seed=episode)
+        while not table.is_over():
+            deal = table.deal
+            for seat in range(3):
+                pending = table.pending_for(seat)
+                tensor = table.tensor(seat)
+                parts = views(tensor)
+                assert _card_bits(tensor) & ~_allowed_cards(deal, seat, pending) == 0
+                assert CardSet(int(np.dot(parts["hand"], [1 << i for i in range(52)]))) == deal.hand(seat)
+                if deal.phase is not Phase.DONE and rng.random() < 0.2:
+                    world = Deal.from_observation(deal.observation(seat), random.Random(rng.random()))
+                    assert world.hands != deal.hands or deal.phase is Phase.PLAY
+                    encoder = ObservationEncoder()
+                    seen = encoder.encode(deal.observation(seat), pending)
+                    assert np.array_equal(encoder.encode(world.observation(seat), pending), seen)
+            ids = table.legal_ids()
+            table.step(rng.choice(ids))
+
+
+def test_other_players_discards_stay_hidden() -> None:
+    """After an exchange, the others see only how many cards were exchanged."""
+    table = Table(mode="deal", seed=4)
+    table.step(CHOOSE_BASE + 4)
+    exchanger = table.to_move
+    hand = sorted(int(c) for c in table.deal.hand(exchanger))
+    for card in hand[:3]:
+        table.step(DISCARD_BASE + card)
+    table.step(DONE)
+    for seat in range(3):
+        parts = views(table.tensor(seat))
+        rel = (exchanger - seat) % 3
+        assert parts["exchange_counts"][rel] == pytest.approx(3 / 13)
+        assert parts["exchanged"][rel] == 1.0
+        if seat != exchanger:
+            assert not parts["discards"].any() and not parts["drawn"].any()
+            assert not any(parts["hand"][c] for c in hand[:3])
+        else:
+            assert [c for c in range(52) if parts["discards"][c]] == hand[:3]

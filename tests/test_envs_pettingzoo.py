@@ -1,0 +1,143 @@
+"""The PettingZoo AEC environment mizerka_v0: conformance, rewards, modes, bad input."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the rl extra (pettingzoo) is not installed")
+np = pytest.importorskip("numpy")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from mizerka.envs.encoding import (  # noqa: E402
+    CHOOSE_BASE,
+    DONE,
+    ActionOutOfRangeError,
+    IllegalEnvActionError,
+)
+from mizerka.envs.pettingzoo import mizerka_v0  # noqa: E402
+from mizerka.rules import RulesError  # noqa: E402
+
+
+# api_test whitelists PettingZoo's own Dict-observation games by name; for any other env it warns about the
+# {"observation", "action_mask"} dict that the classic games use.  Those two warnings are expected here.
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.parametrize("mode", ["deal", "match"])
+def test_api_test(mode: str) -> None:
+    api_test(mizerka_v0.env(mode=mode), num_cycles=150)
+
+
+def test_seed_test() -> None:
+    seed_test(mizerka_v0.env, num_cycles=150)
+    seed_test(lambda: mizerka_v0.env(mode="match"), num_cycles=150)
+
+
+def test_registered_in_the_pettingzoo_registry() -> None:
+    import pettingzoo
+
+    if not hasattr(pettingzoo, "make"):
+        pytest.skip("PettingZoo < 1.27 has no registry")
+    env = pettingzoo.make("aec", "mizerka/mizerka-v0")
+    env.reset(seed=1)
+    assert env.agent_selection in env.possible_agents
+
+
+def _play_random(env, seed: int) -> tuple[dict[str, float], list[list[int]]]:
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    returns = dict.fromkeys(env.possible_agents, 0.0)
+    deal_scores: list[list[int]] = []
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _info = env.last()
+        returns[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        action = int(rng.choice(list(legal)))
+        env.step(action)
+        if env.unwrapped.table.last_scores is not None:
+            deal_scores.append(list(env.unwrapped.table.last_scores))
+    return returns, deal_scores
+
+
+def test_a_deal_pays_its_scores() -> None:
+    env = mizerka_v0.env()
+    returns, deals = _play_random(env, 3)
+    assert len(deals) == 1
+    assert [returns[f"player_{i}"] for i in range(3)] == [float(s) for s in deals[0]]
+    assert sum(returns.values()) == 0.0
+
+
+def test_a_match_pays_every_deal() -> None:
+    env = mizerka_v0.env(mode="match")
+    returns, deals = _play_random(env, 8)
+    assert len(deals) == 18
+    totals = [sum(d[i] for d in deals) for i in range(3)]
+    assert [returns[f"player_{i}"] for i in range(3)] == [float(t) for t in totals]
+    assert env.unwrapped.table.match.is_over()
+
+
+def test_only_the_agent_to_move_has_a_mask() -> None:
+    env = mizerka_v0.env()
+    env.reset(seed=2)
+    mover = env.agent_selection
+    for agent in env.possible_agents:
+        mask = env.observe(agent)["action_mask"]
+        assert mask.any() == (agent == mover)
+
+
+def test_illegal_action_raises_and_changes_nothing() -> None:
+    env = mizerka_v0.env()
+    env.reset(seed=2)
+    before = env.observe(env.agent_selection)["observation"].copy()
+    with pytest.raises(IllegalEnvActionError, match="cannot play"):
+        env.step(0)  # a card play in the choose phase
+    with pytest.raises(ActionOutOfRangeError):
+        env.step(500)
+    assert np.array_equal(env.observe(env.agent_selection)["observation"], before)
+    env.step(CHOOSE_BASE + 5)  # still the same position: choosing works
+
+
+def test_illegal_reward_option_terminates_instead() -> None:
+    env = mizerka_v0.env(illegal_reward=-1.0)
+    env.reset(seed=2)
+    offender = env.agent_selection
+    env.step(DONE)  # 'done' in the choose phase
+    assert all(env.terminations.values())
+    assert env.rewards[offender] == -1.0
+
+
+def test_exchange_is_blind_and_takes_several_steps() -> None:
+    env = mizerka_v0.env()
+    env.reset(seed=9)
+    env.step(CHOOSE_BASE + 4)
+    agent = env.agent_selection
+    obs = env.observe(agent)
+    discard_ids = [a for a in np.flatnonzero(obs["action_mask"]) if 52 <= a < 104]
+    env.step(int(discard_ids[0]))
+    assert env.agent_selection == agent  # still exchanging: marks change nothing for the others
+    env.step(DONE)
+    assert env.agent_selection != agent
+
+
+def test_render_ansi_shows_only_public_information() -> None:
+    env = mizerka_v0.env(render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert "choose phase" in text and "hand" not in text
+    seat_env = mizerka_v0.env(render_mode="ansi", render_seat=0)
+    seat_env.reset(seed=1)
+    assert "hand" in seat_env.render()
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(RulesError):
+        mizerka_v0.env(variant="four-players")
+    with pytest.raises(ValueError, match="mode"):
+        mizerka_v0.env(mode="tournament")
+    with pytest.raises(ValueError, match="render_mode"):
+        mizerka_v0.env(render_mode="human")
