@@ -1,0 +1,161 @@
+// The app shell: header with the language switch, and a tiny router over the query string.
+//
+//   /                   the lobby
+//   /?quickplay=1       start a game against bots at once (what `make run` prints)
+//   /?table=ID          a table: your seat if this browser holds one, else join or watch
+//   /?table=ID&watch=1  watch a table
+
+import { initAnnouncer } from "./announce.js";
+import { LANGUAGES, initLang, lang, onLangChange, setLang, t } from "./i18n.js";
+import { Lobby, joinTable, quickplay } from "./lobby.js";
+import { api } from "./net.js";
+import { h } from "./sheet.js";
+import { seatFor } from "./store.js";
+import { TableView } from "./table.js";
+
+let screen = null;
+const app = () => document.getElementById("app");
+
+function params() {
+  const query = new URLSearchParams(location.search);
+  // Accept the older hash form #/t/ID as well.
+  const hash = location.hash.match(/^#\/t\/([^/?#]+)/);
+  if (hash && !query.get("table")) query.set("table", decodeURIComponent(hash[1]));
+  return query;
+}
+
+function go(url, { replace = false } = {}) {
+  if (replace) history.replaceState(null, "", url);
+  else history.pushState(null, "", url);
+  route();
+}
+
+function show(next) {
+  screen?.destroy?.();
+  screen = next;
+  screen?.start?.();
+}
+
+export function goLobby() {
+  go("/");
+}
+
+export function openTable(id, { watch = false } = {}) {
+  go(`/?table=${encodeURIComponent(id)}${watch ? "&watch=1" : ""}`);
+}
+
+/** A message screen for bad links and refusals, always with the way back to the lobby. */
+function showError(kind, detail = "") {
+  show(null);
+  const back = h("button", { type: "button", class: "btn primary", id: "back-to-lobby" }, t("error.backToLobby"));
+  back.addEventListener("click", goLobby);
+  const text = kind === "refused" ? t("error.refused", { reason: detail }) : t(`error.${kind}`);
+  app().replaceChildren(h("div", { class: "error-screen panel", role: "alert" },
+    h("h2", {}, t("error.title")), h("p", { class: "error-text", "data-kind": kind }, text), back));
+  back.focus();
+  screen = { rerender: () => showError(kind, detail) };
+}
+
+/** The page for a table this browser has no seat at: join a free seat, or watch, or go back. */
+async function showJoin(id) {
+  let info;
+  try {
+    info = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
+  } catch (error) {
+    showError(error.status === 404 ? "notFound" : error.code === "network" ? "network" : "refused", error.message);
+    return;
+  }
+  const free = info.seats.filter((s) => s.open).length;
+  const box = h("div", { class: "join-screen panel" }, h("h2", {}, info.name || t("join.title")));
+  const rerender = () => renderJoin();
+  function renderJoin() {
+    box.replaceChildren(h("h2", {}, info.name || t("join.title")));
+    const list = h("ul", { class: "waiting-seats" });
+    for (const s of info.seats) list.append(h("li", { class: s.open ? "open" : "taken" }, s.open ? t("table.empty") : s.name || "?"));
+    box.append(list);
+    if (info.status === "finished" || info.status === "abandoned") {
+      box.append(h("p", { class: "error-text", role: "alert", "data-kind": "notFound" }, t("error.notFound")));
+    } else if (free > 0) {
+      const join = h("button", { type: "button", class: "btn primary", id: "join-table" }, t("join.button"));
+      join.addEventListener("click", async () => {
+        try {
+          await joinTable(id);
+          go(`/?table=${encodeURIComponent(id)}`, { replace: true });
+        } catch (error) {
+          showError(error.code === "table_full" || error.code === "seat_taken" ? "full"
+            : error.status === 404 ? "notFound" : "refused", error.message);
+        }
+      });
+      box.append(join);
+    } else {
+      box.append(h("p", { class: "error-text", role: "alert", "data-kind": "full" }, t("error.full")));
+    }
+    if (info.options?.spectators !== false && info.status !== "abandoned") {
+      const watch = h("button", { type: "button", class: "btn" }, t("join.watch"));
+      watch.addEventListener("click", () => openTable(id, { watch: true }));
+      box.append(watch);
+    }
+    const back = h("button", { type: "button", class: "btn", id: "back-to-lobby" }, t("error.backToLobby"));
+    back.addEventListener("click", goLobby);
+    box.append(back);
+  }
+  renderJoin();
+  show(null);
+  app().replaceChildren(box);
+  screen = { rerender };
+}
+
+async function route() {
+  const query = params();
+  const table = query.get("table");
+  if (query.get("quickplay")) {
+    app().replaceChildren(h("p", { class: "loading" }, "…"));
+    try {
+      const id = await quickplay();
+      go(`/?table=${encodeURIComponent(id)}`, { replace: true });
+    } catch (error) {
+      showError(error.code === "network" ? "network" : "refused", error.message);
+    }
+    return;
+  }
+  if (table) {
+    if (seatFor(table) || query.get("watch")) {
+      const view = new TableView(app(), table, { goLobby, onError: showError });
+      show(view);
+    } else {
+      await showJoin(table);
+    }
+    return;
+  }
+  const lobby = new Lobby(app(), { openTable, showError });
+  show(lobby);
+}
+
+function renderHeader() {
+  const header = document.getElementById("site-header");
+  const title = h("a", { href: "/", class: "brand" }, t("app.title"));
+  title.addEventListener("click", (event) => { event.preventDefault(); goLobby(); });
+  const select = h("select", { id: "lang-select", "aria-label": t("nav.language") });
+  for (const [code, label] of Object.entries(LANGUAGES)) {
+    select.append(h("option", { value: code, selected: code === lang(), lang: code }, label));
+  }
+  select.addEventListener("change", () => setLang(select.value));
+  header.replaceChildren(title, h("label", { class: "lang" }, h("span", { class: "visually-hidden" }, t("nav.language")), select));
+  document.title = t("app.title");
+}
+
+function boot() {
+  initLang();
+  initAnnouncer();
+  renderHeader();
+  onLangChange(() => {
+    renderHeader();
+    document.getElementById("lang-select")?.focus();
+    if (screen?.rerender) screen.rerender();
+    else if (screen?.render) screen.render();
+  });
+  window.addEventListener("popstate", route);
+  route();
+}
+
+boot();

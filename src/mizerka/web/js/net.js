@@ -1,0 +1,170 @@
+// Talking to the server: REST calls under /api and one websocket per table under /ws.
+//
+// The socket reconnects by itself after a network blip (backoff up to a few seconds) and says hello again with
+// the seat token and the number of the last event seen, so the server answers with a fresh view of the same
+// seat.  Listeners get every server message; `request()` pairs a message with its reply by `id`.
+
+export const PROTOCOL_VERSION = 1;
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Call the REST API: `api("POST", "/api/tables", {...})`.  Errors become ApiError with the server's code. */
+export async function api(method, path, body = undefined) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new ApiError(0, "network", String(error));
+  }
+  let data = null;
+  const text = await response.text();
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { message: text };
+  }
+  if (!response.ok) {
+    // The server answers {"error": code, "message": text}.
+    const code = (data && (data.error || data.code)) || String(response.status);
+    const message = (data && data.message) || response.statusText;
+    throw new ApiError(response.status, code, message);
+  }
+  return data;
+}
+
+function socketUrl() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws`;
+}
+
+/**
+ * One table connection.  Events: "message" (any server message), "state" ("connecting", "open",
+ * "reconnecting", "closed"), "fatal" (an error reply to hello: the table or token is not valid).
+ */
+export class TableSocket extends EventTarget {
+  constructor(table, token) {
+    super();
+    this.table = table;
+    this.token = token;
+    this.lastSeq = null;
+    this.ws = null;
+    this.state = "connecting";
+    this.closedByUs = false;
+    this.attempt = 0;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.welcomed = false;
+    this.timer = null;
+  }
+
+  connect() {
+    this.closedByUs = false;
+    this.setState(this.welcomed ? "reconnecting" : "connecting");
+    const ws = new WebSocket(socketUrl());
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      const hello = { type: "hello", id: "hello", protocol: PROTOCOL_VERSION, table: this.table };
+      if (this.token) hello.token = this.token;
+      if (this.lastSeq !== null) hello.last_seq = this.lastSeq;
+      ws.send(JSON.stringify(hello));
+    });
+    ws.addEventListener("message", (event) => this.onFrame(event.data));
+    ws.addEventListener("close", () => this.onClose(ws));
+    ws.addEventListener("error", () => { /* a close event follows */ });
+  }
+
+  onFrame(raw) {
+    let message;
+    try {
+      message = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    if (message.type === "ping") {
+      this.send({ type: "pong", id: message.id ?? null });
+      return;
+    }
+    if (message.type === "welcome") {
+      this.welcomed = true;
+      this.attempt = 0;
+      this.setState("open");
+    }
+    if (message.type === "error" && message.id === "hello") {
+      this.closedByUs = true;
+      this.ws?.close();
+      this.setState("closed");
+      this.dispatchEvent(new CustomEvent("fatal", { detail: message }));
+      return;
+    }
+    if (typeof message.seq === "number" && ["welcome", "snapshot", "event"].includes(message.type)) {
+      this.lastSeq = Math.max(this.lastSeq ?? 0, message.seq);
+    }
+    if (message.id !== undefined && message.id !== null && this.pending.has(message.id)) {
+      const { resolve } = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      resolve(message);
+    }
+    this.dispatchEvent(new CustomEvent("message", { detail: message }));
+  }
+
+  onClose(ws) {
+    if (ws !== this.ws) return;
+    for (const { resolve } of this.pending.values()) {
+      resolve({ type: "error", code: "network", message: "the connection was lost" });
+    }
+    this.pending.clear();
+    if (this.closedByUs) {
+      this.setState("closed");
+      return;
+    }
+    this.setState("reconnecting");
+    const delay = Math.min(5000, 300 * 2 ** this.attempt);
+    this.attempt += 1;
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  setState(state) {
+    if (this.state === state) return;
+    this.state = state;
+    this.dispatchEvent(new CustomEvent("state", { detail: state }));
+  }
+
+  send(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Send *message* with a fresh id and resolve with the reply that carries it (ack, error, hint…). */
+  request(message) {
+    const id = `r${this.nextId++}`;
+    return new Promise((resolve) => {
+      this.pending.set(id, { resolve });
+      if (!this.send({ ...message, id })) {
+        this.pending.delete(id);
+        resolve({ type: "error", id, code: "network", message: "not connected" });
+      }
+    });
+  }
+
+  close() {
+    this.closedByUs = true;
+    clearTimeout(this.timer);
+    this.ws?.close();
+  }
+
+  /** Drop the connection as a network blip would (tests and the debug hook use it); it reconnects by itself. */
+  simulateDrop() {
+    this.ws?.close();
+  }
+}

@@ -1,0 +1,116 @@
+// The score sheet: players × contracts with the used marks, one row per deal with "take" or "avoid",
+// the deal's scores and the running totals, and a winner banner at the end of the match.
+
+import { contractName, listOf, signed, t } from "./i18n.js";
+import { suitIcon } from "./cards.js";
+
+export const CONTRACT_CODES = ["C", "D", "H", "S", "NT", "MZ"];
+
+export function contractIndex(code) {
+  const i = CONTRACT_CODES.indexOf(String(code).toUpperCase());
+  if (i < 0) throw new Error(`unknown contract ${code}`);
+  return i;
+}
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+export { h };
+
+/** A contract as a short label with its suit drawn: ♥ Hearts. */
+export function contractLabel(code, { short = false } = {}) {
+  const index = contractIndex(code);
+  const span = h("span", { class: `contract-label contract-${code.toLowerCase()}` });
+  if (index < 4) span.append(suitIcon(index));
+  if (!short || index >= 4) span.append(h("span", { class: short ? "contract-short" : "" }, short
+    ? (index === 4 ? "NT" : "MZ") : contractName(index)));
+  if (short && index < 4) span.setAttribute("title", contractName(index));
+  if (short) span.setAttribute("aria-label", contractName(index));
+  return span;
+}
+
+/** The winners of a finished match: every seat with the top total (a shared win when several). */
+export function winnersOf(totals) {
+  const best = Math.max(...totals);
+  return totals.map((v, i) => (v === best ? i : -1)).filter((i) => i >= 0);
+}
+
+/**
+ * Build the score sheet for *view* (the server's View).  *winners* is the list from the match_end event when
+ * known, else it is worked out from the totals once the match is over.
+ */
+export function renderScoreSheet(view, winners = null) {
+  const names = view.players.map((p, i) => p.name || `#${i + 1}`);
+  const root = h("div", { class: "score-sheet" });
+  const over = view.status === "finished" || view.phase === "over";
+  if (over) {
+    const who = winners ?? winnersOf(view.totals);
+    root.append(h("p", { class: "winner-banner", role: "status" },
+      t("sheet.winner", { n: who.length, names: listOf(who.map((i) => names[i])) })));
+  }
+
+  // Players × contracts, with a mark for each contract used, and the totals.
+  const grid = h("table", { class: "sheet-grid" });
+  grid.append(h("caption", { class: "visually-hidden" }, t("sheet.title")));
+  const head = h("tr", {}, h("th", { scope: "col" }, t("sheet.player")));
+  for (const code of CONTRACT_CODES) head.append(h("th", { scope: "col" }, contractLabel(code, { short: true })));
+  head.append(h("th", { scope: "col" }, t("sheet.total")));
+  grid.append(h("thead", {}, head));
+  const body = h("tbody");
+  names.forEach((name, seat) => {
+    const used = new Set((view.used[seat] || []).map((c) => String(c).toUpperCase()));
+    const row = h("tr", { class: seat === view.seat ? "my-row" : "" }, h("th", { scope: "row" }, name));
+    for (const code of CONTRACT_CODES) {
+      const mark = used.has(code);
+      row.append(h("td", { class: mark ? "used" : "unused", "aria-label": mark ? `${contractName(contractIndex(code))} ✓` : null },
+        mark ? "✕" : ""));
+    }
+    row.append(h("td", { class: "total" }, signed(view.totals[seat] ?? 0)));
+    body.append(row);
+  });
+  grid.append(body);
+  root.append(grid);
+
+  // One row per finished deal.
+  if (!view.score_sheet.length) {
+    root.append(h("p", { class: "sheet-empty" }, t("sheet.empty")));
+    return root;
+  }
+  const deals = h("table", { class: "sheet-deals" });
+  const top = h("tr", {},
+    h("th", { scope: "col", rowspan: 2 }, t("sheet.deal")),
+    h("th", { scope: "col", rowspan: 2 }, t("sheet.contract")),
+    h("th", { scope: "colgroup", colspan: names.length, class: "group" }, t("sheet.tricks")),
+    h("th", { scope: "colgroup", colspan: names.length, class: "group" }, t("sheet.scores")),
+    h("th", { scope: "colgroup", colspan: names.length, class: "group" }, t("sheet.totals")));
+  const sub = h("tr");
+  for (let g = 0; g < 3; g += 1) for (const name of names) sub.append(h("th", { scope: "col", class: "who" }, name));
+  deals.append(h("thead", {}, top, sub));
+  const rows = h("tbody");
+  for (const row of view.score_sheet) {
+    const avoid = String(row.contract).toUpperCase() === "MZ";
+    const tr = h("tr", {},
+      h("th", { scope: "row" }, String(row.deal_no)),
+      h("td", { class: "contract-cell" }, contractLabel(row.contract, { short: true }), " ",
+        h("span", { class: `goal ${avoid ? "avoid" : "take"}` }, t(avoid ? "table.avoid" : "table.take")),
+        h("span", { class: "chooser" }, ` (${names[row.chooser]})`)));
+    for (const n of row.tricks) tr.append(h("td", { class: "num" }, String(n)));
+    for (const s of row.scores) tr.append(h("td", { class: `num ${s > 0 ? "plus" : s < 0 ? "minus" : ""}` }, signed(s)));
+    for (const s of row.totals) tr.append(h("td", { class: "num total" }, signed(s)));
+    rows.append(tr);
+  }
+  deals.append(rows);
+  root.append(h("div", { class: "sheet-scroll" }, deals));
+  return root;
+}

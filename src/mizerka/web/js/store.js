@@ -1,0 +1,50 @@
+// Preferences and seat tokens, kept in localStorage (nothing here is secret but the seat tokens,
+// which only ever go back to the server that issued them).
+
+const PREFIX = "mizerka.";
+
+function read(key, fallback) {
+  try {
+    const raw = localStorage.getItem(PREFIX + key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(PREFIX + key, JSON.stringify(value));
+  } catch {
+    /* private mode or full storage: the app still works, it just forgets */
+  }
+}
+
+/** The remembered home-screen settings: player name, bot level and rules variant. */
+export function prefs() {
+  return { name: "", level: "rules", variant: "standard", ...read("prefs", {}) };
+}
+
+export function savePrefs(update) {
+  write("prefs", { ...prefs(), ...update });
+}
+
+/** The seat token for *table*, if this browser holds a seat there: {token, seat}. */
+export function seatFor(table) {
+  const seats = read("seats", {});
+  return seats[table] || null;
+}
+
+export function saveSeat(table, token, seat) {
+  const seats = read("seats", {});
+  seats[table] = { token, seat, at: Date.now() };
+  // Keep the 50 most recent tables only.
+  const entries = Object.entries(seats).sort((a, b) => (b[1].at || 0) - (a[1].at || 0)).slice(0, 50);
+  write("seats", Object.fromEntries(entries));
+}
+
+export function forgetSeat(table) {
+  const seats = read("seats", {});
+  delete seats[table];
+  write("seats", seats);
+}

@@ -1,0 +1,782 @@
+// The table: your hand, the two opponents, the trick, the contract, the dialogs and the score sheet.
+//
+// Every server message that changes the game carries the recipient's whole View (built by the server from
+// that seat's observation alone), so rendering is a pure function of the latest view plus a little local
+// state (cards selected for discard, which trick is shown, open panels).  Events are used only for
+// announcements, the end-of-deal summary and the short pause that keeps a finished trick on the table.
+
+import { announce, announceUrgent } from "./announce.js";
+import { backElement, cardElement, cardFace, parseCard, sortHand, suitOf, cardCode } from "./cards.js";
+import { cardName, contractName, listOf, signed, suitName, t } from "./i18n.js";
+import { TableSocket } from "./net.js";
+import { CONTRACT_CODES, contractIndex, contractLabel, h, renderScoreSheet, winnersOf } from "./sheet.js";
+import { forgetSeat, seatFor } from "./store.js";
+
+const TRUMP_INDEX = { C: 0, D: 1, H: 2, S: 3 };
+const ROLE_KEYS = { FH: "table.forehand", MH: "table.middlehand", D: "table.dealer" };
+const TRICK_HOLD_MS = 1300;
+
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** Seats other than *me*, clockwise from my left, with their places around the table. */
+function placements(n, me) {
+  const base = me ?? 0;
+  const others = [];
+  for (let k = 1; k < n; k += 1) others.push((base + k) % n);
+  const places = others.length === 2 ? ["left", "right"] : ["left", "top", "right"].slice(0, others.length);
+  const out = { [base]: "bottom" };
+  others.forEach((seat, i) => { out[seat] = places[i]; });
+  return out;
+}
+
+export class TableView {
+  /**
+   * @param {HTMLElement} root where the table is drawn
+   * @param {string} tableId
+   * @param {{goLobby: () => void, onError: (kind: string, detail?: string) => void}} hooks
+   */
+  constructor(root, tableId, hooks) {
+    this.root = root;
+    this.tableId = tableId;
+    this.hooks = hooks;
+    this.view = null;
+    this.socket = null;
+    this.selected = new Set(); // cards marked for discard (codes)
+    this.showLast = false;
+    this.sheetOpen = window.matchMedia("(min-width: 1100px)").matches;
+    this.heldTrick = null; // {trick, until}
+    this.heldTimer = null;
+    this.pending = false;
+    this.hint = null;
+    this.focusCard = null; // the roving-tabindex card code
+    this.seenDrawn = new Set();
+    this.lastDealView = {};
+    this.summaryQueue = [];
+    this.winners = null;
+    this.message = null;
+    this.forcedSent = null;
+    this.onKey = (event) => this.handleKey(event);
+  }
+
+  // -- connection ---------------------------------------------------------------------------------
+
+  start() {
+    const seat = seatFor(this.tableId);
+    this.socket = new TableSocket(this.tableId, seat ? seat.token : null);
+    this.socket.addEventListener("message", (e) => this.onMessage(e.detail));
+    this.socket.addEventListener("state", (e) => this.renderConnection(e.detail));
+    this.socket.addEventListener("fatal", (e) => {
+      const code = e.detail.code;
+      if (code === "bad_token") forgetSeat(this.tableId);
+      this.hooks.onError(code === "unknown_table" ? "notFound" : code === "bad_token" ? "badInvite" : "refused",
+        e.detail.message);
+    });
+    this.buildSkeleton();
+    this.socket.connect();
+    document.addEventListener("keydown", this.onKey);
+    window.mizerkaDebug = { socket: this.socket, view: () => this.view };
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+    clearTimeout(this.heldTimer);
+    this.socket?.close();
+    for (const dialog of this.root.querySelectorAll("dialog[open]")) dialog.close();
+  }
+
+  onMessage(message) {
+    switch (message.type) {
+      case "welcome":
+      case "snapshot":
+        this.setView(message.view);
+        break;
+      case "event":
+        this.onEvent(message.event, message.view);
+        break;
+      case "presence":
+        if (this.view) {
+          const player = this.view.players[message.seat];
+          if (player) this.view.players[message.seat] = { ...player, connected: message.connected };
+          this.render();
+        }
+        break;
+      case "error":
+        this.showError(message);
+        break;
+      default:
+        break;
+    }
+  }
+
+  onEvent(event, view) {
+    const before = this.view;
+    if (event.kind === "action") this.announceAction(event, view ?? before);
+    if (event.kind === "action" && event.trick) {
+      this.heldTrick = { trick: event.trick, until: Date.now() + (reducedMotion() ? 800 : TRICK_HOLD_MS) };
+      clearTimeout(this.heldTimer);
+      this.heldTimer = setTimeout(() => { this.heldTrick = null; this.render(); }, TRICK_HOLD_MS);
+    }
+    if (event.kind === "deal_end") {
+      this.summaryQueue.push({ event, view: this.lastDealView[event.deal_no] ?? before });
+      announce(t("announce.dealOver", { n: event.deal_no }));
+    }
+    if (event.kind === "match_end") this.winners = event.winners;
+    if (event.kind === "rematch" && event.table) this.rematchTable = event.table;
+    if (view) this.setView(view);
+    if (event.kind === "deal_end" || event.kind === "match_end") this.showDialogs();
+  }
+
+  setView(view) {
+    const previous = this.view;
+    this.view = view;
+    if (view.deal_no) this.lastDealView[view.deal_no] = view;
+    if (!previous || previous.deal_no !== view.deal_no || previous.phase !== view.phase) {
+      this.selected.clear();
+      this.hint = null;
+    }
+    if (previous && (previous.seq !== view.seq)) this.hint = null;
+    // Drop discards that are no longer in the hand (never carry a stale choice into a later exchange).
+    for (const code of [...this.selected]) if (!view.hand.includes(code)) this.selected.delete(code);
+    this.pending = false;
+    if (view.your_turn && !(previous && previous.your_turn && previous.seq === view.seq)) {
+      announce(t("announce.yourTurn"));
+    }
+    this.render();
+    this.maybeForcedChoice();
+    this.showDialogs();
+  }
+
+  async act(action) {
+    if (this.pending) return;
+    this.pending = true;
+    this.message = null;
+    this.render();
+    const reply = await this.socket.request({ type: "act", action });
+    if (reply.type === "error") {
+      this.pending = false;
+      this.showError(reply);
+      // Stay consistent with the server: ask for a fresh snapshot after any refusal.
+      if (this.socket.lastSeq !== null) this.socket.send({ type: "sync", last_seq: this.socket.lastSeq });
+      this.render();
+    }
+  }
+
+  async requestHint() {
+    const reply = await this.socket.request({ type: "hint" });
+    if (reply.type === "hint") {
+      this.hint = reply;
+      const text = this.describeAction(reply.action);
+      const value = reply.evaluations?.[reply.action];
+      announce(t("table.hintText", { action: text }));
+      this.message = { kind: "hint", text: `${t("table.hintText", { action: text })}` +
+        (value !== undefined ? ` (${t("table.hintEval", { value: formatEval(value) })})` : "") };
+      if (this.view?.phase === "exchange") {
+        const words = reply.action.split(/\s+/).slice(1).filter((w) => w !== "-");
+        this.selected = new Set(words);
+      }
+      this.render();
+    } else {
+      this.showError(reply);
+    }
+  }
+
+  showError(reply) {
+    const reason = reply.message || reply.code;
+    this.message = { kind: "error", text: t("error.refused", { reason }) };
+    announceUrgent(this.message.text);
+    this.render();
+  }
+
+  maybeForcedChoice() {
+    const v = this.view;
+    if (!v || !v.your_turn || v.phase !== "choose" || v.legal.length !== 1) return;
+    const key = `${v.deal_no}`;
+    if (this.forcedSent === key) return;
+    this.forcedSent = key;
+    const contract = contractName(contractIndex(v.legal[0]));
+    this.message = { kind: "info", text: t("choose.forced", { contract }) };
+    announce(this.message.text);
+    this.act(v.legal[0]);
+  }
+
+  // -- names and announcements ---------------------------------------------------------------------
+
+  nameOf(seat, view = this.view) {
+    const player = view?.players?.[seat];
+    if (!player) return `#${seat + 1}`;
+    if (seat === view.seat) return t("table.you");
+    return player.name || t("table.empty");
+  }
+
+  describeAction(text) {
+    const words = String(text).trim().split(/\s+/);
+    if (words[0] === "exchange" || words[0] === "keep") {
+      const cards = words.slice(1).filter((w) => w !== "-");
+      if (!cards.length) return t("exchange.keep");
+      return `${t("exchange.confirm", { n: cards.length })}: ${listOf(cards.map((c) => cardName(parseCard(c))))}`;
+    }
+    if (CONTRACT_CODES.includes(words[0].toUpperCase())) return contractName(contractIndex(words[0]));
+    try {
+      return cardName(parseCard(words[words.length - 1]));
+    } catch {
+      return text;
+    }
+  }
+
+  announceAction(event, view) {
+    const name = this.nameOf(event.actor, view);
+    if (event.action_kind === "play") {
+      announce(t("announce.played", { name, card: cardName(parseCard(event.card)) }));
+      if (event.trick && event.trick.winner !== null && event.trick.winner !== undefined) {
+        announce(t("announce.trickWon", { name: this.nameOf(event.trick.winner, view) }));
+      }
+    } else if (event.action_kind === "choose") {
+      const contract = contractName(contractIndex(event.contract));
+      if (event.auto && event.actor === this.view?.seat) {
+        this.message = { kind: "info", text: t("choose.forced", { contract }) };
+      }
+      announce(t("announce.chose", { name, contract }));
+    } else if (event.action_kind === "exchange") {
+      announce(t("announce.exchanged", { name, n: event.count }));
+      if (event.actor === this.view?.seat && event.drawn) {
+        announce(t("exchange.drawn", { n: event.drawn.length }));
+      }
+    }
+  }
+
+  // -- rendering -----------------------------------------------------------------------------------
+
+  buildSkeleton() {
+    this.root.replaceChildren();
+    this.el = {
+      conn: h("div", { class: "conn-banner", role: "status", hidden: true }),
+      bar: h("div", { class: "table-bar" }),
+      felt: h("div", { class: "felt" }),
+      me: h("section", { class: "me", "aria-label": t("table.yourHand") }),
+      sheet: h("aside", { class: "sheet-panel", id: "sheet-panel", "aria-label": t("sheet.title") }),
+      dialogs: h("div", { class: "dialogs" }),
+    };
+    const main = h("div", { class: "table-main" }, this.el.bar, this.el.felt, this.el.me);
+    this.root.append(h("div", { class: "table-view" }, this.el.conn, main, this.el.sheet), this.el.dialogs);
+  }
+
+  /** Rebuild everything (after a language switch). */
+  rerender() {
+    this.buildSkeleton();
+    this.renderConnection(this.socket?.state);
+    this.render();
+  }
+
+  renderConnection(state) {
+    const banner = this.el?.conn;
+    if (!banner) return;
+    const down = state === "reconnecting" || state === "connecting";
+    banner.hidden = !(state === "reconnecting");
+    banner.textContent = state === "reconnecting" ? t("table.reconnecting") : "";
+    this.root.classList.toggle("is-reconnecting", state === "reconnecting");
+    if (this.view) this.root.dataset.connection = down ? state : "open";
+  }
+
+  render() {
+    const v = this.view;
+    if (!v || !this.el) return;
+    const active = document.activeElement;
+    const focusInHand = active && active.closest && active.closest(".hand");
+    this.root.dataset.phase = v.phase;
+    this.root.dataset.seq = String(v.seq);
+    this.root.dataset.connection = this.socket?.state === "open" ? "open" : this.socket?.state ?? "";
+    this.renderBar(v);
+    this.renderFelt(v);
+    this.renderMe(v);
+    this.renderSheet(v);
+    // Keep keyboard focus on the hand across re-renders.
+    if (focusInHand || (v.your_turn && (active === document.body || active === null))) {
+      const target = this.el.me.querySelector('.hand .card[tabindex="0"]');
+      if (target && (focusInHand || !this.el.dialogs.querySelector("dialog[open]"))) target.focus({ preventScroll: true });
+    }
+  }
+
+  renderBar(v) {
+    const bar = this.el.bar;
+    bar.replaceChildren();
+    const info = h("div", { class: "deal-info" });
+    if (v.deal_no) info.append(h("span", { class: "deal-no" }, t("table.deal", { n: v.deal_no, total: v.n_deals })));
+    bar.append(info);
+    if (v.contract) {
+      const code = v.contract.code;
+      const avoid = v.contract.goal === "avoid";
+      const trump = v.contract.trump;
+      const banner = h("div", { class: `contract-banner ${avoid ? "avoid" : "take"}`, role: "status",
+        "aria-label": `${contractName(contractIndex(code))}. ${trump ? t("table.trumps", { suit: suitName(TRUMP_INDEX[trump]) })
+          : t("table.noTrumps")}. ${t(avoid ? "table.avoidBanner" : "table.takeBanner")}` },
+      h("span", { class: "contract-name" }, contractLabel(code)),
+      h("span", { class: "trumps" }, trump ? t("table.trumps", { suit: suitName(TRUMP_INDEX[trump]) }) : t("table.noTrumps")),
+      h("span", { class: "goal-flag" }, t(avoid ? "table.avoidBanner" : "table.takeBanner")));
+      bar.append(banner);
+    }
+    const tools = h("div", { class: "tools" });
+    const lastBtn = h("button", { type: "button", class: "btn", "aria-pressed": String(this.showLast),
+      "aria-keyshortcuts": "L", disabled: !v.last_trick }, t(this.showLast ? "table.hideLastTrick" : "table.lastTrick"));
+    lastBtn.addEventListener("click", () => { this.showLast = !this.showLast; this.render(); });
+    const sheetBtn = h("button", { type: "button", class: "btn", "aria-expanded": String(this.sheetOpen),
+      "aria-controls": "sheet-panel", "aria-keyshortcuts": "S" }, t("table.scoreSheet"));
+    sheetBtn.addEventListener("click", () => { this.sheetOpen = !this.sheetOpen; this.render(); });
+    tools.append(lastBtn, sheetBtn);
+    if (v.options?.hints && v.seat !== null && v.your_turn) {
+      const hintBtn = h("button", { type: "button", class: "btn hint-btn", "aria-keyshortcuts": "H" }, t("table.hint"));
+      hintBtn.addEventListener("click", () => this.requestHint());
+      tools.append(hintBtn);
+    }
+    bar.append(tools);
+  }
+
+  seatPanel(v, seat, place) {
+    const player = v.players[seat];
+    const role = v.roles?.[String(seat)];
+    const turn = v.to_move === seat;
+    const isBot = player.kind === "bot" || player.standin;
+    const panel = h("div", { class: `seat pos-${place}${turn ? " turn" : ""}${player.connected ? "" : " offline"}`,
+      "data-seat": seat, role: "group", "aria-label": this.nameOf(seat) });
+    const head = h("div", { class: "seat-head" },
+      h("span", { class: "seat-name" }, player.open ? t("table.empty") : this.nameOf(seat)));
+    if (isBot) {
+      head.append(h("span", { class: "badge bot-badge", title: player.bot || "" },
+        `${player.badge || "🤖"} ${t("table.bot")}${player.bot ? ` · ${player.bot}` : ""}`));
+    }
+    if (!player.open && player.kind === "human") {
+      head.append(h("span", { class: `conn-dot ${player.connected ? "online" : "offline"}`,
+        title: t(player.connected ? "table.online" : "table.offline") },
+      h("span", { class: "visually-hidden" }, t(player.connected ? "table.online" : "table.offline"))));
+    }
+    panel.append(head);
+    const facts = h("div", { class: "seat-facts" });
+    if (role) facts.append(h("span", { class: `role role-${role}` }, t(ROLE_KEYS[role])));
+    if (v.phase !== "waiting") {
+      const n = v.hand_sizes[seat] ?? 0;
+      facts.append(h("span", { class: "count" }, t("table.cards", { n })));
+    }
+    panel.append(facts);
+    if (place !== "bottom" && v.phase !== "waiting") {
+      const mini = h("div", { class: "mini-hand", "aria-hidden": "true" });
+      const n = Math.min(v.hand_sizes[seat] ?? 0, 13);
+      for (let i = 0; i < n; i += 1) mini.append(backElement());
+      panel.append(mini);
+    }
+    panel.append(this.scoreLine(v, seat));
+    if (turn && v.phase !== "over") panel.append(h("span", { class: "turn-flag" }, t("table.toMove")));
+    return panel;
+  }
+
+  scoreLine(v, seat) {
+    const line = h("div", { class: "seat-score" });
+    if (v.contract && role(v, seat)) {
+      const quota = v.quotas?.[String(seat)];
+      const won = v.tricks_won[seat] ?? 0;
+      line.append(h("span", { class: "tricks-won", "data-won": won }, t("table.tricks", { n: won })),
+        h("span", { class: "quota" }, ` / ${t("table.quota", { n: quota })}`));
+    }
+    const ex = v.exchange_counts?.[seat];
+    if (v.phase === "exchange" || (v.phase === "play" && v.tricks_played === 0 && !v.trick)) {
+      if (role(v, seat)) {
+        line.append(h("span", { class: "exchange-count" },
+          ex === null || ex === undefined ? t("table.exchangePending") : t("table.exchanged", { n: ex })));
+      }
+    }
+    return line;
+  }
+
+  renderFelt(v) {
+    const felt = this.el.felt;
+    felt.replaceChildren();
+    const places = placements(v.players.length, v.seat);
+    for (const [seat, place] of Object.entries(places)) {
+      if (place === "bottom") continue;
+      felt.append(this.seatPanel(v, Number(seat), place));
+    }
+    const centre = h("div", { class: "centre", "aria-label": t("table.trick"), role: "region" });
+    if (v.phase === "waiting") {
+      centre.append(this.waitingPanel(v));
+    } else {
+      const showing = this.showLast ? v.last_trick : (this.heldTrick?.trick ?? v.trick);
+      const trickBox = h("div", { class: `trick${this.showLast ? " last" : ""}${this.heldTrick && !this.showLast ? " held" : ""}` });
+      if (this.showLast) {
+        trickBox.append(h("div", { class: "trick-label" }, v.last_trick
+          ? `${t("table.lastTrick")}: ${this.nameOf(v.last_trick.winner)}` : t("table.noLastTrick")));
+      }
+      if (showing) {
+        showing.cards.forEach((code, i) => {
+          const seat = showing.seats[i];
+          const card = cardElement(parseCard(code));
+          card.classList.add(`at-${places[seat]}`);
+          if (showing.winner === seat) card.classList.add("winner");
+          card.setAttribute("aria-label", `${this.nameOf(seat)}: ${cardName(parseCard(code))}`);
+          trickBox.append(card);
+        });
+      }
+      centre.append(trickBox);
+      centre.append(h("p", { class: "prompt", role: "status" }, this.promptText(v)));
+    }
+    felt.append(centre);
+  }
+
+  promptText(v) {
+    if (v.phase === "over") return t("over.title");
+    if (v.seat === null) {
+      if (v.to_move === null || v.to_move === undefined) return t("table.spectator");
+    }
+    if (v.your_turn) return t("table.yourTurn");
+    if (v.to_move === null || v.to_move === undefined) return "";
+    const name = this.nameOf(v.to_move);
+    if (v.phase === "choose") return t("table.choosing", { name });
+    if (v.phase === "exchange") return t("table.exchanging", { name });
+    return t("table.turnOf", { name });
+  }
+
+  waitingPanel(v) {
+    const box = h("div", { class: "waiting" }, h("p", {}, t("table.waiting")));
+    const list = h("ul", { class: "waiting-seats" });
+    v.players.forEach((p, seat) => {
+      list.append(h("li", { class: p.open ? "open" : "taken" },
+        p.open ? t("table.empty") : `${this.nameOf(seat)}${p.kind === "bot" ? ` (${t("table.bot")})` : ""}`));
+    });
+    box.append(list);
+    const url = inviteUrl(v.table);
+    const input = h("input", { type: "text", readonly: true, value: url, class: "invite-url", "aria-label": t("table.invite") });
+    const copy = h("button", { type: "button", class: "btn" }, t("lobby.copy"));
+    copy.addEventListener("click", async () => {
+      try { await navigator.clipboard.writeText(url); } catch { input.select(); document.execCommand?.("copy"); }
+      copy.textContent = t("lobby.copied");
+    });
+    box.append(h("div", { class: "invite" }, h("label", {}, t("table.invite")), input, copy));
+    return box;
+  }
+
+  renderMe(v) {
+    const me = this.el.me;
+    me.replaceChildren();
+    if (v.seat === null) {
+      me.append(h("p", { class: "spectator-note" }, t("table.spectator")));
+      return;
+    }
+    me.append(this.seatPanel(v, v.seat, "bottom"));
+    if (this.message) {
+      me.append(h("p", { class: `message ${this.message.kind}`, role: this.message.kind === "error" ? "alert" : "status" },
+        this.message.text));
+    }
+    const trump = v.contract?.trump ? TRUMP_INDEX[v.contract.trump] : null;
+    const hand = sortHand(v.hand.map(parseCard), trump);
+    const exchanging = v.phase === "exchange" && v.your_turn && v.exchange;
+    if (exchanging) me.append(this.exchangeBar(v));
+    const handBox = h("div", { class: `hand${exchanging ? " exchanging" : ""}`, role: "group",
+      "aria-label": t("table.yourHand"), "data-count": hand.length });
+    handBox.style.setProperty("--n", String(Math.max(hand.length, 1)));
+    const codes = hand.map(cardCode);
+    if (!codes.includes(this.focusCard)) this.focusCard = null;
+    const drawn = new Set(v.drawn);
+    const showDrawn = v.phase === "exchange" || (v.phase === "play" && v.tricks_played === 0);
+    const hintCode = this.hint?.action && v.phase === "play" ? this.hint.action.trim().split(/\s+/).pop() : null;
+    let firstEnabled = null;
+    hand.forEach((card, i) => {
+      const code = codes[i];
+      const state = this.cardState(v, code, exchanging);
+      const button = h("button", { type: "button", class: "card", "data-card": code, tabindex: "-1",
+        "aria-label": state.reason ? `${cardName(card)}. ${state.reason}` : cardName(card),
+        "aria-disabled": state.enabled ? null : "true",
+        "aria-pressed": exchanging ? String(this.selected.has(code)) : null,
+        "data-reason": state.reason || null });
+      button.style.setProperty("--i", String(i));
+      button.style.setProperty("--mid", String((hand.length - 1) / 2));
+      button.append(cardFace(card));
+      if (state.enabled) {
+        button.classList.add("playable");
+        if (firstEnabled === null) firstEnabled = code;
+      } else {
+        button.classList.add("unplayable");
+      }
+      if (exchanging && this.selected.has(code)) button.classList.add("selected");
+      if (showDrawn && drawn.has(code)) {
+        button.classList.add("drawn");
+        if (!this.seenDrawn.has(`${v.deal_no}:${code}`)) {
+          button.classList.add("slide-in");
+          this.seenDrawn.add(`${v.deal_no}:${code}`);
+        }
+      }
+      if (hintCode === code) button.classList.add("hinted");
+      if (suitOf(card) === trump) button.classList.add("trump");
+      button.addEventListener("click", () => this.onCardClick(code));
+      button.addEventListener("focus", () => { this.focusCard = code; this.showTip(button); });
+      button.addEventListener("mouseenter", () => this.showTip(button));
+      button.addEventListener("mouseleave", () => this.showTip(null));
+      button.addEventListener("blur", () => this.showTip(null));
+      handBox.append(button);
+    });
+    const rover = this.focusCard ?? firstEnabled ?? codes[0];
+    const target = handBox.querySelector(`[data-card="${rover}"]`);
+    if (target) target.tabIndex = 0;
+    handBox.addEventListener("keydown", (event) => this.onHandKey(event));
+    me.append(handBox);
+    me.append(h("p", { class: "hand-tip", id: "hand-tip", "aria-hidden": "true" }));
+    if (v.discards.length && v.phase !== "choose") {
+      me.append(h("p", { class: "own-discards" }, `${t("exchange.title")}: `,
+        listOf(v.discards.map((c) => cardName(parseCard(c))))));
+    }
+  }
+
+  cardState(v, code, exchanging) {
+    if (v.status === "waiting") return { enabled: false, reason: t("table.waiting") };
+    if (exchanging) return { enabled: true, reason: null };
+    if (v.phase !== "play") {
+      if (v.phase === "choose" || v.phase === "exchange") return { enabled: false, reason: t("illegal.phase") };
+      return { enabled: false, reason: null };
+    }
+    if (!v.your_turn) return { enabled: false, reason: t("illegal.notYourTurn") };
+    if (v.legal.includes(code)) return { enabled: !this.pending, reason: null };
+    if (v.illegal && v.illegal[code] && v.trick && v.trick.cards.length) {
+      const led = suitOf(parseCard(v.trick.cards[0]));
+      if (/follow/i.test(v.illegal[code])) return { enabled: false, reason: t("illegal.follow", { suit: suitName(led) }) };
+      return { enabled: false, reason: v.illegal[code] };
+    }
+    return { enabled: false, reason: t("illegal.notNow") };
+  }
+
+  showTip(button) {
+    const tip = this.el.me.querySelector(".hand-tip");
+    if (!tip) return;
+    const reason = button?.dataset.reason;
+    tip.textContent = reason || "";
+    tip.classList.toggle("visible", Boolean(reason));
+  }
+
+  exchangeBar(v) {
+    const max = v.exchange.max;
+    const n = this.selected.size;
+    const bar = h("div", { class: "exchange-bar", role: "group", "aria-label": t("exchange.title") },
+      h("strong", {}, t("exchange.title")),
+      h("span", { class: "exchange-help" }, t("exchange.help")),
+      h("span", { class: "exchange-limit" }, t("exchange.limit", { n: v.talon_size })),
+      h("span", { class: "exchange-selected", "aria-live": "polite" }, t("exchange.selected", { n })));
+    const confirm = h("button", { type: "button", class: "btn primary exchange-confirm", disabled: this.pending || n > max },
+      n ? t("exchange.confirm", { n }) : t("exchange.keep"));
+    confirm.addEventListener("click", () => {
+      const discards = [...this.selected];
+      this.act(discards.length ? `exchange ${discards.join(" ")}` : "keep");
+    });
+    bar.append(confirm);
+    if (n > max) bar.append(h("span", { class: "message error" }, t("exchange.tooMany", { n: max })));
+    return bar;
+  }
+
+  onCardClick(code) {
+    const v = this.view;
+    if (!v || this.pending) return;
+    if (v.phase === "exchange" && v.your_turn && v.exchange) {
+      if (this.selected.has(code)) this.selected.delete(code);
+      else if (this.selected.size < v.exchange.max) this.selected.add(code);
+      else {
+        this.message = { kind: "error", text: t("exchange.tooMany", { n: v.exchange.max }) };
+      }
+      this.focusCard = code;
+      this.render();
+      return;
+    }
+    const state = this.cardState(v, code, false);
+    if (!state.enabled) {
+      if (state.reason) {
+        this.message = { kind: "error", text: `${cardName(parseCard(code))}: ${state.reason}` };
+        announceUrgent(this.message.text);
+        this.render();
+      }
+      return;
+    }
+    // Keep the roving focus on a neighbour of the card that leaves the hand.
+    const codes = [...this.el.me.querySelectorAll(".hand .card")].map((b) => b.dataset.card);
+    const i = codes.indexOf(code);
+    this.focusCard = codes[i + 1] ?? codes[i - 1] ?? null;
+    this.act(code);
+  }
+
+  onHandKey(event) {
+    const buttons = [...this.el.me.querySelectorAll(".hand .card")];
+    const i = buttons.indexOf(document.activeElement);
+    if (i < 0) return;
+    let j = null;
+    if (event.key === "ArrowRight" || event.key === "ArrowDown") j = Math.min(buttons.length - 1, i + 1);
+    else if (event.key === "ArrowLeft" || event.key === "ArrowUp") j = Math.max(0, i - 1);
+    else if (event.key === "Home") j = 0;
+    else if (event.key === "End") j = buttons.length - 1;
+    if (j === null) return;
+    event.preventDefault();
+    buttons[i].tabIndex = -1;
+    buttons[j].tabIndex = 0;
+    buttons[j].focus();
+  }
+
+  handleKey(event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    if (this.el.dialogs.querySelector("dialog[open]")) return;
+    const key = event.key.toLowerCase();
+    if (key === "l" && this.view?.last_trick) { this.showLast = !this.showLast; this.render(); }
+    else if (key === "s") { this.sheetOpen = !this.sheetOpen; this.render(); }
+    else if (key === "h" && this.view?.options?.hints && this.view.your_turn) this.requestHint();
+    else return;
+    event.preventDefault();
+  }
+
+  renderSheet(v) {
+    const panel = this.el.sheet;
+    panel.hidden = !this.sheetOpen;
+    if (!this.sheetOpen) { panel.replaceChildren(); return; }
+    const close = h("button", { type: "button", class: "btn close-sheet", "aria-label": t("common.close") }, "×");
+    close.addEventListener("click", () => { this.sheetOpen = false; this.render(); });
+    panel.replaceChildren(h("div", { class: "sheet-head" }, h("h2", {}, t("sheet.title")), close),
+      renderScoreSheet(v, this.winners));
+  }
+
+  // -- dialogs -------------------------------------------------------------------------------------
+
+  openDialog(dialog, { modalClass = "" } = {}) {
+    dialog.className = `dialog ${modalClass}`;
+    this.el.dialogs.append(dialog);
+    dialog.showModal();
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      this.render();
+      this.showDialogs();
+    });
+  }
+
+  showDialogs() {
+    if (!this.view || !this.el || this.el.dialogs.querySelector("dialog[open]")) return;
+    if (this.summaryQueue.length) {
+      const { event, view } = this.summaryQueue.shift();
+      this.openDialog(this.summaryDialog(event, view), { modalClass: "summary-dialog" });
+      return;
+    }
+    const v = this.view;
+    if (v.phase === "over" && !this.overShown) {
+      this.overShown = true;
+      this.openDialog(this.overDialog(v), { modalClass: "over-dialog" });
+      return;
+    }
+    if (v.phase === "choose" && v.your_turn && v.legal.length > 1 && !this.pending) {
+      this.openDialog(this.chooseDialog(v), { modalClass: "choose-dialog" });
+    }
+  }
+
+  chooseDialog(v) {
+    const dialog = h("dialog", { "aria-labelledby": "choose-title" });
+    dialog.addEventListener("cancel", (e) => e.preventDefault()); // the choice is not optional
+    const cards = h("div", { class: "first-cards", role: "list", "aria-label": t("table.yourHand") });
+    for (const card of sortHand(v.hand.map(parseCard), null)) {
+      const node = cardElement(card);
+      node.setAttribute("role", "listitem");
+      cards.append(node);
+    }
+    const buttons = h("div", { class: "contract-buttons" });
+    for (const code of CONTRACT_CODES) {
+      if (!v.legal.includes(code)) continue; // only the unused contracts
+      const avoid = code === "MZ";
+      const button = h("button", { type: "button", class: `btn contract-btn ${avoid ? "avoid" : "take"}`, "data-contract": code },
+        contractLabel(code), h("span", { class: "goal" }, t(avoid ? "table.avoid" : "table.take")));
+      if (this.hint?.action === code) button.classList.add("hinted");
+      button.addEventListener("click", () => { dialog.close(); this.act(code); });
+      buttons.append(button);
+    }
+    dialog.append(h("h2", { id: "choose-title" }, t("choose.title")), h("p", {}, t("choose.help")), cards, buttons);
+    if (v.options?.hints) {
+      const hintBtn = h("button", { type: "button", class: "btn hint-btn" }, t("table.hint"));
+      const out = h("p", { class: "hint-out", role: "status" });
+      hintBtn.addEventListener("click", async () => {
+        const reply = await this.socket.request({ type: "hint" });
+        if (reply.type === "hint") {
+          const value = reply.evaluations?.[reply.action];
+          out.textContent = t("table.hintText", { action: contractName(contractIndex(reply.action)) }) +
+            (value !== undefined ? ` (${t("table.hintEval", { value: formatEval(value) })})` : "");
+          for (const b of buttons.children) b.classList.toggle("hinted", b.dataset.contract === reply.action);
+        } else {
+          out.textContent = t("error.refused", { reason: reply.message || reply.code });
+        }
+      });
+      dialog.append(h("div", { class: "dialog-foot" }, hintBtn, out));
+    }
+    return dialog;
+  }
+
+  summaryDialog(event, v) {
+    const dialog = h("dialog", { "aria-labelledby": "summary-title" });
+    const code = event.contract;
+    const names = v.players.map((_, seat) => this.nameOf(seat, v));
+    const seats = Object.keys(v.roles || {}).map(Number).sort((a, b) => a - b);
+    const active = seats.length ? seats : names.map((_, i) => i);
+    const table = h("table", { class: "summary-table" });
+    const head = h("tr", {}, h("th", { scope: "col" }, t("sheet.player")), h("th", { scope: "col" }, t("summary.quota")),
+      h("th", { scope: "col" }, t("summary.tricks")), h("th", { scope: "col" }, t("summary.score")),
+      h("th", { scope: "col", title: t("summary.ddHelp") }, t("summary.dd")), h("th", { scope: "col" }, t("sheet.total")));
+    table.append(h("thead", {}, head));
+    const body = h("tbody");
+    const dd = event.dd || null;
+    for (const seat of active) {
+      const role = v.roles?.[String(seat)];
+      const ddTricks = dd && Array.isArray(dd.tricks) ? dd.tricks[seat] : null;
+      const ddScore = dd && Array.isArray(dd.scores) ? dd.scores[seat] : null;
+      body.append(h("tr", {},
+        h("th", { scope: "row" }, names[seat], role ? h("span", { class: "role" }, ` · ${t(ROLE_KEYS[role])}`) : null),
+        h("td", { class: "num" }, String(v.quotas?.[String(seat)] ?? "")),
+        h("td", { class: "num" }, String(event.tricks[seat])),
+        h("td", { class: `num ${event.scores[seat] > 0 ? "plus" : event.scores[seat] < 0 ? "minus" : ""}` }, signed(event.scores[seat])),
+        h("td", { class: "num dd" }, ddTricks === null || ddTricks === undefined ? t("summary.ddNone")
+          : `${ddTricks}${ddScore === null || ddScore === undefined ? "" : ` (${signed(ddScore)})`}`),
+        h("td", { class: "num total" }, signed(event.totals[seat]))));
+    }
+    table.append(body);
+    const avoid = code === "MZ";
+    const title = h("h2", { id: "summary-title" }, t("summary.title", { n: event.deal_no, contract: contractName(contractIndex(code)) }),
+      " ", h("span", { class: `goal ${avoid ? "avoid" : "take"}` }, t(avoid ? "table.avoid" : "table.take")));
+    const record = h("a", { class: "btn", href: recordUrl(this.tableId), download: `mizerka-${this.tableId}.json` },
+      t("summary.record"));
+    const next = h("button", { type: "button", class: "btn primary", autofocus: true },
+      this.view?.phase === "over" ? t("summary.close") : t("summary.next"));
+    next.addEventListener("click", () => dialog.close());
+    dialog.append(title, table, h("p", { class: "dd-help" }, t("summary.ddHelp")), h("div", { class: "dialog-foot" }, record, next));
+    return dialog;
+  }
+
+  overDialog(v) {
+    const dialog = h("dialog", { "aria-labelledby": "over-title" });
+    const winners = this.winners ?? winnersOf(v.totals);
+    const names = v.players.map((_, seat) => this.nameOf(seat, v));
+    const again = h("button", { type: "button", class: "btn primary" }, t("over.again"));
+    again.addEventListener("click", async () => {
+      const reply = await this.socket.request({ type: "rematch" });
+      if (reply.type === "error") this.showError(reply);
+      dialog.close();
+    });
+    const lobby = h("button", { type: "button", class: "btn" }, t("error.backToLobby"));
+    lobby.addEventListener("click", () => { dialog.close(); this.hooks.goLobby(); });
+    const record = h("a", { class: "btn", href: recordUrl(this.tableId), download: `mizerka-${this.tableId}.json` },
+      t("summary.record"));
+    dialog.append(h("h2", { id: "over-title" }, t("over.title")),
+      h("p", { class: "winner-banner" }, t("sheet.winner", { n: winners.length, names: listOf(winners.map((i) => names[i])) })),
+      renderScoreSheet(v, winners), h("div", { class: "dialog-foot" }, record, again, lobby));
+    return dialog;
+  }
+}
+
+function role(v, seat) {
+  return v.roles?.[String(seat)];
+}
+
+function formatEval(value) {
+  const rounded = Math.round(Number(value) * 100) / 100;
+  return rounded > 0 ? `+${rounded}` : String(rounded).replace("-", "\u2212");
+}
+
+export function inviteUrl(table) {
+  return `${location.origin}/?table=${encodeURIComponent(table)}`;
+}
+
+export function recordUrl(table) {
+  return `/api/tables/${encodeURIComponent(table)}/record?format=json`;
+}
