@@ -139,3 +139,17 @@ def test_other_players_discards_stay_hidden() -> None:
             assert not any(parts["hand"][c] for c in hand[:3])
         else:
             assert [c for c in range(52) if parts["discards"][c]] == hand[:3]
+
+
+def test_table_observation_is_the_match_observation() -> None:
+    """The driver's cached observation is exactly Match.observation (match mode) / Deal.observation (one deal)."""
+    rng = random.Random(7)
+    for mode in ("match", "deal"):
+        table = Table(mode=mode, seed=3)  # type: ignore[arg-type]
+        for _ in range(150 if mode == "match" else 60):
+            if table.is_over():
+                break
+            for seat in range(3):
+                expected = table.match.observation(seat) if mode == "match" else table.deal.observation(seat)
+                assert table.observation(seat) == expected
+            table.step(rng.choice(table.legal_ids()))

@@ -18,6 +18,7 @@ mizerka.envs.encoding.IllegalEnvActionError: illegal action 3 (play 5C) for seat
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Final, Literal
 
@@ -38,7 +39,7 @@ from mizerka.envs.encoding import (
     legal_action_ids,
 )
 from mizerka.match import Match
-from mizerka.rules import STANDARD, Rules, RulesError, parse_variant
+from mizerka.rules import STANDARD, Contract, Rules, RulesError, parse_variant
 
 __all__ = ["Mode", "Table", "resolve_rules"]
 
@@ -96,6 +97,8 @@ class Table:
         self.last_scores: list[int] | None = None
         self._cache_key = -1
         self._cache: dict[int, Observation] = {}
+        self._fields_key: tuple[int, int, bool] = (-1, -1, False)
+        self._fields: tuple[int, tuple[int, ...], tuple[tuple[Contract, ...], ...]] = (0, (), ())
         self.steps = 0
 
     # -- reading ----------------------------------------------------------------------------------
@@ -117,14 +120,31 @@ class Table:
         return self.deals_done >= self.n_deals
 
     def observation(self, seat: int) -> Observation:
-        """The seat's :meth:`Match.observation` (cached until the next action)."""
+        """The seat's :meth:`Match.observation` (cached until the next action).
+
+        For speed it is assembled as :meth:`Match.observation` does: the deal's :meth:`Deal.observation` with the
+        match's public fields (deal number, totals, contracts used), which change only with a contract choice or
+        a deal's end and are cached in between.  A single deal has no match fields.
+        """
         if self._cache_key != self.steps:
             self._cache.clear()
             self._cache_key = self.steps
         obs = self._cache.get(seat)
         if obs is None:
-            obs = self._cache[seat] = self.match.observation(seat)
+            obs = self.deal.observation(seat)
+            if self.mode == "match":
+                fields = self._match_fields()
+                obs = dataclasses.replace(obs, deal_no=fields[0], totals=fields[1], used=fields[2])
+            self._cache[seat] = obs
         return obs
+
+    def _match_fields(self) -> tuple[int, tuple[int, ...], tuple[tuple[Contract, ...], ...]]:
+        key = (len(self.match.deals), self.deals_done, self.deal.contract is None)
+        if self._fields_key != key:
+            public = self.match.observation(None)
+            self._fields = (public.deal_no, public.totals, public.used)
+            self._fields_key = key
+        return self._fields
 
     def pending_for(self, seat: int) -> int:
         """The discard marks *seat* has made in its unfinished exchange (0 for anyone else)."""
