@@ -39,6 +39,7 @@ __all__ = [
     "cli",
     "format_cards",
     "main",
+    "suit_order",
     "variant_option",
 ]
 
@@ -48,6 +49,7 @@ COMMANDS: dict[str, str] = {
     "rules": "mizerka.cli:rules_command",
     "deal": "mizerka.cli:deal_command",
     "serve": "mizerka.server.command:serve_command",
+    "score": "mizerka.scorekeeper:score_command",
 }
 """Subcommand name → ``"module:attribute"`` of its :class:`click.Command`, imported on first use."""
 
@@ -164,6 +166,15 @@ def variant_option(function: Any) -> Any:
     )(function)
 
 
+def suit_order(trump: int | None = None) -> list[Suit]:
+    """The order hands are shown in: trumps first, then spades, hearts, clubs, diamonds (colours alternate)."""
+    order = [Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS]
+    if trump is not None:
+        order.remove(Suit(trump))
+        order.insert(0, Suit(trump))
+    return order
+
+
 def format_cards(cards: CardSet, *, unicode: bool = True, trump: int | None = None) -> str:
     """A hand by suit, high to low, trumps first, then the other suits black/red alternating.
 
@@ -172,12 +183,8 @@ def format_cards(cards: CardSet, *, unicode: bool = True, trump: int | None = No
     >>> print(format_cards(CardSet.from_str("AS 10S KH 9C"), trump=2))
     ♥ K   ♠ A 10   ♣ 9
     """
-    order = [Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS]
-    if trump is not None:
-        order.remove(Suit(trump))
-        order.insert(0, Suit(trump))
     groups = []
-    for suit in order:
+    for suit in suit_order(trump):
         ranks = [c.rank for c in cards.of_suit(suit).cards()]
         if ranks:
             text = " ".join(r.label if unicode else r.letter for r in ranks)

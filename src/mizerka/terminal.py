@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 import click
 
 from mizerka.cards import CARDS, Card, CardSet
-from mizerka.cli import format_cards, variant_option
+from mizerka.cli import format_cards, suit_order, variant_option
 from mizerka.deal import (
     Action,
     Choose,
@@ -132,12 +132,12 @@ class TerminalGame:
         return name[:1].upper() + name[1:]
 
     def contract_text(self, contract: Contract) -> str:
-        symbol = contract.symbol if self.unicode else str(contract)
         if contract.trump is not None:
-            return f"{symbol} {contract.label} (trumps {contract.label}; take tricks)"
+            symbol = contract.symbol if self.unicode else str(contract)
+            return f"{symbol} {contract.label} (trumps; take tricks)"
         if contract.is_mizerka:
-            return f"{symbol} Mizerka (no trumps; avoid tricks)"
-        return f"{symbol} no-trump (take tricks)"
+            return "Mizerka (no trumps; avoid tricks)"
+        return "no-trump (take tricks)"
 
     def tricks_line(self, obs: Observation) -> str:
         if obs.contract is None:
@@ -229,7 +229,7 @@ class TerminalGame:
         while True:
             answer = self.read(prompt).strip()
             command = answer.lower()
-            if command in ("?", "help", "h"):
+            if command in ("?", "help"):
                 self.write(HELP_TEXT)
             elif command == "hand":
                 self.write(self.hand_line(match.observation(self.seat)))
@@ -290,11 +290,9 @@ class TerminalGame:
                 f", your turn.  {self.tricks_line(obs)}"
             )
         self.write(self.hand_line(obs))
-        legal = [a.card for a in obs.legal_actions if isinstance(a, Play)]
-        ordered = [c for c in CardSet(legal).cards()]
-        if obs.contract is not None and obs.contract.trump is not None:
-            trump = int(obs.contract.trump)
-            ordered.sort(key=lambda c: c.suit != trump)
+        legal = CardSet(a.card for a in obs.legal_actions if isinstance(a, Play))
+        trump = obs.contract.trump if obs.contract is not None else None
+        ordered = [c for suit in suit_order(trump) for c in legal.of_suit(suit).cards()]
         return f"Your card [{' '.join(self.card(c) for c in ordered)}]: "
 
     # -- reporting ----------------------------------------------------------------------------------------
