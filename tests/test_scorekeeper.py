@@ -1,0 +1,240 @@
+"""The scorekeeper for a real table (``mizerka score``), driven through click's CLI runner as a keeper would.
+
+The reference for a whole match is a match the engine played with random bots: its contracts and tricks are typed
+into the scorekeeper, which must arrive at the engine's scores, totals and winners.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from mizerka.bots import make_bot
+from mizerka.cli import cli
+from mizerka.match import Match
+from mizerka.record import read
+from mizerka.rules import STANDARD, Contract, parse_variant
+from mizerka.scorekeeper import EntryError, ScoreKeeper
+
+NAMES = ["Ala", "Bolek", "Cezary"]
+
+
+def engine_match(seed: int = 11) -> Match:
+    """A whole match played by the engine with random bots: the 'real table' whose score we keep."""
+    match = Match(STANDARD, players=NAMES, seed=seed)
+    bots = [make_bot("random", seed=seed + s) for s in range(3)]
+    while not match.is_over():
+        seat = match.to_move
+        match.push(bots[seat].decide(match.observation(seat)).action)
+    return match
+
+
+def entries(match: Match) -> list[str]:
+    """What the keeper types for *match*: names, first dealer, then contract and tricks (seat order) per deal."""
+    lines = [*NAMES, NAMES[match.first_dealer]]
+    for result in match.results():
+        lines.append(str(result.contract))
+        lines.append(" ".join(str(t) for t in result.tricks))
+    return lines
+
+
+def run(args: list[str], lines: list[str]) -> Result:
+    return CliRunner().invoke(cli, ["score", *args], input="".join(line + "\n" for line in lines))
+
+
+@pytest.fixture(scope="module")
+def played() -> Match:
+    return engine_match()
+
+
+def test_whole_match_matches_the_engine(played: Match, tmp_path: Path) -> None:
+    save = tmp_path / "match.mzn"
+    result = run(["--file", str(save)], entries(played))
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Not accepted" not in out
+    assert out.count("Deal 18 (") == 1 and "The match is over.  Final standing:" in out
+    outcome = played.outcome()
+    winner_names = [NAMES[s] for s in outcome.winners]
+    assert all(name in out.split("Final standing:")[1] for name in winner_names)
+    record = read(save)
+    assert record.is_over() and record.score_only
+    assert record.totals == tuple(played.totals)
+    assert [(r.contract, r.tricks, r.scores) for r in record.results()] == [
+        (r.contract, r.tricks, r.scores) for r in played.results()
+    ]
+    # the sheet in the seeds' form after the last deal: the grid with one X per contract and player
+    grid = out.split("player  ♣  ♦  ♥  ♠  NT  MZ  total")[-1].splitlines()[1:4]
+    for line, total in zip(grid, played.totals, strict=True):
+        assert line.count("X") == 6 and line.split()[-1] == (f"{total:+d}" if total else "0")
+    assert "take" in out and "avoid" in out
+
+
+def test_resume_after_quit_and_after_end_of_input(played: Match, tmp_path: Path) -> None:
+    lines = entries(played)
+    save = tmp_path / "m.mzn"
+    # stop with quit just after deal 5's contract: the contract is kept
+    cut = 4 + 2 * 4 + 1
+    first = run(["--file", str(save)], [*lines[:cut], "quit"])
+    assert first.exit_code == 0, first.output
+    assert "Resume with: mizerka score --resume" in first.output
+    kept = read(save)
+    assert len(kept.deals) == 5 and kept.deals[-1].contract is not None and not kept.deals[-1].is_over
+    # input ends in deal 9 (after its contract and before its tricks): exit 1, everything saved
+    second = run(["--resume", str(save)], lines[cut:cut + 8])
+    assert second.exit_code == 1
+    assert "Input ended in deal 9; saved" in second.output
+    assert len(read(save).deals) == 9
+    third = run(["--resume", str(save)], lines[cut + 8:])
+    assert third.exit_code == 0, third.output
+    assert "Resuming" in third.output and "Final standing" in third.output
+    assert read(save).totals == tuple(played.totals)
+    # a finished match resumes straight to its standing
+    again = run(["--resume", str(save)], [])
+    assert again.exit_code == 0 and "Final standing" in again.output
+
+
+def test_exports(played: Match, tmp_path: Path) -> None:
+    save, sheet, record_path = tmp_path / "m.mzn", tmp_path / "sheet.csv", tmp_path / "rec.json"
+    result = run(["--file", str(save), "--export-csv", str(sheet), "--export-record", str(record_path)],
+                 entries(played))
+    assert result.exit_code == 0, result.output
+    rows = list(csv.reader(io.StringIO(sheet.read_text(encoding="utf-8"))))
+    assert rows[0][:5] == ["deal", "dealer", "chooser", "contract", "goal"]
+    assert len(rows) == 1 + 18
+    assert [int(v) for v in rows[-1][-3:]] == list(played.totals)
+    for row, deal in zip(rows[1:], played.results(), strict=True):
+        assert row[3] == str(deal.contract) and row[4] == deal.contract.goal
+        assert tuple(int(v) for v in row[5:8]) == deal.tricks
+    exported = read(record_path)
+    assert record_path.read_text(encoding="utf-8").lstrip().startswith("{")
+    assert exported.score_only and exported.totals == tuple(played.totals) and exported.is_over()
+    # a text record by any other name
+    text_path = tmp_path / "rec.mzn"
+    assert run(["--resume", str(save), "--export-record", str(text_path)], []).exit_code == 0
+    assert read(text_path) == exported
+
+
+def test_undo(tmp_path: Path) -> None:
+    save = tmp_path / "u.mzn"
+    lines = ["Ala", "undo", "Ala", "Bolek", "Cezary", "undo", "Cezary", "Ala",
+             "undo",               # nothing entered yet
+             "NT", "undo", "H",    # contract undone and entered again
+             "5 4 4", "undo", "4 5 4", "sheet", "quit"]
+    result = run(["--file", str(save)], lines)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Undone: the name 'Ala'" in out and "Undone: the name 'Cezary'" in out
+    assert "there is nothing to undo" in out
+    assert "Undone: deal 1's contract (NT)" in out and "Undone: deal 1's tricks" in out
+    record = read(save)
+    assert record.first_dealer == 0 and record.deals[0].contract is Contract.HEARTS
+    assert record.deals[0].tricks_won == (4, 5, 4)
+
+
+def test_shared_win_is_stated(tmp_path: Path) -> None:
+    # everyone makes exactly his quota every deal: 0, 0, 0 and a three-way shared win
+    keeper = ScoreKeeper.new(NAMES, "Ala")
+    lines = [*NAMES, "Ala"]
+    for _ in range(18):
+        fh, mh, dl = (keeper.players[s] for s in keeper.active_of(keeper.deal_no))
+        contract = keeper.allowed_contracts()[0]
+        quotas = [STANDARD.quota(role, contract) for role in range(3)]
+        keeper.enter_contract(contract)
+        keeper.enter_tricks(f"{fh} {quotas[0]} {mh} {quotas[1]} {dl} {quotas[2]}")
+        lines += [contract.symbol, f"{fh}={quotas[0]}, {mh}={quotas[1]}, {dl}={quotas[2]}"]
+    assert keeper.outcome().winners == (0, 1, 2)
+    result = run(["--file", str(tmp_path / "t.mzn")], lines)
+    assert result.exit_code == 0, result.output
+    assert "Ala, Bolek and Cezary share the win with 0 each." in result.output
+    assert "1. Ala 0\n1. Bolek 0\n1. Cezary 0" in result.output
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        ([""], "Please answer"),
+        (["   "], "Please answer"),
+        (["undo"], "Nothing to undo yet"),
+        (["Ala", "ala"], "'ala' is already a player; names must differ"),
+        (["sheet"], "There is no sheet yet"),
+        (["Quit"], "Stopped before the match began"),
+        (["help"], "Contracts: C D H S"),
+        (["12"], "a name cannot be a number"),
+        (["x" * 41], "at most 40 characters"),
+        (["Ala", "Bolek", "Cezary", "Dora"], "'Dora' is not a player (the players: Ala, Bolek, Cezary)"),
+        (["Ala", "Bolek", "Bogdan", "Bo"], "'Bo' fits several players: Bolek, Bogdan"),
+        (["Ala", "Bolek", "Cezary", "Ala", "X"], "'X' is not a contract: use one of C D H S NT MZ"),
+        (["Ala", "Bolek", "Cezary", "Ala", "NT", "5 4"], "give 3 numbers, one each for Ala, Bolek, Cezary (got 2)"),
+        (["Ala", "Bolek", "Cezary", "Ala", "NT", "5 4 3"], "the tricks add up to 12, not 13"),
+        (["Ala", "Bolek", "Cezary", "Ala", "NT", "14 0 -1"], "Ala cannot take 14 tricks (0 to 13)"),
+        (["Ala", "Bolek", "Cezary", "Ala", "NT", "five 4 4"], "'five' is neither a number of tricks nor a player"),
+        (["Ala", "Bolek", "Cezary", "Ala", "NT", "Ala 5 Dora 4"], "'Dora' is neither a number of tricks"),
+        (["Ala", "Bolek", "Cezary", "Ala", "NT", "Ala 5 Ala 4"], "Ala is named twice"),
+        (["Ala", "Bolek", "Cezary", "Ala", "NT", "Ala 5"], "give the tricks of Bolek, Cezary too"),
+        (["Ala", "Bolek", "Cezary", "Ala", "NT", "Ala 9 Bolek 9"], "already add up to 18, more than 13"),
+        (["Ala", "Bolek", "Cezary", "Ala", "NT", "5 4 4", "NT", "5 4 4", "NT", "5 4 4", "nt"],
+         "Bolek has no NT left to choose (already used); choose from ♣ ♦ ♥ ♠ MZ"),
+    ],
+)
+def test_bad_entries_are_asked_again(lines: list[str], message: str, tmp_path: Path) -> None:
+    save = tmp_path / "bad.mzn"
+    result = run(["--file", str(save)], [*lines, "quit"])
+    assert result.exit_code == 0, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+    if save.exists():  # whatever was accepted before is kept
+        record = read(save)
+        assert record.players[0] == lines[0]
+
+
+def test_bad_entry_keeps_what_was_entered(tmp_path: Path) -> None:
+    save = tmp_path / "keep.mzn"
+    result = run(["--file", str(save)], ["Ala", "Bolek", "Cezary", "Ala", "NT", "5 4 3", "6 4 3", "quit"])
+    assert result.exit_code == 0 and "the tricks add up to 12" in result.output
+    assert read(save).deals[0].tricks_won == (6, 4, 3)
+
+
+def test_sitting_out_and_variant_contracts() -> None:
+    four = ScoreKeeper.new(["A", "B", "C", "D"], "A", parse_variant("four-players"))
+    assert four.tricks_order() == [1, 2, 3]
+    four.enter_contract("S")
+    with pytest.raises(EntryError, match="A deals and sits out this deal"):
+        four.enter_tricks("A 3, B 5, C 5")
+    assert four.enter_tricks("B 7, C 5").tricks == (0, 7, 5, 1)
+    short = ScoreKeeper.new(NAMES, 0, parse_variant("standard,contracts=NT+MZ"))
+    with pytest.raises(EntryError, match="hearts is not played in this variant; choose from NT MZ"):
+        short.enter_contract("H")
+    with pytest.raises(EntryError, match="enter deal 1's contract first"):
+        short.enter_tricks("7 5 1")
+
+
+def test_command_line_errors(tmp_path: Path) -> None:
+    existing = tmp_path / "exists.mzn"
+    existing.write_text("junk", encoding="utf-8")
+    result = run(["--file", str(existing)], [])
+    assert result.exit_code == 2 and "exists: continue it with --resume" in result.output
+    result = run(["--resume", str(existing)], [])
+    assert result.exit_code == 2 and "is not a valid score record" in result.output
+    result = run(["--resume", str(tmp_path / "missing.mzn")], [])
+    assert result.exit_code == 2 and "cannot read" in result.output
+    result = run(["--resume", str(existing), "--file", str(existing)], [])
+    assert result.exit_code == 2 and "not both" in result.output
+    result = run(["--variant", "nonsense", "--file", str(tmp_path / "n.mzn")], [])
+    assert result.exit_code == 2 and "nonsense" in result.output
+    full = tmp_path / "full.mzn"
+    match = Match(STANDARD, players=NAMES, seed=1)
+    from mizerka.record import MatchRecord
+
+    bot = make_bot("random", seed=1)
+    for _ in range(5):
+        match.push(bot.decide(match.observation(match.to_move)).action)
+    full.write_text(MatchRecord.from_match(match).to_text(), encoding="utf-8")
+    result = run(["--resume", str(full)], [])
+    assert result.exit_code == 2 and "score-only records" in result.output
+    for outcome in (run(["--file", str(tmp_path / "x.mzn")], ["Ala"]),):
+        assert outcome.exit_code == 1 and "Traceback" not in outcome.output
