@@ -38,6 +38,7 @@ from mizerka.bots.base import (
 )
 from mizerka.bots.random_bot import RandomBot
 from mizerka.bots.rules_bot import RulesBot
+from mizerka.bots.search import ExpertBot, ISMCTSBot, PIMCBot
 
 __all__ = [
     "BOT_LEVELS",
@@ -72,7 +73,9 @@ def _level(cls: type[Bot]) -> BotLevel:
     return BotLevel(cls.name, cls.badge, cls.description, cls)
 
 
-BOT_LEVELS: Final[dict[str, BotLevel]] = {level.name: level for level in (_level(RandomBot), _level(RulesBot))}
+BOT_LEVELS: Final[dict[str, BotLevel]] = {
+    level.name: level for level in map(_level, (RandomBot, RulesBot, PIMCBot, ISMCTSBot, ExpertBot))
+}
 """The levels, weakest first: name → :class:`BotLevel`."""
 
 
