@@ -23,13 +23,17 @@ import random
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from mizerka.cards import CARDS, CardSet, Suit
 from mizerka.deal import Deal, deal_piles
 from mizerka.rules import OPTIONS_HELP, VARIANTS, Role, Rules, RulesError, parse_variant
+from mizerka.scoresheet import ScoreSheet
+
+if TYPE_CHECKING:
+    from mizerka.record import MatchRecord
 
 __all__ = [
     "COMMANDS",
@@ -50,6 +54,7 @@ COMMANDS: dict[str, str] = {
     "deal": "mizerka.cli:deal_command",
     "serve": "mizerka.server.command:serve_command",
     "score": "mizerka.scorekeeper:score_command",
+    "analyse": "mizerka.analysis:analyse_command",
 }
 """Subcommand name → ``"module:attribute"`` of its :class:`click.Command`, imported on first use."""
 
@@ -281,26 +286,25 @@ def deal_command(seed: int | None, rules: Rules, dealer: int, unicode: bool) -> 
 # -- mizerka replay ----------------------------------------------------------------------------------------
 
 
-def _load_record(path: Path) -> Any:
-    """Read and validate a record; return ``(record, match)``.  Any problem is an :class:`InputError`."""
+def _load_record(path: Path) -> MatchRecord:
+    """Read and validate a record (a full record is also replayed card by card); any problem is an
+    :class:`InputError` naming the file and the problem."""
+    from mizerka.record import read
+
     try:
-        record: Any = importlib.import_module("mizerka.record")
-    except ImportError:
-        raise InputError("reading records needs mizerka.record, which this installation lacks") from None
-    try:
-        loaded = record.read(path)
-        match = loaded.to_match()
-    except (ValueError, OSError, UnicodeDecodeError) as error:
-        raise InputError(f"{path}: {error}") from None
-    return loaded, match
+        loaded = read(path)
+        if not loaded.score_only:
+            loaded.to_match()
+    except (ValueError, OSError) as error:
+        raise InputError(f"{click.format_filename(path)}: {error}") from None
+    return loaded
 
 
-def _scores_json(match: Any) -> dict[str, object]:
-    results = match.results()
-    outcome = match.outcome() if match.is_over() else None
+def _scores_json(record: MatchRecord) -> dict[str, object]:
+    outcome = record.outcome() if record.is_over() else None
     return {
-        "variant": match.rules.spec(),
-        "players": list(match.players),
+        "variant": record.rules.spec(),
+        "players": list(record.players),
         "deals": [
             {
                 "deal": r.deal_no,
@@ -309,13 +313,12 @@ def _scores_json(match: Any) -> dict[str, object]:
                 "contract": str(r.contract),
                 "goal": r.contract.goal,
                 "tricks": list(r.tricks),
-                "exchanges": list(r.exchange_counts),
                 "scores": list(r.scores),
             }
-            for r in results
+            for r in record.results()
         ],
-        "totals": list(match.totals),
-        "complete": match.is_over(),
+        "totals": list(record.totals),
+        "complete": record.is_over(),
         "winners": list(outcome.winners) if outcome is not None else None,
     }
 
@@ -325,25 +328,28 @@ def _scores_json(match: Any) -> dict[str, object]:
 @click.option("--json", "as_json", is_flag=True, help="print the scores as JSON")
 def replay_command(file: Path, as_json: bool) -> None:
     """Validate a game record and print it: each deal's contract, tricks and scores, then the score sheet."""
-    _loaded, match = _load_record(file)
+    record = _load_record(file)
     if as_json:
-        click.echo(json.dumps(_scores_json(match), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(_scores_json(record), indent=2, ensure_ascii=False))
         return
-    names = match.players
-    click.echo(f"{file}: valid record, variant {match.rules.spec()}, players {', '.join(names)}")
-    for r in match.results():
+    names = record.players
+    kind = "score-only record" if record.score_only else "record, replayed card by card"
+    click.echo(f"{click.format_filename(file)}: a valid {kind}; variant {record.rules.spec()}; "
+               f"players {', '.join(names)}")
+    results = record.results()
+    for r in results:
         tricks = ", ".join(f"{names[s]} {t}" for s, t in enumerate(r.tricks))
-        scores = ", ".join(f"{names[s]} {v:+d}" for s, v in enumerate(r.scores))
+        scores = ", ".join(f"{names[s]} {v:+d}" if v else f"{names[s]} 0" for s, v in enumerate(r.scores))
         click.echo(
             f"deal {r.deal_no:>2}: {names[r.chooser]} chose {r.contract.label} ({r.contract.goal}); "
             f"tricks {tricks}; scores {scores}"
         )
-    if not match.is_over():
-        click.echo(f"(the record stops in deal {match.deal_no} of {match.n_deals})")
+    if not record.is_over():
+        click.echo(f"(the match is not over: {len(results)} of {record.rules.n_deals} deals finished)")
     click.echo("")
-    click.echo(str(match.score_sheet()))
-    if match.is_over():
-        outcome = match.outcome()
+    click.echo(str(ScoreSheet(names, results, record.rules)))
+    if record.is_over():
+        outcome = record.outcome()
         winners = " and ".join(names[s] for s in outcome.winners)
         click.echo(f"\nWinner: {winners}" + (" (shared)" if outcome.shared else ""))
 

@@ -1,0 +1,195 @@
+"""The `mizerka` command: lazy subcommands, rules, deal, replay, and clean errors."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from mizerka.cards import CardSet
+from mizerka.cli import COMMANDS, LazyGroup, cli
+from mizerka.deal import Deal, deal_piles
+from mizerka.record import read
+from mizerka.rules import OPTIONS_HELP, STANDARD, VARIANTS
+
+RECORDS = Path(__file__).parent / "data" / "records"
+
+
+def invoke(*args: str, input: str | None = None) -> click.testing.Result:
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+# -- the group -----------------------------------------------------------------------------------------------
+
+
+def test_every_command_in_the_table_loads_and_is_listed() -> None:
+    result = invoke("--help")
+    assert result.exit_code == 0
+    for name, target in COMMANDS.items():
+        assert re.search(rf"^  {name}\s", result.output, re.MULTILINE), name
+        command = cli.get_command(click.Context(cli), name)
+        assert isinstance(command, click.Command), target
+    for name in ("play", "replay", "rules", "deal"):
+        assert name in COMMANDS
+
+
+def test_a_command_runs_without_importing_the_others() -> None:
+    code = (
+        "import sys; from mizerka.cli import main\n"
+        "try:\n    main(['rules'])\nexcept SystemExit:\n    pass\n"
+        "print('LOADED', sorted(m for m in sys.modules if m.startswith('mizerka.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    loaded = out.split("LOADED", 1)[1]
+    assert "mizerka.terminal" not in loaded and "mizerka.bots" not in loaded and "mizerka.server" not in loaded
+
+
+def test_an_unavailable_command_says_why_without_a_traceback() -> None:
+    group = LazyGroup(
+        name="demo",
+        lazy_commands={"broken": "mizerka.no_such_module:command", "odd": "mizerka.cli:COMMANDS"},
+    )
+    runner = CliRunner()
+    result = runner.invoke(group, ["broken"])
+    assert result.exit_code == 1
+    assert "the 'broken' command is not available: No module named 'mizerka.no_such_module'" in result.output
+    result = runner.invoke(group, ["odd"])
+    assert result.exit_code == 1 and "mizerka.cli:COMMANDS is not a click command" in result.output
+    result = runner.invoke(group, ["--help"])
+    assert result.exit_code == 0 and "(unavailable:" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_unknown_command_and_python_dash_m() -> None:
+    result = invoke("dance")
+    assert result.exit_code == 2 and "No such command 'dance'" in result.output
+    done = subprocess.run([sys.executable, "-m", "mizerka", "--version"], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith("mizerka, version ")
+
+
+# -- rules ---------------------------------------------------------------------------------------------------
+
+
+def test_rules_prints_the_summary_the_variants_and_their_sources() -> None:
+    result = invoke("rules")
+    assert result.exit_code == 0
+    assert "forehand" in result.output and "Mizerka" in result.output and "18 deals" in result.output
+    for name, rules in VARIANTS.items():
+        assert name in result.output
+        assert rules.source in result.output
+    for option in OPTIONS_HELP:
+        assert option in result.output
+
+
+# -- deal ----------------------------------------------------------------------------------------------------
+
+
+def parse_deal_output(text: str) -> tuple[dict[str, CardSet], list[str], CardSet]:
+    """Read `mizerka deal --ascii` back: the hands by role, the talon's cards, forehand's first cards."""
+    hands: dict[str, CardSet] = {}
+    talon: list[str] = []
+    first = CardSet()
+
+    def grouped(body: str) -> CardSet:
+        groups = re.findall(r"([SHDC]): ([^A-Z:]*?(?:[AKQJT2-9] ?)+)(?=\s{3}|$)", body.strip())
+        return CardSet.from_str(" ".join(f"{s}:{''.join(r.split())}" for s, r in groups))
+
+    for line in text.splitlines():
+        if m := re.match(r"\s+seat \d (FH|MH|D):\s+(.*)$", line):
+            hands[m.group(1)] = grouped(m.group(2))
+        elif m := re.match(r"\s+talon, top first: (.*)$", line):
+            talon = m.group(1).split()
+        elif m := re.match(r"Forehand \(seat \d\) chooses holding: (.*)$", line):
+            first = grouped(m.group(1))
+    return hands, talon, first
+
+
+def test_deal_prints_every_card_once_and_matches_the_engine() -> None:
+    result = invoke("deal", "--seed", "7", "--ascii", "--dealer", "2")
+    assert result.exit_code == 0, result.output
+    hands, talon, first = parse_deal_output(result.output)
+    assert sorted(hands) == ["D", "FH", "MH"] and all(len(h) == 13 for h in hands.values())
+    everything = CardSet().union(*hands.values()) | CardSet.from_str(" ".join(talon))
+    assert len(everything) == 52 and len(talon) == 13
+    deal = Deal.random(7, dealer=2)
+    assert first == deal.hand(deal.forehand) and first <= hands["FH"]
+    piles = deal_piles(deal.deck, STANDARD.deal_pattern)
+    assert talon == [str(CardSet([c])) for c in reversed(piles[2])]  # the top card first
+    assert invoke("deal", "--seed", "7", "--ascii", "--dealer", "2").output == result.output  # reproducible
+
+
+def test_deal_options_unicode_and_four_players() -> None:
+    result = invoke("deal", "--seed", "1")
+    assert result.exit_code == 0 and "♠" in result.output and "Deal with seed 1" in result.output
+    result = invoke("deal", "--seed", "1", "--variant", "four-players", "--dealer", "3")
+    assert result.exit_code == 0 and "seat 3 (sits out)" in result.output
+    result = invoke("deal")
+    assert result.exit_code == 0 and re.search(r"Deal with seed \d+", result.output)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seed", "x"], "'x' is not a valid integer"),
+        (["--seed", "-1"], "-1 is not in the range x>=0"),
+        (["--dealer", "3"], "seat 3 is not at a 3-player table"),
+        (["--variant", "standard,uses=many"], "invalid uses: 'many'"),
+        (["--variant", "four-players,quota_ordinary=7/5"], "invalid quota_ordinary: '7/5'"),
+    ],
+)
+def test_deal_rejects_bad_options(args: list[str], message: str) -> None:
+    result = invoke("deal", *args)
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+
+
+# -- replay --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", [*sorted(p.name for p in RECORDS.glob("*.mzn")), "standard-seed7.json"])
+def test_replay_prints_each_deal_and_the_sheet(name: str) -> None:
+    record = read(RECORDS / name)
+    result = invoke("replay", str(RECORDS / name))
+    assert result.exit_code == 0, result.output
+    for r in record.results():
+        assert re.search(rf"^deal +{r.deal_no}: {record.players[r.chooser]} chose {r.contract.label}",
+                         result.output, re.MULTILINE)
+    assert "player  ♣  ♦  ♥  ♠  NT  MZ  total" in result.output
+    if record.is_over():
+        winners = " and ".join(record.players[s] for s in record.outcome().winners)
+        assert f"Winner: {winners}" in result.output
+    else:
+        assert "the match is not over" in result.output
+
+
+def test_replay_json_gives_the_scores() -> None:
+    record = read(RECORDS / "standard-seed7.mzn")
+    result = invoke("replay", "--json", str(RECORDS / "standard-seed7.mzn"))
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["totals"] == list(record.totals)
+    assert [d["scores"] for d in data["deals"]] == [list(r.scores) for r in record.results()]
+    assert data["complete"] is True and data["winners"] == list(record.outcome().winners)
+    assert all(sum(d["scores"]) == 0 for d in data["deals"])
+
+
+def test_replay_rejects_bad_files_with_exit_code_2(tmp_path: Path) -> None:
+    text = (RECORDS / "standard-seed7.mzn").read_text(encoding="utf-8")
+    tampered = tmp_path / "tampered.mzn"
+    # Claim a different score for the first deal: the replay must notice.
+    first_scores = re.search(r'^\[Scores "([^"]*)"\]', text, re.MULTILINE)
+    assert first_scores is not None
+    tampered.write_text(text.replace(first_scores.group(0), '[Scores "9 9 9"]', 1), encoding="utf-8")
+    garbage = tmp_path / "garbage.mzn"
+    garbage.write_text("this is not a record\n", encoding="utf-8")
+    binary = tmp_path / "binary.mzn"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    for path in (tampered, garbage, binary, tmp_path / "missing.mzn", tmp_path):
+        result = invoke("replay", str(path))
+        assert result.exit_code == 2, (path, result.output)
+        assert "Error:" in result.output and "Traceback" not in result.output
