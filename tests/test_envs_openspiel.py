@@ -10,7 +10,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra (open_spiel
 np = pytest.importorskip("numpy")
 
 import mizerka.envs.openspiel  # noqa: E402, F401  (registers the game)
-from mizerka.envs.encoding import OBSERVATION_SIZE, views  # noqa: E402
+from mizerka.envs.encoding import OBSERVATION_SIZE, ActionOutOfRangeError, IllegalEnvActionError, views  # noqa: E402
 from mizerka.rules import RulesError  # noqa: E402
 
 
@@ -79,3 +79,34 @@ def test_information_state_recalls_the_order_of_play() -> None:
     assert (plays.sum(axis=1) == 1).all()
     order = [int(a) for a in state.history()[52:] if a < 52]  # player actions after the shuffle; ids < 52 are plays
     assert [int(np.argmax(row)) for row in plays] == order[-39:]
+
+
+def test_illegal_actions_raise() -> None:
+    game = pyspiel.load_game("mizerka")
+    state = game.new_initial_state()
+    with pytest.raises(IllegalEnvActionError, match="not a card left"):
+        state.apply_action(200)
+    rng = random.Random(4)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    with pytest.raises(IllegalEnvActionError, match="cannot play"):
+        state.apply_action(0)
+    with pytest.raises(ActionOutOfRangeError):
+        state.apply_action(500)
+    with pytest.raises(ActionOutOfRangeError):
+        state.apply_action(-3)
+    state.apply_action(state.legal_actions()[0])  # the position is unchanged: a legal action still works
+
+
+def test_legality_check_agrees_with_the_mask() -> None:
+    """The referee's quick check and the observation's legal ids agree on every id, all through random deals."""
+    game = pyspiel.load_game("mizerka")
+    rng = random.Random(6)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        while not state.is_terminal():
+            legal = set(state.legal_actions())
+            assert {a for a in range(111) if state._is_legal(state.deal, a)} == legal
+            state.apply_action(rng.choice(sorted(legal)))

@@ -40,8 +40,11 @@ from mizerka.envs.encoding import (
     N_ACTIONS,
     OBSERVATION_LAYOUT,
     OBSERVATION_SIZE,
+    IllegalEnvActionError,
     ObservationEncoder,
     action_name,
+    check_action_id,
+    illegal_reason,
     legal_action_ids,
 )
 from mizerka.envs.table import resolve_rules
@@ -174,10 +177,17 @@ class MizerkaState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         deal = self._box.deal
         if deal is None:
+            if not 0 <= action < 52 or action in self.deck:
+                raise IllegalEnvActionError(f"chance outcome {action} is not a card left to deal")
             self.deck.append(int(action))
             if len(self.deck) == 52:
                 self._box = _DealBox(Deal(self.deck, rules=self.rules, dealer=self.dealer))
             return
+        if not self._is_legal(deal, action):
+            player = deal.to_move
+            obs = deal.observation(player)
+            reason = illegal_reason(obs, self.pending, check_action_id(action)) or "not legal now"
+            raise IllegalEnvActionError(f"illegal action {action} for player {player}: {reason}")
         if action < DISCARD_BASE:
             deal.push(PLAYS[action])
         elif action < CHOOSE_BASE:
@@ -187,6 +197,27 @@ class MizerkaState(pyspiel.State):  # type: ignore[misc]
         else:
             deal.push(Exchange(CardSet(self.pending)))
             self.pending = 0
+
+    def _is_legal(self, deal: Deal, action: int) -> bool:
+        """A referee's quick check of *action* (OpenSpiel does not check a Python game's actions itself)."""
+        phase = deal.phase
+        if not 0 <= action < N_ACTIONS:
+            return False
+        if action < DISCARD_BASE:
+            return phase is Phase.PLAY and bool(deal.legal_play_mask() >> action & 1)
+        if action < CHOOSE_BASE:
+            card = action - DISCARD_BASE
+            hand = deal.hands[deal.to_move]
+            pending = self.pending
+            return (
+                phase is Phase.EXCHANGE
+                and bool(hand >> card & 1)
+                and card >= pending.bit_length()
+                and pending.bit_count() < min(len(deal.talon), hand.bit_count())
+            )
+        if action < DONE:
+            return phase is Phase.CHOOSE and (action - CHOOSE_BASE) in deal.allowed_contracts
+        return action == DONE and phase is Phase.EXCHANGE
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
