@@ -308,7 +308,7 @@ class TerminalGame:
                 verb = "choose" if actor == self.seat else "chooses"
                 text = f"{self.who_cap(actor)} {verb} {self.contract_text(action.contract)}."
                 self.write(self._style(text, bold=True))
-                if obs.role is not None and obs.to_move != self.seat:
+                if obs.role is not None and obs.phase is not Phase.EXCHANGE:  # else the exchange prompt shows it
                     self.write(self.hand_line(obs))
                 if obs.shown_card is not None:
                     self.write(f"Turned-up talon card (a reminder only): {self.card(obs.shown_card)}")
