@@ -103,8 +103,8 @@ export function renderScoreSheet(view, winners = null) {
     const tr = h("tr", {},
       h("th", { scope: "row" }, String(row.deal_no)),
       h("td", { class: "contract-cell" }, contractLabel(row.contract, { short: true }), " ",
-        h("span", { class: `goal ${avoid ? "avoid" : "take"}` }, t(avoid ? "table.avoid" : "table.take")),
-        h("span", { class: "chooser" }, ` (${names[row.chooser]})`)));
+        h("span", { class: `goal ${avoid ? "avoid" : "take"}` }, t(avoid ? "table.avoid" : "table.take"))));
+    tr.title = names[row.chooser];
     for (const n of row.tricks) tr.append(h("td", { class: "num" }, String(n)));
     for (const s of row.scores) tr.append(h("td", { class: `num ${s > 0 ? "plus" : s < 0 ? "minus" : ""}` }, signed(s)));
     for (const s of row.totals) tr.append(h("td", { class: "num total" }, signed(s)));

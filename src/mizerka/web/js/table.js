@@ -5,7 +5,7 @@
 // state (cards selected for discard, which trick is shown, open panels).  Events are used only for
 // announcements, the end-of-deal summary and the short pause that keeps a finished trick on the table.
 
-import { announce, announceUrgent } from "./announce.js";
+import { announce, announceUrgent, recentAnnouncements } from "./announce.js";
 import { backElement, cardElement, cardFace, parseCard, sortHand, suitOf, cardCode } from "./cards.js";
 import { cardName, contractName, listOf, signed, suitName, t } from "./i18n.js";
 import { TableSocket } from "./net.js";
@@ -74,7 +74,11 @@ export class TableView {
     this.buildSkeleton();
     this.socket.connect();
     document.addEventListener("keydown", this.onKey);
-    window.mizerkaDebug = { socket: this.socket, view: () => this.view };
+    // A small hook for tests and debugging: the seat's own view only (nothing hidden is ever in the page).
+    this.states = [];
+    this.socket.addEventListener("state", (e) => this.states.push(e.detail));
+    window.mizerkaDebug = { socket: this.socket, view: () => this.view, states: this.states,
+      act: (action) => this.act(action), announcements: recentAnnouncements };
   }
 
   destroy() {
@@ -397,6 +401,8 @@ export class TableView {
     if (v.phase === "waiting") {
       centre.append(this.waitingPanel(v));
     } else {
+      // A finished trick stays on the table for a moment, until the next trick's first card arrives.
+      if (this.heldTrick && v.trick && v.trick.cards.length) this.heldTrick = null;
       const showing = this.showLast ? v.last_trick : (this.heldTrick?.trick ?? v.trick);
       const trickBox = h("div", { class: `trick${this.showLast ? " last" : ""}${this.heldTrick && !this.showLast ? " held" : ""}` });
       if (this.showLast) {
@@ -517,7 +523,7 @@ export class TableView {
     me.append(handBox);
     me.append(h("p", { class: "hand-tip", id: "hand-tip", "aria-hidden": "true" }));
     if (v.discards.length && v.phase !== "choose") {
-      me.append(h("p", { class: "own-discards" }, `${t("exchange.title")}: `,
+      me.append(h("p", { class: "own-discards" }, `${t("table.discards")}: `,
         listOf(v.discards.map((c) => cardName(parseCard(c))))));
     }
   }

@@ -1,0 +1,154 @@
+"""The browser client's languages, phone layout and bad links, in real chromium against the real server."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+from web_helpers import play_until, quickplay, view
+
+
+def test_switching_to_polish_and_russian(new_page: Any, web_server: Any) -> None:
+    page = new_page()
+    quickplay(page, web_server.url)
+    play_until(page, lambda: bool(view(page).get("phase") == "play" and not page.locator("dialog[open]").count()))
+    hand = page.locator(".hand .card").first.get_attribute("data-card") or ""
+    assert page.locator(".deal-info").inner_text() == "Deal 1 of 18"
+
+    page.select_option("#lang-select", "pl")
+    expect(page.locator("html")).to_have_attribute("lang", "pl")
+    expect(page.locator(".deal-info")).to_have_text("Rozdanie 1 z 18")
+    expect(page.get_by_role("button", name="Tabela wyników")).to_be_visible()
+    label = page.locator(f'.hand .card[data-card="{hand}"]').get_attribute("aria-label") or ""
+    assert re.search(r"(trefl|karo|kier|pik)", label), label
+    assert re.match(r"(As|Król|Dama|Walet|Dziesiątka|Dziewiątka|Ósemka|Siódemka|Szóstka|Piątka|Czwórka|Trójka|Dwójka) ",
+                    label), label
+    # The contract banner and the trick counts follow Polish usage and plural forms (1 lewa, 2 lewy, 5 lew).
+    expect(page.locator(".contract-banner .goal-flag")).to_have_text(re.compile(r"^(Bierz lewy|Unikaj lew)$"))
+    plurals = page.evaluate("""async () => {
+        const i18n = await import('/js/i18n.js');
+        return [0, 1, 2, 4, 5, 12, 22, 25].map(n => i18n.t('table.tricks', { n }));
+    }""")
+    assert plurals == ["0 lew", "1 lewa", "2 lewy", "4 lewy", "5 lew", "12 lew", "22 lewy", "25 lew"]
+    names = page.evaluate("""async () => {
+        const i18n = await import('/js/i18n.js');
+        return [i18n.cardName(49), i18n.cardName(38), i18n.contractName(4), i18n.contractName(5)];
+    }""")
+    assert names == ["Dama pik", "As kier", "Bez atu", "Mizerka"]
+
+    page.select_option("#lang-select", "ru")
+    expect(page.locator(".deal-info")).to_have_text("Сдача 1 из 18")
+    label = page.locator(f'.hand .card[data-card="{hand}"]').get_attribute("aria-label") or ""
+    assert re.search(r"(треф|бубён|червей|пик)$", label), label
+    plurals = page.evaluate("""async () => {
+        const i18n = await import('/js/i18n.js');
+        return [1, 2, 5, 11, 21, 22, 25].map(n => i18n.t('table.tricks', { n }));
+    }""")
+    assert plurals == ["1 взятка", "2 взятки", "5 взяток", "11 взяток", "21 взятка", "22 взятки", "25 взяток"]
+    names = page.evaluate("""async () => {
+        const i18n = await import('/js/i18n.js');
+        return [i18n.cardName(49), i18n.cardName(38), i18n.cardName(24), i18n.contractName(4)];
+    }""")
+    assert names == ["Дама пик", "Туз червей", "Король бубён", "Без козыря"]
+
+    # The choice survives a reload.
+    page.reload()
+    expect(page.locator(".deal-info")).to_have_text("Сдача 1 из 18")
+    page.select_option("#lang-select", "en")
+    expect(page.locator(".deal-info")).to_have_text("Deal 1 of 18")
+
+
+def test_every_string_is_translated() -> None:
+    """The three catalogues have the same keys, and each plural entry has the forms its language needs."""
+    import json
+    import subprocess
+
+    source = Path(__file__).resolve().parents[2] / "src" / "mizerka" / "web" / "js" / "i18n.js"
+    node = subprocess.run(["which", "node"], capture_output=True, text=True).stdout.strip()
+    text = source.read_text(encoding="utf-8")
+    if node:  # a full check with a JavaScript engine when there is one
+        script = f"import('{source.as_uri()}').then(m => console.log(JSON.stringify(m._catalogsForTests)))"
+        out = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True)
+        catalogs = json.loads(out.stdout)
+        keys = {lang: set(cat) for lang, cat in catalogs.items()}
+        assert keys["pl"] == keys["en"] == keys["ru"]
+    for lang in ("en", "pl", "ru"):
+        block = text.split(f"\n  {lang}: {{", 1)[1].split("\n  },", 1)[0]
+        keys_here = re.findall(r'^\s+"([\w.]+)":', block, flags=re.M)
+        assert len(keys_here) == len(set(keys_here)), f"duplicate keys in {lang}"
+        if lang != "en":
+            for entry in re.findall(r"\{ one: .*?\}", block, flags=re.S):
+                assert "few:" in entry and "many:" in entry, f"{lang} plural without few/many: {entry[:60]}"
+    en = text.split("\n  en: {", 1)[1].split("\n  },", 1)[0]
+    en_keys = set(re.findall(r'^\s+"([\w.]+)":', en, flags=re.M))
+    for lang in ("pl", "ru"):
+        block = text.split(f"\n  {lang}: {{", 1)[1].split("\n  },", 1)[0]
+        assert set(re.findall(r'^\s+"([\w.]+)":', block, flags=re.M)) == en_keys, lang
+
+
+def test_phone_portrait(new_page: Any, web_server: Any, artifacts: Path) -> None:
+    page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page.goto(web_server.url + "/")
+    expect(page.locator("#quickplay")).to_be_visible()
+    page.screenshot(path=str(artifacts / "lobby-phone.png"))
+    quickplay(page, web_server.url)
+
+    def playing() -> bool:
+        v = view(page)
+        return bool(v.get("phase") == "play" and v.get("your_turn") and not page.locator("dialog[open]").count()
+                    and v.get("tricks_played", 0) >= 1)
+
+    play_until(page, playing, exchange=3)
+    # Nothing spills sideways, and every card of the hand is on screen and big enough to tap.
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    boxes = page.locator(".hand .card").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; })")
+    assert boxes and all(left >= 0 and right <= 375 and bottom <= 667 for left, right, _, bottom in boxes), boxes
+    steps = [b[0] - a[0] for a, b in itertools.pairwise(boxes)]
+    assert min(steps) >= 18, steps  # each card shows a strip wide enough to tap and to read its index
+    for selector in (".felt .pos-left", ".felt .pos-right", ".centre", ".contract-banner"):
+        box = page.locator(selector).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375.5, selector
+    page.screenshot(path=str(artifacts / "table-phone.png"))
+    page.locator(".hand .card.playable").first.tap(position={"x": 8, "y": 24})
+    page.wait_for_function("() => !window.mizerkaDebug.view().your_turn || window.mizerkaDebug.view().phase !== 'play'"
+                           " || document.querySelectorAll('.hand .card').length < 13")
+
+
+def test_unknown_table_link_offers_the_lobby(new_page: Any, web_server: Any) -> None:
+    page = new_page()
+    page.goto(web_server.url + "/?table=no-such-table")
+    expect(page.locator(".error-text")).to_have_text("This table does not exist or has ended.")
+    page.click("#back-to-lobby")
+    expect(page.locator("#quickplay")).to_be_visible()
+
+
+def test_stale_seat_token_shows_a_message(new_page: Any, web_server: Any) -> None:
+    page = new_page()
+    v = quickplay(page, web_server.url)
+    # The stored token no longer fits (as after the server forgot the seat): the page says so and offers the lobby.
+    page.evaluate("""id => {
+        const seats = JSON.parse(localStorage.getItem('mizerka.seats'));
+        seats[id].token = 'not-the-token';
+        localStorage.setItem('mizerka.seats', JSON.stringify(seats));
+    }""", v["table"])
+    page.reload()
+    expect(page.locator(".error-text")).to_have_text("This invite link is not valid.")
+    expect(page.locator("#back-to-lobby")).to_be_visible()
+
+
+def test_full_table_shows_a_message(new_page: Any, web_server: Any) -> None:
+    page = new_page()
+    v = quickplay(page, web_server.url)  # one human and two bots: no seat is free
+    other = new_page()
+    other.goto(f"{web_server.url}/?table={v['table']}")
+    expect(other.locator(".error-text")).to_have_text("This table is full.")
+    expect(other.locator("#back-to-lobby")).to_be_visible()
+    # Watching is offered instead; a spectator sees no hand at all.
+    other.get_by_role("button", name="Watch instead").click()
+    other.wait_for_function("() => window.mizerkaDebug && window.mizerkaDebug.view() !== null")
+    expect(other.locator(".spectator-note")).to_be_visible()
+    expect(other.locator(".hand .card")).to_have_count(0)

@@ -1,0 +1,119 @@
+"""Driving the browser client the way a person does: clicks (or keys) on what is on the screen.
+
+The tests read the client's own view through ``window.mizerkaDebug.view()`` only to decide what to do next and
+what to assert; every action goes through the visible controls.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from mizerka.cards import CARDS
+
+CORNER = {"x": 8, "y": 24}
+"""Where a person taps a card of a fanned hand: its visible top-left corner (the next card covers the rest)."""
+
+RANKS_EN = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King", "Ace"]
+SUITS_EN = ["clubs", "diamonds", "hearts", "spades"]
+
+
+def view(page: Any) -> dict[str, Any]:
+    """The client's current view (what the server sent to this seat)."""
+    result = page.evaluate("() => window.mizerkaDebug ? window.mizerkaDebug.view() : null")
+    return result or {}
+
+
+def wait_for_table(page: Any) -> dict[str, Any]:
+    page.wait_for_function("() => window.mizerkaDebug && window.mizerkaDebug.view() !== null")
+    return view(page)
+
+
+def quickplay(page: Any, base_url: str) -> dict[str, Any]:
+    """Open the lobby and start a game against the computer with one click."""
+    page.goto(base_url + "/")
+    page.click("#quickplay")
+    page.wait_for_url(re.compile(r"\?table="))
+    return wait_for_table(page)
+
+
+def act_once(page: Any, *, exchange: int = 2) -> str | None:
+    """Take this seat's next action through the interface, if there is one; return what was done.
+
+    Contract choice: the first offered contract.  Exchange: discard the first *exchange* cards.  Play: the first
+    playable card.  An end-of-deal summary is closed.
+    """
+    if page.locator("dialog.summary-dialog[open]").count():
+        return "summary"
+    if page.locator("dialog.choose-dialog[open]").count():
+        page.locator("dialog.choose-dialog[open] .contract-btn").first.click()
+        return "choose"
+    v = view(page)
+    if not v.get("your_turn"):
+        return None
+    if v["phase"] == "exchange" and page.locator(".exchange-bar").count():
+        n = min(exchange, v["exchange"]["max"])
+        for i in range(n):
+            page.locator(".hand .card").nth(i).click(position=CORNER)
+        page.locator(".exchange-confirm").click()
+        page.wait_for_function("seq => window.mizerkaDebug.view().seq > seq", arg=v["seq"])
+        return "exchange"
+    if v["phase"] == "play":
+        card = page.locator(".hand .card.playable").first
+        if card.count():
+            card.click(position=CORNER)
+            page.wait_for_function("seq => window.mizerkaDebug.view().seq > seq", arg=v["seq"])
+            return "play"
+    return None
+
+
+def play_until(page: Any, done: Any, *, timeout: float = 60.0, exchange: int = 2) -> None:
+    """Act whenever it is this seat's turn until ``done()`` is true."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out; view: {view(page)}")
+        if act_once(page, exchange=exchange) is None:
+            page.wait_for_timeout(30)
+
+
+def card_names_en(card: int) -> list[str]:
+    """Every text form of a card that could betray it: its code (QH, TH), its English name, its symbol form."""
+    c = CARDS[card]
+    rank, suit = card % 13, card // 13
+    return [str(c), c.unicode(), f"{RANKS_EN[rank]} of {SUITS_EN[suit]}"]
+
+
+def page_text_and_attributes(page: Any) -> str:
+    """All the text of the page and every attribute value of every element (aria-label, title, data-*, alt…)."""
+    return str(page.evaluate("""() => {
+        const parts = [document.documentElement.outerHTML, document.body.innerText];
+        for (const el of document.querySelectorAll('*')) {
+            for (const attr of el.attributes) parts.push(attr.value);
+        }
+        return parts.join('\\n');
+    }"""))
+
+
+def assert_no_hidden_cards(page: Any, server: Any, table_id: str, seat: int | None) -> int:
+    """Check that no card this seat may not see (another seat's hand, the talon, others' discards) is in the page.
+
+    Returns how many hidden cards were checked.
+    """
+
+    def hidden() -> list[int]:
+        live = server.hub.tables[table_id]
+        match = live.table.match
+        known = match.observation(seat).known_cards()
+        return [c for c in range(52) if c not in known]
+
+    cards = server.call(hidden)
+    text = page_text_and_attributes(page)
+    tokens = set(re.findall(r"[0-9A-Za-z♣♦♥♠]+", text))
+    for card in cards:
+        code, symbol, name = card_names_en(card)
+        assert code not in tokens, f"hidden card {code} appears in the page"
+        assert symbol not in text, f"hidden card {symbol} appears in the page"
+        assert name not in text, f"hidden card {name!r} appears in the page"
+    return len(cards)
