@@ -280,8 +280,10 @@ class Table:
         public: dict[str, Any],
         private: dict[int, dict[str, Any]] | None = None,
         server: dict[str, Any] | None = None,
+        deal_no: int | None = None,
     ) -> Event:
-        event = Event(self.seq + 1, kind, self.deal_no, public, private or {}, server or {})
+        number = self.deal_no if deal_no is None else deal_no
+        event = Event(self.seq + 1, kind, number, public, private or {}, server or {})
         self.events.append(event)
         return event
 
@@ -426,7 +428,7 @@ class Table:
             start = order.index(trick.leader)
             public["trick"] = {"leader": trick.leader, "cards": [str(CARDS[c]) for c in trick.cards],
                                "seats": [order[(start + i) % 3] for i in range(3)], "winner": trick.winner}
-        events = [self._emit("action", public, private, server={"code": action.code})]
+        events = [self._emit("action", public, private, server={"code": action.code}, deal_no=deal_no)]
         if deal.phase is Phase.DONE:
             events.append(self._deal_end(deal_no))
             if match.is_over():
@@ -454,7 +456,7 @@ class Table:
                 "discards": {str(s): card_list(deal.dead[s]) for s in deal.active_seats},
                 "drawn": {str(s): card_list(deal.drawn[s]) for s in deal.active_seats},
             }
-        return self._emit("deal_end", public)
+        return self._emit("deal_end", public, deal_no=deal_no)
 
     def vote_rematch(self, seat: int) -> bool:
         """Record *seat*'s wish for a rematch; ``True`` once every seated human has asked.
