@@ -1,0 +1,74 @@
+"""The C kernel against the reference (Mizerka positions) and against DDS (bridge deals, via endplay)."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from solver_helpers import random_contract, random_position
+
+from mizerka.solver import backend, solve, solve_all
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from solver_bridge import bridge_position, endplay_card_to_int, random_bridge_hands, to_pbn  # noqa: E402
+
+pytestmark = pytest.mark.skipif(backend() != "kernel", reason="the C kernel is not built")
+
+
+def test_kernel_matches_reference_in_every_contract() -> None:
+    rng = random.Random(99)
+    for i in range(600):
+        n = rng.choice((3, 3, 4))
+        cards = rng.randint(1, 7) if n == 3 else rng.randint(1, 5)
+        trump, misere = random_contract(rng)
+        position = random_position(rng, n, cards, trump=trump, misere=misere,
+                                   sides=(0, 1, 0, 1) if n == 4 else None, must_trump=rng.random() < 0.15)
+        seat = rng.randrange(n)
+        assert solve(position, seat, impl="kernel") == solve(position, seat, impl="reference"), (str(position), seat)
+        if i % 6 == 0:
+            assert solve_all(position, seat, impl="kernel") == solve_all(position, seat, impl="reference")
+
+
+def test_kernel_solve_all_agrees_with_its_own_solve() -> None:
+    rng = random.Random(5)
+    for _ in range(40):
+        trump, misere = random_contract(rng)
+        position = random_position(rng, 3, 8, trump=trump, misere=misere)
+        values = solve_all(position, 0)
+        best = (min if misere == (position.to_move == 0) else max)(values.values())
+        assert best == solve(position, 0)
+
+
+endplay = pytest.importorskip("endplay")
+
+
+def _dds() -> tuple[object, object, object, object, object]:
+    import endplay._dds as dds_module
+    from endplay.dds import solve_board
+    from endplay.dds.solve import SolveMode
+    from endplay.types import Deal, Denom, Player
+
+    dds_module.SetMaxThreads(1)
+    return Deal, Denom, Player, solve_board, SolveMode
+
+
+def test_kernel_matches_dds_on_200_bridge_positions() -> None:
+    """200 random deals of 6 cards a hand, West on lead, in no-trump and in spades; every lead in NT.
+
+    Full 13-card deals are compared in ``benchmarks/solver.py`` (too slow for the test suite).
+    """
+    deal_cls, denom, player, solve_board, mode = _dds()
+    rng = random.Random(2024)
+    for i in range(200):
+        hands = random_bridge_hands(rng, 6)
+        for trump, strain in ((None, denom.nt), (3, denom.spades)):  # type: ignore[attr-defined]
+            deal = deal_cls(to_pbn(hands), first=player.west, trump=strain)  # type: ignore[operator]
+            expected = solve_board(deal, mode.OptimalOne)._data.score[0]  # type: ignore[attr-defined,operator]
+            assert solve(bridge_position(hands, 3, trump), 3) == expected, (to_pbn(hands), trump)
+        if i % 4 == 0:
+            deal = deal_cls(to_pbn(hands), first=player.west, trump=denom.nt)  # type: ignore[operator,attr-defined]
+            dds_cards = {endplay_card_to_int(c): v for c, v in solve_board(deal, mode.Default)}  # type: ignore
+            ours = solve_all(bridge_position(hands, 3, None), 3)
+            assert {int(c): v for c, v in ours.items()} == dds_cards, to_pbn(hands)
