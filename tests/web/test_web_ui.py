@@ -152,3 +152,32 @@ def test_full_table_shows_a_message(new_page: Any, web_server: Any) -> None:
     other.wait_for_function("() => window.mizerkaDebug && window.mizerkaDebug.view() !== null")
     expect(other.locator(".spectator-note")).to_be_visible()
     expect(other.locator(".hand .card")).to_have_count(0)
+
+
+def test_hint_shows_a_suggestion_with_its_evaluation(new_page: Any, web_server: Any) -> None:
+    page = new_page()
+    quickplay(page, web_server.url)
+    # In the exchange the bot's suggestion comes with its evaluation, and preselects the suggested discards.
+    play_until(page, lambda: bool(view(page).get("phase") == "exchange" and view(page).get("your_turn")))
+    page.get_by_role("button", name="Hint").click()
+    message = page.locator(".me .message.hint")
+    expect(message).to_contain_text("Suggested:")
+    expect(message).to_contain_text("expected score")
+    page.locator(".exchange-confirm").click()
+    # In play the suggested card is highlighted in the hand, and it is a legal one.
+    play_until(page, lambda: bool(view(page).get("phase") == "play" and view(page).get("your_turn")
+                                  and not page.locator("dialog[open]").count()))
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator(".me .message.hint")).to_contain_text("Suggested:")
+    expect(page.locator(".hand .card.hinted")).to_have_count(1)
+    hinted = page.locator(".hand .card.hinted").get_attribute("data-card")
+    assert hinted in view(page)["legal"]
+
+
+def test_reduced_motion_turns_animations_off(new_page: Any, web_server: Any) -> None:
+    page = new_page(reduced_motion="reduce")
+    quickplay(page, web_server.url)
+    play_until(page, lambda: bool(view(page).get("phase") == "play" and not page.locator("dialog[open]").count()))
+    styles = page.locator(".hand .card").first.evaluate(
+        "e => { const s = getComputedStyle(e); return [s.animationName, s.transitionDuration]; }")
+    assert styles[0] == "none" and styles[1] in ("0s", "")

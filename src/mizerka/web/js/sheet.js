@@ -1,5 +1,5 @@
 // The score sheet: players × contracts with the used marks, one row per deal with "take" or "avoid",
-// the deal's scores and the running totals, and a winner banner at the end of the match.
+// the deal's scores and the running totals (the tricks of each deal are in its end-of-deal summary), and a winner banner at the end of the match.
 
 import { contractName, listOf, signed, t } from "./i18n.js";
 import { suitIcon } from "./cards.js";
@@ -91,11 +91,10 @@ export function renderScoreSheet(view, winners = null) {
   const top = h("tr", {},
     h("th", { scope: "col", rowspan: 2 }, t("sheet.deal")),
     h("th", { scope: "col", rowspan: 2 }, t("sheet.contract")),
-    h("th", { scope: "colgroup", colspan: names.length, class: "group" }, t("sheet.tricks")),
     h("th", { scope: "colgroup", colspan: names.length, class: "group" }, t("sheet.scores")),
     h("th", { scope: "colgroup", colspan: names.length, class: "group" }, t("sheet.totals")));
   const sub = h("tr");
-  for (let g = 0; g < 3; g += 1) for (const name of names) sub.append(h("th", { scope: "col", class: "who" }, name));
+  for (let g = 0; g < 2; g += 1) for (const name of names) sub.append(h("th", { scope: "col", class: "who" }, name));
   deals.append(h("thead", {}, top, sub));
   const rows = h("tbody");
   for (const row of view.score_sheet) {
@@ -104,8 +103,7 @@ export function renderScoreSheet(view, winners = null) {
       h("th", { scope: "row" }, String(row.deal_no)),
       h("td", { class: "contract-cell" }, contractLabel(row.contract, { short: true }), " ",
         h("span", { class: `goal ${avoid ? "avoid" : "take"}` }, t(avoid ? "table.avoid" : "table.take"))));
-    tr.title = names[row.chooser];
-    for (const n of row.tricks) tr.append(h("td", { class: "num" }, String(n)));
+    tr.title = `${names[row.chooser]} · ${t("sheet.tricks")}: ${row.tricks.join(" / ")}`;
     for (const s of row.scores) tr.append(h("td", { class: `num ${s > 0 ? "plus" : s < 0 ? "minus" : ""}` }, signed(s)));
     for (const s of row.totals) tr.append(h("td", { class: "num total" }, signed(s)));
     rows.append(tr);
