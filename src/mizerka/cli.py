@@ -48,13 +48,14 @@ __all__ = [
 ]
 
 COMMANDS: dict[str, str] = {
-    "play": "mizerka.terminal:play_command",
+    "play": "mizerka.tui.command:play_command",
     "replay": "mizerka.cli:replay_command",
     "rules": "mizerka.cli:rules_command",
     "deal": "mizerka.cli:deal_command",
     "serve": "mizerka.server.command:serve_command",
     "score": "mizerka.scorekeeper:score_command",
     "analyse": "mizerka.analysis:analyse_command",
+    "arena": "mizerka.bots.cli:arena_command",
 }
 """Subcommand name → ``"module:attribute"`` of its :class:`click.Command`, imported on first use."""
 

@@ -1,0 +1,217 @@
+"""Benchmark of the bot levels: decision times, PIMC worlds/s, ISMCTS simulations/s against OpenSpiel's C++
+IS-MCTS on hearts, and a duplicate-arena ladder.
+
+    .venv/bin/python benchmarks/bots.py                 # the full run (long: hours on two cores)
+    .venv/bin/python benchmarks/bots.py --quick         # a smoke run: few samples, 2 matches per pair
+    .venv/bin/python benchmarks/bots.py --matches 60 --workers 16 --skip-timing
+
+Targets (issue 4): ISMCTS ≥ 0.5× OpenSpiel's C++ IS-MCTS simulations/s; every level's p90 decision time ≤ 1 s
+on one core with its default budget; a strict ladder (each level beats the one below with 95% confidence);
+expert beats rules by ≥ 1.0 point per deal.  The last line printed is one JSON object with every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+
+from mizerka import Deal, Match, Phase
+from mizerka.arena import run_arena
+from mizerka.bots import BOT_LEVELS, make_bot
+from mizerka.bots.search import _Clock, play_by_ismcts, play_by_pimc
+from mizerka.deal import Observation
+
+LADDER = [("rules", "random"), ("pimc", "rules"), ("ismcts", "pimc"), ("expert", "ismcts"), ("expert", "rules")]
+
+
+def decision_points(n_matches: int, seed: int) -> dict[str, list[Observation]]:
+    """Observations at contract choices, exchanges and card plays from matches between rules bots."""
+    points: dict[str, list[Observation]] = {"choose": [], "exchange": [], "play": []}
+    bots = [make_bot("rules", seed=s) for s in range(3)]
+    for m in range(n_matches):
+        match = Match(seed=seed + m)
+        while not match.is_over():
+            seat = match.to_move
+            obs = match.observation(seat)
+            phase = {Phase.CHOOSE: "choose", Phase.EXCHANGE: "exchange", Phase.PLAY: "play"}[obs.phase]
+            forced = (phase != "exchange" and len(obs.legal_actions) == 1) or (
+                phase == "exchange" and not obs.talon_size
+            )
+            if not forced:
+                points[phase].append(obs)
+            match.push(bots[seat].decide(obs).action)
+    return points
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def time_decisions(points: dict[str, list[Observation]], per_phase: int, seed: int) -> dict[str, dict[str, float]]:
+    rng = random.Random(seed)
+    sample = {phase: rng.sample(obs, min(per_phase, len(obs))) for phase, obs in points.items()}
+    out: dict[str, dict[str, float]] = {}
+    for level in BOT_LEVELS:
+        bot = make_bot(level, seed=1)
+        bot.decide(sample["choose"][0])  # warm caches (the contract baselines)
+        row: dict[str, float] = {}
+        for phase, observations in sample.items():
+            times = []
+            for obs in observations:
+                started = time.perf_counter()
+                bot.decide(obs)
+                times.append((time.perf_counter() - started) * 1000)
+            row[f"{phase}_median_ms"] = round(statistics.median(times), 2)
+            row[f"{phase}_p90_ms"] = round(percentile(times, 0.9), 2)
+        out[level] = row
+        print(f"{level:>8}: " + "  ".join(f"{k} {v}" for k, v in row.items()), flush=True)
+    return out
+
+
+def pimc_worlds_per_second(points: list[Observation], n: int) -> float:
+    worlds = 0
+    started = time.perf_counter()
+    for obs in points[:n]:
+        worlds += int(play_by_pimc(obs, 16, random.Random(1), _Clock(None)).info["worlds"])  # type: ignore[call-overload]
+    return worlds / (time.perf_counter() - started)
+
+
+def ismcts_sims_per_second(seconds: float) -> float:
+    deal = Deal.random(5, dealer=0)
+    for text in ("H", "keep", "keep", "keep"):
+        deal.play(text)
+    obs = deal.observation(deal.to_move)
+    sims = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        sims += int(play_by_ismcts(obs, 500, 64, random.Random(sims), _Clock(None)).info["simulations"])  # type: ignore[call-overload]
+    return sims / (time.perf_counter() - started)
+
+
+def openspiel_ismcts_sims_per_second(seconds: float) -> float | None:
+    try:
+        import numpy as np
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts")
+    evaluator = pyspiel.RandomRolloutEvaluator(1, 1)
+    sims_per_move = 500
+    bot = pyspiel.ISMCTSBot(1, evaluator, 2.0, sims_per_move, 1, pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+                            False, False)
+    rng = np.random.RandomState(1)
+    sims = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        # skip the pass phase with the first legal actions, then time decisions at the first tricks
+        while not state.is_terminal() and state.current_player() >= 0 and len(state.history()) < 60:
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(actions, p=probs)))
+                continue
+            legal = state.legal_actions()
+            if len(state.history()) < 16:
+                state.apply_action(legal[0])
+                continue
+            action = bot.step(state)
+            sims += sims_per_move
+            state.apply_action(action)
+            if time.perf_counter() - started >= seconds:
+                break
+    return sims / (time.perf_counter() - started)
+
+
+def openspiel_in_subprocess(seconds: float) -> tuple[float | None, str]:
+    """OpenSpiel's C++ IS-MCTS, measured in a child process: a crash in the binding must not end the run."""
+    import subprocess
+
+    code = (
+        "import sys; sys.path.insert(0, 'benchmarks'); import bots; "
+        f"print(bots.openspiel_ismcts_sims_per_second({seconds}))"
+    )
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=seconds * 10 + 60)
+    except subprocess.TimeoutExpired:
+        return None, "OpenSpiel IS-MCTS timed out"
+    if done.returncode != 0:
+        return None, f"OpenSpiel IS-MCTS failed (exit code {done.returncode}: {done.stderr.strip()[-200:]})"
+    value = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "None"
+    if value == "None":
+        return None, "open_spiel is not installed (pip install 'mizerka[bench]')"
+    return float(value), "measured"
+
+
+def ladder(matches: int, workers: int | None, seed: int) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for high, low in LADDER:
+        started = time.perf_counter()
+        result = run_arena([high, low, low], matches, seed=seed, workers=workers)
+        lead, half = result.difference(0, 1)
+        # bot 0 against one copy of the lower level: bot 1 and bot 2 are the same level, average them
+        lead2, half2 = result.difference(0, 2)
+        lead, half = (lead + lead2) / 2, (half + half2) / 2
+        key = f"{high}>{low}"
+        out[key] = {
+            "lead_per_deal": round(lead, 3),
+            "ci95": round(half, 3),
+            "significant": lead - half > 0,
+            "matches": matches,
+            "seconds": round(time.perf_counter() - started, 1),
+            "incidents": len(result.incidents),
+        }
+        print(f"{key:>16}: {lead:+.3f} ± {half:.3f} points/deal over {matches} duplicate matches", flush=True)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=60, help="duplicate matches per ladder pair (default 60)")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 2 matches per pair, few timing samples")
+    parser.add_argument("--workers", type=int, default=None, help="arena processes (default: all CPUs)")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--skip-timing", action="store_true")
+    parser.add_argument("--skip-ladder", action="store_true")
+    args = parser.parse_args(argv)
+    matches = 2 if args.quick else args.matches
+    per_phase = 6 if args.quick else 30
+    figures: dict[str, object] = {"matches_per_pair": matches}
+    if not args.skip_timing:
+        points = decision_points(1 if args.quick else 2, args.seed)
+        figures["decision_ms"] = timing = time_decisions(points, per_phase, args.seed)
+        figures["p90_max_ms"] = max(v for row in timing.values() for k, v in row.items() if k.endswith("p90_ms"))
+        figures["pimc_worlds_per_s"] = round(pimc_worlds_per_second(points["play"], 5 if args.quick else 20), 1)
+        seconds = 2.0 if args.quick else 10.0
+        ours = ismcts_sims_per_second(seconds)
+        theirs, openspiel_note = openspiel_in_subprocess(seconds)
+        figures["openspiel_note"] = openspiel_note
+        figures["ismcts_sims_per_s"] = round(ours, 1)
+        figures["openspiel_ismcts_sims_per_s"] = None if theirs is None else round(theirs, 1)
+        figures["ismcts_ratio"] = None if not theirs else round(ours / theirs, 4)
+        print(f"PIMC worlds/s {figures['pimc_worlds_per_s']}; ISMCTS sims/s {ours:.0f}; "
+              f"OpenSpiel C++ IS-MCTS (hearts) sims/s {theirs}", flush=True)
+    if not args.skip_ladder:
+        figures["ladder"] = steps = ladder(matches, args.workers, args.seed)
+        figures["ladder_strict"] = all(v["significant"] for k, v in steps.items() if k != "expert>rules")
+        figures["expert_minus_rules_per_deal"] = steps["expert>rules"]["lead_per_deal"]
+    figures["targets"] = {
+        "ismcts_ratio_min": 0.5,
+        "p90_ms_max": 1000,
+        "ladder_strict": True,
+        "expert_minus_rules_per_deal_min": 1.0,
+        "matches_per_pair_min": 60,
+    }
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

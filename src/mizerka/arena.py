@@ -1,0 +1,401 @@
+"""The duplicate arena: bots play the same deck orders from every seat, so that the luck of the cards cancels.
+
+One **duplicate match** is one set of deck orders (a whole match: 18 deals in the standard game) played at
+``n!`` tables, one per permutation of the bots over the seats (6 for three bots).  Every bot therefore
+holds every hand from every seat.  A bot's result for the duplicate match is its mean total over those
+tables: *points per match*; divided by the deals in a match it is *points per deal*.  The ranking
+reports each mean with a 95% confidence interval over the duplicate matches.
+
+Everything is derived from ``(seed, match index)``: the deck orders, the first dealer and each bot's
+seed.  Matches are independent jobs, so the results are identical for the same seed whatever the
+backend (``"serial"``, ``"process"``, ``"ray"``) and the number of workers.  (A bot given a *time*
+budget is the exception: its choices depend on the machine's speed.)
+
+A bot that raises, returns an illegal action or overruns its time is reported with the match, table,
+seat and position (an :class:`Incident`); a legal stand-in action is played for it and the run goes on.
+
+>>> result = run_arena(["rules", "random", "random"], matches=1, seed=3, backend="serial")
+>>> result.matches, result.tables_per_match, result.deals_per_match
+(1, 6, 18)
+>>> abs(sum(result.points[0])) < 1e-9          # the game is zero-sum, and so is every duplicate match
+True
+>>> [row.bot for row in result.ranking()][0]
+'rules'
+
+This module needs only the standard library; ``mizerka arena`` (in :mod:`mizerka.bots.cli`) adds the
+progress bar, the table and the plot.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+import math
+import os
+import statistics
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Literal
+
+from mizerka.bots import BOT_LEVELS, Budget, UnknownBotError, make_bot
+from mizerka.deal import KEEP, Action, Phase
+from mizerka.match import Match
+from mizerka.rules import STANDARD, Rules
+
+__all__ = [
+    "BACKENDS",
+    "ArenaError",
+    "ArenaResult",
+    "BotStats",
+    "DuplicateResult",
+    "Incident",
+    "match_seed",
+    "play_duplicate",
+    "run_arena",
+]
+
+Backend = Literal["serial", "process", "ray"]
+BACKENDS: tuple[str, ...] = ("process", "serial", "ray")
+
+
+class ArenaError(ValueError):
+    """A bad arena argument: the message names it."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Incident:
+    """A bot that failed during a run: it raised, returned an illegal action, or overran its time."""
+
+    bot: str
+    kind: str  # "error", "illegal" or "time"
+    match: int
+    table: int
+    seat: int
+    deal_no: int
+    trick: int
+    position: str
+    detail: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.bot} ({self.kind}) in match {self.match}, table {self.table}, seat {self.seat}, "
+            f"deal {self.deal_no}, trick {self.trick}: {self.detail} [position: {self.position}]"
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class DuplicateResult:
+    """One duplicate match: each bot's mean total over the tables, and what went wrong."""
+
+    index: int
+    points: tuple[float, ...]
+    deals: int
+    tables: int
+    incidents: tuple[Incident, ...]
+    decision_seconds: tuple[float, ...]  # summed thinking time per bot (wall clock; reporting only)
+
+
+@dataclasses.dataclass(frozen=True)
+class BotStats:
+    """One row of the ranking."""
+
+    bot: str
+    index: int
+    per_match: float
+    per_match_ci: float
+    per_deal: float
+    per_deal_ci: float
+
+
+def match_seed(seed: int, index: int) -> int:
+    """The seed of duplicate match *index* in an arena run with *seed*: a stable hash of both."""
+    digest = hashlib.sha256(f"mizerka-arena/{seed}/{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def ci95(values: Sequence[float]) -> float:
+    """Half-width of the 95% confidence interval of the mean (Student's t; 0 for fewer than two values)."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    t = _T95[n - 2] if n - 1 <= len(_T95) else 1.96
+    return t * statistics.stdev(values) / math.sqrt(n)
+
+
+@dataclasses.dataclass(frozen=True)
+class ArenaResult:
+    """The outcome of :func:`run_arena`: per-match points for every bot, and the incidents."""
+
+    bots: tuple[str, ...]
+    seed: int
+    rules: Rules
+    results: tuple[DuplicateResult, ...]
+
+    @property
+    def matches(self) -> int:
+        return len(self.results)
+
+    @property
+    def points(self) -> list[tuple[float, ...]]:
+        """Each duplicate match's mean points per bot (a match = all of the rules' deals)."""
+        return [r.points for r in self.results]
+
+    @property
+    def deals_per_match(self) -> int:
+        return self.results[0].deals if self.results else self.rules.n_deals
+
+    @property
+    def tables_per_match(self) -> int:
+        return self.results[0].tables if self.results else math.factorial(len(self.bots))
+
+    @property
+    def incidents(self) -> list[Incident]:
+        return [i for r in self.results for i in r.incidents]
+
+    def stats(self) -> list[BotStats]:
+        """Per bot, in the order given: mean points per match and per deal with 95% intervals."""
+        out = []
+        deals = self.deals_per_match
+        for i, bot in enumerate(self.bots):
+            values = [p[i] for p in self.points]
+            mean = statistics.fmean(values) if values else 0.0
+            half = ci95(values)
+            out.append(BotStats(bot, i, mean, half, mean / deals, half / deals))
+        return out
+
+    def ranking(self) -> list[BotStats]:
+        """:meth:`stats`, best first."""
+        return sorted(self.stats(), key=lambda s: -s.per_match)
+
+    def difference(self, a: int, b: int) -> tuple[float, float]:
+        """Bot *a*'s mean lead over bot *b* in points per deal, and its 95% half-interval (paired by match)."""
+        deals = self.deals_per_match
+        diffs = [(p[a] - p[b]) / deals for p in self.points]
+        return (statistics.fmean(diffs) if diffs else 0.0), ci95(diffs)
+
+    def running(self) -> list[list[float]]:
+        """Per bot, the running mean points per deal after each match (for the plot)."""
+        deals = self.deals_per_match
+        curves: list[list[float]] = [[] for _ in self.bots]
+        sums = [0.0] * len(self.bots)
+        for n, p in enumerate(self.points, start=1):
+            for i in range(len(self.bots)):
+                sums[i] += p[i]
+                curves[i].append(sums[i] / n / deals)
+        return curves
+
+    def table(self) -> str:
+        """The ranking as plain text."""
+        lines = [f"{'#':>2}  {'bot':<12} {'points/deal':>18} {'points/match':>18}"]
+        for rank, s in enumerate(self.ranking(), start=1):
+            per_deal = f"{s.per_deal:>+9.3f} ± {s.per_deal_ci:<6.3f}"
+            lines.append(f"{rank:>2}  {s.bot:<12} {per_deal} {s.per_match:>+9.2f} ± {s.per_match_ci:<6.2f}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "variant": self.rules.spec(),
+            "matches": self.matches,
+            "deals_per_match": self.deals_per_match,
+            "tables_per_match": self.tables_per_match,
+            "stats": [dataclasses.asdict(s) for s in self.stats()],
+            "points": [list(p) for p in self.points],
+            "incidents": [dataclasses.asdict(i) for i in self.incidents],
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class _Job:
+    bots: tuple[str, ...]
+    budgets: tuple[Budget | None, ...]
+    rules: Rules
+    seed: int
+    decision_limit: float | None
+    record_dir: str | None
+
+
+def _position_text(match: Match) -> str:
+    deal = match.deal
+    codes = " ".join(str(a.code) for a in deal.history)
+    return f"deck {','.join(map(str, deal.deck))}; dealer {deal.dealer}; actions {codes or '-'}"
+
+
+def _stand_in(match: Match) -> Action:
+    """The action played for a bot that failed: keep the hand, or the first legal action."""
+    if match.deal.phase is Phase.EXCHANGE:
+        return KEEP
+    return next(iter(match.legal_actions))
+
+
+def play_duplicate(job: _Job, index: int) -> DuplicateResult:
+    """Play duplicate match *index*: the same deck orders at one table per seat permutation."""
+    seed = match_seed(job.seed, index)
+    n = len(job.bots)
+    totals = [0.0] * n
+    seconds = [0.0] * n
+    incidents: list[Incident] = []
+    deals = 0
+    perms = list(itertools.permutations(range(n)))
+    for table, perm in enumerate(perms):  # perm[seat] = bot index
+        names = [f"{perm[s]}:{job.bots[perm[s]]}" for s in range(n)]
+        match = Match(job.rules, players=names, seed=seed)
+        bots = [
+            make_bot(job.bots[perm[s]], seed=(seed + 7919 * table + 104_729 * s) % (1 << 62),
+                     budget=job.budgets[perm[s]])
+            for s in range(n)
+        ]
+        while not match.is_over():
+            seat = match.to_move
+            bot_index = perm[seat]
+            observation = match.observation(seat)
+            started = time.perf_counter()
+            problem: tuple[str, str] | None = None
+            action: Action | None = None
+            try:
+                action = bots[seat].decide(observation).action
+            except Exception as error:  # a broken bot must not stop the run
+                problem = ("error", f"{type(error).__name__}: {error} | {traceback.format_exc(limit=2)!r}")
+            elapsed = time.perf_counter() - started
+            seconds[bot_index] += elapsed
+            if action is not None and action not in match.legal_actions:
+                problem = ("illegal", f"returned {action}, which is illegal")
+                action = None
+            limit = job.decision_limit
+            budget_time = bots[seat].budget.time
+            if limit is None and budget_time is not None:
+                limit = 1.5 * budget_time + 0.05
+            if problem is None and limit is not None and elapsed > limit:
+                problem = ("time", f"took {elapsed:.3f} s (limit {limit:.3f} s)")
+            if problem is not None:
+                incidents.append(
+                    Incident(
+                        job.bots[bot_index], problem[0], index, table, seat, match.deal_no,
+                        len(match.deal.tricks) + 1, _position_text(match), problem[1],
+                    )
+                )
+            match.push(action if action is not None else _stand_in(match))
+        for seat in range(n):
+            totals[perm[seat]] += match.totals[seat]
+        deals = match.n_deals
+        if job.record_dir is not None:
+            _save_record(match, Path(job.record_dir), index, table, job)
+    return DuplicateResult(
+        index, tuple(t / len(perms) for t in totals), deals, len(perms), tuple(incidents), tuple(seconds)
+    )
+
+
+def _save_record(match: Match, folder: Path, index: int, table: int, job: _Job) -> None:
+    from mizerka.record import MatchRecord
+
+    folder.mkdir(parents=True, exist_ok=True)
+    record = MatchRecord.from_match(
+        match, event="mizerka arena", tags={"ArenaSeed": str(job.seed), "ArenaMatch": str(index), "Table": str(table)}
+    )
+    (folder / f"match{index:05d}-table{table}.json").write_text(record.to_json(), encoding="utf-8")
+
+
+def _check(bots: Sequence[str], matches: int, rules: Rules, workers: int | None, backend: str,
+           budgets: Sequence[Budget | None] | None) -> None:
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise ArenaError(f"bots must be a list of bot names, not {bots!r}")
+    if len(bots) != rules.n_seats:
+        raise ArenaError(f"the {rules.name} game seats {rules.n_seats} bots, not {len(bots)}")
+    for name in bots:
+        if name not in BOT_LEVELS:
+            raise UnknownBotError(f"unknown bot {name!r} (expected one of: {', '.join(BOT_LEVELS)})")
+    if not isinstance(matches, int) or isinstance(matches, bool) or matches < 1:
+        raise ArenaError(f"matches must be a whole number of at least 1, not {matches!r}")
+    if workers is not None and (not isinstance(workers, int) or workers < 1):
+        raise ArenaError(f"workers must be a whole number of at least 1, not {workers!r}")
+    if backend not in BACKENDS:
+        raise ArenaError(f"unknown backend {backend!r} (expected one of: {', '.join(BACKENDS)})")
+    if budgets is not None and len(budgets) != len(bots):
+        raise ArenaError(f"give one budget (or None) per bot: {len(bots)} bots, {len(budgets)} budgets")
+
+
+def run_arena(
+    bots: Sequence[str],
+    matches: int,
+    *,
+    seed: int = 0,
+    rules: Rules = STANDARD,
+    budgets: Sequence[Budget | None] | None = None,
+    workers: int | None = None,
+    backend: str = "process",
+    decision_limit: float | None = None,
+    record_dir: str | os.PathLike[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ArenaResult:
+    """Play *matches* duplicate matches between *bots* (one name per seat) and return the results.
+
+    Args:
+        bots: bot level names, as many as the rules seat (three in the standard game).
+        matches: duplicate matches to play; each is ``n!`` whole matches on the same deck orders.
+        seed: the arena seed; everything else is derived from it.
+        rules: the variant.
+        budgets: per bot, a :class:`~mizerka.bots.Budget` overriding its level's default (or ``None``).
+        workers: processes (or Ray tasks in flight) for the ``process`` / ``ray`` backends; default: CPUs.
+        backend: ``"process"`` (default), ``"serial"`` or ``"ray"`` (needs the ``ray`` extra).
+        decision_limit: seconds a decision may take before it is reported (default: 1.5 × a time budget).
+        record_dir: save every table's match record (JSON, :mod:`mizerka.record`) in this folder.
+        progress: called with ``(done, total)`` after each duplicate match.
+
+    Raises:
+        ArenaError: for a bad argument; UnknownBotError: for an unknown bot.
+    """
+    _check(bots, matches, rules, workers, backend, budgets)
+    job = _Job(
+        tuple(bots), tuple(budgets) if budgets is not None else (None,) * len(bots), rules, seed, decision_limit,
+        None if record_dir is None else str(record_dir),
+    )
+    results: dict[int, DuplicateResult] = {}
+
+    def done(result: DuplicateResult) -> None:
+        results[result.index] = result
+        if progress is not None:
+            progress(len(results), matches)
+
+    if backend == "serial" or (backend == "process" and (workers == 1 or matches == 1)):
+        for index in range(matches):
+            done(play_duplicate(job, index))
+    elif backend == "process":
+        with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+            futures = [pool.submit(play_duplicate, job, index) for index in range(matches)]
+            for future in as_completed(futures):
+                done(future.result())
+    else:
+        for result in _run_ray(job, matches, workers):
+            done(result)
+    return ArenaResult(job.bots, seed, rules, tuple(results[i] for i in range(matches)))
+
+
+def _run_ray(job: _Job, matches: int, workers: int | None) -> list[DuplicateResult]:
+    try:
+        import ray  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        raise ArenaError("the ray backend needs Ray: pip install 'mizerka[ray]'") from None
+    if not ray.is_initialized():
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(play_duplicate)
+    pending = [remote.remote(job, index) for index in range(matches)]
+    out: list[DuplicateResult] = []
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        out.extend(ray.get(ready))
+    return out
+
+
+def result_json(result: ArenaResult) -> str:
+    """The result as one JSON object (for ``--json``)."""
+    return json.dumps(result.to_dict())

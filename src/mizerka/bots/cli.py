@@ -1,0 +1,101 @@
+"""``mizerka arena``: the duplicate arena on the command line, with a progress bar, a ranking table and a plot.
+
+Needs the ``cli`` extra (click, rich); ``--plot`` needs matplotlib; ``--backend ray`` needs the ``ray`` extra.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from mizerka.arena import BACKENDS, ArenaError, ArenaResult, run_arena
+from mizerka.bots import BOT_LEVELS, Budget, BudgetError, UnknownBotError
+from mizerka.rules import RulesError, parse_variant
+
+__all__ = ["arena_command"]
+
+
+def _plot(result: ArenaResult, path: str) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise click.ClickException("--plot needs matplotlib: pip install matplotlib") from None
+    figure, axes = plt.subplots(figsize=(7, 4))
+    xs = list(range(1, result.matches + 1))
+    for i, curve in enumerate(result.running()):
+        axes.plot(xs, curve, label=f"{i}: {result.bots[i]}")
+    axes.axhline(0, color="grey", linewidth=0.5)
+    axes.set_xlabel("duplicate matches")
+    axes.set_ylabel("running mean points per deal")
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+
+
+@click.command("arena")
+@click.argument("bots", nargs=-1, required=True)
+@click.option("--matches", "-n", type=int, default=10, show_default=True, help="Duplicate matches to play.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Arena seed (decks, dealers, bot seeds).")
+@click.option("--variant", default="standard", show_default=True, help="Rules variant, e.g. 'standard'.")
+@click.option("--workers", type=int, default=None, help="Worker processes (default: all CPUs).")
+@click.option("--backend", type=click.Choice(BACKENDS), default="process", show_default=True)
+@click.option("--budget", "budgets", multiple=True, metavar="BOT:SPEC",
+              help="Override a level's budget, e.g. 'pimc:worlds=8' or 'ismcts:simulations=300,time=0.5'.")
+@click.option("--save-records", type=click.Path(file_okay=False), default=None, help="Save every table's record here.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Write the running scores (PNG or SVG).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+def arena_command(
+    bots: tuple[str, ...], matches: int, seed: int, variant: str, workers: int | None, backend: str,
+    budgets: tuple[str, ...], save_records: str | None, plot: str | None, as_json: bool,
+) -> None:
+    """Play duplicate matches between BOTS (one level name per seat): the same decks, seats rotated."""
+    try:
+        rules = parse_variant(variant)
+    except RulesError as error:
+        raise click.BadParameter(str(error), param_hint="--variant") from None
+    overrides: dict[str, Budget] = {}
+    for item in budgets:
+        name, sep, spec = item.partition(":")
+        if not sep or name not in BOT_LEVELS:
+            raise click.BadParameter(f"expected LEVEL:SPEC with a known level, not {item!r}", param_hint="--budget")
+        try:
+            overrides[name] = Budget.parse(spec)
+        except BudgetError as error:
+            raise click.BadParameter(str(error), param_hint="--budget") from None
+    if plot is not None and not plot.lower().endswith((".png", ".svg")):
+        raise click.BadParameter("the plot file must end in .png or .svg", param_hint="--plot")
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    console = Console(stderr=True)
+    try:
+        with Progress(TextColumn("arena"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console, transient=True) as progress:
+            task = progress.add_task("matches", total=matches)
+            result = run_arena(
+                list(bots), matches, seed=seed, rules=rules, workers=workers, backend=backend,
+                budgets=[overrides.get(b) for b in bots], record_dir=save_records,
+                progress=lambda done, total: progress.update(task, completed=done),
+            )
+    except (ArenaError, UnknownBotError) as error:
+        raise click.UsageError(str(error)) from None
+    for incident in result.incidents:
+        console.print(f"[yellow]incident:[/] {incident}")
+    if plot is not None:
+        _plot(result, plot)
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+        return
+    table = Table(title=f"{result.matches} duplicate matches × {result.tables_per_match} tables, seed {seed}")
+    for column in ("#", "bot", "points/deal", "± 95%", "points/match", "± 95% "):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for rank, s in enumerate(result.ranking(), start=1):
+        table.add_row(str(rank), f"{s.index}: {s.bot}", f"{s.per_deal:+.3f}", f"{s.per_deal_ci:.3f}",
+                      f"{s.per_match:+.2f}", f"{s.per_match_ci:.2f}")
+    Console().print(table)

@@ -1,0 +1,158 @@
+"""The duplicate arena: determinism across backends and workers, incidents, records, the command."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mizerka import VARIANTS, parse_variant
+from mizerka.arena import ArenaError, ci95, match_seed, run_arena
+from mizerka.bots import BOT_LEVELS, BotLevel, Budget, Decision, UnknownBotError
+from mizerka.bots.base import Bot
+from mizerka.bots.random_bot import RandomBot
+from mizerka.cli import cli
+from mizerka.deal import Observation
+
+FAST = ["rules", "random", "random"]
+SHORT = parse_variant("standard,contracts=NT+MZ")
+"""Six deals a match: keeps these tests quick."""
+
+
+def test_results_do_not_depend_on_backend_or_workers() -> None:
+    serial = run_arena(FAST, 2, rules=SHORT, seed=11, backend="serial")
+    parallel = run_arena(FAST, 2, rules=SHORT, seed=11, backend="process", workers=2)
+    assert serial.points == parallel.points
+    assert serial.points != run_arena(FAST, 2, rules=SHORT, seed=12, backend="serial").points
+
+
+def test_duplicate_matches_are_zero_sum_and_rank_rules_first() -> None:
+    result = run_arena(FAST, 2, rules=SHORT, seed=5, backend="serial")
+    assert result.tables_per_match == 6 and result.deals_per_match == 6
+    for points in result.points:
+        assert abs(sum(points)) < 1e-9
+    assert result.ranking()[0].bot == "rules"
+    lead, half = result.difference(0, 1)
+    assert lead > 0 and half >= 0
+    assert "rules" in result.table()
+    assert json.loads(json.dumps(result.to_dict()))["matches"] == 2
+
+
+def test_seats_are_rotated_with_the_same_decks() -> None:
+    # the same bot in every seat: every table plays the same decks, so per-table totals differ only by seat
+    result = run_arena(["random", "random", "random"], 1, rules=SHORT, seed=3, backend="serial")
+    assert abs(sum(result.points[0])) < 1e-9
+    assert match_seed(3, 0) != match_seed(3, 1) and match_seed(3, 0) == match_seed(3, 0)
+
+
+class _BrokenBot(RandomBot):
+    name = "broken"
+    badge = "Broken"
+    description = "Raises on every third card play."
+
+    def play(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
+        if len(observation.tricks) % 3 == 1:
+            raise RuntimeError("boom")
+        return super().play(observation, budget, rng)
+
+
+def test_a_failing_bot_is_reported_and_the_run_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(BOT_LEVELS, "broken", BotLevel("broken", "Broken", "test", _BrokenBot))
+    result = run_arena(["broken", "rules", "rules"], 1, rules=SHORT, seed=2, backend="serial")
+    assert result.matches == 1 and result.incidents
+    incident = result.incidents[0]
+    assert incident.bot == "broken" and incident.kind == "error" and "boom" in incident.detail
+    assert incident.seat in (0, 1, 2) and "actions" in incident.position
+    assert "seat" in str(incident)
+
+
+def test_time_overruns_are_reported() -> None:
+    result = run_arena(FAST, 1, rules=SHORT, seed=1, backend="serial", decision_limit=1e-9)
+    assert any(i.kind == "time" for i in result.incidents)
+
+
+def test_records_are_saved_for_replay(tmp_path: Path) -> None:
+    from mizerka.record import read
+
+    result = run_arena(FAST, 1, rules=SHORT, seed=4, backend="serial", record_dir=tmp_path)
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 6
+    record = read(files[0])
+    match = record.to_match()
+    assert match.is_over() and list(match.totals) == list(record.totals)
+    assert result.matches == 1
+
+
+def test_bad_arguments_are_named() -> None:
+    with pytest.raises(UnknownBotError, match="'nobody'"):
+        run_arena(["nobody", "rules", "rules"], 1)
+    with pytest.raises(ArenaError, match="seats 3 bots, not 2"):
+        run_arena(["rules", "rules"], 1)
+    with pytest.raises(ArenaError, match="matches"):
+        run_arena(FAST, 0)
+    with pytest.raises(ArenaError, match="workers"):
+        run_arena(FAST, 1, rules=SHORT, workers=0)
+    with pytest.raises(ArenaError, match="backend"):
+        run_arena(FAST, 1, rules=SHORT, backend="mpi")
+    with pytest.raises(ArenaError, match="one budget"):
+        run_arena(FAST, 1, rules=SHORT, budgets=[None])
+    with pytest.raises(ArenaError, match="list of bot names"):
+        run_arena("rules", 1)  # type: ignore[arg-type]
+
+
+def test_four_player_variant_needs_four_bots() -> None:
+    with pytest.raises(ArenaError, match="seats 4"):
+        run_arena(FAST, 1, rules=VARIANTS["four-players"])
+
+
+def test_confidence_interval() -> None:
+    assert ci95([1.0]) == 0.0
+    assert ci95([1.0, 1.0, 1.0]) == 0.0
+    assert 0 < ci95([0.0, 2.0] * 20) < 1
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is not installed (the 'ray' extra)")
+def test_ray_backend_gives_the_same_results() -> None:
+    assert run_arena(FAST, 2, rules=SHORT, seed=11, backend="ray", workers=2).points == run_arena(
+        FAST, 2, rules=SHORT, seed=11, backend="serial"
+    ).points
+
+
+def test_arena_command(tmp_path: Path) -> None:
+    runner = CliRunner()
+    plot = tmp_path / "scores.svg"
+    args = ["arena", *FAST, "-n", "2", "--variant", "standard,contracts=NT+MZ", "--backend", "serial"]
+    result = runner.invoke(cli, [*args, "--plot", str(plot), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output.strip().splitlines()[-1])
+    assert data["bots"] == FAST and data["matches"] == 2
+    assert plot.exists() and plot.read_text().lstrip().startswith("<?xml")
+    table = runner.invoke(cli, ["arena", *FAST, "-n", "1", "--workers", "1", "--variant", "standard,contracts=NT"])
+    assert table.exit_code == 0 and "rules" in table.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["rules", "rules"], "seats 3 bots"),
+        (["rules", "rules", "champion"], "unknown bot 'champion'"),
+        (["rules", "rules", "rules", "-n", "0"], "matches must be"),
+        (["rules", "rules", "rules", "--budget", "pimc:depth=2"], "invalid budget item"),
+        (["rules", "rules", "rules", "--budget", "pimc:worlds=0"], "worlds"),
+        (["rules", "rules", "rules", "--variant", "nonsense"], "nonsense"),
+        (["rules", "rules", "rules", "--plot", "x.gif"], ".png or .svg"),
+    ],
+)
+def test_arena_command_rejects_bad_input(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli, ["arena", *args])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bot_class_protocol() -> None:
+    assert issubclass(_BrokenBot, Bot)
