@@ -1,0 +1,532 @@
+"""``mizerka play``: the full-screen game (Textual), and ``--plain`` for the line game.
+
+The screen shows, from the human's observation only: the deal and the seats' roles, the contract with "take" or
+"avoid", each seat's tricks against its quota, the trick on the table, your hand (legal cards bright, the
+cursor on one of them), a log of what happened, and on demand the last trick and the score sheet.  The contract
+and the exchange are dialogs; the exchange is one blind action: you mark the cards to discard and confirm once,
+then you see what you drew.
+
+Keys (everything works from the keyboard): ← → move over your cards, Enter plays the card under the cursor
+(or type its rank then suit, e.g. ``a`` ``s`` for A♠), ``?`` a hint, ``u`` undo, ``l`` the last trick, ``p``
+the score sheet (points), ``x`` or Ctrl+Q quit, F1 help.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Label, RichLog, Static
+
+from mizerka.cards import CARDS, Card, CardSet, Suit
+from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play
+from mizerka.rules import Contract, Role
+from mizerka.tui.model import TableModel, UndoError
+
+__all__ = ["ContractDialog", "ExchangeDialog", "InfoDialog", "MizerkaApp", "card_markup", "sorted_hand"]
+
+_SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+_CONTRACT_KEYS = {"c": Contract.CLUBS, "d": Contract.DIAMONDS, "h": Contract.HEARTS, "s": Contract.SPADES,
+                  "n": Contract.NO_TRUMP, "m": Contract.MIZERKA}
+
+
+def card_markup(card: int, *, dim: bool = False, cursor: bool = False, marked: bool = False) -> str:
+    """A card as Rich markup: red suits red, illegal cards dim, the cursor reversed, marked cards underlined."""
+    c = CARDS[card]
+    styles = ["red"] if c.suit.is_red else []
+    if dim:
+        styles.append("dim")
+    if cursor:
+        styles.append("reverse")
+    if marked:
+        styles.append("underline")
+    text = c.unicode()
+    return f"[{' '.join(styles)}]{text}[/]" if styles else text
+
+
+def sorted_hand(hand: CardSet, trump: int | None) -> list[Card]:
+    """The hand in display order: trumps first, then ♠ ♥ ♣ ♦, high to low."""
+    order = list(_SUIT_ORDER)
+    if trump is not None:
+        order.remove(Suit(trump))
+        order.insert(0, Suit(trump))
+    out: list[Card] = []
+    for suit in order:
+        out.extend(sorted(hand.of_suit(suit).cards(), reverse=True))
+    return out
+
+
+class ContractDialog(ModalScreen[Contract]):
+    """Forehand's choice: one key per contract still allowed (C D H S N M), or ← → and Enter."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "previous"), Binding("right", "move(1)", "next"),
+        Binding("enter", "choose", "choose"),
+    ]
+
+    def __init__(self, obs: Observation) -> None:
+        super().__init__()
+        self.obs = obs
+        self.allowed = list(obs.allowed_contracts)
+        self.cursor = 0
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("[b]You are forehand: choose the contract[/b]")
+            yield Label("Your first cards: " + " ".join(card_markup(c) for c in sorted_hand(self.obs.hand, None)))
+            yield Static(self._options(), id="options")
+            yield Label("Keys: C D H S (trumps), N (no-trump), M (Mizerka: avoid tricks); or ← → and Enter.")
+
+    def _options(self) -> str:
+        parts = []
+        for i, contract in enumerate(self.allowed):
+            text = f" {contract.symbol} {contract.label} ({contract.goal}) "
+            parts.append(f"[reverse]{text}[/]" if i == self.cursor else text)
+        return "  ".join(parts)
+
+    def action_move(self, step: int) -> None:
+        self.cursor = (self.cursor + step) % len(self.allowed)
+        self.query_one("#options", Static).update(self._options())
+
+    def action_choose(self) -> None:
+        self.dismiss(self.allowed[self.cursor])
+
+    def on_key(self, event: Any) -> None:
+        contract = _CONTRACT_KEYS.get(str(event.key).lower())
+        if contract is None:
+            return
+        event.stop()
+        if contract in self.allowed:
+            self.dismiss(contract)
+        else:
+            self.notify(f"{contract.label} is not yours to choose any more", severity="warning")
+
+
+class ExchangeDialog(ModalScreen[CardSet]):
+    """The one blind exchange: mark cards with Space, confirm with Enter (no marks = keep your hand)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "previous"), Binding("right", "move(1)", "next"),
+        Binding("space", "mark", "mark/unmark"), Binding("enter", "confirm", "exchange once"),
+    ]
+
+    def __init__(self, obs: Observation) -> None:
+        super().__init__()
+        self.obs = obs
+        trump = obs.contract.trump if obs.contract is not None else None
+        self.cards = sorted_hand(obs.hand, None if trump is None else int(trump))
+        self.limit = min(obs.talon_size, len(self.cards))
+        self.cursor = 0
+        self.marked: set[int] = set()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("[b]Your one blind exchange[/b]")
+            yield Label(f"The talon holds {self.obs.talon_size} cards: discard up to {self.limit}, "
+                        "then draw as many from the top.  You cannot exchange again.")
+            yield Static(self._cards(), id="cards")
+            yield Label("Keys: ← → move, Space marks a card to discard, Enter confirms (nothing marked: keep).")
+
+    def _cards(self) -> str:
+        line = " ".join(card_markup(c, cursor=i == self.cursor, marked=c in self.marked)
+                        for i, c in enumerate(self.cards))
+        return f"{line}\nto discard ({len(self.marked)}): " + (
+            " ".join(card_markup(c) for c in self.cards if c in self.marked) or "none")
+
+    def action_move(self, step: int) -> None:
+        self.cursor = (self.cursor + step) % len(self.cards)
+        self.query_one("#cards", Static).update(self._cards())
+
+    def action_mark(self) -> None:
+        card = int(self.cards[self.cursor])
+        if card in self.marked:
+            self.marked.discard(card)
+        elif len(self.marked) >= self.limit:
+            self.notify(f"at most {self.limit} cards: the talon holds no more", severity="warning")
+        else:
+            self.marked.add(card)
+        self.query_one("#cards", Static).update(self._cards())
+
+    def action_confirm(self) -> None:
+        self.dismiss(CardSet(self.marked))
+
+
+class InfoDialog(ModalScreen[None]):
+    """A page of text (help, the score sheet, the last trick); any key closes it."""
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(f"[b]{self.title_text}[/b]")
+            yield Static(self.text, markup=False)
+            yield Label("(any key closes)")
+
+    def on_key(self, event: Any) -> None:
+        event.stop()
+        self.dismiss(None)
+
+
+HELP = """\
+← →      move over your cards           Enter   play the card under the cursor
+rank suit type a card, e.g. a s = A♠, t h = 10♥
+?        hint (the strongest bot's advice, from your view only)
+u        undo (never past a completed trick, cards you drew, or your contract)
+l        the last trick                  p       the score sheet (points)
+x, ^q    quit                            F1      this help
+
+Contract dialog: C D H S N M, or ← → and Enter.  Exchange dialog: Space marks, Enter confirms once."""
+
+
+class MizerkaApp(App[None]):
+    """The game screen over a :class:`TableModel`.
+
+    Args:
+        model: the table.
+        bot_delay: seconds between the computer players' actions (0 in tests), so that you can follow them
+            and take back your card before the trick is complete.
+    """
+
+    TITLE = "Mizerka"
+    CSS = """
+    #top { height: auto; }
+    #status { width: 1fr; height: auto; padding: 0 1; }
+    #scores { width: 44; height: auto; padding: 0 1; border-left: solid $accent; }
+    #table { height: 5; padding: 0 1; border: round $accent; }
+    #hand { height: 3; padding: 0 1; border: round $secondary; }
+    #log { height: 1fr; padding: 0 1; }
+    ContractDialog, ExchangeDialog, InfoDialog { align: center middle; }
+    #dialog { width: 100; max-width: 100%; height: auto; padding: 1 2; border: thick $accent; background: $panel; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "card ←", show=False), Binding("right", "move(1)", "card →", show=False),
+        Binding("enter", "play", "play"), Binding("question_mark", "hint", "hint"),
+        Binding("u", "undo", "undo"), Binding("l", "last_trick", "last trick"),
+        Binding("p", "sheet", "points sheet"), Binding("f1", "help", "help"),
+        Binding("ctrl+q", "quit", "quit"), Binding("x", "quit", "quit", show=False),
+    ]
+
+    def __init__(self, model: TableModel, *, bot_delay: float = 0.6) -> None:
+        super().__init__()
+        self.model = model
+        self.bot_delay = bot_delay
+        self.cursor = 0
+        self.typed = ""
+        self._dialog_open = False
+        self._seen = 0
+        self._deal_seen = 0
+        self._final_reported = False
+
+    # -- layout ------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield Static(id="status")
+            yield Static(id="scores")
+        yield Static(id="table")
+        yield Static(id="hand")
+        yield RichLog(id="log", markup=True, wrap=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        names = self.model.match.players
+        others = ", ".join(f"{names[s]} ({lv})" for s, lv in self.model.levels.items())
+        self.log_line(f"Mizerka, {self.model.match.rules.spec()}: you are {names[self.model.seat]}; "
+                      f"against {others}.  F1 for help.")
+        self.refresh_view()
+        self.call_after_refresh(self.advance)
+
+    def log_line(self, text: str) -> None:
+        self.query_one("#log", RichLog).write(text)
+
+    def who(self, seat: int) -> str:
+        return "You" if seat == self.model.seat else self.model.match.players[seat]
+
+    # -- drawing -----------------------------------------------------------------------------------------
+
+    def legal_cards(self, obs: Observation) -> list[int]:
+        return [int(a.card) for a in obs.legal_actions if isinstance(a, Play)] if obs.is_my_turn() else []
+
+    def hand_order(self, obs: Observation) -> list[Card]:
+        trump = obs.contract.trump if obs.contract is not None else None
+        return sorted_hand(obs.hand, None if trump is None else int(trump))
+
+    def refresh_view(self) -> None:
+        model, match = self.model, self.model.match
+        obs = model.observation()
+        rules = obs.rules
+        roles = " · ".join(f"{role.short} {self.who(seat)}" for role, seat in zip(Role, obs.active_seats,
+                                                                                       strict=True))
+        lines = [f"[b]Deal {match.deal_no} of {match.n_deals}[/b]   dealer {self.who(obs.dealer)}   {roles}"]
+        if obs.contract is None:
+            lines.append(f"{self.who(obs.active_seats[0])} (forehand) is choosing the contract.")
+        else:
+            c = obs.contract
+            goal = "[b red]avoid[/b red] tricks" if c.goal == "avoid" else "[b green]take[/b green] tricks"
+            lines.append(f"Contract: [b]{c.symbol} {c.label}[/b], {goal}   chosen by {self.who(obs.active_seats[0])}")
+        if obs.phase is Phase.EXCHANGE:
+            counts = [f"{self.who(s)} {n}" for s, n in enumerate(obs.exchange_counts) if n is not None]
+            lines.append(f"Exchange: talon {obs.talon_size} cards" + (f"; exchanged {', '.join(counts)}"
+                                                                       if counts else ""))
+        elif obs.phase is Phase.PLAY:
+            lines.append(f"Trick {len(obs.tricks) + 1} of {rules.n_tricks}")
+        if match.is_over():
+            lines.append("[b]The match is over.[/b] Press p for the sheet, x to quit.")
+        self.query_one("#status", Static).update("\n".join(lines))
+        # quotas against tricks, totals
+        score_lines = ["[b]seat      tricks/quota  total[/b]"]
+        for role, seat in enumerate(obs.active_seats):
+            quota = rules.quota(role, obs.contract) if obs.contract is not None else None
+            q = f"{obs.tricks_won[seat]:>2} / {quota}" if quota is not None else "  -"
+            total = obs.totals[seat] if obs.totals else 0
+            score_lines.append(f"{self.who(seat):<9} {q:<12}  {total:+d}")
+        self.query_one("#scores", Static).update("\n".join(score_lines))
+        # the trick on the table
+        table = []
+        if obs.phase is Phase.PLAY or obs.phase is Phase.DONE:
+            order = obs.active_seats
+            start = order.index(obs.trick_leader) if obs.trick_leader in order else 0
+            for i in range(3):
+                seat = order[(start + i) % 3]
+                card = card_markup(obs.trick[i]) if i < len(obs.trick) else "·"
+                lead = " (led)" if i == 0 and obs.trick else ""
+                table.append(f"{self.who(seat):<9} {card}{lead}")
+        else:
+            table.append("(no trick yet)")
+        self.query_one("#table", Static).update("\n".join(table))
+        # your hand
+        legal = set(self.legal_cards(obs))
+        cards = self.hand_order(obs)
+        legal_in_order = [c for c in cards if c in legal]
+        if legal_in_order:
+            self.cursor = max(0, min(self.cursor, len(legal_in_order) - 1))
+        selected = legal_in_order[self.cursor] if legal_in_order else None
+        shown = " ".join(card_markup(c, dim=bool(legal) and c not in legal, cursor=c == selected) for c in cards)
+        prompt = "  ← your turn: ← → and Enter" if legal else ""
+        self.query_one("#hand", Static).update(f"Your hand: {shown or '-'}{prompt}")
+
+    def report_new_events(self) -> None:
+        """Log what happened since last time, from the human's view of each deal (finished ones included)."""
+        match, seat = self.model.match, self.model.seat
+        while self._deal_seen < len(match.deals) - 1:
+            finished = match.deals[self._deal_seen].observation(seat)
+            self._report(finished)
+            self._finish(finished, self._deal_seen + 1)
+            self._deal_seen += 1
+            self._seen = 0
+            self.log_line(f"[b]── Deal {self._deal_seen + 1} of {match.n_deals} ──[/b]")
+        obs = match.deal.observation(seat)
+        self._report(obs)
+        if match.deal.is_over() and not self._final_reported:
+            self._final_reported = True
+            self._finish(obs, match.deal_no)
+
+    def _report(self, obs: Observation) -> None:
+        entries = obs.history[self._seen:]
+        plays = sum(1 for _, a in obs.history[: self._seen] if isinstance(a, Play))
+        self._seen = len(obs.history)
+        for actor, action in entries:
+            who = self.who(actor)
+            if isinstance(action, Choose):
+                self.log_line(f"{who} chose [b]{action.contract.symbol} {action.contract.label}[/b] "
+                              f"({action.contract.goal}).")
+            elif isinstance(action, Exchange):
+                if action.discards:
+                    drawn = " ".join(card_markup(c) for c in sorted(obs.drawn.cards()))
+                    gone = " ".join(card_markup(c) for c in sorted(action.discards.cards()))
+                    self.log_line(f"You discarded {gone} and drew {drawn}.")
+                else:
+                    self.log_line("You kept your hand.")
+            elif isinstance(action, int):
+                self.log_line(f"{who} exchanged {action} card{'s' if action != 1 else ''}." if action
+                              else f"{who} kept.")
+            elif isinstance(action, Play):
+                plays += 1
+                if plays % 3 == 0:
+                    trick = obs.tricks[plays // 3 - 1]
+                    cards = ", ".join(f"{self.who(s)} {card_markup(c)}"
+                                      for s, c in zip(self._trick_seats(obs, trick.leader), trick.cards,
+                                                      strict=True))
+                    self.log_line(f"Trick {plays // 3}: {cards} → [b]{self.who(trick.winner)}[/b].")
+
+    def _trick_seats(self, obs: Observation, leader: int) -> list[int]:
+        order = obs.active_seats
+        start = order.index(leader)
+        return [order[(start + i) % 3] for i in range(3)]
+
+    def _finish(self, obs: Observation, number: int) -> None:
+        if obs.contract is None or obs.scores is None:
+            return
+        parts = []
+        for role, seat in enumerate(obs.active_seats):
+            quota = obs.rules.quota(role, obs.contract)
+            parts.append(f"{self.who(seat)} {obs.tricks_won[seat]}/{quota} → {obs.scores[seat]:+d}")
+        self.log_line(f"[b]Deal {number} over[/b] ({obs.contract.label}, {obs.contract.goal}): " + "; ".join(parts))
+        if self.model.match.is_over():
+            outcome = self.model.match.outcome()
+            winners = " and ".join(self.who(s) for s in outcome.winners)
+            self.log_line(f"[b]The match is over. Winner: {winners}{' (shared)' if outcome.shared else ''}.[/b]")
+
+    # -- the flow ----------------------------------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Let the computer players act (one per ``bot_delay``), then open the human's dialog if needed."""
+        model = self.model
+        if self._dialog_open:
+            return
+        if model.is_over():
+            self.report_new_events()
+            self.refresh_view()
+            return
+        if not model.is_human_turn():
+            try:
+                model.step_bot()
+            except RuntimeError as error:
+                self.log_line(f"[red]{error}[/red]")
+                return
+            self.report_new_events()
+            self.refresh_view()
+            if self.bot_delay > 0:
+                self.set_timer(self.bot_delay, self.advance)
+            else:
+                self.call_later(self.advance)
+            return
+        self.report_new_events()
+        self.refresh_view()
+        obs = model.observation()
+        forced = model.match.deal.forced_action()
+        if obs.phase is Phase.CHOOSE:
+            if forced is not None:
+                assert isinstance(forced, Choose)
+                self._apply(forced, f"Your only contract left is {forced.contract.label}: chosen for you.")
+                return
+            self._dialog_open = True
+            self.push_screen(ContractDialog(obs), self._chosen)
+        elif obs.phase is Phase.EXCHANGE:
+            if forced is not None:
+                self._apply(forced, "The talon is empty: you keep your hand.")
+                return
+            self._dialog_open = True
+            self.push_screen(ExchangeDialog(obs), self._exchanged)
+
+    def _apply(self, action: Action, note: str | None = None) -> None:
+        try:
+            self.model.act(action)
+        except ValueError as error:
+            self.notify(str(error), severity="error")
+            return
+        if note:
+            self.log_line(note)
+        self.cursor = 0
+        self.report_new_events()
+        self.refresh_view()
+        self.call_later(self.advance)
+
+    def _chosen(self, contract: Contract | None) -> None:
+        self._dialog_open = False
+        if contract is not None:
+            self._apply(Choose(contract))
+
+    def _exchanged(self, discards: CardSet | None) -> None:
+        self._dialog_open = False
+        if discards is not None:
+            self._apply(Exchange(discards))
+
+    # -- keys --------------------------------------------------------------------------------------------
+
+    def action_move(self, step: int) -> None:
+        obs = self.model.observation()
+        legal = self.legal_cards(obs)
+        if legal:
+            self.cursor = (self.cursor + step) % len(legal)
+            self.refresh_view()
+
+    def action_play(self) -> None:
+        obs = self.model.observation()
+        if not self.model.is_human_turn() or obs.phase is not Phase.PLAY:
+            self.notify("it is not your turn to play a card", severity="warning")
+            return
+        legal = set(self.legal_cards(obs))
+        ordered = [c for c in self.hand_order(obs) if c in legal]
+        self._apply(Play(ordered[self.cursor]))
+
+    def on_key(self, event: Any) -> None:
+        """Typing a card: a rank key (2-9, t/0 for 10, j q k a) then a suit key (c d h s)."""
+        key = str(event.character or "").lower()
+        if not key or self._dialog_open:
+            return
+        ranks, suits = "23456789tjqka", "cdhs"
+        if not self.typed and (key in ranks or key == "0" or key == "1"):
+            self.typed = "t" if key in "01" else key
+            event.stop()
+        elif self.typed and key in suits:
+            event.stop()
+            text, self.typed = self.typed + key, ""
+            try:
+                card = Card.from_str(text)
+            except ValueError:
+                return
+            obs = self.model.observation()
+            legal = self.legal_cards(obs)
+            if card in legal:
+                self._apply(Play(card))
+            else:
+                self.notify(f"{card.unicode()} is not a legal card now", severity="warning")
+        elif self.typed:
+            self.typed = ""
+
+    def action_hint(self) -> None:
+        if not self.model.is_human_turn():
+            self.notify("a hint is for your turn", severity="warning")
+            return
+        action, evaluations = self.model.hint()
+        shown = action.card.unicode() if isinstance(action, Play) else str(action)
+        text = f"Hint ({self.model.hint_level} bot, from your view only): {shown}"
+        if evaluations:
+            best = sorted(evaluations.items(), key=lambda kv: -kv[1])[:4]
+            text += "   " + ", ".join(f"{k} {v:+.1f}" for k, v in best)
+        self.log_line(text)
+        if isinstance(action, Play):
+            obs = self.model.observation()
+            legal = set(self.legal_cards(obs))
+            ordered = [c for c in self.hand_order(obs) if c in legal]
+            if action.card in ordered:
+                self.cursor = ordered.index(action.card)
+                self.refresh_view()
+
+    def action_undo(self) -> None:
+        try:
+            taken = self.model.undo()
+        except UndoError as error:
+            self.notify(f"Cannot undo: {error}", severity="warning")
+            self.log_line(f"Cannot undo: {error}.")
+            return
+        obs = self.model.observation()
+        self._seen = len(obs.history)
+        mine = [a for a in taken if isinstance(a, Play | Exchange | Choose)]
+        self.log_line(f"Undone: {len(taken)} action{'s' if len(taken) != 1 else ''} "
+                      f"({', '.join(str(a) for a in mine)}).")
+        self.refresh_view()
+        self.call_later(self.advance)
+
+    def action_last_trick(self) -> None:
+        obs = self.model.observation()
+        if not obs.tricks:
+            self.notify("no trick has been completed in this deal yet")
+            return
+        trick = obs.tricks[-1]
+        cards = ", ".join(f"{self.who(s)} {CARDS[c].unicode()}"
+                          for s, c in zip(self._trick_seats(obs, trick.leader), trick.cards, strict=True))
+        self.push_screen(InfoDialog(f"Trick {len(obs.tricks)}", f"{cards}\nwon by {self.who(trick.winner)}"))
+
+    def action_sheet(self) -> None:
+        self.push_screen(InfoDialog("Score sheet", str(self.model.match.score_sheet())))
+
+    def action_help(self) -> None:
+        self.push_screen(InfoDialog("Keys", HELP))

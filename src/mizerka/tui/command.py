@@ -1,0 +1,103 @@
+"""``mizerka play``: the full-screen game at a terminal, the line game with ``--plain`` or through a pipe.
+
+This module needs only click and the core; Textual (the ``tui`` extra) is imported when the full-screen game
+starts, so ``mizerka play --plain`` works without it.  The line game is :mod:`mizerka.terminal`'s.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from mizerka.cli import variant_option
+from mizerka.match import Match
+from mizerka.rules import Rules
+from mizerka.tui.model import TableModel
+
+if TYPE_CHECKING:
+    from mizerka.tui.app import MizerkaApp
+
+__all__ = ["build_app", "play_command"]
+
+BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
+
+
+# -- mizerka play -----------------------------------------------------------------------------------------------
+
+
+@click.command("play")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="seed for the deals and the bots (default: random)")
+@variant_option
+@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="your seat (0 = first to deal)")
+@click.option("--name", default="You", show_default=True, help="your name on the score sheet")
+@click.option("--opponents", default="rules,rules", show_default=True, metavar="LEVEL[,LEVEL]",
+              help="computer players' levels, one per other seat, or one for all (random, rules, …)")
+@click.option("--unicode/--ascii", default=None, help="(--plain) suit symbols or letters")
+@click.option("--plain", is_flag=True, help="the line game, for screen readers and pipes (also when not a terminal)")
+@click.option("--bot-delay", type=click.FloatRange(min=0, max=10), default=0.6, show_default=True,
+              help="seconds between the computer players' moves in the full-screen game")
+@click.pass_context
+def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, name: str, opponents: str,
+                 unicode: bool | None, plain: bool, bot_delay: float) -> None:
+    """Play a whole match against computer players: full screen at a terminal, or line by line.
+
+    Full screen: ← → and Enter play your cards, ? gives a hint, u undoes (never past a completed trick or
+    cards you drew), l shows the last trick, p the score sheet, F1 all keys, x quits.  Use --plain (or pipe
+    the output) for the line game.
+    """
+    from mizerka import terminal
+
+    if plain or not sys.stdout.isatty() or not sys.stdin.isatty():
+        ctx.invoke(terminal.play_command, seed=seed, rules=rules, seat=seat, name=name, opponents=opponents,
+                   unicode=unicode)
+        return
+    try:
+        import textual  # noqa: F401
+    except ImportError:
+        click.echo("The full-screen game needs the tui extra (pip install 'mizerka[tui]'); "
+                   "playing the line game.", err=True)
+        ctx.invoke(terminal.play_command, seed=seed, rules=rules, seat=seat, name=name, opponents=opponents,
+                   unicode=unicode)
+        return
+    app = build_app(seed=seed, rules=rules, seat=seat, name=name, opponents=opponents, bot_delay=bot_delay)
+    app.run()
+    match = app.model.match
+    click.echo(f"Match left in deal {match.deal_no} of {match.n_deals}; totals "
+               + ", ".join(f"{n} {t:+d}" for n, t in zip(match.players, match.totals, strict=True)))
+
+
+def build_app(*, seed: int | None, rules: Rules, seat: int, name: str, opponents: str,
+              bot_delay: float = 0.6) -> MizerkaApp:
+    """The app for the options of ``mizerka play``.
+
+    Raises:
+        click.BadParameter: for a seat, name or bot level that cannot be used.
+    """
+    n = rules.n_seats
+    if seat >= n:
+        raise click.BadParameter(f"seat {seat} is not at a {n}-player table (seats 0-{n - 1})", param_hint="'--seat'")
+    name = name.strip()
+    if not name or not name.isprintable():
+        raise click.BadParameter("give a name with at least one visible character", param_hint="'--name'")
+    levels = [level.strip().lower() for level in opponents.split(",")]
+    if len(levels) == 1:
+        levels *= n - 1
+    if len(levels) != n - 1 or not all(levels):
+        raise click.BadParameter(f"give {n - 1} levels separated by commas, or one for all, not {opponents!r}",
+                                 param_hint="'--opponents'")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    bot_names = iter(b for b in BOT_NAMES if b.lower() != name.lower())
+    players = [name if s == seat else next(bot_names) for s in range(n)]
+    match = Match(rules, players=players, seed=seed)
+    try:
+        model = TableModel(match, seat, levels, seed=seed)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="'--opponents'") from None
+    from mizerka.tui.app import MizerkaApp
+
+    return MizerkaApp(model, bot_delay=bot_delay)

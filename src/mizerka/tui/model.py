@@ -1,0 +1,188 @@
+"""The table behind the full-screen game: one human seat, computer players at the others, undo and hints.
+
+:class:`TableModel` knows nothing about the screen.  The app asks it what the human may see
+(:meth:`TableModel.observation`, built from ``Match.observation(seat)`` only), lets the computer players move one
+action at a time (:meth:`TableModel.step_bot`), applies the human's actions with full checking
+(:meth:`TableModel.act`), and takes actions back (:meth:`TableModel.undo`) within the limits below.
+
+Undo, against bots only, goes back to the human's previous decision in the same deal, and refuses to go past
+anything that showed the human hidden cards:
+
+* a **completed trick** (the cards of the other players are then known, and the lead has passed);
+* the human's **exchange with discards** (the talon cards drawn have been seen);
+* the **contract choice** (the rest of the hand is dealt after it).
+
+Cards played to the trick in progress by computer players may be taken back with the human's card, as the rule
+book's house rule allows; nothing else is.
+
+>>> from mizerka.match import Match
+>>> from mizerka.rules import parse_variant
+>>> model = TableModel(Match(parse_variant("standard,first_dealer=2"), players=["You", "Ala", "Bolek"], seed=1),
+...                    seat=0, levels=["random", "random"], seed=1)
+>>> model.is_human_turn(), model.observation().phase.name   # the human is forehand: he chooses
+(True, 'CHOOSE')
+>>> model.undo()
+Traceback (most recent call last):
+...
+mizerka.tui.model.UndoError: there is nothing of yours to take back in this deal
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mizerka.bots import BOT_LEVELS, Bot, make_bot
+from mizerka.deal import Action, Choose, Exchange, Observation, Play
+from mizerka.match import Match
+
+__all__ = ["HINT_LEVELS", "TableModel", "UndoError"]
+
+HINT_LEVELS = ("expert", "ismcts", "pimc", "rules")
+"""The bot that gives hints: the first of these levels that exists."""
+
+
+class UndoError(ValueError):
+    """Undo is not possible; the message says why."""
+
+
+class TableModel:
+    """A match with a human at *seat* and a bot of the given level at every other seat.
+
+    Args:
+        match: the match, at its start or anywhere in it.
+        seat: the human's seat.
+        levels: bot levels for the other seats, in seat order.
+        seed: seeds the bots (and the hint bot).
+
+    Raises:
+        ValueError: for a bad seat, a wrong number of levels or an unknown level.
+    """
+
+    def __init__(self, match: Match, seat: int, levels: Sequence[str], seed: int = 0) -> None:
+        n = match.rules.n_seats
+        if not 0 <= seat < n:
+            raise ValueError(f"seat {seat} is not at a {n}-player table")
+        others = [s for s in range(n) if s != seat]
+        if len(levels) != len(others):
+            raise ValueError(f"give {len(others)} bot levels, not {len(levels)}")
+        self.match = match
+        self.seat = seat
+        self.levels = {s: level for s, level in zip(others, levels, strict=True)}
+        self.bots: dict[int, Bot] = {
+            s: make_bot(level, seed=seed * 10 + i + 1) for i, (s, level) in enumerate(self.levels.items())
+        }
+        hint_level = next(level for level in HINT_LEVELS if level in BOT_LEVELS)
+        self.hint_bot = make_bot(hint_level, seed=seed * 10 + 9)
+        self.hint_level = hint_level
+
+    # -- what the human sees -----------------------------------------------------------------------------
+
+    def observation(self) -> Observation:
+        """The human's view of the current deal (nothing else reaches the screen)."""
+        return self.match.observation(self.seat)
+
+    def is_over(self) -> bool:
+        return self.match.is_over()
+
+    def is_human_turn(self) -> bool:
+        return not self.match.is_over() and self.match.to_move == self.seat
+
+    # -- moves -------------------------------------------------------------------------------------------
+
+    def step_bot(self) -> tuple[int, Action]:
+        """Let the computer player to move make one action; return its seat and action.
+
+        Raises:
+            RuntimeError: if it is the human's turn or the match is over, or a bot breaks the rules.
+        """
+        if self.match.is_over() or self.match.to_move == self.seat:
+            raise RuntimeError("no computer player is to move")
+        seat = self.match.to_move
+        action = self.bots[seat].decide(self.match.observation(seat)).action
+        try:
+            self.match.play(action)
+        except ValueError as error:
+            raise RuntimeError(f"computer player at seat {seat} broke the rules: {error}") from None
+        return seat, action
+
+    def act(self, action: Action | str) -> Action:
+        """Apply the human's action, checked.
+
+        Raises:
+            ValueError: (the engine's ``IllegalActionError``/``InvalidActionError``) for an action that is not
+                legal now, or when it is not the human's turn.
+        """
+        if not self.is_human_turn():
+            raise ValueError("it is not your turn")
+        return self.match.play(action)
+
+    def deal_no_of_last_action(self) -> int:
+        return self.match.deal_no if self.match.deal.history else self.match.deal_no - 1
+
+    # -- undo --------------------------------------------------------------------------------------------
+
+    def undo_span(self) -> int:
+        """How many actions :meth:`undo` would take back.
+
+        Raises:
+            UndoError: if undo is not possible now, saying why.
+        """
+        deal = self.match.deal
+        history = deal.history
+        if self.match.is_over() or not history:
+            raise UndoError("there is nothing of yours to take back in this deal")
+        actors = _actors(self.match)
+        mine = [i for i, actor in enumerate(actors) if actor == self.seat]
+        if not mine:
+            raise UndoError("there is nothing of yours to take back in this deal")
+        last = mine[-1]
+        plays_before = sum(1 for a in history[:last] if isinstance(a, Play))
+        action = history[last]
+        if isinstance(action, Choose):
+            raise UndoError("the contract is chosen and the rest of your hand is dealt: it cannot be taken back")
+        if isinstance(action, Exchange) and action.discards:
+            raise UndoError("you have seen the cards you drew from the talon: the exchange cannot be taken back")
+        plays_after = sum(1 for a in history[last:] if isinstance(a, Play))
+        if isinstance(action, Play) or plays_after:
+            trick_start = plays_before - plays_before % 3
+            if plays_before + plays_after > trick_start + 2:
+                raise UndoError("the trick is complete: its cards cannot be taken back")
+        return len(history) - last
+
+    def can_undo(self) -> bool:
+        try:
+            self.undo_span()
+        except UndoError:
+            return False
+        return True
+
+    def undo(self) -> list[Action]:
+        """Take back the human's last action and what the computer players did after it; return them.
+
+        Raises:
+            UndoError: if that would go past revealed hidden cards (see the module's doc).
+        """
+        span = self.undo_span()
+        taken = [self.match.pop() for _ in range(span)]
+        return taken[::-1]
+
+    # -- hints -------------------------------------------------------------------------------------------
+
+    def hint(self) -> tuple[Action, dict[str, float]]:
+        """What the hint bot would do in the human's place, from the human's observation only, with its
+        evaluations of the candidates (expected score; may be empty).
+
+        Raises:
+            RuntimeError: if it is not the human's turn.
+        """
+        if not self.is_human_turn():
+            raise RuntimeError("it is not your turn")
+        decision = self.hint_bot.decide(self.observation())
+        raw = decision.info.get("evaluations", {})
+        evaluations = {str(k): float(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+        return decision.action, evaluations
+
+
+def _actors(match: Match) -> list[int]:
+    """The seat behind each action of the current deal (from the human's observation: public facts)."""
+    return [actor for actor, _ in match.deal.observation(None).history]
