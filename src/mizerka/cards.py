@@ -498,6 +498,15 @@ class CardSet:
     def copy(self) -> CardSet:
         return self
 
+    def __copy__(self) -> CardSet:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> CardSet:
+        return self
+
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        return CardSet, (self.mask,)
+
     # -- card-game helpers ------------------------------------------------------------------------
 
     def of_suit(self, suit: Suit | int) -> CardSet:

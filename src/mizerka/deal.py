@@ -285,6 +285,7 @@ class Deal:
         "_talon_full",
         "_undo",
         "active_seats",
+        "actors",
         "allowed_contracts",
         "contract",
         "dead",
@@ -338,6 +339,7 @@ class Deal:
     set_aside: int | None
     stock: list[int]
     history: list[Action]
+    actors: list[int]  # the seat that took each action of history
 
     def __init__(
         self,
@@ -400,6 +402,7 @@ class Deal:
         self.set_aside = None
         self.stock = []
         self.history = []
+        self.actors: list[int] = []
         self._undo: list[_PlayUndo | _Snapshot] = []
         self._legal_view = LegalActions(self)
 
@@ -502,6 +505,7 @@ class Deal:
         from outside.
         """
         if type(action) is not Play:
+            self.actors.append(self.to_move)
             if type(action) is Choose:
                 self._push_choose(action[0])
             else:
@@ -512,6 +516,7 @@ class Deal:
         card: int = action[0]
         self.history.append(action)
         seat = self.to_move
+        self.actors.append(seat)
         bit = 1 << card
         hands = self.hands
         hands[seat] ^= bit
@@ -622,6 +627,7 @@ class Deal:
         if not self.history:
             raise IndexError("pop from a deal with no actions")
         action = self.history.pop()
+        self.actors.pop()
         undo = self._undo.pop()
         if type(undo) is _PlayUndo:
             if not self.trick:
@@ -874,31 +880,19 @@ class Deal:
             trick=tuple(CARDS[c] for c in self.trick),
             tricks_won=tuple(self.tricks_won),
             scores=tuple(self.scores()) if self.phase is _DONE else None,
-            history=tuple(_public_action(a, self, seat) for a in self._history_with_actors()),
+            history=self._public_history(seat),
             legal_actions=legal,
         )
 
-    def _history_with_actors(self) -> Iterator[tuple[int, Action]]:
-        """(actor seat, action) for every action so far."""
-        actor = self.active_seats[0]
-        exchangers = iter(self.active_seats)
-        leader = self.active_seats[0]
-        trick_pos = 0
-        trick_index = 0
-        for action in self.history:
-            if isinstance(action, Choose):
-                yield self.active_seats[0], action
-            elif isinstance(action, Exchange):
-                yield next(exchangers), action
-            else:
-                if trick_pos == 0:
-                    leader = self.tricks[trick_index].leader if trick_index < len(self.tricks) else self.trick_leader
-                actor = self._order_from[leader][trick_pos]
-                yield actor, action
-                trick_pos += 1
-                if trick_pos == 3:
-                    trick_pos = 0
-                    trick_index += 1
+    def _public_history(self, seat: int | None) -> tuple[tuple[int, Action | int], ...]:
+        """(actor, action) for every action so far, as *seat* may see them: another player's exchange is a count."""
+        history: list[tuple[int, Action | int]] = list(zip(self.actors, self.history, strict=True))
+        for i, (actor, action) in enumerate(history):
+            if type(action) is Exchange and actor != seat:
+                history[i] = (actor, len(action.discards))
+            elif type(action) is Play:
+                break
+        return tuple(history)
 
     @classmethod
     def from_observation(cls, observation: Observation, rng: Random) -> Deal:
@@ -915,14 +909,6 @@ class Deal:
         from mizerka.sampling import sample_deal
 
         return sample_deal(observation, rng)
-
-
-def _public_action(item: tuple[int, Action], deal: Deal, seat: int | None) -> tuple[int, Action | int]:
-    """An action as *seat* may see it: another player's exchange shows only its count."""
-    actor, action = item
-    if isinstance(action, Exchange) and actor != seat:
-        return actor, len(action.discards)
-    return actor, action
 
 
 # -- legal actions --------------------------------------------------------------------------------
