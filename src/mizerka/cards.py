@@ -257,6 +257,9 @@ def _iter_bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+_set_mask = object.__setattr__
+
+
 class CardSet:
     """An immutable set of cards stored as a 52-bit mask, with the whole ``frozenset`` API.
 
@@ -293,6 +296,13 @@ class CardSet:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
+
+    @classmethod
+    def from_mask(cls, mask: int) -> CardSet:
+        """A set from a mask already known to be valid (no checks: for hot paths inside the library)."""
+        self = object.__new__(cls)
+        _set_mask(self, "mask", mask)
+        return self
 
     # -- text -------------------------------------------------------------------------------------
 

@@ -239,6 +239,7 @@ class _PlayUndo(NamedTuple):
 
 
 _NO_DRAW: Final = _PlayUndo(-1)
+_EMPTY: Final = CardSet()
 _new_trick: Final = tuple.__new__  # Trick(...) without the Python-level NamedTuple constructor
 
 
@@ -865,11 +866,11 @@ class Deal:
             to_move=-1 if self.phase is _DONE else self.to_move,
             allowed_contracts=tuple(sorted(self.allowed_contracts)),
             contract=self.contract,
-            hand=CardSet(self.hands[seat]) if own else CardSet(),  # type: ignore[index]
-            first_cards=CardSet(self.first_cards[seat]) if own else CardSet(),  # type: ignore[index]
-            dealt=CardSet(self.dealt[seat]) if own else CardSet(),  # type: ignore[index]
-            discards=CardSet(self.dead[seat]) if own else CardSet(),  # type: ignore[index]
-            drawn=CardSet(self.drawn[seat]) if own else CardSet(),  # type: ignore[index]
+            hand=CardSet.from_mask(self.hands[seat]) if own else _EMPTY,  # type: ignore[index]
+            first_cards=CardSet.from_mask(self.first_cards[seat]) if own else _EMPTY,  # type: ignore[index]
+            dealt=CardSet.from_mask(self.dealt[seat]) if own else _EMPTY,  # type: ignore[index]
+            discards=CardSet.from_mask(self.dead[seat]) if own else _EMPTY,  # type: ignore[index]
+            drawn=CardSet.from_mask(self.drawn[seat]) if own else _EMPTY,  # type: ignore[index]
             exchange_counts=tuple(self.exchange_counts),
             talon_size=len(self.talon),
             stock_size=len(self.stock),
