@@ -63,6 +63,10 @@ or - to keep your hand.  The exchange is blind and happens once: you draw from t
 BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
 
 
+def _signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
 class QuitGame(Exception):
     """The human asked to leave the match."""
 
@@ -149,8 +153,7 @@ class TerminalGame:
         return "Tricks: " + " · ".join(parts)
 
     def totals_line(self, totals: Sequence[int]) -> str:
-        return "Totals: " + " · ".join(f"{self.who_cap(s)} {t:+d}" if t else f"{self.who_cap(s)} 0"
-                                       for s, t in enumerate(totals))
+        return "Totals: " + " · ".join(f"{self.who_cap(s)} {_signed(t)}" for s, t in enumerate(totals))
 
     # -- the loop -----------------------------------------------------------------------------------------
 
@@ -344,7 +347,7 @@ class TerminalGame:
         parts = []
         for role, seat in enumerate(obs.active_seats):
             quota = obs.rules.quota(role, obs.contract)
-            parts.append(f"{self.who_cap(seat)} {obs.tricks_won[seat]} of {quota} → {obs.scores[seat]:+d}")
+            parts.append(f"{self.who_cap(seat)} {obs.tricks_won[seat]} of {quota} → {_signed(obs.scores[seat])}")
         goal = "take" if obs.contract.goal == "take" else "avoid"
         number = next(i for i, d in enumerate(self.match.deals, start=1) if d is deal)
         self.write(self._style(f"Deal {number} is over ({obs.contract.label}, {goal}): ", bold=True) + "; ".join(parts))
