@@ -282,6 +282,7 @@ class Deal:
         "_legal_view",
         "_next",
         "_order_from",
+        "_plays",
         "_rest",
         "_talon_full",
         "_undo",
@@ -406,6 +407,7 @@ class Deal:
         self.actors: list[int] = []
         self._undo: list[_PlayUndo | _Snapshot] = []
         self._legal_view = LegalActions(self)
+        self._plays: tuple[Play, ...] | None = None  # the legal plays, listed once per position
 
     @classmethod
     def random(
@@ -505,6 +507,7 @@ class Deal:
         An illegal action corrupts the deal silently; use :meth:`play` (or :meth:`check`) for input
         from outside.
         """
+        self._plays = None
         if type(action) is not Play:
             self.actors.append(self.to_move)
             if type(action) is Choose:
@@ -628,6 +631,7 @@ class Deal:
         if not self.history:
             raise IndexError("pop from a deal with no actions")
         action = self.history.pop()
+        self._plays = None
         self.actors.pop()
         undo = self._undo.pop()
         if type(undo) is _PlayUndo:
@@ -960,16 +964,27 @@ class LegalActions:
     def __iter__(self) -> Iterator[Action]:
         deal = self._deal
         if deal.phase is _PLAY:
-            hand = deal.hands[deal.to_move]
-            trick = deal.trick
-            if trick:
-                suit = trick[0] // 13
-                bits = (hand >> (13 * suit)) & 0x1FFF
-                if bits:
-                    plays = _SUIT_PLAYS[suit][bits]
-                    return iter(plays if plays is not None else _suit_plays(suit, bits))
-            return iter(_plays_in(hand))
+            plays = deal._plays
+            return iter(plays if plays is not None else self._list_plays())
         return self._iter_other()
+
+    def _list_plays(self) -> tuple[Play, ...]:
+        """The legal plays (play phase only), kept by the deal until its next push or pop."""
+        deal = self._deal
+        hand = deal.hands[deal.to_move]
+        trick = deal.trick
+        plays: tuple[Play, ...] | None
+        if trick:
+            suit = trick[0] // 13
+            bits = (hand >> (13 * suit)) & 0x1FFF
+            if bits:
+                plays = _SUIT_PLAYS[suit][bits]
+                if plays is None:
+                    plays = _suit_plays(suit, bits)
+                deal._plays = plays
+                return plays
+        plays = deal._plays = _plays_in(hand)
+        return plays
 
     def _iter_other(self) -> Iterator[Action]:
         deal = self._deal
@@ -989,12 +1004,8 @@ class LegalActions:
     def count(self) -> int:
         deal = self._deal
         if deal.phase is _PLAY:
-            hand = deal.hands[deal.to_move]
-            if deal.trick:
-                follow = hand & SUIT_MASKS[deal.trick[0] // 13]
-                if follow:
-                    return follow.bit_count()
-            return hand.bit_count()
+            plays = deal._plays
+            return len(plays if plays is not None else self._list_plays())
         if deal.phase is _CHOOSE:
             return len(deal.allowed_contracts)
         if deal.phase is _EXCHANGE:
