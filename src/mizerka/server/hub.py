@@ -284,7 +284,12 @@ class Hub:
             if live.bot_seq != seq:
                 live.bot_seq = seq
                 self._spawn(live, self._bot_turn(live, seat, seq, self.config.bot_delay, auto=False))
-        elif table.settings.turn_timer:
+            return
+        if seat not in live.connected() and seat not in live.grace:  # a human who is not here: grace, then a bot
+            live.grace[seat] = asyncio.get_running_loop().call_later(
+                self.config.grace, lambda: self._spawn(live, self._away(live, seat))
+            )
+        if table.settings.turn_timer:
             live.timer = asyncio.get_running_loop().call_later(
                 table.settings.turn_timer,
                 lambda: self._spawn(live, self._bot_turn(live, seat, seq, 0.0, auto=True)),

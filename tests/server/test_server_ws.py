@@ -1,0 +1,187 @@
+"""The websocket against a real uvicorn: bad input, tokens, spectators, reconnect, stand-ins, heartbeats."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from server_helpers import WS, ThreadServer
+
+from mizerka.server.protocol import SERVER_ADAPTER
+
+
+def new_table(server: ThreadServer, **body: Any) -> str:
+    response = httpx.post(server.url + "/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    return str(response.json()["id"])
+
+
+def join(server: ThreadServer, table: str, name: str, seat: int | None = None) -> dict[str, Any]:
+    response = httpx.post(server.url + f"/api/tables/{table}/join", json={"name": name, "seat": seat})
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def two_humans(server: ThreadServer, **options: Any) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    table = new_table(server, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}],
+                      **options)
+    return table, join(server, table, "Ala", 0), join(server, table, "Bolek", 1)
+
+
+def three_humans(server: ThreadServer) -> tuple[str, list[dict[str, Any]]]:
+    """A table where nothing moves unless a test acts."""
+    table = new_table(server)
+    return table, [join(server, table, name) for name in ("Ala", "Bolek", "Cezary")]
+
+
+def test_bad_input_gets_a_specific_error_and_the_connection_stays(server: ThreadServer, ws_factory: Any) -> None:
+    table, tokens = three_humans(server)
+    ala = tokens[0]
+    ws: WS = ws_factory()
+    cases: list[tuple[Any, str]] = [
+        ("{not json", "bad_json"),
+        ("[1, 2]", "bad_message"),
+        ({"no": "type"}, "bad_message"),
+        ({"type": "dance"}, "unknown_type"),
+        ({"type": "act", "action": "AS"}, "not_joined"),
+        ("x" * 5000, "too_large"),
+        ({"type": "hello", "protocol": 99, "table": table}, "bad_version"),
+        ({"type": "hello", "protocol": 1, "table": "nope"}, "unknown_table"),
+        ({"type": "hello", "protocol": 1, "table": table, "token": "forged"}, "bad_token"),
+        ({"type": "hello", "protocol": 1, "table": table, "extra": 1}, "bad_message"),
+        ({"type": "hello", "protocol": "1", "table": table}, "bad_message"),
+        ({"type": "hello", "protocol": 1, "table": table, "token": ala["token"], "last_seq": 10**6}, "bad_seq"),
+    ]
+    for message, code in cases:
+        reply = ws.request({"id": 1, **message} if isinstance(message, dict) and "type" in message else message)
+        assert reply["type"] == "error" and reply["code"] == code, (message, reply)
+        assert reply["message"]
+    welcome = ws.hello(table, ala["token"])
+    assert welcome["type"] == "welcome" and welcome["seat"] == 0
+    view = welcome["view"]
+    seq = welcome["seq"]
+    to_move = view["to_move"]
+    assert view["phase"] == "choose"
+    if to_move != 0:
+        assert ws.request({"type": "act", "action": view["allowed_contracts"][0]})["code"] == "not_your_turn"
+        view = ws.hello(table, tokens[to_move]["token"])["view"]
+    assert ws.request({"type": "act", "action": "play AS"})["code"] == "illegal_action"
+    assert ws.request({"type": "act", "action": "flurb"})["code"] == "invalid_action"
+    assert ws.request({"type": "act", "action": view["legal"][0], "seq": seq + 5})["code"] == "bad_seq"
+    assert ws.request({"type": "act", "action": view["legal"][0], "seq": seq - 1})["code"] == "stale_seq"
+    # nothing changed, and the connection still works
+    snapshot = ws.request({"type": "sync", "last_seq": seq})
+    assert snapshot["type"] == "snapshot" and snapshot["seq"] == seq and snapshot["events"] == []
+    assert ws.request({"type": "ping", "id": "p"}) == {"type": "pong", "id": "p"}
+
+
+def test_nobody_acts_without_the_seat_token(server: ThreadServer, ws_factory: Any) -> None:
+    table, tokens = three_humans(server)
+    spectator: WS = ws_factory()
+    welcome = spectator.hello(table)
+    assert welcome["seat"] is None and welcome["view"]["hand"] == []
+    for action in ("NT", "MZ", "AS", "keep"):
+        assert spectator.request({"type": "act", "action": action})["code"] == "no_seat"
+    clients = []
+    for joined in tokens:
+        ws: WS = ws_factory()
+        ws.hello(table, joined["token"])
+        clients.append(ws)
+    to_move = clients[0].view["to_move"] if clients[0].view else None
+    assert to_move in (0, 1, 2)
+    legal = clients[to_move].view["legal"]  # type: ignore[index]
+    for seat, ws in enumerate(clients):  # another seat's connection (token) cannot act for the one to move
+        if seat != to_move:
+            assert ws.request({"type": "act", "action": legal[0]})["code"] == "not_your_turn"
+    assert clients[0].request({"type": "hello", "protocol": 1, "table": table, "token": tokens[1]["token"] + "x"}
+                              )["code"] == "bad_token"
+    ack = clients[to_move].request({"type": "act", "action": legal[0]})
+    assert ack["type"] == "ack"
+    # leave by REST with a wrong token is refused; the seat stays
+    response = httpx.post(server.url + f"/api/tables/{table}/leave", json={"token": "wrong"})
+    assert response.status_code == 403 and response.json()["error"] == "bad_token"
+
+
+def test_reconnect_gets_a_snapshot_and_the_missed_events(make_server: Any, ws_factory: Any) -> None:
+    server: ThreadServer = make_server(grace=0.3)
+    table, ala, _ = two_humans(server)
+    watcher = WS(server.ws_url)
+    watcher.hello(table)
+    ws = WS(server.ws_url)
+    ws.hello(table, ala["token"])
+    seen = ws.seq
+    ws.close()
+    # while Ala is gone, Bolek's seat is also empty: after the grace period bots stand in and play on
+    deadline = time.monotonic() + 20
+    while watcher.seq < seen + 8 and time.monotonic() < deadline:
+        watcher.recv()
+    kinds = [m["event"] for m in watcher.log if m["type"] == "event"]
+    assert any(e["kind"] == "seat" and e["seat"] == 0 and e["standin"] for e in kinds)
+    back = WS(server.ws_url)
+    welcome = back.hello(table, ala["token"], last_seq=seen)
+    assert [e["seq"] for e in welcome["events"]] == list(range(seen + 1, welcome["seq"] + 1))
+    assert welcome["view"]["seat"] == 0 and len(welcome["view"]["hand"]) > 0
+    for event in welcome["events"]:
+        SERVER_ADAPTER.validate_python(event)
+    handed_back = back.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "seat"
+                             and m["event"]["seat"] == 0)
+    assert handed_back["event"]["standin"] is False
+    back.close()
+    watcher.close()
+
+
+def test_rate_limit_and_heartbeat(make_server: Any) -> None:
+    server: ThreadServer = make_server(rate=5.0, burst=5.0, heartbeat=0.2)
+    ws = WS(server.ws_url)
+    for _ in range(40):
+        ws.send({"type": "ping"})
+    replies = []
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        try:
+            replies.append(ws.recv(timeout=0.5))
+        except (TimeoutError, ConnectionClosed):  # silent for three heartbeats: the server drops us too
+            break
+    types = [r["type"] for r in replies]
+    assert types.count("pong") < 20 and any(r.get("code") == "rate_limited" for r in replies)
+    assert "ping" in types  # the server's heartbeat
+    ws.close()
+    # a client that never answers is dropped after three heartbeats
+    silent = WS(server.ws_url)
+    time.sleep(1.5)
+    with pytest.raises(ConnectionClosed):
+        for _ in range(50):
+            silent.conn.recv(timeout=2)
+    silent.close()
+
+
+def test_every_server_message_fits_the_protocol_models(server: ThreadServer, ws_factory: Any) -> None:
+    joined = httpx.post(server.url + "/api/quickplay", json={"name": "Ala"}).json()
+    ws: WS = ws_factory()
+    ws.hello(joined["table"]["id"], joined["token"])
+    hint = ws.request({"type": "hint", "id": 3}) if ws.view and ws.view["your_turn"] else None
+    if hint is not None:
+        assert hint["type"] == "hint"
+    for _ in range(200):
+        assert ws.view is not None
+        if ws.view["your_turn"]:
+            view = ws.view
+            if view["legal"]:
+                action = view["legal"][0]
+            else:
+                action = "exchange " + " ".join(view["hand"][:1]) if view["exchange"]["max"] else "keep"
+            reply = ws.request({"type": "act", "action": action})
+            assert reply["type"] == "ack", (reply, action, view["exchange"])
+        else:
+            ws.recv()
+    for message in ws.log:
+        SERVER_ADAPTER.validate_python(message)
+    for message in ws.log:  # deck orders only in the reveal of a finished deal
+        if message["type"] == "event" and "reveal" in message["event"]:
+            assert message["event"]["kind"] == "deal_end"
+            del message["event"]["reveal"]
+        assert '"deck"' not in json.dumps(message)
