@@ -1,0 +1,123 @@
+"""Benchmark of the double-dummy solver kernel against DDS (endplay, one thread).
+
+Run: ``.venv/bin/python benchmarks/solver.py [--bridge-deals 200] [--mizerka-deals 50] [--seed 1]``.
+
+Reports, on the same seeded deals for both solvers:
+
+* full 13-card Mizerka deals, forehand's value, in a trump contract, no-trump and Mizerka: median / p90 ms;
+* full bridge deals, no-trump, West on lead (DDS ``SolveBoard``, target -1, one solution): ours, DDS's, ratio;
+* bridge positions with 9 tricks left (no-trump): ours, DDS's, ratio;
+* the kernel's nodes per second and the process's peak memory.
+
+Every bridge value is checked against DDS; a mismatch stops the run.  The last line printed is one JSON
+object with every figure, the anchors, the ratios and the targets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from solver_bridge import bridge_position, random_bridge_hands, to_pbn  # noqa: E402
+from solver_helpers import random_position  # noqa: E402
+
+from mizerka.solver import DEFAULT_TT_MB, backend, kernel_nodes, solve  # noqa: E402
+
+ANCHORS = {"dds_full_nt_median_ms": 7.4, "dds_9_left_median_ms": 0.31}
+TARGETS = {"bridge_full_ratio_max": 2.0, "bridge_9_left_ratio_max": 2.0, "mizerka_full_median_ms_max": 10.0}
+
+
+def _summary(times: list[float]) -> dict[str, float]:
+    ordered = sorted(times)
+    return {
+        "median_ms": round(statistics.median(ordered) * 1e3, 3),
+        "p90_ms": round(ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))] * 1e3, 3),
+        "mean_ms": round(statistics.fmean(ordered) * 1e3, 3),
+    }
+
+
+def _timed(fn: Callable[[], int]) -> tuple[int, float]:
+    start = time.perf_counter()
+    value = fn()
+    return value, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bridge-deals", type=int, default=200)
+    parser.add_argument("--nine-left", type=int, default=200)
+    parser.add_argument("--mizerka-deals", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    import endplay._dds as dds_module
+    from endplay.dds import solve_board
+    from endplay.dds.solve import SolveMode
+    from endplay.types import Deal, Denom, Player
+
+    dds_module.SetMaxThreads(1)
+    print(f"solver backend: {backend()}, table {DEFAULT_TT_MB} MB")
+    figures: dict[str, object] = {"backend": backend()}
+    search_time = 0.0
+    nodes_before = kernel_nodes()
+
+    rng = random.Random(args.seed)
+    mizerka: dict[str, object] = {}
+    for name, trump, misere in (("trump", 3, False), ("no_trump", None, False), ("mizerka", None, True)):
+        times = []
+        for _ in range(args.mizerka_deals):
+            position = random_position(rng, 3, 13, trump=trump, misere=misere, mid_trick=False)
+            _, elapsed = _timed(lambda p=position: solve(p, p.leader))  # type: ignore[misc]
+            times.append(elapsed)
+        search_time += sum(times)
+        mizerka[name] = _summary(times)
+        print(f"mizerka full deal, {name:9}: {mizerka[name]}")
+    figures["mizerka_full_deal"] = mizerka
+
+    def bridge_round(label: str, count: int, cards: int) -> dict[str, object]:
+        nonlocal search_time
+        ours, theirs = [], []
+        for _ in range(count):
+            hands = random_bridge_hands(rng, cards)
+            deal = Deal(to_pbn(hands), first=Player.west, trump=Denom.nt)
+            expected, dds_elapsed = _timed(lambda d=deal: solve_board(d, SolveMode.OptimalOne)._data.score[0])  # type: ignore[misc]
+            value, elapsed = _timed(lambda h=hands: solve(bridge_position(h, 3, None), 3))  # type: ignore[misc]
+            if value != expected:
+                raise SystemExit(f"MISMATCH on {to_pbn(hands)}: ours {value}, DDS {expected}")
+            ours.append(elapsed)
+            theirs.append(dds_elapsed)
+        search_time += sum(ours)
+        result: dict[str, object] = {
+            "deals": count,
+            "identical": True,
+            "ours": _summary(ours),
+            "dds": _summary(theirs),
+            "median_ratio": round(statistics.median(ours) / statistics.median(theirs), 2),
+            "total_ratio": round(sum(ours) / sum(theirs), 2),
+        }
+        print(f"{label}: {result}")
+        return result
+
+    figures["bridge_9_left_nt"] = bridge_round("bridge, 9 tricks left, NT", args.nine_left, 9)
+    figures["bridge_full_nt"] = bridge_round("bridge full deal, NT, West leads", args.bridge_deals, 13)
+
+    nodes = kernel_nodes() - nodes_before
+    figures["nodes_per_second"] = round(nodes / search_time) if search_time else 0
+    figures["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    figures["anchors"] = ANCHORS
+    figures["targets"] = TARGETS
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
