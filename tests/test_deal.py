@@ -359,3 +359,29 @@ def test_text_views() -> None:
 
 def test_standard_rules_default() -> None:
     assert Deal(DECK).rules is STANDARD
+
+
+def test_legal_actions_follow_push_and_pop() -> None:
+    """The view is live: listing, pushing, popping and copying never serve a stale list of legal cards."""
+    deal = Deal.random(31, dealer=2)
+    deal.play("S")
+    for _ in range(3):
+        deal.play(KEEP)
+    view = deal.legal_actions
+    rng = random.Random(31)
+    while not deal.is_over():
+        listed = list(view)
+        assert listed == [PLAYS[c] for c in CardSet(deal.legal_play_mask())]
+        assert len(view) == len(listed) == view.count()
+        action = rng.choice(listed)
+        deal.push(action)
+        after = list(view)
+        assert all(a in deal.legal_actions for a in after)
+        deal.pop()
+        assert list(view) == listed
+        copy = deal.copy()
+        assert list(copy.legal_actions) == listed
+        copy.push(action)
+        assert list(deal.legal_actions) == listed
+        deal.push(action)
+        assert list(copy.legal_actions) == list(deal.legal_actions)
