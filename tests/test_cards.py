@@ -221,3 +221,13 @@ def test_cardset_helpers() -> None:
     assert len(DECK_52) == 52 and CardSet.full() == DECK_52
     assert len(DECK_32) == 32
     assert all(c.rank >= Rank.SEVEN for c in DECK_32)
+
+
+@pytest.mark.parametrize("value", ["AS", 1.5, None])
+def test_card_and_cardset_reject_other_types(value: object) -> None:
+    with pytest.raises(CardParseError, match="invalid card"):
+        Card(value)  # type: ignore[arg-type]
+    with pytest.raises(CardParseError, match="invalid card"):
+        CardSet([value])  # type: ignore[list-item]
+    with pytest.raises(CardParseError, match="from_str"):
+        CardSet("AS")

@@ -164,7 +164,12 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, value: SupportsIndex) -> Card:
-        index = value.__index__()
+        if isinstance(value, str):
+            raise CardParseError(f"invalid card index: {value!r} (an int 0-51; Card.from_str reads text)")
+        try:
+            index = value.__index__()
+        except AttributeError:
+            raise CardParseError(f"invalid card index: {value!r} (expected an int 0-51)") from None
         if not 0 <= index < 52:
             raise CardParseError(f"invalid card index: {index!r} (expected 0-51)")
         return super().__new__(cls, index)
@@ -286,9 +291,14 @@ class CardSet:
             if mask & ~ALL_CARDS_MASK:
                 raise CardParseError(f"invalid card mask: {cards!r} (expected a 52-bit mask)")
         else:
+            if isinstance(cards, str):
+                raise CardParseError(f"invalid cards: {cards!r} (ints 0-51; CardSet.from_str reads text)")
             mask = 0
             for card in cards:
-                index = card.__index__()
+                try:
+                    index = card.__index__()
+                except AttributeError:
+                    raise CardParseError(f"invalid card index: {card!r} (expected an int 0-51)") from None
                 if not 0 <= index < 52:
                     raise CardParseError(f"invalid card index: {card!r} (expected 0-51)")
                 mask |= 1 << index
