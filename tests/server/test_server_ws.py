@@ -8,8 +8,8 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed
 from server_helpers import WS, ThreadServer
+from websockets.exceptions import ConnectionClosed
 
 from mizerka.server.protocol import SERVER_ADAPTER
 
