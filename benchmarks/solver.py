@@ -28,10 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from solver_bridge import bridge_position, random_bridge_hands, to_pbn  # noqa: E402
-from solver_helpers import random_position  # noqa: E402
-
-from mizerka.solver import DEFAULT_TT_MB, backend, kernel_nodes, solve  # noqa: E402
+from mizerka.solver import DEFAULT_TT_MB, backend, kernel_nodes, solve
+from solver_bridge import bridge_position, random_bridge_hands, to_pbn
+from solver_helpers import random_position
 
 ANCHORS = {"dds_full_nt_median_ms": 7.4, "dds_9_left_median_ms": 0.31}
 TARGETS = {"bridge_full_ratio_max": 2.0, "bridge_9_left_ratio_max": 2.0, "mizerka_full_median_ms_max": 10.0}

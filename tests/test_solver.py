@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from solver_helpers import random_contract, random_position
 
 from mizerka.cards import Card, CardSet
 from mizerka.solver import (
@@ -22,6 +21,7 @@ from mizerka.solver import (
 )
 from mizerka.solver import _masks as masks
 from mizerka.solver.reference import ReferenceSolver, brute_force_value, normalized_key
+from solver_helpers import random_contract, random_position
 
 
 def test_reference_matches_brute_force_on_thousands_of_small_endings() -> None:

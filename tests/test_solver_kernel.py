@@ -7,12 +7,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from solver_helpers import random_contract, random_position
 
 from mizerka.solver import backend, solve, solve_all
+from solver_helpers import random_contract, random_position
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from solver_bridge import bridge_position, endplay_card_to_int, random_bridge_hands, to_pbn  # noqa: E402
+from solver_bridge import bridge_position, endplay_card_to_int, random_bridge_hands, to_pbn
 
 pytestmark = pytest.mark.skipif(backend() != "kernel", reason="the C kernel is not built")
 

@@ -363,10 +363,7 @@ class Position:
         return position
 
     def __str__(self) -> str:
-        if self.misere:
-            code = "MZ"
-        else:
-            code = "NT" if self.trump is None else "CDHS"[self.trump]
+        code = "MZ" if self.misere else "NT" if self.trump is None else "CDHS"[self.trump]
         parts = [code, f"lead {self.leader}"]
         if self.sides is not None:
             parts.append("sides " + " ".join(str(s) for s in self.sides))
