@@ -1,6 +1,6 @@
 """Benchmark of the core engine, side by side with OpenSpiel's hearts, on a single core.
 
-Figures (medians over several interleaved repeats; the machine is shared and noisy):
+Figures (per CPU second of this process; medians over several interleaved repeats, as the machine is shared):
 
 * random full deals per second through the public API: a shuffled :class:`~mizerka.deal.Deal`, the
   contract chosen at random from ``deal.legal_actions``, three random exchanges (a random size, then a
@@ -58,13 +58,17 @@ def random_deal(rng: random.Random) -> Deal:
 
 
 def rate(step: Callable[[], int], seconds: float) -> float:
-    """Units per second of *step* (which returns how many units it did), run for about *seconds*."""
+    """Units per CPU second of *step* (which returns how many units it did), run for about *seconds*.
+
+    CPU time of this (single-threaded, pinned) process, not wall time: on a shared machine the time spent
+    waiting for the core would otherwise count against whichever side happened to be running.
+    """
     done = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
     while True:
         done += step()
-        now = time.perf_counter()
+        now = time.process_time()
         if now >= deadline:
             return done / (now - start)
 

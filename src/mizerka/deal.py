@@ -280,6 +280,7 @@ class Deal:
     __slots__ = (
         "_first",
         "_legal_view",
+        "_n_tricks",
         "_next",
         "_order_from",
         "_plays",
@@ -356,6 +357,7 @@ class Deal:
         if not isinstance(dealer, int) or not 0 <= dealer < n:
             raise RulesError(f"dealer must be a seat 0-{n - 1}, not {dealer!r}")
         self.rules = rules
+        self._n_tricks = rules.n_tricks
         self.dealer = dealer
         fh, mh, third = (dealer + 1) % n, (dealer + 2) % n, (dealer + 3) % n
         self.active_seats = (fh, mh, third)
@@ -553,7 +555,7 @@ class Deal:
             self.tricks_won[winner] += 1
             self.trick = []
             self.trick_leader = self.to_move = winner
-            if len(self.tricks) == self.rules.n_tricks:
+            if len(self.tricks) == self._n_tricks:
                 self.phase = _DONE
         else:
             self.to_move = self._next[seat]
