@@ -157,3 +157,20 @@ def test_cli_solve_lists_every_legal_card() -> None:
     position = Position.from_text(text)
     for card in position.legal_cards():
         assert Card(card).unicode() in out
+
+
+def test_position_from_a_rules_engine_deal_mid_trick() -> None:
+    from mizerka.deal import Deal, Phase
+
+    rng = random.Random(3)
+    for _ in range(20):
+        deal = Deal.random(rng)
+        stop = rng.randint(8, 16)
+        while not (deal.phase is Phase.PLAY and sum(h.bit_count() for h in deal.hands) <= stop):
+            deal.push(rng.choice(list(deal.legal_actions)))
+        position = Position.from_deal(deal)
+        assert position.seat_labels()[position.to_move] == deal.to_move
+        assert position.legal_mask() == deal.legal_play_mask()
+        values = solve_all(position, deal.to_move, impl="reference")
+        assert set(values) == set(position.legal_cards())
+        assert position.misere == (deal.contract is not None and deal.contract.is_mizerka)
