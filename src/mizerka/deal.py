@@ -279,7 +279,6 @@ class Deal:
 
     __slots__ = (
         "_first",
-        "_legal_view",
         "_n_tricks",
         "_next",
         "_order_from",
@@ -300,6 +299,7 @@ class Deal:
         "first_cards",
         "hands",
         "history",
+        "legal_actions",
         "phase",
         "played",
         "roles",
@@ -342,6 +342,9 @@ class Deal:
     set_aside: int | None
     stock: list[int]
     history: list[Action]
+    legal_actions: LegalActions
+    """The actions the player to move may take: a lazy, set-like view that follows the deal as it changes
+    (an attribute, not a property, because search reads it at every step)."""
     actors: list[int]  # the seat that took each action of history
 
     def __init__(
@@ -408,7 +411,7 @@ class Deal:
         self.history = []
         self.actors: list[int] = []
         self._undo: list[_PlayUndo | _Snapshot] = []
-        self._legal_view = LegalActions(self)
+        self.legal_actions = LegalActions(self)
         self._plays: tuple[Play, ...] | None = None  # the legal plays, listed once per position
 
     @classmethod
@@ -472,11 +475,6 @@ class Deal:
             if follow:
                 return follow
         return hand
-
-    @property
-    def legal_actions(self) -> LegalActions:
-        """The actions the player to move may take, as a lazy set-like view (it follows the deal as it changes)."""
-        return self._legal_view
 
     def forced_action(self) -> Action | None:
         """The only legal action when there is exactly one (the sixth contract choice, an exchange with an
@@ -796,7 +794,7 @@ class Deal:
             if type(value) is list:
                 value = list(value)
             setattr(other, name, value)
-        other._legal_view = LegalActions(other)
+        other.legal_actions = LegalActions(other)
         return other
 
     __copy__ = copy
