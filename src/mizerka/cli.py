@@ -56,6 +56,7 @@ COMMANDS: dict[str, str] = {
     "score": "mizerka.scorekeeper:score_command",
     "analyse": "mizerka.analysis:analyse_command",
     "arena": "mizerka.bots.cli:arena_command",
+    "solve": "mizerka.solver.cli:solve_command",
 }
 """Subcommand name → ``"module:attribute"`` of its :class:`click.Command`, imported on first use."""
 

@@ -1,0 +1,137 @@
+"""``mizerka solve``: the double-dummy value of every legal card of a position.
+
+The position is either text in :meth:`Position.from_text` form, or a game record file (``.mzn`` text or JSON,
+read by :func:`mizerka.record.read`) with options that pick a moment of one of its deals:
+
+* ``--deal N``: the deal (from 1; default: the last deal with a contract);
+* ``--trick T`` and ``--card K``: just before the K-th card (from 1) of trick T (from 1);
+* ``--after N``: after the first N cards of the deal's play (0 = before the opening lead).
+
+Without ``--trick``/``--after`` the position is the current one of a deal still in play, or the opening lead
+of a finished deal.  Values are paranoid (the two others play together against the seat) and count the
+seat's tricks from the chosen moment on; ``--seat`` picks the seat (default: the player to move).
+
+Bad input prints a message naming the problem and exits with a non-zero code, never a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from mizerka.deal import Deal, Phase, Play
+from mizerka.record import MatchRecord, RecordError, read
+from mizerka.solver import InvalidPositionError, Position, cli_solve, format_solution, solve_all
+
+__all__ = ["position_from_record", "solve_command"]
+
+
+def position_from_record(
+    record: MatchRecord,
+    deal_no: int | None = None,
+    *,
+    trick: int | None = None,
+    card: int = 1,
+    after: int | None = None,
+) -> tuple[int, Deal, Position]:
+    """The deal's number, the rules-engine deal and the solver position at one moment of a full *record*.
+
+    Args:
+        record: a record with cards (not score-only).
+        deal_no: the deal, from 1; by default the last deal whose contract is chosen.
+        trick, card: stop just before card *card* (from 1) of trick *trick* (from 1).
+        after: stop after the first *after* cards of the play (0 = before the opening lead).
+
+    Without *trick* and *after*: the deal's current position while it is in play, else its opening lead.
+
+    Raises:
+        RecordError: a score-only record, a deal that is not there or has no contract, a moment past the
+            recorded cards or one that is not a card play (the deal is over).
+        InvalidPositionError: if the position cannot be built (should not happen for a valid record).
+    """
+    if record.score_only:
+        raise RecordError("a score-only record has no cards to solve")
+    record.to_match()  # replays the whole record with every check of the rules engine
+    with_contract = [d.number for d in record.deals if d.contract is not None and d.deck is not None]
+    if not with_contract:
+        raise RecordError("no deal of the record has a contract yet: there is no play to solve")
+    if deal_no is None:
+        deal_no = with_contract[-1]
+    if deal_no not in with_contract:
+        raise RecordError(f"deal {deal_no} has no play in this record "
+                          f"(deals with a contract: {', '.join(map(str, with_contract))})")
+    if trick is not None and after is not None:
+        raise RecordError("give either --trick/--card or --after, not both")
+    drec = record.deals[deal_no - 1]
+    assert drec.deck is not None
+    n_players = len(Deal(drec.deck, rules=record.rules, dealer=drec.dealer).active_seats)
+    recorded = sum(len(t) for t in drec.tricks)
+    if trick is not None:
+        if trick < 1 or not 1 <= card <= n_players:
+            raise RecordError(f"trick numbers start at 1 and cards run from 1 to {n_players}, "
+                              f"not trick {trick} card {card}")
+        stop = (trick - 1) * n_players + card - 1
+    elif after is not None:
+        if after < 0:
+            raise RecordError(f"--after counts cards already played, it cannot be {after}")
+        stop = after
+    else:
+        stop = recorded if not drec.is_over else 0
+    if stop > recorded:
+        raise RecordError(f"deal {deal_no} records {recorded} cards; the position after {stop} cards is not in it")
+    deal = Deal(drec.deck, rules=record.rules, dealer=drec.dealer)
+    played = 0
+    for action in drec.actions():
+        if isinstance(action, Play):
+            if played == stop:
+                break
+            played += 1
+        deal.push(action)
+    if deal.phase is not Phase.PLAY:
+        raise RecordError(f"deal {deal_no} is over after {played} cards: nothing left to solve")
+    return deal_no, deal, Position.from_deal(deal)
+
+
+@click.command("solve")
+@click.argument("source", metavar="POSITION|RECORD")
+@click.option("--seat", type=int, default=None, help="whose tricks to count (default: the player to move)")
+@click.option("--deal", "deal_no", type=int, default=None, help="record: the deal (from 1; default: the last)")
+@click.option("--trick", type=int, default=None, help="record: stop before a card of this trick (from 1)")
+@click.option("--card", type=int, default=1, show_default=True, help="record: the card of --trick (from 1)")
+@click.option("--after", type=int, default=None, help="record: stop after this many cards of the play")
+def solve_command(
+    source: str, seat: int | None, deal_no: int | None, trick: int | None, card: int, after: int | None
+) -> None:
+    """Print the double-dummy value of every legal card: a position as text, or a moment of a record file.
+
+    POSITION is text like "NT; lead 0; S:AK H:- D:- C:2 / S:Q2 H:- D:- C:3 / S:- H:- D:A2 C:4"
+    (see docs/solver.md); a path to an existing file is read as a game record instead, and --deal, --trick,
+    --card or --after pick the moment (default: the current position of a deal in play, else the opening
+    lead of the last deal).  Values are the seat's tricks from that moment on, the two others playing
+    together against it.
+    """
+    record_options = deal_no is not None or trick is not None or after is not None or card != 1
+    if os.path.isfile(source):
+        path = Path(source)
+        try:
+            record = read(path)
+            number, deal, position = position_from_record(record, deal_no, trick=trick, card=card, after=after)
+            if seat is None:
+                seat = deal.to_move
+            values = solve_all(position, seat)
+        except (RecordError, InvalidPositionError, OSError) as error:
+            raise click.ClickException(f"{source}: {error}") from None
+        click.echo(f"deal {number}, "
+                   f"{deal.contract.label if deal.contract is not None else '?'}, "
+                   f"trick {len(deal.tricks) + 1}, tricks so far {list(deal.tricks_won)}")
+        click.echo(format_solution(position, values, seat))
+        return
+    if record_options:
+        raise click.UsageError(f"--deal, --trick, --card and --after need a record file; no file {source!r}")
+    try:
+        click.echo(cli_solve(source, seat))
+    except ValueError as error:  # InvalidPositionError, CardParseError, a bad contract: all ValueErrors
+        raise click.ClickException(f"bad position: {error}") from None
+

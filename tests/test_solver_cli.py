@@ -1,0 +1,100 @@
+"""``mizerka solve``: text positions, moments of record files, and bad input (message, non-zero exit)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from mizerka.cards import CARDS
+from mizerka.cli import cli
+from mizerka.record import RecordError, read
+from mizerka.solver import Position, cli_solve, format_solution, solve_all
+from mizerka.solver.cli import position_from_record
+
+RECORDS = Path(__file__).parent / "data" / "records"
+TEXT = "NT; lead 0; S:AK H:- D:- C:2 / S:Q2 H:- D:- C:3 / S:- H:- D:A2 C:4"
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_text_position_prints_every_legal_card_value() -> None:
+    result = run("solve", TEXT)
+    assert result.exit_code == 0, result.output
+    assert result.output == cli_solve(TEXT) + "\n"
+    lines = result.output.splitlines()
+    assert [line.split() for line in lines[2:]] == [["A♠", "2"], ["K♠", "2"], ["2♣", "0"]]
+
+
+def test_text_position_for_another_seat() -> None:
+    result = run("solve", TEXT, "--seat", "2")
+    assert result.exit_code == 0, result.output
+    assert "tricks for seat 2" in result.output
+    assert result.output == cli_solve(TEXT, 2) + "\n"
+
+
+def test_record_moment_matches_the_solver_on_the_replayed_deal() -> None:
+    record = read(RECORDS / "standard-seed7.mzn")
+    number, deal, position = position_from_record(record, 1, trick=4, card=2)
+    assert number == 1 and len(deal.tricks) == 3 and len(deal.trick) == 1
+    values = solve_all(position, deal.to_move)
+    assert set(values) == {CARDS[c] for c in range(52) if deal.legal_play_mask() >> c & 1}
+    result = run("solve", str(RECORDS / "standard-seed7.mzn"), "--deal", "1", "--trick", "4", "--card", "2")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1:] == format_solution(position, values, deal.to_move).splitlines()
+
+
+def test_after_counts_cards_and_agrees_with_trick_and_card() -> None:
+    record = read(RECORDS / "standard-seed7.mzn")
+    by_trick = position_from_record(record, 2, trick=5, card=3)[2]
+    by_count = position_from_record(record, 2, after=14)[2]
+    assert by_trick == by_count
+    opening = position_from_record(record, 2, after=0)[2]
+    assert opening.trick == () and sum(h.bit_count() for h in opening.hands) == 39
+
+
+def test_default_moment_is_the_current_position_of_a_deal_in_play() -> None:
+    record = read(RECORDS / "partial.mzn")
+    number, deal, position = position_from_record(record)
+    last = record.deals[-1]
+    assert number == last.number
+    assert len(deal.tricks) * 3 + len(deal.trick) == sum(len(t) for t in last.tricks)
+    assert position == Position.from_deal(deal)
+    result = run("solve", str(RECORDS / "partial.mzn"))
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"deal {number}, ")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("solve", "NT; lead 0; S:AK / S:AQ / S:23"), "more than one hand"),
+        (("solve", "XX; lead 0"), "unknown part"),
+        (("solve", TEXT, "--seat", "7"), "seat"),
+        (("solve", "no-such-file", "--deal", "1"), "need a record file"),
+        (("solve", str(RECORDS / "score-only.mzn")), "score-only"),
+        (("solve", str(RECORDS / "partial.mzn"), "--after", "500"), "is not in it"),
+        (("solve", str(RECORDS / "standard-seed7.mzn"), "--deal", "1", "--after", "39"), "is over"),
+        (("solve", str(RECORDS / "standard-seed7.mzn"), "--deal", "99"), "no play"),
+        (("solve", str(RECORDS / "standard-seed7.mzn"), "--trick", "1", "--card", "4"), "cards run from 1"),
+        (("solve", str(RECORDS / "standard-seed7.mzn"), "--trick", "1", "--after", "2"), "not both"),
+    ],
+)
+def test_bad_input_is_a_message_and_a_non_zero_exit(args: tuple[str, ...], message: str) -> None:
+    result = run(*args)
+    assert result.exit_code != 0
+    assert isinstance(result.exception, SystemExit), result.exception  # no traceback
+    assert message in result.output
+
+
+def test_unreadable_record_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.mzn"
+    bad.write_text("[RecordVersion \"1\"]\n[Deal \"x\"]\n")
+    result = run("solve", str(bad))
+    assert result.exit_code != 0 and isinstance(result.exception, SystemExit)
+    assert str(bad) in result.output
+    with pytest.raises(RecordError):
+        position_from_record(read(RECORDS / "score-only.mzn"))
