@@ -33,7 +33,7 @@ def default_database() -> str:
 @click.option("--heartbeat", default=20.0, show_default=True, type=click.FloatRange(0.05, 3600),
               help="Seconds between heartbeats; a client silent for three is dropped.")
 @click.option("--bot-workers", default=2, show_default=True, type=click.IntRange(1, 64), help="Bot worker pool size.")
-@click.option("--bot-pool", default="thread", show_default=True, type=click.Choice(["thread", "process"]),
+@click.option("--bot-pool", default="process", show_default=True, type=click.Choice(["thread", "process"]),
               help="Run bots in threads or in processes.")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["debug", "info", "warning", "error"]))

@@ -1,0 +1,194 @@
+"""Load benchmark of the game server: N concurrent tables on loopback, bots at the rules level, M websocket clients.
+
+The server runs as its own process (``mizerka serve``, SQLite in a temporary directory, the bots in its worker
+pool); this script is the load: it creates the tables (one human seat and two rules bots each), connects one
+client per table that plays its seat as fast as it can (first legal card, keeps in the exchange), and connects
+any further clients as spectators.  For each step (a number of tables) it measures for ``--duration`` seconds:
+
+* actions per second (every action at every table, counted from the broadcasts);
+* latency from a client's action to the broadcast of its event back to it (p50, p99): the path through
+  validation, the database commit and the fan-out;
+* memory per table (the server's resident memory, before the tables and after, divided by their number).
+
+The steps grow until the last; "degrades_at" is the first step whose p99 passes the target.
+Target (issue 5): 300 concurrent tables with p99 ≤ 50 ms on the project's 2-core machine.
+The last line is one JSON object with the figures.
+
+    python benchmarks/server_load.py                     # steps 100,200,300 tables, 20 s each
+    python benchmarks/server_load.py --steps 50 --duration 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+TARGET_TABLES = 300
+TARGET_P99_MS = 50.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.errors = 0
+        self.measuring = False
+
+
+async def player(url: str, table: str, token: str | None, stats: Stats, stop: asyncio.Event) -> None:
+    async with connect(url, max_size=2**22) as ws:
+        hello: dict[str, Any] = {"type": "hello", "protocol": 1, "table": table}
+        if token:
+            hello["token"] = token
+        await ws.send(json.dumps(hello))
+        pending: float | None = None
+        view: dict[str, Any] | None = None
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            except TimeoutError:
+                continue
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "ping":
+                await ws.send('{"type":"pong"}')
+                continue
+            if kind == "welcome":
+                view = message["view"]
+            elif kind == "event":
+                event = message["event"]
+                if event["kind"] == "action":
+                    if stats.measuring and token is not None:
+                        stats.actions += 1
+                    if pending is not None and token is not None and event["actor"] == view["seat"]:  # type: ignore[index]
+                        if stats.measuring:
+                            stats.latencies.append(time.perf_counter() - pending)
+                        pending = None
+                if message.get("view") is not None:
+                    view = message["view"]
+            elif kind == "error":
+                stats.errors += 1
+                pending = None
+            if token is not None and view is not None and view["your_turn"] and pending is None:
+                action = view["legal"][0] if view["legal"] else "keep"
+                pending = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "action": action}))
+            if view is not None and view["status"] == "finished":
+                return
+
+
+async def run_step(base: str, ws_url: str, n_tables: int, n_clients: int, duration: float, pid: int,
+                   tables: list[tuple[str, str]]) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        seats = [{"kind": "human"}, {"kind": "bot", "level": "rules"}, {"kind": "bot", "level": "rules"}]
+        while len(tables) < n_tables:
+            created = (await http.post("/api/tables", json={"seats": seats})).json()
+            joined = (await http.post(f"/api/tables/{created['id']}/join", json={"name": "Load"})).json()
+            tables.append((created["id"], joined["token"]))
+    stats = Stats()
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(player(ws_url, t, token, stats, stop)) for t, token in tables[:n_tables]]
+    tasks += [asyncio.create_task(player(ws_url, tables[i % n_tables][0], None, stats, stop))
+              for i in range(max(0, n_clients - n_tables))]
+    await asyncio.sleep(min(5.0, duration / 3))  # warm up: connections made, bots thinking
+    stats.measuring = True
+    start = time.perf_counter()
+    await asyncio.sleep(duration)
+    stats.measuring = False
+    elapsed = time.perf_counter() - start
+    rss = rss_kib(pid)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    lat = sorted(stats.latencies)
+
+    def pct(p: float) -> float:
+        return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 2) if lat else float("nan")
+
+    return {"tables": n_tables, "clients": max(n_clients, n_tables), "actions_per_s": round(stats.actions / elapsed, 1),
+            "p50_ms": pct(0.50), "p99_ms": pct(0.99),
+            "mean_ms": round(1000 * statistics.fmean(lat), 2) if lat else None,
+            "samples": len(lat), "errors": stats.errors, "rss_mib": round(rss / 1024, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--steps", default="100,200,300", help="table counts to run, in order")
+    parser.add_argument("--clients", type=int, default=0, help="websocket clients (default: one per table)")
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds measured per step")
+    parser.add_argument("--bot-delay", type=float, default=1.0, help="the server's least seconds per bot decision")
+    parser.add_argument("--bot-pool", default="process", choices=["thread", "process"])
+    parser.add_argument("--database", default=None, help="database URL (default: SQLite in a temporary directory)")
+    args = parser.parse_args()
+    steps = [int(s) for s in args.steps.split(",")]
+    with tempfile.TemporaryDirectory() as tmp:
+        database = args.database or f"sqlite:///{tmp}/load.sqlite3"
+        port = free_port()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mizerka", "serve", "--port", str(port), "--database", database, "--log-level",
+             "warning", "--bot-delay", str(args.bot_delay), "--bot-pool", args.bot_pool, "--grace", "3600"],
+            stdout=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(300):
+                try:
+                    if httpx.get(base + "/api/meta", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            idle_rss = rss_kib(process.pid)
+            tables: list[tuple[str, str]] = []
+            results = []
+            for n in steps:
+                clients = args.clients or n
+                result = asyncio.run(run_step(base, f"ws://127.0.0.1:{port}/ws", n, clients, args.duration,
+                                              process.pid, tables))
+                result["memory_per_table_kib"] = round((result["rss_mib"] * 1024 - idle_rss) / len(tables), 1)
+                results.append(result)
+                print(json.dumps(result), flush=True)
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    degrades = next((r["tables"] for r in results if not r["p99_ms"] <= TARGET_P99_MS), None)
+    last = results[-1]
+    summary = {
+        "benchmark": "server_load", "cpus": os.cpu_count(), "bot_delay_s": args.bot_delay, "bot_pool": args.bot_pool,
+        "steps": results, "tables": last["tables"], "actions_per_s": last["actions_per_s"], "p50_ms": last["p50_ms"],
+        "p99_ms": last["p99_ms"], "memory_per_table_kib": last["memory_per_table_kib"], "degrades_at": degrades,
+        "target": {"tables": TARGET_TABLES, "p99_ms": TARGET_P99_MS},
+        "meets_target": last["tables"] >= TARGET_TABLES and last["p99_ms"] <= TARGET_P99_MS,
+    }
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()
