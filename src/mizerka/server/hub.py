@@ -19,6 +19,7 @@ import dataclasses
 import hashlib
 import json
 import logging
+import multiprocessing
 import random
 import secrets
 import time
@@ -198,7 +199,10 @@ class Hub:
         self.loop = asyncio.get_running_loop()
         self.store = await asyncio.to_thread(Store, self.config.database)
         if self.config.bot_pool == "process":
-            self.pool = concurrent.futures.ProcessPoolExecutor(self.config.bot_workers)
+            # spawned, not forked: a forked worker would inherit the listening socket and outlive a killed server
+            self.pool = concurrent.futures.ProcessPoolExecutor(
+                self.config.bot_workers, mp_context=multiprocessing.get_context("spawn")
+            )
         else:
             self.pool = concurrent.futures.ThreadPoolExecutor(self.config.bot_workers, thread_name_prefix="bot")
         for table in await asyncio.to_thread(self.store.load_active):
