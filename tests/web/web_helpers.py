@@ -12,8 +12,27 @@ from typing import Any
 
 from mizerka.cards import CARDS
 
-CORNER = {"x": 8, "y": 24}
-"""Where a person taps a card of a fanned hand: its visible top-left corner (the next card covers the rest)."""
+VISIBLE_POINT = """e => {
+    const r = e.getBoundingClientRect();
+    for (let y = r.top + 20; y < r.bottom - 4; y += 6) {
+        for (let x = r.left + 4; x < r.right - 4; x += 4) {
+            const hit = document.elementFromPoint(x, y);
+            if (hit && hit.closest('.card') === e) return [x, y];
+        }
+    }
+    return null;
+}"""
+
+
+def click_card(page: Any, locator: Any, *, tap: bool = False) -> None:
+    """Click (or tap) a card of the fanned hand where a person would: on the part of it that is visible."""
+    locator.scroll_into_view_if_needed()
+    point = locator.evaluate(VISIBLE_POINT)
+    assert point is not None, "the card has no visible part to click"
+    if tap:
+        page.touchscreen.tap(point[0], point[1])
+    else:
+        page.mouse.click(point[0], point[1])
 
 RANKS_EN = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King", "Ace"]
 SUITS_EN = ["clubs", "diamonds", "hearts", "spades"]
@@ -55,14 +74,14 @@ def act_once(page: Any, *, exchange: int = 2) -> str | None:
     if v["phase"] == "exchange" and page.locator(".exchange-bar").count():
         n = min(exchange, v["exchange"]["max"])
         for i in range(n):
-            page.locator(".hand .card").nth(i).click(position=CORNER)
+            click_card(page, page.locator(".hand .card").nth(i))
         page.locator(".exchange-confirm").click()
         page.wait_for_function("seq => window.mizerkaDebug.view().seq > seq", arg=v["seq"])
         return "exchange"
     if v["phase"] == "play":
         card = page.locator(".hand .card.playable").first
         if card.count():
-            card.click(position=CORNER)
+            click_card(page, card)
             page.wait_for_function("seq => window.mizerkaDebug.view().seq > seq", arg=v["seq"])
             return "play"
     return None

@@ -78,7 +78,7 @@ export class TableView {
     this.states = [];
     this.socket.addEventListener("state", (e) => this.states.push(e.detail));
     window.mizerkaDebug = { socket: this.socket, view: () => this.view, states: this.states,
-      act: (action) => this.act(action), announcements: recentAnnouncements };
+      act: (action) => this.act(action), announcements: recentAnnouncements, hint: () => this.hint };
   }
 
   destroy() {
@@ -170,7 +170,7 @@ export class TableView {
     if (reply.type === "hint") {
       this.hint = reply;
       const text = this.describeAction(reply.action);
-      const value = reply.evaluations?.[reply.action];
+      const value = evaluationOf(reply);
       announce(t("table.hintText", { action: text }));
       this.message = { kind: "hint", text: `${t("table.hintText", { action: text })}` +
         (value !== undefined ? ` (${t("table.hintEval", { value: formatEval(value) })})` : "") };
@@ -697,7 +697,7 @@ export class TableView {
       hintBtn.addEventListener("click", async () => {
         const reply = await this.socket.request({ type: "hint" });
         if (reply.type === "hint") {
-          const value = reply.evaluations?.[reply.action];
+          const value = evaluationOf(reply);
           out.textContent = t("table.hintText", { action: contractName(contractIndex(reply.action)) }) +
             (value !== undefined ? ` (${t("table.hintEval", { value: formatEval(value) })})` : "");
           for (const b of buttons.children) b.classList.toggle("hinted", b.dataset.contract === reply.action);
@@ -740,13 +740,44 @@ export class TableView {
     const avoid = code === "MZ";
     const title = h("h2", { id: "summary-title" }, t("summary.title", { n: event.deal_no, contract: contractName(contractIndex(code)) }),
       " ", h("span", { class: `goal ${avoid ? "avoid" : "take"}` }, t(avoid ? "table.avoid" : "table.take")));
-    const record = h("a", { class: "btn", href: recordUrl(this.tableId), download: `mizerka-${this.tableId}.json` },
-      t("summary.record"));
+    const record = this.recordLink(dialog);
     const next = h("button", { type: "button", class: "btn primary", autofocus: true },
       this.view?.phase === "over" ? t("summary.close") : t("summary.next"));
     next.addEventListener("click", () => dialog.close());
     dialog.append(title, table, h("p", { class: "dd-help" }, t("summary.ddHelp")), h("div", { class: "dialog-foot" }, record, next));
     return dialog;
+  }
+
+  /** The game-record download: fetched first, so that a refusal (say, no record yet) is shown, not saved. */
+  recordLink(dialog) {
+    const name = `mizerka-${this.tableId}.json`;
+    const link = h("a", { class: "btn record-link", href: recordUrl(this.tableId), download: name }, t("summary.record"));
+    link.addEventListener("click", async (event) => {
+      event.preventDefault();
+      const out = dialog.querySelector(".record-out") ?? h("p", { class: "record-out message", role: "status" });
+      if (!out.isConnected) dialog.append(out);
+      out.textContent = "";
+      try {
+        const response = await fetch(link.href);
+        if (!response.ok) {
+          let reason = response.statusText;
+          try { reason = (await response.json()).message || reason; } catch { /* not JSON */ }
+          out.className = "record-out message error";
+          out.textContent = t("error.refused", { reason });
+          return;
+        }
+        const url = URL.createObjectURL(await response.blob());
+        const a = h("a", { href: url, download: name });
+        document.body.append(a);
+        a.click();
+        a.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      } catch {
+        out.className = "record-out message error";
+        out.textContent = t("error.network");
+      }
+    });
+    return link;
   }
 
   overDialog(v) {
@@ -761,8 +792,7 @@ export class TableView {
     });
     const lobby = h("button", { type: "button", class: "btn" }, t("error.backToLobby"));
     lobby.addEventListener("click", () => { dialog.close(); this.hooks.goLobby(); });
-    const record = h("a", { class: "btn", href: recordUrl(this.tableId), download: `mizerka-${this.tableId}.json` },
-      t("summary.record"));
+    const record = this.recordLink(dialog);
     dialog.append(h("h2", { id: "over-title" }, t("over.title")),
       h("p", { class: "winner-banner" }, t("sheet.winner", { n: winners.length, names: listOf(winners.map((i) => names[i])) })),
       renderScoreSheet(v, winners), h("div", { class: "dialog-foot" }, record, again, lobby));
@@ -772,6 +802,14 @@ export class TableView {
 
 function role(v, seat) {
   return v.roles?.[String(seat)];
+}
+
+/** The hint's own evaluation, if the bot gave one (keys are matched as sets of words: card order may differ). */
+function evaluationOf(reply) {
+  const norm = (text) => String(text).trim().split(/\s+/).sort().join(" ");
+  const want = norm(reply.action);
+  for (const [key, value] of Object.entries(reply.evaluations || {})) if (norm(key) === want) return value;
+  return undefined;
 }
 
 function formatEval(value) {
