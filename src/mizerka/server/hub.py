@@ -20,8 +20,10 @@ import hashlib
 import json
 import logging
 import multiprocessing
+import os
 import random
 import secrets
+import threading
 import time
 import zlib
 from collections.abc import Collection, Sequence
@@ -110,6 +112,17 @@ def decide(level: str, observation: Observation, seed: int) -> Decision:
         bot = _BOTS[level] = make_bot(level)
     decision: Decision = bot.decide(observation, rng=random.Random(seed))
     return decision
+
+
+def _watch_parent(parent: int) -> None:
+    """In a bot worker process: exit when the server is gone (even killed with -9)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 class Client:
@@ -201,7 +214,8 @@ class Hub:
         if self.config.bot_pool == "process":
             # spawned, not forked: a forked worker would inherit the listening socket and outlive a killed server
             self.pool = concurrent.futures.ProcessPoolExecutor(
-                self.config.bot_workers, mp_context=multiprocessing.get_context("spawn")
+                self.config.bot_workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_watch_parent, initargs=(os.getpid(),),
             )
         else:
             self.pool = concurrent.futures.ThreadPoolExecutor(self.config.bot_workers, thread_name_prefix="bot")
