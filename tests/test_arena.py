@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import json
 import random
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from mizerka import VARIANTS, parse_variant
-from mizerka.arena import ArenaError, ci95, match_seed, run_arena
+from mizerka.arena import ArenaError, ci95, match_seed, run_arena, seatings
 from mizerka.bots import BOT_LEVELS, BotLevel, Budget, Decision, UnknownBotError
 from mizerka.bots.base import Bot
 from mizerka.bots.random_bot import RandomBot
@@ -117,9 +118,30 @@ def test_confidence_interval() -> None:
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is not installed (the 'ray' extra)")
 def test_ray_backend_gives_the_same_results() -> None:
-    assert run_arena(FAST, 2, rules=SHORT, seed=11, backend="ray", workers=2).points == run_arena(
-        FAST, 2, rules=SHORT, seed=11, backend="serial"
-    ).points
+    import ray
+
+    try:
+        by_ray = run_arena(FAST, 2, rules=SHORT, seed=11, backend="ray", workers=2)
+    finally:
+        ray.shutdown()
+    by_processes = run_arena(FAST, 2, rules=SHORT, seed=11, backend="process", workers=2)
+    assert by_ray.points == by_processes.points
+    assert by_ray.incidents == by_processes.incidents == []
+
+
+def test_rotations_seat_each_bot_once_per_seat_and_parts_join() -> None:
+    assert seatings(3, "rotations") == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    assert sorted(seatings(3)) == sorted(itertools.permutations(range(3)))
+    whole = run_arena(FAST, 3, rules=SHORT, seed=4, backend="serial", tables="rotations")
+    assert whole.tables_per_match == 3
+    first = run_arena(FAST, 1, rules=SHORT, seed=4, backend="serial", tables="rotations")
+    rest = run_arena(FAST, 2, rules=SHORT, seed=4, backend="serial", tables="rotations", start=1)
+    assert [r.index for r in rest.results] == [1, 2]
+    assert first.points + rest.points == whole.points
+    with pytest.raises(ArenaError, match="table plan"):
+        run_arena(FAST, 1, tables="some")
+    with pytest.raises(ArenaError, match="start"):
+        run_arena(FAST, 1, start=-1)
 
 
 def test_arena_command(tmp_path: Path) -> None:

@@ -49,6 +49,7 @@ from mizerka.rules import STANDARD, Rules
 
 __all__ = [
     "BACKENDS",
+    "TABLES",
     "ArenaError",
     "ArenaResult",
     "BotStats",
@@ -57,10 +58,27 @@ __all__ = [
     "match_seed",
     "play_duplicate",
     "run_arena",
+    "seatings",
 ]
 
 Backend = Literal["serial", "process", "ray"]
 BACKENDS: tuple[str, ...] = ("process", "serial", "ray")
+TABLES: tuple[str, ...] = ("all", "rotations")
+"""How a duplicate match seats the bots: every permutation (``n!`` tables), or the ``n`` rotations of the given
+order (each bot still plays every hand from every seat once; half the tables for three bots)."""
+
+
+def seatings(n: int, tables: str = "all") -> list[tuple[int, ...]]:
+    """The seat permutations of a duplicate match: ``perm[seat]`` is the index of the bot in that seat.
+
+    >>> seatings(3, "rotations")
+    [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    >>> len(seatings(3))
+    6
+    """
+    if tables == "rotations":
+        return [tuple((seat + shift) % n for seat in range(n)) for shift in range(n)]
+    return list(itertools.permutations(range(n)))
 
 
 class ArenaError(ValueError):
@@ -223,6 +241,7 @@ class _Job:
     seed: int
     decision_limit: float | None
     record_dir: str | None
+    tables: str = "all"
 
 
 def _position_text(match: Match) -> str:
@@ -246,7 +265,7 @@ def play_duplicate(job: _Job, index: int) -> DuplicateResult:
     seconds = [0.0] * n
     incidents: list[Incident] = []
     deals = 0
-    perms = list(itertools.permutations(range(n)))
+    perms = seatings(n, job.tables)
     for table, perm in enumerate(perms):  # perm[seat] = bot index
         names = [f"{perm[s]}:{job.bots[perm[s]]}" for s in range(n)]
         match = Match(job.rules, players=names, seed=seed)
@@ -306,7 +325,7 @@ def _save_record(match: Match, folder: Path, index: int, table: int, job: _Job) 
 
 
 def _check(bots: Sequence[str], matches: int, rules: Rules, workers: int | None, backend: str,
-           budgets: Sequence[Budget | None] | None) -> None:
+           budgets: Sequence[Budget | None] | None, tables: str = "all", start: int = 0) -> None:
     if isinstance(bots, str) or not isinstance(bots, Sequence):
         raise ArenaError(f"bots must be a list of bot names, not {bots!r}")
     if len(bots) != rules.n_seats:
@@ -322,6 +341,10 @@ def _check(bots: Sequence[str], matches: int, rules: Rules, workers: int | None,
         raise ArenaError(f"unknown backend {backend!r} (expected one of: {', '.join(BACKENDS)})")
     if budgets is not None and len(budgets) != len(bots):
         raise ArenaError(f"give one budget (or None) per bot: {len(bots)} bots, {len(budgets)} budgets")
+    if tables not in TABLES:
+        raise ArenaError(f"unknown table plan {tables!r} (expected one of: {', '.join(TABLES)})")
+    if not isinstance(start, int) or isinstance(start, bool) or start < 0:
+        raise ArenaError(f"start must be a match index of at least 0, not {start!r}")
 
 
 def run_arena(
@@ -336,6 +359,8 @@ def run_arena(
     decision_limit: float | None = None,
     record_dir: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    tables: str = "all",
+    start: int = 0,
 ) -> ArenaResult:
     """Play *matches* duplicate matches between *bots* (one name per seat) and return the results.
 
@@ -350,15 +375,20 @@ def run_arena(
         decision_limit: seconds a decision may take before it is reported (default: 1.5 × a time budget).
         record_dir: save every table's match record (JSON, :mod:`mizerka.record`) in this folder.
         progress: called with ``(done, total)`` after each duplicate match.
+        tables: ``"all"`` seat permutations per duplicate match (default) or their ``"rotations"`` only
+            (:func:`seatings`).
+        start: the index of the first duplicate match (matches ``start`` … ``start + matches - 1`` are
+            played), so that a long run can be played in parts and the parts' results joined.
 
     Raises:
         ArenaError: for a bad argument; UnknownBotError: for an unknown bot.
     """
-    _check(bots, matches, rules, workers, backend, budgets)
+    _check(bots, matches, rules, workers, backend, budgets, tables, start)
     job = _Job(
         tuple(bots), tuple(budgets) if budgets is not None else (None,) * len(bots), rules, seed, decision_limit,
-        None if record_dir is None else str(record_dir),
+        None if record_dir is None else str(record_dir), tables,
     )
+    indices = range(start, start + matches)
     results: dict[int, DuplicateResult] = {}
 
     def done(result: DuplicateResult) -> None:
@@ -367,20 +397,20 @@ def run_arena(
             progress(len(results), matches)
 
     if backend == "serial" or (backend == "process" and (workers == 1 or matches == 1)):
-        for index in range(matches):
+        for index in indices:
             done(play_duplicate(job, index))
     elif backend == "process":
         with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
-            futures = [pool.submit(play_duplicate, job, index) for index in range(matches)]
+            futures = [pool.submit(play_duplicate, job, index) for index in indices]
             for future in as_completed(futures):
                 done(future.result())
     else:
-        for result in _run_ray(job, matches, workers):
+        for result in _run_ray(job, indices, workers):
             done(result)
-    return ArenaResult(job.bots, seed, rules, tuple(results[i] for i in range(matches)))
+    return ArenaResult(job.bots, seed, rules, tuple(results[i] for i in indices))
 
 
-def _run_ray(job: _Job, matches: int, workers: int | None) -> list[DuplicateResult]:
+def _run_ray(job: _Job, indices: range, workers: int | None) -> list[DuplicateResult]:
     try:
         import ray  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
@@ -388,7 +418,7 @@ def _run_ray(job: _Job, matches: int, workers: int | None) -> list[DuplicateResu
     if not ray.is_initialized():
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
     remote = ray.remote(play_duplicate)
-    pending = [remote.remote(job, index) for index in range(matches)]
+    pending = [remote.remote(job, index) for index in indices]
     out: list[DuplicateResult] = []
     while pending:
         ready, pending = ray.wait(pending, num_returns=1)

@@ -3,20 +3,22 @@
 All three decide the contract and the exchange by **simulation** (see :func:`choose_by_simulation` and
 :func:`exchange_by_simulation`): worlds consistent with the seat's knowledge are sampled with
 :meth:`Deal.from_observation <mizerka.deal.Deal.from_observation>`, each candidate is played out in the
-same worlds (common random numbers), and the candidate with the best expected *score* wins.  The contract
-choice also weighs the opportunity cost: each contract must be played once, so a contract's expected
-score is compared with what that contract scores on an average hand.
+same worlds (common random numbers) by the lean simulator of :mod:`mizerka.bots.fastsim`, and the
+candidate with the best expected *score* wins.  The contract choice also weighs the opportunity cost:
+each contract must be played once per match, so a contract's expected score is compared with what that
+contract scores on an average deal (:func:`contract_baselines`), and the hand is spent on the contract
+where it beats that average by the most.
 
 Card play differs by level:
 
 * **PIMC** samples worlds and evaluates every legal card in each: with the double-dummy solver once the
-  endgame is small enough for it (:data:`SOLVE_TRICKS`), by a quick-policy playout before that.
+  endgame is small enough for it (:data:`SOLVE_TRICKS`), by a playout before that.
 * **ISMCTS** runs single-observer information-set Monte Carlo tree search: each iteration picks a
-  determinization, walks the shared tree with UCB restricted to the cards legal in that world
-  (availability counts), expands one node and plays out with an ε-greedy quick policy.
+  determinization from a pool, walks the shared tree with UCB restricted to the cards legal in that world
+  (availability counts), expands one node and plays out with an ε-greedy playout policy, all on raw masks.
 * **Expert** is PIMC with more worlds, each weighted by how likely the opponents' earlier plays in this
-  deal were under the quick play model (a world in which they would have played differently counts less),
-  and with more simulations for the contract and the exchange.
+  deal were under the playout policy (a world in which they would have played differently counts less),
+  and with more worlds for the contract and the exchange.
 """
 
 from __future__ import annotations
@@ -27,17 +29,30 @@ import time
 from functools import lru_cache
 
 from mizerka.bots.base import Bot, Budget, Decision, exchange_limit
+from mizerka.bots.fastsim import Table, legal_mask, playout, policy, role_scores
+from mizerka.bots.heuristics import contract_estimate
 from mizerka.bots.rules_bot import discard_order
-from mizerka.bots.simulate import playout, policy_card, simulate_deal
+from mizerka.bots.simulate import simulate_deal
 from mizerka.cards import CARDS, CardSet
 from mizerka.deal import CHOICES, PLAYS, Deal, Exchange, Observation, Phase, Play
-from mizerka.rules import Contract, Rules
+from mizerka.rules import Contract, ExchangeMode, Rules
 from mizerka.solver import Position, solve_all
 
-__all__ = ["ExpertBot", "ISMCTSBot", "PIMCBot", "choose_by_simulation", "exchange_by_simulation"]
+__all__ = [
+    "ExpertBot",
+    "ISMCTSBot",
+    "PIMCBot",
+    "choose_by_simulation",
+    "contract_baselines",
+    "exchange_by_simulation",
+    "play_by_ismcts",
+    "play_by_pimc",
+]
 
-SOLVE_TRICKS = {True: 7, False: 9}
-"""Tricks left at which play switches from playouts to the exact solver: trump contracts, others."""
+SOLVE_TRICKS = {Contract.CLUBS: 7, Contract.DIAMONDS: 7, Contract.HEARTS: 7, Contract.SPADES: 7,
+                Contract.NO_TRUMP: 8, Contract.MIZERKA: 7}
+"""Tricks left at which play switches from playouts to the exact solver, per contract (where a solve of
+every card costs about a millisecond or less)."""
 
 
 class _Clock:
@@ -59,15 +74,120 @@ def _worlds(observation: Observation, count: int, rng: random.Random, clock: _Cl
     return worlds
 
 
+def _lean(rules: Rules) -> bool:
+    """Whether the lean simulator covers *rules* (it has no stock to draw from during play)."""
+    return rules.exchange_mode is not ExchangeMode.REPLENISH
+
+
+def _quotas(rules: Rules, contract: int) -> tuple[int, int, int]:
+    c = Contract(contract)
+    return rules.quota(0, c), rules.quota(1, c), rules.quota(2, c)
+
+
+# -- simulated exchanges ---------------------------------------------------------------------------
+
+_AVERAGE_CARD: dict[int, float] = {}
+
+
+def _average_card(contract: int) -> float:
+    """What one random card adds to a random 13-card hand's trick estimate (a fixed seed: a constant)."""
+    value = _AVERAGE_CARD.get(contract)
+    if value is None:
+        rng = random.Random(7)
+        total = 0.0
+        for _ in range(300):
+            m = 0
+            for c in rng.sample(range(52), 13):
+                m |= 1 << c
+            total += contract_estimate(m, contract) / 13
+        value = _AVERAGE_CARD[contract] = total / 300
+    return value
+
+
+def quick_discards(hand: int, contract: int, limit: int, cache: dict[tuple[int, int, int], int] | None = None) -> int:
+    """A simulated player's exchange: the mask of cards to discard.
+
+    Each card's worth is what removing it costs the hand's trick estimate (in Mizerka: the danger it adds);
+    the cards worth less than a random draw are discarded, weakest first, at most *limit* of them.
+    """
+    if limit <= 0:
+        return 0
+    key = (hand, contract, limit)
+    if cache is not None and key in cache:
+        return cache[key]
+    average = _average_card(contract)
+    avoid = contract == 5
+    value = contract_estimate(hand, contract)
+    gains = []
+    m = hand
+    while m:
+        low = m & -m
+        card = low.bit_length() - 1
+        m ^= low
+        delta = value - contract_estimate(hand ^ low, contract)  # what the card is worth (danger in Mizerka)
+        gain = delta - average if avoid else average - delta
+        if gain > 0.02:
+            gains.append((gain, card))
+    gains.sort(reverse=True)
+    discards = 0
+    for _, card in gains[:limit]:
+        discards |= 1 << card
+    if cache is not None:
+        cache[key] = discards
+    return discards
+
+
+def _raw_world(world: Deal, contract: int) -> tuple[list[int], list[int]]:
+    """Hands by role and the talon (top last) of *world*, with the contract pushed if it waits for one."""
+    if world.phase is Phase.CHOOSE:
+        world = world.copy()
+        world.push(CHOICES[contract])
+    return [world.hands[s] for s in world.active_seats], list(world.talon)
+
+
+def _finish(
+    hands: list[int], talon: list[int], contract: int, first_role: int, my_role: int, my_discards: int | None,
+    rules: Rules, cache: dict[tuple[int, int, int], int],
+) -> list[int]:
+    """Exchange from *first_role* on (mine given, the others' simulated), play out; the scores by role."""
+    hands = hands[:]
+    if rules.exchange_mode is ExchangeMode.STANDARD:
+        top = len(talon)
+        for role in range(first_role, 3):
+            limit = min(hands[role].bit_count(), top)
+            if role == my_role and my_discards is not None:
+                discards = my_discards
+            else:
+                discards = quick_discards(hands[role], contract, limit, cache)
+            count = discards.bit_count()
+            drawn = 0
+            for card in talon[top - count : top]:
+                drawn |= 1 << card
+            top -= count
+            hands[role] = (hands[role] & ~discards) | drawn
+    avoid = contract == 5
+    table = Table(hands, [], 0, 0, [0, 0, 0], rules.n_tricks, contract if contract < 4 else -1, avoid)
+    return role_scores(playout(table), _quotas(rules, contract), avoid)
+
+
 @lru_cache(maxsize=16)
-def contract_baselines(rules: Rules, samples: int = 48) -> tuple[float, ...]:
-    """Forehand's mean simulated score in each contract over random deals (a fixed seed: a constant table)."""
+def contract_baselines(rules: Rules, samples: int = 400) -> tuple[float, ...]:
+    """Forehand's mean simulated score in each contract over random deals (a fixed seed: a constant table).
+
+    This is what a contract is worth on an average hand, the price of using it now rather than later.
+    """
     rng = random.Random(1_234_567)
     sums = [0.0] * 6
+    lean = _lean(rules)
+    cache: dict[tuple[int, int, int], int] = {}
     for _ in range(samples):
         deal = Deal.random(rng, rules=rules, dealer=0)
+        hands, talon = _raw_world(deal, rules.contracts[0]) if lean else ([], [])
         for contract in rules.contracts:
-            sums[contract] += simulate_deal(deal.copy(), deal.forehand, contract)
+            if lean:
+                sums[contract] += _finish(hands, talon, contract, 0, 0, None, rules, cache)[0]
+            else:
+                sums[contract] += simulate_deal(deal.copy(), deal.forehand, contract)
     return tuple(s / samples for s in sums)
 
 
@@ -75,14 +195,26 @@ def choose_by_simulation(observation: Observation, worlds: int, rng: random.Rand
     """Each open contract played out in the same sampled completions of the six-card hand."""
     seat = observation.seat
     assert seat is not None
+    rules = observation.rules
     sample = _worlds(observation, worlds, rng, clock)
-    baseline = contract_baselines(observation.rules)
+    baseline = contract_baselines(rules)
+    contracts = [int(choice.contract) for choice in observation.legal_actions]  # type: ignore[union-attr]
+    lean = _lean(rules)
+    totals = dict.fromkeys(contracts, 0.0)
+    cache: dict[tuple[int, int, int], int] = {}
+    for world in sample:
+        if lean:
+            hands, talon = _raw_world(world, contracts[0])
+            for contract in contracts:
+                totals[contract] += _finish(hands, talon, contract, 0, 0, None, rules, cache)[0]
+        else:
+            for contract in contracts:
+                totals[contract] += simulate_deal(world.copy(), seat, Contract(contract))
     evaluations: dict[str, float] = {}
-    best: tuple[float, Contract] | None = None
-    for choice in observation.legal_actions:
-        contract = choice.contract  # type: ignore[union-attr]
-        mean = sum(simulate_deal(w.copy(), seat, contract) for w in sample) / len(sample)
-        evaluations[str(contract)] = round(mean, 3)
+    best: tuple[float, int] | None = None
+    for contract in contracts:
+        mean = totals[contract] / len(sample)
+        evaluations[str(Contract(contract))] = round(mean, 3)
         advantage = mean - baseline[contract]
         if best is None or advantage > best[0]:
             best = (advantage, contract)
@@ -95,17 +227,31 @@ def exchange_by_simulation(
 ) -> Decision:
     """Discarding the *k* weakest cards, for each *k*, played out in the same sampled worlds."""
     seat = observation.seat
-    assert seat is not None and observation.contract is not None
-    order = discard_order(observation.hand.mask, int(observation.contract))
+    role = observation.role
+    assert seat is not None and role is not None and observation.contract is not None
+    rules = observation.rules
+    contract = int(observation.contract)
+    order = discard_order(observation.hand.mask, contract)
     limit = min(exchange_limit(observation), max_discards)
+    candidates = [0]
+    for card in order[:limit]:
+        candidates.append(candidates[-1] | 1 << card)
     sample = _worlds(observation, worlds, rng, clock)
+    totals = [0.0] * len(candidates)
+    cache: dict[tuple[int, int, int], int] = {}
+    lean = _lean(rules)
+    for world in sample:
+        if lean:
+            hands, talon = _raw_world(world, contract)
+            for i, discards in enumerate(candidates):
+                totals[i] += _finish(hands, talon, contract, int(role), int(role), discards, rules, cache)[role]
+        else:
+            for i, discards in enumerate(candidates):
+                totals[i] += simulate_deal(world.copy(), seat, discards=discards)
     evaluations: dict[str, float] = {}
     best: tuple[float, int] | None = None
-    discards = 0
-    for k in range(limit + 1):
-        if k:
-            discards |= 1 << order[k - 1]
-        mean = sum(simulate_deal(w.copy(), seat, discards=discards) for w in sample) / len(sample)
+    for i, discards in enumerate(candidates):
+        mean = totals[i] / len(sample)
         evaluations[str(Exchange(CardSet(discards)))] = round(mean, 3)
         if best is None or mean > best[0] + 1e-9:
             best = (mean, discards)
@@ -113,9 +259,12 @@ def exchange_by_simulation(
     return Decision(Exchange(CardSet(best[1])), {"evaluations": evaluations, "worlds": len(sample)})
 
 
+# -- card play -------------------------------------------------------------------------------------
+
+
 def _solvable(world: Deal) -> bool:
     left = world.rules.n_tricks - len(world.tricks)
-    return not world.stock and left <= SOLVE_TRICKS[world.trump is not None]
+    return not world.stock and world.contract is not None and left <= SOLVE_TRICKS[world.contract]
 
 
 def evaluate_world(world: Deal, seat: int, cards: list[int]) -> dict[int, int]:
@@ -123,31 +272,39 @@ def evaluate_world(world: Deal, seat: int, cards: list[int]) -> dict[int, int]:
     rules = world.rules
     role = world.roles[seat]
     contract = world.contract
-    assert contract is not None
+    assert contract is not None and role is not None
     if _solvable(world):
         values = solve_all(Position.from_deal(world), seat)
         won = world.tricks_won[seat]
         return {int(card): rules.score(role, contract, won + value) for card, value in values.items()}
     out = {}
+    if world.stock:  # a variant the lean simulator does not cover
+        from mizerka.bots.simulate import playout as deal_playout
+
+        for card in cards:
+            copy = world.copy()
+            copy.push_card(card)
+            deal_playout(copy)
+            out[card] = copy.scores()[seat]
+        return out
+    table = Table.from_deal(world)
+    quotas = _quotas(rules, contract)
+    avoid = table.avoid
     for card in cards:
-        copy = world.copy()
-        copy.push_card(card)
-        playout(copy)
-        out[card] = copy.scores()[seat]
+        t = table.copy()
+        t.play(card)
+        out[card] = role_scores(playout(t), quotas, avoid)[role]
     return out
 
 
 def _opponent_play_weight(world: Deal, seat: int, miss: float = 0.35) -> float:
-    """How likely the opponents' plays so far in *world* were under the quick play model."""
+    """How likely the opponents' plays so far in *world* were under the playout policy."""
     replay = Deal(world.deck, rules=world.rules, dealer=world.dealer, allowed_contracts=world.allowed_contracts)
     weight = 1.0
     for action in world.history:
         if (
-            replay.phase is Phase.PLAY
-            and replay.to_move != seat
-            and isinstance(action, Play)
-            and replay.legal_play_mask().bit_count() > 1
-            and policy_card(replay) != action.card
+            replay.phase is Phase.PLAY and replay.to_move != seat and isinstance(action, Play) and not replay.stock
+            and replay.legal_play_mask().bit_count() > 1 and policy(Table.from_deal(replay)) != action.card
         ):
             weight *= miss
         replay.push(action)
@@ -182,10 +339,12 @@ def play_by_pimc(
 class _SearchBot(Bot):
     """Contract and exchange by simulation; subclasses play cards."""
 
-    choose_worlds_factor = 1.0
+    choose_worlds = 24
 
     def _sim_worlds(self, budget: Budget) -> int:
-        return max(1, round((budget.worlds or 8) * self.choose_worlds_factor))
+        # the contract and exchange scale with the worlds budget, relative to the level's default
+        default = self.default_budget.worlds or 16
+        return max(1, round(self.choose_worlds * (budget.worlds or default) / default))
 
     def choose(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
         return choose_by_simulation(observation, self._sim_worlds(budget), rng, _Clock(budget.time))
@@ -201,7 +360,7 @@ class PIMCBot(_SearchBot):
     badge = "PIMC"
     description = "Samples the hidden cards, solves each world, picks the best expected score."
     default_budget = Budget(worlds=16)
-    choose_worlds_factor = 0.5
+    choose_worlds = 24
 
     def play(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
         return play_by_pimc(observation, budget.worlds or 16, rng, _Clock(budget.time))
@@ -221,23 +380,33 @@ def play_by_ismcts(
     observation: Observation, simulations: int, pool_size: int, rng: random.Random, clock: _Clock,
     exploration: float = 0.7, epsilon: float = 0.1,
 ) -> Decision:
-    """Single-observer ISMCTS from *observation*'s seat; rewards are each player's own score / 13."""
+    """Single-observer ISMCTS from *observation*'s seat; rewards are each player's own score / tricks."""
     seat = observation.seat
     assert seat is not None
-    pool = [Deal.from_observation(observation, rng) for _ in range(max(1, min(pool_size, simulations)))]
-    root = _Node()
+    legal = [int(a.card) for a in observation.legal_actions]  # type: ignore[union-attr]
     n_tricks = observation.rules.n_tricks
+    worlds = [Deal.from_observation(observation, rng) for _ in range(max(1, min(pool_size, simulations)))]
+    if worlds[0].stock:  # the lean simulator does not cover a stock: fall back to PIMC
+        return play_by_pimc(observation, len(worlds), rng, clock)
+    pool = [Table.from_deal(w) for w in worlds]
+    contract = worlds[0].contract
+    assert contract is not None
+    quotas = _quotas(observation.rules, contract)
+    avoid = contract is Contract.MIZERKA
+    root = _Node()
     done = 0
+    sqrt = math.sqrt
+    log = math.log
     for i in range(simulations):
-        world = pool[i % len(pool)].copy()
+        table = pool[i % len(pool)].copy()
         node = root
         path: list[tuple[_Node, int]] = []
-        while world.phase is Phase.PLAY:
-            mask = world.legal_play_mask()
-            mover = world.to_move
+        while table.left:
+            mask = legal_mask(table)
+            mover = table.to_move
+            children = node.children
             untried = []
             m = mask
-            children = node.children
             while m:
                 low = m & -m
                 card = low.bit_length() - 1
@@ -245,29 +414,26 @@ def play_by_ismcts(
                     untried.append(card)
                 m ^= low
             if untried:
-                card = rng.choice(untried)
+                card = untried[0] if len(untried) == 1 else rng.choice(untried)
                 child = children[card] = _Node()
                 for other, c in children.items():
                     if mask >> other & 1:
                         c.avail += 1
-                world.push_card(card)
+                table.play(card)
                 path.append((child, mover))
                 break
-            log_term = 0.0
             best_value = -1e9
             best_card = -1
             for card, c in children.items():
                 if mask >> card & 1:
                     c.avail += 1
-                    log_term = math.log(c.avail)
-                    value = c.total / c.visits + exploration * math.sqrt(log_term / c.visits)
+                    value = c.total / c.visits + exploration * sqrt(log(c.avail) / c.visits)
                     if value > best_value:
                         best_value, best_card = value, card
             node = children[best_card]
-            world.push_card(best_card)
+            table.play(best_card)
             path.append((node, mover))
-        playout(world, rng, epsilon)
-        scores = world.scores()
+        scores = role_scores(playout(table, rng, epsilon), quotas, avoid)
         for child, mover in path:
             child.visits += 1
             child.total += scores[mover] / n_tricks
@@ -275,7 +441,6 @@ def play_by_ismcts(
         done += 1
         if clock.expired():
             break
-    legal = [int(a.card) for a in observation.legal_actions]  # type: ignore[union-attr]
     visited = {card: root.children[card] for card in legal if card in root.children}
     best = max(legal, key=lambda c: (visited[c].visits if c in visited else -1, -c))
     evaluations = {
@@ -289,23 +454,23 @@ class ISMCTSBot(_SearchBot):
 
     name = "ismcts"
     badge = "ISMCTS"
-    description = "Information-set Monte Carlo tree search with quick-policy playouts."
-    default_budget = Budget(worlds=16, simulations=600)
-    choose_worlds_factor = 0.75
+    description = "Information-set Monte Carlo tree search with policy playouts on raw masks."
+    default_budget = Budget(worlds=16, simulations=1200)
+    choose_worlds = 32
 
     def play(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
-        return play_by_ismcts(observation, budget.simulations or 600, 4 * (budget.worlds or 16), rng,
+        return play_by_ismcts(observation, budget.simulations or 1200, 3 * (budget.worlds or 16), rng,
                               _Clock(budget.time))
 
 
 class ExpertBot(_SearchBot):
-    """Level 5: PIMC over worlds weighted by the opponents' earlier plays; more simulation for contract/exchange."""
+    """Level 5: PIMC over worlds weighted by the opponents' earlier plays; more worlds everywhere."""
 
     name = "expert"
     badge = "Expert"
     description = "PIMC with inference from the opponents' plays; contract and exchange by deeper simulation."
-    default_budget = Budget(worlds=24)
-    choose_worlds_factor = 0.75
+    default_budget = Budget(worlds=32)
+    choose_worlds = 48
 
     def play(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
-        return play_by_pimc(observation, budget.worlds or 24, rng, _Clock(budget.time), weighted=True)
+        return play_by_pimc(observation, budget.worlds or 32, rng, _Clock(budget.time), weighted=True)
