@@ -40,9 +40,11 @@ BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
 @click.option("--plain", is_flag=True, help="the line game, for screen readers and pipes (also when not a terminal)")
 @click.option("--bot-delay", type=click.FloatRange(min=0, max=10), default=0.6, show_default=True,
               help="seconds between the computer players' moves in the full-screen game")
+@click.option("--connect", metavar="URL", default=None,
+              help="join a table on a mizerka server with its invite link (http://host:port/?table=ID)")
 @click.pass_context
 def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, name: str, opponents: str,
-                 unicode: bool | None, plain: bool, bot_delay: float) -> None:
+                 unicode: bool | None, plain: bool, bot_delay: float, connect: str | None) -> None:
     """Play a whole match against computer players: full screen at a terminal, or line by line.
 
     Full screen: ← → and Enter play your cards, ? gives a hint, u undoes (never past a completed trick or
@@ -51,6 +53,16 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
     """
     from mizerka import terminal
 
+    if connect is not None:
+        from mizerka.tui.remote import play_remote
+
+        for option, flag in (("seed", "--seed"), ("rules", "--variant"), ("seat", "--seat"),
+                             ("opponents", "--opponents"), ("bot_delay", "--bot-delay")):
+            if ctx.get_parameter_source(option) is not click.core.ParameterSource.DEFAULT:
+                raise click.UsageError(f"{flag} cannot be used with --connect: the server's table decides it")
+        play_remote(connect, name=name if ctx.get_parameter_source("name") is not click.core.ParameterSource.DEFAULT
+                    else "Guest", plain=plain, unicode=unicode)
+        return
     if plain or not sys.stdout.isatty() or not sys.stdin.isatty():
         ctx.invoke(terminal.play_command, seed=seed, rules=rules, seat=seat, name=name, opponents=opponents,
                    unicode=unicode)

@@ -1,0 +1,842 @@
+"""``mizerka play --connect URL``: play at a table of a ``mizerka serve`` server, joined with its invite link.
+
+The server is the authority (``docs/protocol.md``): it deals, checks every action and runs the other seats'
+bots.  This module is its terminal client.
+
+* :func:`parse_invite` reads an invite link (``http://host:port/?table=ID``, what the browser client shares).
+* :class:`RemoteTable` takes a seat through the lobby API (``POST /api/tables/{id}/join``), keeps one
+  websocket to ``/ws`` open, follows the table's numbered events and our seat's latest view,
+  answers the server's heartbeats, and reconnects on a dropped connection (``hello`` with the last
+  event number seen, so that no event is lost).
+* :func:`view_observation` turns the view, and the events of the current deal, into a
+  :class:`~mizerka.deal.Observation` of our seat, so that the line game and the full-screen dialogs draw a remote
+  table exactly as they draw a local one.  Nothing in it comes from anywhere but what the server sent to our seat.
+* :class:`RemoteLineGame` is the ``--plain`` game (screen readers, pipes); the full-screen one is
+  :class:`mizerka.tui.remote_app.RemoteApp`.
+
+The server explains every refusal (``error`` with a code and a reason): the client shows the reason and asks
+again; nothing is lost.  Hints come from the server, and only at tables whose ``hints`` option is on.
+
+This module needs the ``websockets`` package (the ``tui`` extra); the lobby calls use the standard library.
+
+>>> invite = parse_invite("http://127.0.0.1:8000/?table=Vq3xY")
+>>> invite.table, invite.http, invite.websocket
+('Vq3xY', 'http://127.0.0.1:8000', 'ws://127.0.0.1:8000/ws')
+>>> parse_invite("https://example.org/play/?table=abc#ignored").websocket
+'wss://example.org/play/ws'
+>>> parse_invite("example.org/?table=abc")
+Traceback (most recent call last):
+...
+mizerka.tui.remote.RemoteError: not an invite link: 'example.org/?table=abc' does not start with http:// or https://
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import itertools
+import json
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from mizerka.cards import Card, CardSet
+from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play, Trick
+from mizerka.rules import Contract, Rules, RulesError, parse_variant
+from mizerka.terminal import HELP_TEXT, QuitGame, TerminalGame
+
+if TYPE_CHECKING:
+    from websockets.sync.client import ClientConnection
+
+__all__ = ["Invite", "RemoteError", "RemoteLineGame", "RemoteRefused", "RemoteTable", "parse_invite", "play_remote",
+           "sheet_text", "view_observation"]
+
+PROTOCOL_VERSION = 1
+"""The protocol version this client speaks (``docs/protocol.md``)."""
+
+_PHASES = {"waiting": Phase.CHOOSE, "choose": Phase.CHOOSE, "exchange": Phase.EXCHANGE, "play": Phase.PLAY,
+           "done": Phase.DONE, "over": Phase.DONE}
+
+
+class RemoteError(ValueError):
+    """The server cannot be reached, refuses the link or the seat, or the connection is lost for good."""
+
+
+class RemoteRefused(RemoteError):
+    """The server answered and refused: a stale link, a full table, a bad token.  Trying again will not help."""
+
+
+# -- the invite link --------------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Invite:
+    """An invite link, read: the server's address (``http``), its websocket (``websocket``) and the table id."""
+
+    http: str
+    websocket: str
+    table: str
+
+
+def parse_invite(url: str) -> Invite:
+    """Read an invite link ``http(s)://host[:port][/path]/?table=ID`` (the browser client's ``/?table=ID``).
+
+    Raises:
+        RemoteError: for anything that is not such a link, naming what is wrong.
+    """
+    text = url.strip()
+    parts = urllib.parse.urlsplit(text)
+    if parts.scheme not in ("http", "https"):
+        raise RemoteError(f"not an invite link: {text!r} does not start with http:// or https://")
+    if not parts.hostname:
+        raise RemoteError(f"not an invite link: {text!r} names no server")
+    try:
+        parts.port  # noqa: B018 - reading it checks it
+    except ValueError:
+        raise RemoteError(f"not an invite link: {text!r} has a bad port number") from None
+    tables = urllib.parse.parse_qs(parts.query).get("table", [])
+    if len(tables) != 1 or not tables[0].strip():
+        raise RemoteError(f"not an invite link: {text!r} has no '?table=ID' (copy the whole link)")
+    table = tables[0].strip()
+    if len(table) > 64 or not table.isprintable():
+        raise RemoteError(f"not an invite link: the table id {table[:70]!r} is not one a server makes")
+    path = parts.path.rstrip("/")
+    if path.endswith("/index.html"):
+        path = path[: -len("/index.html")]
+    http = f"{parts.scheme}://{parts.netloc}{path}"
+    ws_scheme = "wss" if parts.scheme == "https" else "ws"
+    return Invite(http=http, websocket=f"{ws_scheme}://{parts.netloc}{path}/ws", table=table)
+
+
+# -- the view as an observation ---------------------------------------------------------------------------------
+
+
+def _cards(texts: Sequence[str]) -> CardSet:
+    return CardSet(Card.from_str(t) for t in texts)
+
+
+def deal_history(events: Sequence[dict[str, Any]], seat: int | None) -> tuple[list[tuple[int, Action | int]],
+                                                                                list[Trick]]:
+    """The ``(actor, action)`` history and the completed tricks of one deal, from its ``action`` events.
+
+    Another seat's exchange is only its count (the server never sends its cards to us); our own carries the
+    discards the server sent to our seat alone.
+    """
+    history: list[tuple[int, Action | int]] = []
+    tricks: list[Trick] = []
+    for event in events:
+        if event.get("kind") != "action":
+            continue
+        actor = int(event["actor"])
+        kind = event.get("action_kind")
+        if kind == "choose":
+            history.append((actor, Choose(Contract.from_str(str(event["contract"])))))
+        elif kind == "play":
+            history.append((actor, Play(Card.from_str(str(event["card"])))))
+        elif kind == "exchange":
+            if actor == seat and "discards" in event:
+                history.append((actor, Exchange(_cards(event["discards"]))))
+            else:
+                history.append((actor, int(event["count"])))
+        trick = event.get("trick")
+        if trick:
+            tricks.append(Trick(int(trick["leader"]), tuple(Card.from_str(c) for c in trick["cards"]),
+                                int(trick["winner"])))
+    return history, tricks
+
+
+def view_observation(view: dict[str, Any], rules: Rules, events: Sequence[dict[str, Any]] = ()) -> Observation:
+    """Our seat's :class:`~mizerka.deal.Observation` of the current deal, from its view and the deal's events.
+
+    The view holds our hand, discards, draws and every public count; the events (``action`` events of this
+    deal, in order) give the history and the completed tricks.  ``first_cards`` and ``stock_size`` are not
+    on the wire: the first is the hand plus discards before the exchange, the second is 0.
+    """
+    roles = {role: int(seat) for seat, role in view["roles"].items()}
+    n = rules.n_seats
+    # before the first deal (waiting for players) there are no roles yet
+    active = (roles["FH"], roles["MH"], roles["D"]) if len(roles) == 3 else (1 % n, 2 % n, 0)
+    history, tricks = deal_history(events, view["seat"])
+    trick = view["trick"]
+    last = view["last_trick"]
+    if trick:
+        leader = int(trick["leader"])
+    elif last:
+        leader = int(last["winner"])
+    else:
+        leader = active[0]
+    legal: list[Action] = []
+    for text in view["legal"]:
+        if text in ("C", "D", "H", "S", "NT", "MZ"):
+            legal.append(Choose(Contract.from_str(text)))
+        else:
+            legal.append(Play(Card.from_str(text)))
+    hand = _cards(view["hand"])
+    discards = _cards(view["discards"])
+    drawn = _cards(view["drawn"])
+    contract = view["contract"]
+    return Observation(
+        rules=rules, seat=view["seat"], dealer=view["dealer"] if view["dealer"] is not None else 0,
+        active_seats=active, phase=_PHASES[view["phase"]],
+        to_move=view["to_move"] if view["to_move"] is not None else -1,
+        allowed_contracts=tuple(Contract.from_str(c) for c in view["allowed_contracts"]),
+        contract=Contract.from_str(contract["code"]) if contract else None,
+        hand=hand, first_cards=(hand | discards) - drawn, dealt=(hand | discards) - drawn,
+        discards=discards, drawn=drawn, exchange_counts=tuple(view["exchange_counts"]),
+        talon_size=view["talon_size"], stock_size=0,
+        shown_card=Card.from_str(view["shown_card"]) if view["shown_card"] else None,
+        hand_sizes=tuple(view["hand_sizes"]), tricks=tuple(tricks), trick_leader=leader,
+        trick=tuple(Card.from_str(c) for c in trick["cards"]) if trick else (),
+        tricks_won=tuple(view["tricks_won"]),
+        scores=tuple(view["deal_scores"]) if view["deal_scores"] is not None else None,
+        history=tuple(history), legal_actions=tuple(legal), deal_no=max(1, view["deal_no"]),
+        totals=tuple(view["totals"]), used=tuple(tuple(Contract.from_str(c) for c in u) for u in view["used"]),
+    )
+
+
+# -- the connection ---------------------------------------------------------------------------------------------
+
+
+class RemoteTable:
+    """One seat at a server's table, over one websocket that reconnects by itself.
+
+    Args:
+        invite: the table's invite link (see :func:`parse_invite`).
+        timeout: seconds to wait for the server to answer a request.
+        retries: how many times to try to reconnect after the connection drops (with growing pauses).
+
+    The state follows the server: :attr:`view` is our seat's latest view, :attr:`seq` the last event number
+    seen, :attr:`events` every event of the table in order, and :meth:`drain` hands out the events not yet shown.
+    """
+
+    def __init__(self, invite: Invite, *, timeout: float = 10.0, retries: int = 6) -> None:
+        self.invite = invite
+        self.timeout = timeout
+        self.retries = retries
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.view: dict[str, Any] = {}
+        self.seq = 0
+        self.events: list[dict[str, Any]] = []
+        self.rules: Rules | None = None
+        self.reconnects = 0
+        self._new: list[dict[str, Any]] = []
+        self._ws: ClientConnection | None = None
+        self._exits = contextlib.ExitStack()
+        self._ids = itertools.count(1)
+        self._replies: dict[object, dict[str, Any]] = {}
+
+    # -- the lobby ------------------------------------------------------------------------------------------
+
+    def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        url = self.invite.http + path
+        request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json", "Accept": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                answer: dict[str, Any] = json.loads(response.read())
+                return answer
+        except urllib.error.HTTPError as error:
+            try:
+                data = json.loads(error.read())
+                code, message = str(data.get("error", "")), str(data.get("message", ""))
+            except (ValueError, AttributeError):
+                code, message = "", ""
+            raise self._lobby_error(error.code, code, message) from None
+        except (urllib.error.URLError, OSError) as error:
+            reason = getattr(error, "reason", error)
+            raise RemoteError(f"cannot reach the server at {self.invite.http}: {reason}") from None
+        except ValueError:
+            raise RemoteError(f"{self.invite.http} did not answer like a mizerka server (no JSON)") from None
+
+    def _lobby_error(self, status: int, code: str, message: str) -> RemoteError:
+        table = self.invite.table
+        if code == "unknown_table" or (status == 404 and not code):
+            return RemoteRefused(f"the invite link is stale: the server has no open table {table!r} "
+                               "(it has finished or closed); ask for a new link")
+        if code in ("table_full", "seat_taken"):
+            return RemoteRefused(f"table {table!r} has no free seat: {message or code}")
+        if code == "match_over":
+            return RemoteRefused(f"the invite link is stale: the match at table {table!r} is over")
+        detail = f"{message} ({code})" if code else f"HTTP status {status}"
+        return RemoteRefused(f"the server refused to seat you at table {table!r}: {detail}")
+
+    def join(self, name: str) -> int:
+        """Take a free seat at the table under *name*; return the seat.
+
+        Raises:
+            RemoteError: a stale link, a full table, an unreachable server, a refused name.
+        """
+        answer = self._post(f"/api/tables/{urllib.parse.quote(self.invite.table, safe='')}/join", {"name": name})
+        try:
+            self.seat, self.token = int(answer["seat"]), str(answer["token"])
+        except (KeyError, TypeError, ValueError):
+            raise RemoteError(f"{self.invite.http} did not answer like a mizerka server (no seat token)") from None
+        return self.seat
+
+    # -- the websocket --------------------------------------------------------------------------------------
+
+    def connect(self) -> None:
+        """Open the websocket and say ``hello`` with the seat token (and the last event seen).
+
+        Raises:
+            RemoteError: the server cannot be reached or refuses the hello (its reason is in the message).
+        """
+        from websockets.exceptions import InvalidHandshake, InvalidURI
+        from websockets.sync.client import connect
+
+        self.close()
+        try:
+            self._ws = self._exits.enter_context(
+                connect(self.invite.websocket, open_timeout=self.timeout, close_timeout=1, max_size=2**22))
+        except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as error:
+            raise RemoteError(f"cannot open the game connection {self.invite.websocket}: {error}") from None
+        hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION, "table": self.invite.table,
+                                 "last_seq": self.seq}
+        if self.token is not None:
+            hello["token"] = self.token
+        reply = self.request(hello, reconnect=False)
+        if reply["type"] == "error":
+            self.close()
+            code, message = reply.get("code"), reply.get("message")
+            if code == "unknown_table":
+                raise RemoteRefused(f"the invite link is stale: {message}")
+            raise RemoteRefused(f"the server refused the connection: {message} ({code})")
+
+    def close(self) -> None:
+        self._ws = None
+        exits, self._exits = self._exits, contextlib.ExitStack()
+        with contextlib.suppress(Exception):  # a broken connection may fail to close; it is gone either way
+            exits.close()
+
+    def drop(self) -> None:
+        """Cut the connection without a goodbye, as a network failure would (tests use it for reconnecting)."""
+        if self._ws is not None:
+            self._ws.socket.close()
+
+    def _reconnect(self, why: object) -> None:
+        pause = 0.2
+        last: object = why
+        for _ in range(self.retries):
+            try:
+                self.connect()
+            except RemoteRefused:
+                raise
+            except RemoteError as error:
+                last = error
+                time.sleep(pause)
+                pause = min(pause * 2, 5.0)
+                continue
+            self.reconnects += 1
+            return
+        raise RemoteError(f"lost the connection to the server and could not reconnect: {last}")
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "ping":
+            self._send({"type": "pong", "id": message.get("id")})
+        elif kind == "event":
+            self._add_event(message)
+            if message.get("view") is not None:
+                self._set_view(message["view"])
+        elif kind in ("welcome", "snapshot"):
+            if kind == "welcome":
+                self.seat = message.get("seat")
+            for event in message.get("events", []):
+                self._add_event(event)
+            self.seq = max(self.seq, int(message["seq"]))
+            self._set_view(message["view"])
+
+    def _add_event(self, message: dict[str, Any]) -> None:
+        seq = int(message["seq"])
+        if seq <= self.seq:  # already seen (a replay overlapping what we had)
+            return
+        self.seq = seq
+        event = dict(message["event"], seq=seq)
+        self.events.append(event)
+        self._new.append(event)
+
+    def _set_view(self, view: dict[str, Any]) -> None:
+        self.view = view
+        if self.rules is None:
+            try:
+                self.rules = parse_variant(view["variant"])
+            except RulesError as error:
+                raise RemoteError(f"the table plays a variant this client does not know: {error}") from None
+
+    def _send(self, message: dict[str, Any]) -> None:
+        if self._ws is None:
+            raise ConnectionError("not connected")
+        self._ws.send(json.dumps(message))
+
+    def poll(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """Read and handle one message from the server (``None`` when none came within *timeout*).
+
+        A dropped connection is reconnected here, transparently (the missed events arrive with the welcome).
+
+        Raises:
+            RemoteError: the connection is lost and cannot be made again.
+        """
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            if self._ws is None:
+                raise ConnectionError("not connected")
+            raw = self._ws.recv(timeout=timeout)
+        except TimeoutError:
+            return None
+        except (ConnectionClosed, OSError) as error:
+            self._reconnect(error)
+            return None
+        try:
+            message: dict[str, Any] = json.loads(raw)
+        except ValueError:
+            return None
+        if not isinstance(message, dict):
+            return None
+        self._handle(message)
+        if message.get("id") is not None and message.get("type") in ("welcome", "snapshot", "ack", "hint", "error"):
+            self._replies[message["id"]] = message
+        return message
+
+    def request(self, message: dict[str, Any], *, reconnect: bool = True, retry: bool = True) -> dict[str, Any]:
+        """Send *message* with a fresh ``id`` and return the server's reply to it (events meanwhile are handled).
+
+        Raises:
+            RemoteError: no reply within the timeout, or the connection is lost for good.
+            ConnectionError: (only with ``reconnect=False``) the connection dropped before the reply.
+        """
+        from websockets.exceptions import ConnectionClosed
+
+        ident = next(self._ids)
+        message = dict(message, id=ident)
+        deadline = time.monotonic() + self.timeout
+        try:
+            self._send(message)
+            while ident not in self._replies:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise RemoteError(f"the server did not answer {message['type']!r} within {self.timeout:g} s")
+                if self._ws is None:
+                    raise ConnectionError("not connected")
+                raw = self._ws.recv(timeout=left)
+                reply = json.loads(raw)
+                if isinstance(reply, dict):
+                    self._handle(reply)
+                    if reply.get("id") is not None and reply.get("type") != "pong":
+                        self._replies[reply["id"]] = reply
+        except TimeoutError:
+            raise RemoteError(f"the server did not answer {message['type']!r} within {self.timeout:g} s") from None
+        except (ConnectionClosed, OSError) as error:
+            if not reconnect:
+                raise RemoteError(f"the server closed the game connection: {error}") from None
+            seq = self.seq
+            self._reconnect(error)
+            if retry and self.seq == seq:  # nothing happened meanwhile: the same message is still good
+                return self.request({k: v for k, v in message.items() if k != "id"}, retry=False)
+            return {"type": "error", "id": ident, "code": "reconnected",
+                    "message": "the connection dropped and was made again, and the table moved on: answer again"}
+        return self._replies.pop(ident)
+
+    def send_nowait(self, message: dict[str, Any]) -> int:
+        """Send *message* with a fresh ``id`` and return the id; the reply arrives through :meth:`poll`
+        (which another thread may be running: sending while it waits is safe).
+
+        Raises:
+            RemoteError: the connection is down (it is being made again: try once more).
+        """
+        ident = next(self._ids)
+        try:
+            self._send(dict(message, id=ident))
+        except Exception as error:  # any failure of a dropped connection
+            raise RemoteError(f"the connection is down ({error}); it is being made again: try once more") from None
+        return ident
+
+    @contextlib.contextmanager
+    def listening(self, every: float = 0.25) -> Iterator[None]:
+        """Keep reading the server in a background thread for the duration (while the player thinks), so that
+        heartbeats are answered, events arrive and a dropped connection is made again.
+
+        Raises:
+            RemoteError: (at the end) the connection was lost for good meanwhile.
+        """
+        stop = threading.Event()
+        failure: list[RemoteError] = []
+
+        def listen() -> None:
+            while not stop.is_set():
+                try:
+                    self.poll(every)
+                except RemoteError as error:
+                    failure.append(error)
+                    return
+
+        thread = threading.Thread(target=listen, name="mizerka-listen", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join()
+        if failure:
+            raise failure[0]
+
+    def act(self, text: str) -> dict[str, Any]:
+        """Send an action for our seat (with the last event seen); return the ``ack`` or the ``error``."""
+        return self.request({"type": "act", "action": text, "seq": self.seq})
+
+    def hint(self) -> dict[str, Any]:
+        """Ask the server's hint bot (``hint`` reply, or ``error`` ``hints_off`` at a table without hints)."""
+        return self.request({"type": "hint"})
+
+    # -- what the client shows --------------------------------------------------------------------------------
+
+    def drain(self) -> list[dict[str, Any]]:
+        """The events that arrived since the last call, in order."""
+        new, self._new = self._new, []
+        return new
+
+    @property
+    def current(self) -> bool:
+        """Whether :attr:`view` includes every event received (a view comes with the last event of a batch)."""
+        return bool(self.view) and int(self.view["seq"]) >= self.seq
+
+    def my_turn(self) -> bool:
+        return self.current and bool(self.view.get("your_turn"))
+
+    def hints_on(self) -> bool:
+        return bool(self.view.get("options", {}).get("hints"))
+
+    def names(self) -> list[str]:
+        return [p["name"] or f"seat {p['seat']}" for p in self.view.get("players", [])]
+
+    def deal_events(self, deal_no: int | None = None) -> list[dict[str, Any]]:
+        """The events of one deal (the current one by default)."""
+        number = self.view.get("deal_no", 0) if deal_no is None else deal_no
+        return [e for e in self.events if e.get("deal_no") == number and e.get("kind") == "action"]
+
+    def observation(self) -> Observation:
+        """Our seat's observation of the current deal (see :func:`view_observation`)."""
+        assert self.rules is not None, "connect first"
+        return view_observation(self.view, self.rules, self.deal_events())
+
+
+# -- the line game ----------------------------------------------------------------------------------------------
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+def sheet_text(view: dict[str, Any], names: Sequence[str]) -> str:
+    """The score sheet of a view (its ``score_sheet`` rows) as a text table: each deal's score and the total."""
+    rows = view.get("score_sheet") or []
+    if not rows:
+        return "No deal has been finished yet."
+    width = max(7, *(len(n) for n in names))
+    lines = ["deal  contract  chooser      " + "".join(n.rjust(width + 2) for n in names)]
+    for row in rows:
+        cells = "".join(f"{_signed(s)}/{_signed(t)}".rjust(width + 2)
+                        for s, t in zip(row["scores"], row["totals"], strict=True))
+        lines.append(f"{row['deal_no']:>4}  {row['contract']:<8}  {names[row['chooser']]:<12}" + cells)
+    lines.append("(each cell: the deal's score / the running total)")
+    return "\n".join(lines)
+
+
+class RemoteLineGame(TerminalGame):
+    """The ``--plain`` game at a server's table: :class:`~mizerka.terminal.TerminalGame`'s prompts and texts,
+    with the server as the table (it checks every action; its refusals are shown and the prompt asks again).
+
+    Args:
+        table: a connected :class:`RemoteTable`.
+        read, write, unicode, colour: as for :class:`~mizerka.terminal.TerminalGame`.
+        poll: seconds to wait for the server between checks (the other seats' moves arrive meanwhile).
+    """
+
+    def __init__(self, table: RemoteTable, *, read: Callable[[str], str], write: Callable[[str], None],
+                 unicode: bool = True, colour: bool = False, poll: float = 0.5) -> None:
+        # TerminalGame's formatting helpers need only these; the match lives on the server.
+        self.table = table
+        self.seat = table.seat if table.seat is not None else -1
+        self.opponents = {}
+        self.read = read
+        self.write = write
+        self.unicode = unicode
+        self.colour = colour
+        self.names = tuple(table.names())
+        self.poll_every = poll
+        self._tricks_in_deal = 0
+        self._active: tuple[int, ...] = ()
+        self._waiting_said = False
+
+    # -- the loop -------------------------------------------------------------------------------------------
+
+    def run_remote(self) -> dict[str, Any]:
+        """Play until the match is over; return the final view.
+
+        Raises:
+            QuitGame: the human typed ``quit`` (the seat stays: a bot stands in after the server's grace period).
+            EOFError: the input ended.
+            RemoteError: the connection is lost for good, or the table was closed.
+        """
+        table = self.table
+        while True:
+            self.names = tuple(table.names())
+            for event in table.drain():
+                self.report_event(event)
+            view = table.view
+            if view["status"] == "abandoned":
+                raise RemoteError("the server closed the table (abandoned)")
+            if view["status"] == "finished" and table.current:
+                return view
+            if table.my_turn():
+                self.ask_remote()
+                continue
+            if view["status"] == "waiting" and not self._waiting_said:
+                self._waiting_said = True
+                free = [str(p["seat"]) for p in view["players"] if p["open"]]
+                self.write(f"Waiting for players: seat{'s' if len(free) != 1 else ''} {', '.join(free)} "
+                           f"{'are' if len(free) != 1 else 'is'} free.  Share the invite link.")
+            table.poll(self.poll_every)
+
+    def ask_remote(self) -> None:
+        """Ask for our action until the server accepts one (or the view moves on)."""
+        table = self.table
+        obs = table.observation()
+        view = table.view
+        forced = self._forced(obs, view)
+        if forced is not None:
+            text, note = forced
+            self.write(note)
+            reply = table.act(text)
+            if reply["type"] == "error":
+                self.write(self._style(f"Not accepted: {reply['message']}", fg="yellow"))
+            return
+        prompt = self.show_turn(obs)
+        start = table.seq
+        while True:
+            with table.listening():  # heartbeats and events keep flowing while you think
+                answer = self.read(prompt).strip()
+            command = answer.lower()
+            if command in ("?", "help"):
+                self.write(HELP_TEXT + ("\n  hint    what the server's bot would do" if table.hints_on() else ""))
+            elif command == "hand":
+                self.write(self.hand_line(table.observation()))
+            elif command == "sheet":
+                self.write(sheet_text(table.view, self.names))
+            elif command in ("last", "last trick"):
+                self.write(self.last_trick(table.observation()))
+            elif command == "hint":
+                self.write(self.hint_text())
+            elif command in ("quit", "exit", "q"):
+                raise QuitGame
+            elif not answer:
+                self.write("Please answer (type ? for help).")
+            else:
+                text = self._exchange_text(answer) if obs.phase is Phase.EXCHANGE else answer
+                reply = table.act(text)
+                if reply["type"] == "ack":
+                    return
+                self.write(self._style(f"Not accepted: {reply['message']}", fg="yellow"))
+                if reply.get("code") in ("stale_seq", "reconnected", "not_your_turn", "match_over") \
+                        or table.seq != start:
+                    return  # the table moved on: show it again before asking
+            if not table.my_turn():
+                return
+
+    @staticmethod
+    def _exchange_text(answer: str) -> str:
+        """In the exchange, a bare list of cards means discard them (the server reads it so too)."""
+        return "keep" if answer.strip() == "-" else answer
+
+    def _forced(self, obs: Observation, view: dict[str, Any]) -> tuple[str, str] | None:
+        if obs.phase is Phase.CHOOSE and len(obs.legal_actions) == 1:
+            only = obs.legal_actions[0]
+            assert isinstance(only, Choose)
+            return str(only.contract), (f"Your only unused contract is {self.contract_text(only.contract)}: "
+                                        "it is chosen for you.")
+        if obs.phase is Phase.EXCHANGE and view.get("exchange") and view["exchange"].get("max") == 0:
+            return "keep", "The talon is empty: you keep your hand."
+        if obs.phase is Phase.PLAY and len(obs.hand) == 1 and len(obs.legal_actions) == 1:
+            card = obs.legal_actions[0]
+            assert isinstance(card, Play)
+            return str(card.card), f"You play your last card, {self.card(card.card)}."
+        return None
+
+    def hint_text(self) -> str:
+        table = self.table
+        if not table.hints_on():
+            return "This table gives no hints (its host turned them off)."
+        reply = table.hint()
+        if reply["type"] == "error":
+            return f"No hint: {reply['message']}"
+        text = f"Hint ({reply['bot']} bot): {reply['action']}"
+        evaluations = reply.get("evaluations") or {}
+        if evaluations:
+            best = sorted(evaluations.items(), key=lambda kv: -kv[1])[:4]
+            text += "   " + ", ".join(f"{k} {v:+.1f}" for k, v in best)
+        return text
+
+    # -- what happened --------------------------------------------------------------------------------------
+
+    def report_event(self, event: dict[str, Any]) -> None:
+        """Write one event of the table, as our seat received it."""
+        kind = event.get("kind")
+        if kind == "seat":
+            who = event.get("name") or f"seat {event['seat']}"
+            if event.get("open"):
+                self.write(f"Seat {event['seat']} is free again.")
+            elif event.get("standin"):
+                self.write(f"A {event.get('bot') or 'computer'} bot plays for {who} while they are away.")
+            elif event["seat"] != self.seat:
+                self.write(f"{who} sits at seat {event['seat']}.")
+        elif kind == "start":
+            self.write(self._style("The match begins: ", bold=True)
+                       + ", ".join(f"{n} (seat {s})" for s, n in enumerate(event["players"])))
+        elif kind == "deal":
+            self._tricks_in_deal = 0
+            self._active = tuple(event["active_seats"])
+            n_deals = self.table.view.get("n_deals", "?")
+            roles = ("FH", "MH", "D")
+            header = (f"═══ Deal {event['deal_no']} of {n_deals} ═══  dealer: {self.who(event['dealer'])} · "
+                      + " · ".join(f"{r} {self.who(s)}" for r, s in zip(roles, event["active_seats"], strict=True)))
+            self.write("")
+            self.write(self._style(header, bold=True))
+            if self.seat not in event["active_seats"]:
+                self.write("You deal and sit out this deal.")
+            elif event["active_seats"][0] != self.seat:
+                self.write(f"{self.who_cap(event['active_seats'][0])} (forehand) is choosing the contract.")
+        elif kind == "action":
+            self._report_action(event)
+        elif kind == "deal_end":
+            contract = Contract.from_str(event["contract"])
+            rules = self.table.rules
+            parts = []
+            for role, s in enumerate(self._active or range(len(event["scores"]))):
+                quota = f" of {rules.quota(role, contract)}" if rules is not None and self._active else ""
+                parts.append(f"{self.who_cap(s)} {event['tricks'][s]}{quota} → {_signed(event['scores'][s])}")
+            self.write(self._style(f"Deal {event['deal_no']} is over ({contract.label}, {contract.goal}): ",
+                                   bold=True) + "; ".join(parts))
+            self.write(self.totals_line(event["totals"]))
+        elif kind == "match_end":
+            winners = " and ".join(self.who(s) for s in event["winners"])
+            self.write(self._style("The match is over.", bold=True) + " " + self.totals_line(event["totals"]))
+            if self.seat in event["winners"]:
+                text = "You win!" if len(event["winners"]) == 1 else f"The win is shared: {winners}."
+            else:
+                text = f"The winner: {winners}" + (" (shared)." if len(event["winners"]) > 1 else ".")
+            self.write(self._style(text, bold=True))
+        elif kind == "closed":
+            self.write(f"The server closed the table: {event.get('reason', 'no reason given')}.")
+        elif kind == "rematch":
+            self.write(f"A rematch is at table {event.get('table')}.")
+
+    def _report_action(self, event: dict[str, Any]) -> None:
+        actor = int(event["actor"])
+        who = self.who_cap(actor)
+        auto = " (a bot acted in your place: the turn timer ran out)" if event.get("auto") and actor == self.seat \
+            else ""
+        kind = event.get("action_kind")
+        if kind == "choose":
+            verb = "choose" if actor == self.seat else "chooses"
+            text = f"{who} {verb} {self.contract_text(Contract.from_str(event['contract']))}.{auto}"
+            self.write(self._style(text, bold=True))
+        elif kind == "exchange":
+            count = int(event["count"])
+            if actor == self.seat and "discards" in event:
+                if count:
+                    self.write(f"You discard {self.cards([Card.from_str(c) for c in event['discards']])} and draw "
+                               f"{self.cards([Card.from_str(c) for c in event['drawn']])}.{auto}")
+                else:
+                    self.write(f"You keep your hand.{auto}")
+            elif count:
+                self.write(f"{who} exchanges {count} card{'s' if count != 1 else ''}.")
+            else:
+                self.write(f"{who} keeps.")
+        elif kind == "play":
+            if auto:
+                self.write(f"You play {self.card(Card.from_str(event['card']))}{auto}.")
+            trick = event.get("trick")
+            if trick:
+                self._tricks_in_deal += 1
+                cards = ", ".join(f"{self.who(s)} {self.card(Card.from_str(c))}"
+                                  for s, c in zip(trick["seats"], trick["cards"], strict=True))
+                winner = self._style(self.who_cap(trick["winner"]), bold=True)
+                self.write(f"Trick {self._tricks_in_deal}: {cards} → {winner} "
+                           f"{'win' if trick['winner'] == self.seat else 'wins'}.")
+
+
+# -- mizerka play --connect ---------------------------------------------------------------------------------------
+
+
+def play_remote(url: str, *, name: str, plain: bool, unicode: bool | None) -> None:
+    """``mizerka play --connect URL``: join the invite link's table under *name* and play there, full screen at
+    a terminal (the ``tui`` extra) or line by line (``plain``, or when input or output is not a terminal).
+
+    Raises:
+        click.ClickException: (and its kinds) a bad link, a stale link, a full table, an unreachable server, a
+            connection lost for good; the message says which.
+    """
+    import sys
+
+    import click
+
+    from mizerka.terminal import _read_line
+
+    try:
+        import websockets  # noqa: F401
+    except ImportError:
+        raise click.ClickException("--connect needs the websockets package: pip install 'mizerka[tui]'") from None
+    name = name.strip()
+    if not name or not name.isprintable() or len(name) > 40:
+        raise click.BadParameter("give a name of 1-40 visible characters", param_hint="'--name'")
+    try:
+        invite = parse_invite(url)
+    except RemoteError as error:
+        raise click.BadParameter(str(error), param_hint="'--connect'") from None
+    table = RemoteTable(invite)
+    try:
+        seat = table.join(name)
+        table.connect()
+    except RemoteError as error:
+        table.close()
+        raise click.ClickException(str(error)) from None
+    full_screen = not plain and sys.stdout.isatty() and sys.stdin.isatty()
+    try:
+        if full_screen:
+            try:
+                from mizerka.tui.remote_app import RemoteApp
+            except ImportError:
+                click.echo("The full-screen game needs the tui extra (pip install 'mizerka[tui]'); "
+                           "playing the line game.", err=True)
+            else:
+                app = RemoteApp(table)
+                app.run()
+                if app.failure is not None:
+                    raise click.ClickException(app.failure)
+                click.echo(app.farewell())
+                return
+        if unicode is None:
+            unicode = "utf" in (getattr(sys.stdout, "encoding", None) or "").lower()
+        game = RemoteLineGame(table, read=_read_line, write=click.echo, unicode=unicode, colour=True)
+        view = table.view
+        click.echo(f"Mizerka at {invite.http}, table {invite.table} ({view['variant']}, {view['n_deals']} deals): "
+                   f"you are {name}, seat {seat}.  Type ? at any prompt for help.")
+        try:
+            game.run_remote()
+        except QuitGame:
+            click.echo("You left the table.  Your seat stays yours; a bot plays it after the server's grace period.")
+        except EOFError:
+            click.echo(f"\nInput ended: you leave the table in deal {table.view['deal_no']}.", err=True)
+            raise click.exceptions.Exit(1) from None
+        except KeyboardInterrupt:
+            click.echo(f"\nInterrupted: you leave the table in deal {table.view['deal_no']}.", err=True)
+            raise click.exceptions.Exit(130) from None
+        except RemoteError as error:
+            raise click.ClickException(str(error)) from None
+    finally:
+        table.close()

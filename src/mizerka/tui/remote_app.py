@@ -1,0 +1,362 @@
+"""The full-screen game at a server's table (``mizerka play --connect URL`` at a terminal).
+
+The same screen, dialogs and keys as :class:`mizerka.tui.app.MizerkaApp`, drawn from the server's view of our
+seat (:class:`mizerka.tui.remote.RemoteTable`) instead of a local match.  A background thread reads the
+websocket (answering heartbeats, reconnecting after a drop) and hands every message to the screen; actions go
+to the server, which checks them: a refusal is shown with the server's reason and the same question is asked
+again (the contract or exchange dialog opens again).  The blind exchange stays one action.  There is no undo at a
+server's table, and hints only where the table allows them.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Footer, RichLog, Static
+
+from mizerka.cards import CARDS, Card, CardSet
+from mizerka.deal import Phase, Play
+from mizerka.rules import Contract
+from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, MizerkaApp, card_markup, sorted_hand
+from mizerka.tui.remote import RemoteError, RemoteTable, sheet_text
+
+__all__ = ["RemoteApp"]
+
+HELP = """\
+← →      move over your cards           Enter   play the card under the cursor
+rank suit type a card, e.g. a s = A♠, t h = 10♥
+?        hint (from the server, at tables that give hints)
+l        the last trick                  p       the score sheet (points)
+x, ^q    quit (your seat stays yours; a bot plays it after the server's grace period)
+F1       this help
+
+The server checks every action: a refused one is explained, and you are asked again.  No undo at a server."""
+
+
+class RemoteApp(App[None]):
+    """The game screen over a connected :class:`RemoteTable`.
+
+    After :meth:`run`, :attr:`failure` holds why the connection was lost for good (or ``None``).
+    """
+
+    TITLE = "Mizerka"
+    CSS = MizerkaApp.CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "card ←", show=False), Binding("right", "move(1)", "card →", show=False),
+        Binding("enter", "play", "play"), Binding("question_mark", "hint", "hint"),
+        Binding("l", "last_trick", "last trick"), Binding("p", "sheet", "points sheet"),
+        Binding("f1", "help", "help"), Binding("ctrl+q", "quit", "quit"), Binding("x", "quit", "quit", show=False),
+    ]
+
+    def __init__(self, table: RemoteTable) -> None:
+        super().__init__()
+        self.table = table
+        self.cursor = 0
+        self.typed = ""
+        self.failure: str | None = None
+        self._dialog_open = False
+        self._pending: int | None = None  # the id of our action the server has not answered yet
+        self._hint: int | None = None
+        self._stop = threading.Event()
+        self._tricks = 0
+
+    # -- layout and the reader thread --------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield Static(id="status")
+            yield Static(id="scores")
+        yield Static(id="table")
+        yield Static(id="hand")
+        yield RichLog(id="log", markup=True, wrap=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        view = self.table.view
+        self.log_line(f"Mizerka at {self.table.invite.http}, table {view['table']} ({view['variant']}): you are "
+                      f"seat {self.table.seat}.  F1 for help.")
+        self.update()
+        threading.Thread(target=self._read, name="mizerka-remote", daemon=True).start()
+
+    def on_unmount(self) -> None:
+        self._stop.set()
+
+    def _read(self) -> None:
+        while not self._stop.is_set():
+            try:
+                message = self.table.poll(0.25)
+            except RemoteError as error:
+                if not self._stop.is_set():
+                    self.call_from_thread(self._lost, str(error))
+                return
+            if message is not None and not self._stop.is_set():
+                try:
+                    self.call_from_thread(self._received, message)
+                except RuntimeError:  # the app has stopped meanwhile
+                    return
+
+    def _lost(self, reason: str) -> None:
+        self.failure = reason
+        self.exit()
+
+    def farewell(self) -> str:
+        """A line for the terminal after the app closes."""
+        view = self.table.view
+        totals = ", ".join(f"{n} {t:+d}" for n, t in zip(self.table.names(), view["totals"], strict=True))
+        if view["status"] == "finished":
+            return f"The match is over; totals {totals}."
+        return (f"You left the table in deal {view['deal_no']} of {view['n_deals']}; totals {totals}.  Your seat "
+                "stays yours; a bot plays it after the server's grace period.")
+
+    # -- messages from the server ------------------------------------------------------------------------
+
+    def _received(self, message: dict[str, Any]) -> None:
+        kind, ident = message.get("type"), message.get("id")
+        if kind == "error" and ident is not None and ident in (self._pending, self._hint):
+            self.notify(f"Not accepted: {message['message']}", severity="error")
+            self.log_line(f"[yellow]Not accepted: {message['message']}[/yellow]")
+            if ident == self._pending:
+                self._pending = None
+        elif kind == "ack" and ident == self._pending:
+            self._pending = None
+        elif kind == "hint" and ident == self._hint:
+            self._hint = None
+            text = f"Hint ({message['bot']} bot, from the server): {message['action']}"
+            best = sorted(message.get("evaluations", {}).items(), key=lambda kv: -kv[1])[:4]
+            if best:
+                text += "   " + ", ".join(f"{k} {v:+.1f}" for k, v in best)
+            self.log_line(text)
+            self._point_at(message["action"])
+        self.update()
+
+    def update(self) -> None:
+        """Log the new events, redraw, and ask for our action if it is our turn."""
+        for event in self.table.drain():
+            self._log_event(event)
+        if not self.table.view:
+            return
+        self.refresh_view()
+        self.maybe_ask()
+
+    def maybe_ask(self) -> None:
+        table = self.table
+        if self._dialog_open or self._pending is not None or not table.my_turn():
+            return
+        obs = table.observation()
+        if obs.phase is Phase.CHOOSE:
+            if len(obs.legal_actions) == 1:
+                self.log_line("Your only contract left is chosen for you.")
+                self.send(str(obs.legal_actions[0]).split()[-1])
+                return
+            self._dialog_open = True
+            self.push_screen(ContractDialog(obs), self._chosen)
+        elif obs.phase is Phase.EXCHANGE:
+            if (table.view.get("exchange") or {}).get("max") == 0:
+                self.log_line("The talon is empty: you keep your hand.")
+                self.send("keep")
+                return
+            self._dialog_open = True
+            self.push_screen(ExchangeDialog(obs), self._exchanged)
+
+    def send(self, text: str) -> None:
+        try:
+            self._pending = self.table.send_nowait({"type": "act", "action": text, "seq": self.table.seq})
+        except RemoteError as error:
+            self.notify(str(error), severity="error")
+
+    def _chosen(self, contract: Contract | None) -> None:
+        self._dialog_open = False
+        if contract is not None:
+            self.send(str(contract))
+        self.update()
+
+    def _exchanged(self, discards: CardSet | None) -> None:
+        self._dialog_open = False
+        if discards is not None:
+            self.send("exchange " + " ".join(str(CARDS[c]) for c in discards.cards()) if discards else "keep")
+        self.update()
+
+    # -- drawing -----------------------------------------------------------------------------------------
+
+    def log_line(self, text: str) -> None:
+        self.query_one("#log", RichLog).write(text)
+
+    def who(self, seat: int) -> str:
+        names = self.table.names()
+        return "You" if seat == self.table.seat else (names[seat] if seat < len(names) else f"seat {seat}")
+
+    def _legal_in_order(self) -> list[Card]:
+        obs = self.table.observation()
+        legal = {int(a.card) for a in obs.legal_actions if isinstance(a, Play)} if self.table.my_turn() else set()
+        trump = obs.contract.trump if obs.contract is not None else None
+        return [c for c in sorted_hand(obs.hand, None if trump is None else int(trump)) if c in legal]
+
+    def refresh_view(self) -> None:
+        view, table = self.table.view, self.table
+        obs = table.observation()
+        lines = [f"[b]Deal {view['deal_no']} of {view['n_deals']}[/b]"]
+        if view["status"] == "waiting":
+            free = [str(p["seat"]) for p in view["players"] if p["open"]]
+            lines.append(f"Waiting for players (free seats: {', '.join(free)}): share the invite link.")
+        else:
+            roles = " · ".join(f"{view['roles'][str(s)]} {self.who(s)}" for s in obs.active_seats)
+            lines[0] += f"   dealer {self.who(obs.dealer)}   {roles}"
+            contract = view["contract"]
+            if contract is None:
+                lines.append(f"{self.who(obs.active_seats[0])} (forehand) is choosing the contract.")
+            else:
+                avoid = contract["goal"] == "avoid"
+                goal = "[b red]avoid[/b red] tricks" if avoid else "[b green]take[/b green] tricks"
+                lines.append(f"Contract: [b]{contract['symbol']} {contract['label']}[/b], {goal}")
+            if view["phase"] == "exchange":
+                counts = [f"{self.who(s)} {n}" for s, n in enumerate(view["exchange_counts"]) if n is not None]
+                lines.append(f"Exchange: talon {view['talon_size']} cards"
+                             + (f"; exchanged {', '.join(counts)}" if counts else ""))
+            elif view["phase"] == "play":
+                lines.append(f"Trick {view['tricks_played'] + 1} of {obs.rules.n_tricks}")
+        if view["status"] == "finished":
+            lines.append("[b]The match is over.[/b] Press p for the sheet, x to quit.")
+        self.query_one("#status", Static).update("\n".join(lines))
+        score_lines = ["[b]seat      tricks/quota  total[/b]"]
+        for seat in (obs.active_seats if view["roles"] else range(len(view["players"]))):
+            quota = view["quotas"].get(str(seat))
+            q = f"{view['tricks_won'][seat]:>2} / {quota}" if quota is not None else "  -"
+            score_lines.append(f"{self.who(seat):<9} {q:<12}  {view['totals'][seat]:+d}")
+        self.query_one("#scores", Static).update("\n".join(score_lines))
+        trick = view["trick"]
+        if trick:
+            rows = [f"{self.who(s)}  {card_markup(Card.from_str(c))}{' (led)' if i == 0 else ''}"
+                    for i, (s, c) in enumerate(zip(trick["seats"], trick["cards"], strict=True))]
+        elif view["phase"] == "play":
+            rows = [f"{self.who(obs.trick_leader)} to lead."]
+        else:
+            rows = ["(no trick yet)"]
+        self.query_one("#table", Static).update("\n".join(rows))
+        legal = self._legal_in_order()
+        if legal:
+            self.cursor = max(0, min(self.cursor, len(legal) - 1))
+        selected = legal[self.cursor] if legal else None
+        trump = obs.contract.trump if obs.contract is not None else None
+        cards = sorted_hand(obs.hand, None if trump is None else int(trump))
+        shown = " ".join(card_markup(c, dim=bool(legal) and c not in legal, cursor=c == selected) for c in cards)
+        prompt = "  ← your turn: ← → and Enter" if legal and self._pending is None else ""
+        self.query_one("#hand", Static).update(f"Your hand: {shown or '-'}{prompt}")
+
+    def _log_event(self, event: dict[str, Any]) -> None:
+        kind = event.get("kind")
+        if kind == "deal":
+            self._tricks = 0
+            self.log_line(f"[b]── Deal {event['deal_no']} of {self.table.view.get('n_deals', '?')} ──[/b]")
+        elif kind == "start":
+            self.log_line("The match begins: " + ", ".join(event["players"]) + ".")
+        elif kind == "action":
+            who, action_kind = self.who(int(event["actor"])), event.get("action_kind")
+            if action_kind == "choose":
+                contract = Contract.from_str(event["contract"])
+                self.log_line(f"{who} chose [b]{contract.symbol} {contract.label}[/b] ({contract.goal}).")
+            elif action_kind == "exchange":
+                if "discards" in event:
+                    if event["count"]:
+                        gone = " ".join(card_markup(Card.from_str(c)) for c in event["discards"])
+                        drawn = " ".join(card_markup(Card.from_str(c)) for c in event["drawn"])
+                        self.log_line(f"You discarded {gone} and drew {drawn}.")
+                    else:
+                        self.log_line("You kept your hand.")
+                else:
+                    n = int(event["count"])
+                    self.log_line(f"{who} exchanged {n} card{'s' if n != 1 else ''}." if n else f"{who} kept.")
+            elif event.get("trick"):
+                self._tricks += 1
+                trick = event["trick"]
+                cards = ", ".join(f"{self.who(s)} {card_markup(Card.from_str(c))}"
+                                  for s, c in zip(trick["seats"], trick["cards"], strict=True))
+                self.log_line(f"Trick {self._tricks}: {cards} → [b]{self.who(trick['winner'])}[/b].")
+        elif kind == "deal_end":
+            parts = [f"{self.who(s)} {t} → {sc:+d}"
+                     for s, (t, sc) in enumerate(zip(event["tricks"], event["scores"], strict=True))]
+            self.log_line(f"[b]Deal {event['deal_no']} over[/b] ({event['contract']}): " + "; ".join(parts))
+        elif kind == "match_end":
+            winners = " and ".join(self.who(s) for s in event["winners"])
+            self.log_line(f"[b]The match is over. Winner: {winners}.[/b]")
+        elif kind == "seat" and event.get("standin"):
+            self.log_line(f"A bot plays for {event.get('name') or 'seat ' + str(event['seat'])} while they are away.")
+        elif kind == "closed":
+            self.log_line(f"[red]The server closed the table: {event.get('reason')}[/red]")
+
+    # -- keys --------------------------------------------------------------------------------------------
+
+    def _point_at(self, text: str) -> None:
+        try:
+            card = Card.from_str(text.split()[-1])
+        except ValueError:
+            return
+        legal = self._legal_in_order()
+        if card in legal:
+            self.cursor = legal.index(card)
+            self.refresh_view()
+
+    def action_move(self, step: int) -> None:
+        legal = self._legal_in_order()
+        if legal:
+            self.cursor = (self.cursor + step) % len(legal)
+            self.refresh_view()
+
+    def action_play(self) -> None:
+        legal = self._legal_in_order()
+        if not legal or self._pending is not None:
+            self.notify("it is not your turn to play a card", severity="warning")
+            return
+        self.send(str(CARDS[legal[min(self.cursor, len(legal) - 1)]]))
+        self.refresh_view()
+
+    def on_key(self, event: Any) -> None:
+        """Typing a card: a rank key (2-9, t/0 for 10, j q k a) then a suit key (c d h s)."""
+        key = str(event.character or "").lower()
+        if not key or self._dialog_open:
+            return
+        ranks, suits = "23456789tjqka", "cdhs"
+        if not self.typed and (key in ranks or key in "01"):
+            self.typed = "t" if key in "01" else key
+            event.stop()
+        elif self.typed and key in suits:
+            event.stop()
+            text, self.typed = self.typed + key, ""
+            card = Card.from_str(text)
+            if card in self._legal_in_order() and self._pending is None:
+                self.send(str(card))
+            else:
+                self.notify(f"{card.unicode()} is not a legal card now", severity="warning")
+        elif self.typed:
+            self.typed = ""
+
+    def action_hint(self) -> None:
+        if not self.table.hints_on():
+            self.notify("this table gives no hints", severity="warning")
+            return
+        if not self.table.my_turn():
+            self.notify("a hint is for your turn", severity="warning")
+            return
+        try:
+            self._hint = self.table.send_nowait({"type": "hint"})
+        except RemoteError as error:
+            self.notify(str(error), severity="error")
+
+    def action_last_trick(self) -> None:
+        last = self.table.view.get("last_trick")
+        if not last:
+            self.notify("no trick has been completed in this deal yet")
+            return
+        cards = ", ".join(f"{self.who(s)} {Card.from_str(c).unicode()}"
+                          for s, c in zip(last["seats"], last["cards"], strict=True))
+        self.push_screen(InfoDialog(f"Trick {self.table.view['tricks_played']}",
+                                    f"{cards}\nwon by {self.who(last['winner'])}"))
+
+    def action_sheet(self) -> None:
+        self.push_screen(InfoDialog("Score sheet", sheet_text(self.table.view, self.table.names())))
+
+    def action_help(self) -> None:
+        self.push_screen(InfoDialog("Keys", HELP))

@@ -1,0 +1,249 @@
+"""``mizerka play --connect URL``: the terminal client of the game server, against a real server on 127.0.0.1.
+
+Each test starts uvicorn in a thread (a temporary SQLite database, bots without delay), makes a table through the
+lobby API, and plays it with ``mizerka play --connect <invite link> --plain`` (click's CliRunner, answers chosen
+from the prompts) or with :class:`~mizerka.tui.remote.RemoteTable` directly.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the --connect tests need a server: the 'server' extra (pip install -e '.[dev]')")
+pytest.importorskip("websockets", reason="--connect needs the 'tui' extra (pip install -e '.[dev]')")
+
+import click
+import httpx
+from click.testing import CliRunner
+
+import mizerka.terminal
+from mizerka.cli import cli
+from mizerka.server.hub import ServerConfig
+from mizerka.tui.remote import RemoteError, RemoteRefused, RemoteTable, parse_invite
+
+sys.path.insert(0, str(Path(__file__).parent / "server"))
+from server_helpers import ThreadServer, free_port
+
+VARIANT = "standard,contracts=NT"  # three deals: a whole match stays quick
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    config = ServerConfig(database=f"sqlite:///{tmp_path / 'server.sqlite3'}", bot_delay=0.0, web_dir=None,
+                          rate=1000.0, burst=1000.0)
+    server = ThreadServer(config).start()
+    yield server
+    server.stop()
+
+
+def make_table(server: ThreadServer, seats: list[dict[str, Any]], variant: str = VARIANT, **options: Any) -> str:
+    """A private table through the lobby API; returns its invite link."""
+    answer = httpx.post(server.url + "/api/tables",
+                        json={"variant": variant, "seats": seats, "visibility": "private", **options})
+    assert answer.status_code == 201, answer.text
+    return f"{server.url}{answer.json()['invite']}"
+
+
+BOTS = [{"kind": "human"}, {"kind": "bot", "level": "rules"}, {"kind": "bot", "level": "random"}]
+
+
+class Player:
+    """Answers the line game's prompts from what they offer, with some bad answers first (they must be re-asked)."""
+
+    def __init__(self) -> None:
+        self.prompts: list[str] = []
+        self.bad_exchange_sent = False
+        self.bad_card_sent = 0
+
+    def __call__(self, prompt: str) -> str:
+        prompt = click.unstyle(prompt)
+        self.prompts.append(prompt)
+        assert len(self.prompts) < 400, "the game does not move on"
+        if "Choose a contract" in prompt:
+            if len(self.prompts) == 1:
+                return "QQ"  # not a contract
+            return re.search(r"\(([A-Z/]+)\)", prompt).group(1).split("/")[0]  # type: ignore[union-attr]
+        if "discard" in prompt:
+            if not self.bad_exchange_sent:
+                self.bad_exchange_sent = True
+                return "2C 2C 2C 2C 2C 2C 2C 2C 2C 2C 2C 2C 2C 2C"  # not these: more than the talon, repeated
+            return "-"
+        match = re.search(r"Your card \[([^\]]*)\]", prompt)
+        assert match, prompt
+        legal = match.group(1).split()
+        if self.bad_card_sent == 0:
+            self.bad_card_sent = 1
+            return "XYZ"  # no card at all
+        if self.bad_card_sent == 1:
+            self.bad_card_sent = 2
+            return "hint"
+        return legal[-1]
+
+
+def test_plays_a_whole_match_in_the_line_game(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = make_table(server, BOTS)
+    player = Player()
+    lines: list[str] = []
+    monkeypatch.setattr(mizerka.terminal, "_read_line", player)
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--ascii", "--name", "Ola"])
+    lines = result.output.splitlines()
+    assert result.exit_code == 0, result.output
+    assert "you are Ola, seat 0" in result.output
+    assert result.output.count("═══ Deal") == 3 and "The match is over." in result.output
+    # bad answers were refused with the server's reason and asked again
+    assert "Not accepted:" in result.output
+    assert any("Choose a contract" in p for p in player.prompts) or "(forehand) is choosing" in result.output
+    assert player.bad_exchange_sent and "Hint (" in result.output
+    # the server's record agrees: a finished match, Ola in seat 0
+    table = parse_invite(url).table
+    record = httpx.get(f"{server.url}/api/tables/{table}/record")
+    assert record.status_code == 200 and "Ola" in record.text
+    assert not any("Traceback" in line for line in lines)
+
+
+def test_hints_only_where_the_table_gives_them(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = make_table(server, BOTS, hints=False)
+    asked: list[str] = []
+
+    def read(prompt: str) -> str:
+        asked.append(prompt)
+        if len(asked) == 1:
+            return "hint"
+        raise EOFError
+
+    monkeypatch.setattr(mizerka.terminal, "_read_line", read)
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--ascii"])
+    assert result.exit_code == 1  # the input ended
+    assert "This table gives no hints" in result.output and len(asked) == 2
+
+
+@pytest.mark.parametrize("url, message", [
+    ("127.0.0.1:1/?table=x", "does not start with http"),
+    ("http://127.0.0.1:1/", "has no '?table=ID'"),
+    ("http://127.0.0.1:99999/?table=x", "bad port"),
+])
+def test_a_bad_link_is_refused(url: str, message: str) -> None:
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain"])
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+
+
+def test_a_stale_link_or_a_full_table(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = CliRunner().invoke(cli, ["play", "--connect", f"{server.url}/?table=nosuchtable", "--plain"])
+    assert result.exit_code == 1 and "stale" in result.output and "nosuchtable" in result.output
+    url = make_table(server, BOTS)
+    taken = httpx.post(f"{server.url}/api/tables/{parse_invite(url).table}/join", json={"name": "Ala"})
+    assert taken.status_code == 200
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain"])
+    assert result.exit_code == 1 and "no free seat" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_server_down() -> None:
+    url = f"http://127.0.0.1:{free_port()}/?table=abc"
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain"])
+    assert result.exit_code == 1 and "cannot reach the server" in result.output
+    assert isinstance(result.exception, SystemExit)
+
+
+def test_options_of_a_local_game_do_not_mix_with_connect() -> None:
+    result = CliRunner().invoke(cli, ["play", "--connect", "http://127.0.0.1:1/?table=x", "--seed", "3"])
+    assert result.exit_code == 2 and "--seed cannot be used with --connect" in result.output
+
+
+def test_reconnects_after_a_dropped_connection(server: ThreadServer) -> None:
+    url = make_table(server, BOTS)
+    table = RemoteTable(parse_invite(url), timeout=10)
+    assert table.join("Ola") == 0
+    table.connect()
+    acted = 0
+    while acted < 8:
+        if table.my_turn():
+            view = table.view
+            text = view["legal"][0] if view["legal"] else "keep"
+            if acted in (2, 5):
+                table.drop()  # the network fails just before we act: the action still reaches the table
+            reply = table.act(text)
+            assert reply["type"] == "ack", reply
+            acted += 1
+        else:
+            before = table.seq
+            if acted == 1 and table.reconnects == 0:
+                table.drop()  # and while we wait for the others
+            table.poll(5)
+            assert table.seq >= before
+    assert table.reconnects >= 2
+    seqs = [e["seq"] for e in table.events]
+    assert seqs == list(range(1, len(seqs) + 1))  # no event lost or repeated across the reconnects
+    obs = table.observation()
+    assert obs.seat == 0 and len(obs.history) >= 1
+    table.close()
+
+
+def test_a_bad_token_is_refused_without_retrying(server: ThreadServer) -> None:
+    url = make_table(server, BOTS)
+    table = RemoteTable(parse_invite(url), timeout=5)
+    table.token = "not-a-token"
+    with pytest.raises(RemoteRefused, match="bad_token"):
+        table.connect()
+    assert isinstance(RemoteRefused("x"), RemoteError)
+
+
+def test_full_screen_plays_a_deal_at_the_server(server: ThreadServer) -> None:
+    """The Textual app over a server's table: dialogs, a refused action re-asked, cards by Enter, to a deal's end."""
+    pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
+    import asyncio
+
+    from textual.widgets import RichLog
+
+    from mizerka.tui.app import ContractDialog, ExchangeDialog
+    from mizerka.tui.remote_app import RemoteApp
+
+    url = make_table(server, BOTS)
+    table = RemoteTable(parse_invite(url), timeout=10)
+    table.join("Ola")
+    table.connect()
+    app = RemoteApp(table)
+
+    def logged() -> str:
+        return "\n".join(str(line.text) for line in app.query_one("#log", RichLog).lines)
+
+    async def play() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            refused = False
+            exchanged = False
+            for _ in range(3000):
+                await pilot.pause(0.02)
+                if any(e["kind"] == "deal_end" for e in table.events):
+                    break
+                if isinstance(app.screen, ContractDialog):
+                    await pilot.press("n")
+                elif isinstance(app.screen, ExchangeDialog):
+                    exchanged = True
+                    await pilot.press("space", "right", "space", "enter")  # discard two cards, once
+                elif table.my_turn() and app._pending is None and table.view["phase"] == "play":
+                    if not refused:
+                        refused = True
+                        app.send("ZZ")  # a message the server refuses: shown, and the turn stays ours
+                        await pilot.pause(0.3)
+                        assert "Not accepted" in logged()
+                        continue
+                    await pilot.press("enter")
+            else:
+                raise AssertionError("the deal did not end")
+            await pilot.pause(0.3)
+            assert refused and "Deal 1 over" in logged() and "Trick 13:" in logged()
+            if exchanged:
+                assert "You discarded" in logged()
+            await pilot.press("p")
+            await pilot.press("escape")
+            await pilot.press("x")
+
+    asyncio.run(play())
+    assert app.failure is None
+    table.close()
