@@ -45,45 +45,63 @@ static inline int top_bit(u64 x) { return 63 - __builtin_clzll(x); }
 
 /* ---------------------------------------------------------------- transposition table -------- */
 
+/* One entry covers every position with the same leader, the same suit lengths in every hand and the
+   same owners of the cards that mattered: `mask` selects, in each suit, the top relative ranks down to
+   the lowest card that won a trick by rank somewhere below this node (partition search).  k0..k2 are
+   the relative holdings of hands 0..n-2 under that mask (the last hand holds the rest). */
 typedef struct {
-    u64 k0, k1, k2;
+    u64 lens;           /* 4 bits per (hand, suit): bits 16 * hand + 4 * suit */
+    u64 mask;           /* relative ranks that matter, packed at the top of each 13-bit suit field */
+    u64 k0, k1, k2;     /* masked relative holdings */
     uint32_t gen;
-    int8_t lower, upper;
-    uint8_t left;
-    uint8_t pad;
-} Entry; /* 32 bytes */
+    int8_t lower, upper; /* bounds on the counted tricks still to come */
+    uint8_t ll;         /* leader | tricks left << 2 */
+    uint8_t best;       /* the card that proved a cut-off here (absolute), 0xFF if none */
+#ifdef DEBUGTT
+    u64 dh[4]; int dres, dtarget, dwon;
+#endif
+} Entry; /* 48 bytes */
 
-#define BUCKET 4
+#define BUCKET 64
 static Entry *table = NULL;
-static size_t n_buckets = 0; /* a power of two */
+static size_t n_buckets = 0;
+static size_t table_size = 0;
 static uint32_t generation = 1;
 static u64 total_nodes = 0;
 
 static int table_alloc(size_t bytes) {
-    size_t buckets = 1;
-    while (buckets * 2 * BUCKET * sizeof(Entry) <= bytes) buckets *= 2;
+    size_t buckets = bytes / (BUCKET * sizeof(Entry));
+    if (buckets < 1) buckets = 1;
     size_t size = buckets * BUCKET * sizeof(Entry);
+    size_t rounded = (size + (1u << 21) - 1) & ~(size_t)((1u << 21) - 1);
     void *memory = NULL;
     /* 2 MB alignment + transparent huge pages: a 64 MB table probed at random otherwise costs a TLB
        miss (and, the first time, a page fault) per probe, which halved the node rate */
-    if (posix_memalign(&memory, 1 << 21, size) != 0) return -1;
+    if (posix_memalign(&memory, 1 << 21, rounded) != 0) return -1;
 #ifdef MADV_HUGEPAGE
-    madvise(memory, size, MADV_HUGEPAGE);
+    madvise(memory, rounded, MADV_HUGEPAGE);
 #endif
-    memset(memory, 0, size);
-    Entry *fresh = (Entry *)memory;
+    memset(memory, 0, rounded);
     free(table);
-    table = fresh;
+    table = (Entry *)memory;
     n_buckets = buckets;
+    table_size = size;
     generation = 1;
     return 0;
 }
 
-static inline Entry *bucket_of(u64 k0, u64 k1, u64 k2) {
-    u64 h = k0 * 0x9E3779B97F4A7C15ULL ^ (k1 + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL ^
-            k2 * 0x165667B19E3779F9ULL;
+/* the top relative card of every suit: always part of an entry's mask, so its owners can index the table */
+#define TOPS ((1ULL << 12) | (1ULL << 25) | (1ULL << 38) | (1ULL << 51))
+
+static inline Entry *bucket_of(u64 lens, int leader, const u64 *k) {
+    u64 tops = (k[0] & TOPS) | ((k[1] & TOPS) >> 1) | ((k[2] & TOPS) >> 2);
+    (void)tops;
+    u64 h = (lens ^ ((u64)leader << 61) ^ ((u64)leader * 0x632BE59BD9B4E019ULL)) *
+            0x9E3779B97F4A7C15ULL;
+    h ^= h >> 31;
+    h *= 0xC2B2AE3D27D4EB4FULL;
     h ^= h >> 29;
-    return table + ((h & (n_buckets - 1)) * BUCKET);
+    return table + (size_t)(((unsigned __int128)h * n_buckets) >> 64) * BUCKET;
 }
 
 /* ---------------------------------------------------------------- search state --------------- */
@@ -91,6 +109,7 @@ static inline Entry *bucket_of(u64 k0, u64 k1, u64 k2) {
 typedef struct {
     u64 hands[4];
     int n, trump, count_mask, max_mask, must_trump, wants;
+    int good[4]; /* good[p]: bit mask of the players whose trick wins player p prefers */
     int leader, tlen;
     int trick[4];
     int win_off[4]; /* win_off[k]: offset of the winning card after k+1 cards */
@@ -153,18 +172,28 @@ static inline void pop(State *s, int card, int saved_leader, int gained, const i
     s->hands[player] |= 1ULL << card;
 }
 
-/* the relative-rank-normalised key of a trick-boundary position */
-static void make_key(const State *s, u64 *k0, u64 *k1, u64 *k2) {
-    u64 k[4] = {0, 0, 0, 0};
+/* the winning card of a complete trick if it won by rank (another card of its suit was played), else 0 */
+static inline u64 rank_winner(const State *s) {
+    int w = s->trick[s->win_off[s->n - 1]];
+    int suit = w / 13;
+    for (int i = 0; i < s->n; i++)
+        if (s->trick[i] != w && s->trick[i] / 13 == suit) return 1ULL << w;
+    return 0;
+}
+
+/* relative-rank holdings of a trick-boundary position: in each suit the cards in play are renumbered
+   from the top (the highest card in play is bit 12 of its suit field, the next bit 11, ...) */
+static void make_key(const State *s, u64 *k, u64 *lens_out) {
     u64 lens = 0;
+    k[0] = k[1] = k[2] = 0;
     for (int suit = 0; suit < 4; suit++) {
         u64 lanes = 0, r = 0;
         for (int p = 0; p < s->n; p++) {
             u64 h = (s->hands[p] >> (13 * suit)) & SUIT_BITS;
             lanes |= h << (16 * p);
+            lens |= (u64)popc(h) << (16 * p + 4 * suit);
             r |= h;
         }
-        lens |= (u64)popc(r) << (4 * suit);
         u64 gaps = ~r & SUIT_BITS;
         /* close the gaps from the bottom up: everything below a gap moves up one rank */
         while (gaps) {
@@ -175,46 +204,81 @@ static void make_key(const State *s, u64 *k0, u64 *k1, u64 *k2) {
         }
         for (int p = 0; p < s->n - 1; p++) k[p] |= ((lanes >> (16 * p)) & SUIT_BITS) << (13 * suit);
     }
-    *k0 = k[0] | (lens & 0xFFF) << 52;
-    *k1 = k[1] | ((lens >> 12) | (u64)s->leader << 4) << 52;
-    *k2 = k[2];
+    *lens_out = lens;
+}
+
+/* winning ranks (absolute cards) -> relative mask: in each suit, every card in play from the top down
+   to the lowest winning rank */
+static inline u64 rel_to_mask(u64 rel, u64 in_play) {
+    u64 m = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        u64 r = (rel >> (13 * suit)) & SUIT_BITS;
+        if (!r) continue;
+        u64 ip = (in_play >> (13 * suit)) & SUIT_BITS;
+        int k = popc(ip >> __builtin_ctzll(r));
+        m |= (((1ULL << k) - 1) << (13 - k)) << (13 * suit);
+    }
+    return m;
+}
+
+/* relative mask -> the lowest card in play it covers in each suit (enough: ranks are used as prefixes) */
+static inline u64 mask_to_rel(u64 mask, u64 in_play) {
+    u64 rel = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        int k = popc((mask >> (13 * suit)) & SUIT_BITS);
+        if (!k) continue;
+        u64 ip = (in_play >> (13 * suit)) & SUIT_BITS;
+        for (int i = 1; i < k; i++) ip &= ~(1ULL << top_bit(ip));
+        rel |= 1ULL << (top_bit(ip) + 13 * suit);
+    }
+    return rel;
 }
 
 /* ---------------------------------------------------------------- bounds --------------------- */
 
-/* cards of `mine` (one suit) above every card of `others` (same suit) */
-static inline int above_all(u64 mine, u64 others) {
-    if (!others) return popc(mine);
-    int t = top_bit(others);
-    if (t >= 63) return 0;
-    return popc(mine & ~((2ULL << t) - 1));
+/* the cards of `mine` (one suit) above every card of `others`; 0 if none */
+static inline u64 above_all(u64 mine, u64 others) {
+    if (!others) return mine;
+    return mine & ~((2ULL << top_bit(others)) - 1);
 }
 
-/* tighten [lower, upper] on future counted tricks with quick tricks and the top trump */
-static void sure_trick_bounds(const State *s, int left, int *lower, int *upper) {
+/* sure tricks: the leader's side cashes cards above every other hand (side suits in a trump contract
+   only once its master trumps have drawn all other trumps), and the holder of the top trump makes a
+   trick.  Each bound comes with the winning ranks it relies on. */
+static void sure_trick_bounds(const State *s, int left, int *lower, u64 *rel_lower, int *upper, u64 *rel_upper) {
     int leader = s->leader;
     u64 hand = s->hands[leader];
     u64 others = 0;
     for (int p = 0; p < s->n; p++)
         if (p != leader) others |= s->hands[p];
     int quick = 0, drawn = 1;
+    u64 qrel = 0;
     if (s->trump >= 0) {
         u64 m = SUIT(s->trump);
-        int top = above_all(hand & m, others & m);
-        quick += top;
+        u64 top = above_all(hand & m, others & m);
+        int ntop = popc(top);
+        quick += ntop;
+        if (top) qrel |= top & -top;
         int longest = 0;
         for (int p = 0; p < s->n; p++)
             if (p != leader && popc(s->hands[p] & m) > longest) longest = popc(s->hands[p] & m);
-        drawn = top >= longest;
+        drawn = ntop >= longest;
     }
     if (drawn)
         for (int suit = 0; suit < 4; suit++)
-            if (suit != s->trump) quick += above_all(hand & SUIT(suit), others & SUIT(suit));
+            if (suit != s->trump) {
+                u64 top = above_all(hand & SUIT(suit), others & SUIT(suit));
+                if (top) {
+                    quick += popc(top);
+                    qrel |= top & -top;
+                }
+            }
     if (quick > left) quick = left;
+    *lower = 0, *upper = left, *rel_lower = 0, *rel_upper = 0;
     if ((s->count_mask >> leader) & 1) {
-        if (quick > *lower) *lower = quick;
-    } else if (left - quick < *upper) {
-        *upper = left - quick;
+        *lower = quick, *rel_lower = qrel;
+    } else {
+        *upper = left - quick, *rel_upper = qrel;
     }
     if (s->trump >= 0) {
         u64 all_trumps = (hand | others) & SUIT(s->trump);
@@ -223,9 +287,9 @@ static void sure_trick_bounds(const State *s, int left, int *lower, int *upper) 
             int holder = 0;
             while (!(s->hands[holder] & top)) holder++;
             if ((s->count_mask >> holder) & 1) {
-                if (*lower < 1) *lower = 1;
+                if (*lower < 1) *lower = 1, *rel_lower = top;
             } else if (*upper > left - 1) {
-                *upper = left - 1;
+                *upper = left - 1, *rel_upper = top;
             }
         }
     }
@@ -233,22 +297,37 @@ static void sure_trick_bounds(const State *s, int left, int *lower, int *upper) 
 
 /* ---------------------------------------------------------------- move generation ------------ */
 
-/* top card of each run of `legal` with no other card of `in_play` between; sorted best-first */
-static int gen_moves(const State *s, int player, int *moves) {
+/* Ordering heuristics, DDS-style by position in the trick.  `good[p]` says whose trick wins player p
+   prefers: his own side's when every side wants tricks; in Mizerka the solving seat wants the others to
+   win and the others want the seat to win, so high cards are a burden and ducks come first. */
+static int gen_moves(const State *s, int player, int *moves, int tt_move) {
     u64 legal = legal_of(s, player);
-    u64 in_play = in_hands(s);
+    u64 hands_all = in_hands(s);
+    u64 in_play = hands_all;
     for (int i = 0; i < s->tlen; i++) in_play |= 1ULL << s->trick[i];
     int scores[13 * 4];
     int count = 0;
-    int maximising = (s->max_mask >> player) & 1;
-    int win_card = -1, partner_wins = 0;
+    int good = s->good[player];
+    int misere = !s->wants;
+    u64 partners = 0, opponents = 0; /* cards of players whose wins `player` likes / dislikes */
+    for (int p = 0; p < s->n; p++) {
+        if (p == player) continue;
+        if ((good >> p) & 1) partners |= s->hands[p];
+        else opponents |= s->hands[p];
+    }
+    int win_card = -1, winner_good = 0, later_bad = 0, later_good = 0;
+    u64 later_cards = 0;
     if (s->tlen) {
         int w = s->win_off[s->tlen - 1];
         win_card = s->trick[w];
-        int winner = (s->leader + w) % s->n;
-        partner_wins = ((s->max_mask >> winner) & 1) == maximising;
+        winner_good = (good >> ((s->leader + w) % s->n)) & 1;
+        for (int i = s->tlen + 1; i < s->n; i++) {
+            int p = (s->leader + i) % s->n;
+            later_cards |= s->hands[p];
+            if ((good >> p) & 1) later_good = 1;
+            else later_bad = 1;
+        }
     }
-    u64 others = in_play & ~s->hands[player];
     int killer = s->killer[popc(in_play) - s->tlen];
     u64 rest = legal;
     while (rest) {
@@ -258,24 +337,50 @@ static int gen_moves(const State *s, int player, int *moves) {
         u64 above = in_play & SUIT(suit) & ~((2ULL << card) - 1);
         if (above && (legal & (above & -above))) continue; /* an equivalent higher card exists */
         int rank = card % 13, score;
+        u64 higher_out = hands_all & ~s->hands[player] & SUIT(suit) & ~((2ULL << card) - 1);
         if (s->tlen == 0) {
-            if (s->wants) {
-                int winner = !(others & SUIT(suit) & ~((2ULL << card) - 1));
-                score = winner ? 100 + rank : 40 - rank;
+            u64 opp_suit = opponents & SUIT(suit), part_suit = partners & SUIT(suit);
+            if (!misere) {
+                if (!higher_out) {
+                    score = 100 + rank; /* a winner: cash it */
+                } else {
+                    int part_top = part_suit ? top_bit(part_suit) : -1;
+                    int opp_top = opp_suit ? top_bit(opp_suit) : -1;
+                    if (part_top > opp_top) score = 80 - rank; /* a partner wins it */
+                    else score = 40 - rank - 2 * popc(opp_suit) + 2 * popc(part_suit);
+                    if (s->trump >= 0 && suit != s->trump && opp_suit == 0 && (opponents & SUIT(s->trump)))
+                        score -= 20; /* an opponent ruffs */
+                }
             } else {
-                score = 50 - rank;
+                /* misere: lead low under someone whose win we like */
+                int part_top = part_suit ? top_bit(part_suit) : -1;
+                if (part_top > card) score = 90 - rank;
+                else if (higher_out) score = 50 - rank;
+                else score = 10 - rank;
             }
         } else {
             int b = beats(card, win_card, s->trump);
-            int follows = suit == win_card / 13 || suit == s->trick[0] / 13;
-            if (s->wants) {
-                if (partner_wins) score = b ? 10 - rank : 60 - rank + (follows ? 0 : 5);
-                else score = b ? 100 - rank : 40 - rank;
+            if (!misere) {
+                if (winner_good) {
+                    /* partner is winning: play low unless an opponent after us can beat it */
+                    int safe = !later_bad || !(later_cards & SUIT(win_card / 13) & ~((2ULL << win_card) - 1));
+                    if (safe) score = b ? 5 - rank : 60 - rank;
+                    else score = b ? 50 + (12 - rank) : 40 - rank;
+                } else if (b) {
+                    /* can we keep it?  sure if no later opponent holds a higher card of this suit */
+                    u64 threat = later_bad ? (later_cards & SUIT(suit) & ~((2ULL << card) - 1)) : 0;
+                    score = threat ? 55 - rank : 100 - rank;
+                } else {
+                    score = 40 - rank;
+                }
             } else {
-                score = b ? rank : 100 + rank;
+                if (winner_good) score = b ? 20 - rank : 100 + rank; /* duck with the highest card */
+                else if (later_good) score = b ? 10 - rank : 90 - rank; /* leave it to the one after */
+                else score = 50 + rank; /* nothing to change: shed a high card */
             }
         }
         if (card == killer) score += 1000;
+        if (card == tt_move) score += 2000;
         int i = count++;
         while (i > 0 && scores[i - 1] < score) {
             scores[i] = scores[i - 1];
@@ -290,94 +395,190 @@ static int gen_moves(const State *s, int player, int *moves) {
 
 /* ---------------------------------------------------------------- the search ----------------- */
 
-static int reach(State *s, int won, int target);
+static int reach(State *s, int won, int target, u64 *rel);
 
-static int search_moves(State *s, int won, int target) {
+/* the lowest card of `player`'s that is equivalent to `card` (no other card in play between them) */
+static inline int run_bottom(const State *s, int player, int card) {
+    u64 in_play = in_hands(s);
+    for (int i = 0; i < s->tlen; i++) in_play |= 1ULL << s->trick[i];
+    u64 below = in_play & SUIT(card / 13) & ((1ULL << card) - 1);
+    while (below) {
+        int next = top_bit(below);
+        if (!((s->hands[player] >> next) & 1)) break;
+        card = next;
+        below &= ~(1ULL << next);
+    }
+    return card;
+}
+
+/* try the moves of the player to move; *rel gets the winning ranks the result relies on */
+static int search_moves(State *s, int won, int target, u64 *rel, int tt_move, int *best) {
     int player = (s->leader + s->tlen) % s->n;
     int maximising = (s->max_mask >> player) & 1;
     int moves[52];
-    int depth = popc(in_hands(s)) & 63;
-    int count = gen_moves(s, player, moves);
+    int count = gen_moves(s, player, moves, tt_move);
+    int depth = (popc(in_hands(s)) + 1) & 63;
     int saved_trick[4], saved_win[4];
     memcpy(saved_trick, s->trick, sizeof saved_trick);
     memcpy(saved_win, s->win_off, sizeof saved_win);
+    u64 all = 0;
     for (int i = 0; i < count; i++) {
         int card = moves[i], saved;
         int gained = push(s, card, &saved);
-        int result = reach(s, won + (gained > 0 ? gained : 0), target);
+        u64 child = gained >= 0 ? rank_winner(s) : 0, below = 0;
+        int result = reach(s, won + (gained > 0 ? gained : 0), target, &below);
+        child |= below;
         pop(s, card, saved, gained, saved_trick);
+        /* the card stood for its whole run of equivalent cards: if its rank mattered, so do the others'
+           (a lower member in the other positions of the partition may be a "small" card) */
+        u64 suit_rel = child & SUIT(card / 13);
+        if (suit_rel && __builtin_ctzll(suit_rel) <= card) child |= 1ULL << run_bottom(s, player, card);
         if (gained >= 0) memcpy(s->win_off, saved_win, sizeof saved_win);
         if (result == maximising) {
-            s->killer[depth] = card;
+            s->killer[depth - 1] = card;
+            *best = card;
+            *rel = child;
             return result;
         }
+        all |= child;
     }
+    *best = -1;
+    *rel = all;
     return !maximising;
 }
 
-static int reach(State *s, int won, int target) {
+#ifdef DEBUGTT
+#include <stdio.h>
+static int minimax(State *s) { /* counted tricks from a trick boundary or mid-trick, plain */
+    int player = (s->leader + s->tlen) % s->n;
+    if (!s->hands[player]) return 0;
+    int maximising = (s->max_mask >> player) & 1;
+    u64 legal = legal_of(s, player);
+    int best = maximising ? -1 : 99;
+    int saved_trick[4], saved_win[4];
+    memcpy(saved_trick, s->trick, sizeof saved_trick);
+    memcpy(saved_win, s->win_off, sizeof saved_win);
+    while (legal) {
+        int card = __builtin_ctzll(legal); legal &= legal - 1;
+        int saved; int gained = push(s, card, &saved);
+        int v = (gained > 0 ? 1 : 0) + minimax(s);
+        pop(s, card, saved, gained, saved_trick);
+        if (gained >= 0) memcpy(s->win_off, saved_win, sizeof saved_win);
+        if (maximising ? v > best : v < best) best = v;
+    }
+    return best;
+}
+static void show(const u64 *h, int n, int leader) {
+    for (int p = 0; p < n; p++) { fprintf(stderr, " /"); for (int c = 51; c >= 0; c--) if ((h[p] >> c) & 1) fprintf(stderr, " %c%c", "23456789TJQKA"[c % 13], "CDHS"[c / 13]); }
+    fprintf(stderr, " lead %d\n", leader);
+}
+#endif
+static int reach(State *s, int won, int target, u64 *rel) {
     s->nodes++;
-    if (s->tlen) return search_moves(s, won, target);
+    if (s->tlen) {
+        int best;
+        return search_moves(s, won, target, rel, -1, &best);
+    }
+    *rel = 0;
     int left = popc(s->hands[s->leader]);
     if (won >= target) return 1;
     if (won + left < target) return 0;
     if (left == 1) { /* the last trick plays itself */
-        int best = 0, best_card = __builtin_ctzll(s->hands[s->leader]);
+        int best = 0, best_card = __builtin_ctzll(s->hands[s->leader]), by_rank = 0;
         for (int i = 1; i < s->n; i++) {
             int p = (s->leader + i) % s->n;
             int c = __builtin_ctzll(s->hands[p]);
+            if (c / 13 == best_card / 13) by_rank = 1;
             if (beats(c, best_card, s->trump)) best = i, best_card = c;
         }
+        for (int i = 0; i < s->n && !by_rank; i++) {
+            int c = __builtin_ctzll(s->hands[i]);
+            if (c != best_card && c / 13 == best_card / 13) by_rank = 1;
+        }
+        if (by_rank) *rel = 1ULL << best_card;
         int winner = (s->leader + best) % s->n;
         return won + ((s->count_mask >> winner) & 1) >= target;
     }
-    u64 k0, k1, k2;
-    make_key(s, &k0, &k1, &k2);
-    Entry *b = bucket_of(k0, k1, k2);
-    Entry *hit = NULL;
-    for (int i = 0; i < BUCKET; i++)
-        if (b[i].gen == generation && b[i].k0 == k0 && b[i].k1 == k1 && b[i].k2 == k2) {
-            hit = &b[i];
-            break;
-        }
-    int lower = hit ? hit->lower : 0, upper = hit ? hit->upper : left;
-    if (won + lower >= target) return 1;
-    if (won + upper < target) return 0;
-    if (s->wants) {
-        sure_trick_bounds(s, left, &lower, &upper);
-        if (won + lower >= target) return 1;
-        if (won + upper < target) return 0;
-    }
-    int result = search_moves(s, won, target);
-    if (result) {
-        if (target - won > lower) lower = target - won;
-    } else if (target - won - 1 < upper) {
-        upper = target - won - 1;
-    }
-    /* re-find: the bucket may have changed during the search */
-    hit = NULL;
-    for (int i = 0; i < BUCKET; i++)
-        if (b[i].gen == generation && b[i].k0 == k0 && b[i].k1 == k1 && b[i].k2 == k2) {
-            hit = &b[i];
-            break;
-        }
-    if (hit) {
-        if (lower < hit->lower) lower = hit->lower;
-        if (upper > hit->upper) upper = hit->upper;
-    } else {
-        hit = &b[0];
-        for (int i = 0; i < BUCKET; i++) {
-            if (b[i].gen != generation) {
-                hit = &b[i];
-                break;
+    u64 k[3], lens;
+    make_key(s, k, &lens);
+    u64 in_play = in_hands(s);
+    Entry *b = bucket_of(lens, s->leader, k);
+    int tt_move = -1;
+    for (int i = 0; i < BUCKET; i++) {
+        Entry *e = &b[i];
+        if (e->gen != generation || e->lens != lens || (e->ll & 3) != s->leader) continue;
+        u64 m = e->mask;
+        if ((k[0] & m) != e->k0 || (k[1] & m) != e->k1 || (k[2] & m) != e->k2) continue;
+        int cut = won + e->lower >= target ? 1 : won + e->upper < target ? 0 : -1;
+        if (cut >= 0) {
+            *rel = mask_to_rel(m, in_play);
+#ifdef DEBUGTT
+            int truth = won + minimax(s) >= target;
+            if (truth != cut) {
+                fprintf(stderr, "BAD TT cut %d (lower %d upper %d won %d target %d) mask %llx\n now:", cut, e->lower, e->upper, won, target, (unsigned long long)m);
+                show(s->hands, s->n, s->leader);
+                fprintf(stderr, " stored from (res %d target %d won %d):", e->dres, e->dtarget, e->dwon);
+                show(e->dh, s->n, s->leader);
             }
-            if (b[i].left < hit->left) hit = &b[i];
+#endif
+            return cut;
         }
-        hit->k0 = k0, hit->k1 = k1, hit->k2 = k2, hit->gen = generation;
-        hit->left = (uint8_t)left;
+        if (tt_move < 0 && e->best != 0xFF && ((s->hands[s->leader] >> e->best) & 1)) tt_move = e->best;
+    }
+    {
+        int lower, upper;
+        u64 rel_lower, rel_upper;
+        sure_trick_bounds(s, left, &lower, &rel_lower, &upper, &rel_upper);
+        if (!s->wants) lower = 0, upper = left; /* quick tricks assume each side wants its tricks */
+        if (won + lower >= target) {
+            *rel = rel_lower;
+            return 1;
+        }
+        if (won + upper < target) {
+            *rel = rel_upper;
+            return 0;
+        }
+    }
+    int best;
+    u64 found;
+    int result = search_moves(s, won, target, &found, tt_move, &best);
+    *rel = found;
+#ifdef FULLMASK
+    u64 m = 0xFFFFFFFFFFFFFULL; (void)rel_to_mask;
+#else
+    u64 m = rel_to_mask(found, in_play);
+#endif
+    u64 k0 = k[0] & m, k1 = k[1] & m, k2 = k[2] & m;
+    int lower = result ? target - won : 0, upper = result ? left : target - won - 1;
+    Entry *hit = NULL, *victim = NULL;
+    for (int i = 0; i < BUCKET; i++) {
+        Entry *e = &b[i];
+        if (e->gen != generation) {
+            if (!victim || victim->gen == generation) victim = e;
+            continue;
+        }
+        if (e->lens == lens && (e->ll & 3) == s->leader && e->mask == m && e->k0 == k0 && e->k1 == k1 &&
+            e->k2 == k2) {
+            hit = e;
+            break;
+        }
+        if (!victim || (victim->gen == generation && (e->ll >> 2) < (victim->ll >> 2))) victim = e;
+    }
+    if (hit) {
+        if (hit->lower > lower) lower = hit->lower;
+        if (hit->upper < upper) upper = hit->upper;
+    } else {
+        hit = victim;
+        hit->lens = lens, hit->mask = m, hit->k0 = k0, hit->k1 = k1, hit->k2 = k2;
+        hit->gen = generation, hit->ll = (uint8_t)(s->leader | left << 2);
+        hit->best = 0xFF;
     }
     hit->lower = (int8_t)lower;
     hit->upper = (int8_t)upper;
+    if (best >= 0) hit->best = (uint8_t)best;
+#ifdef DEBUGTT
+    memcpy(hit->dh, s->hands, sizeof hit->dh); hit->dres = result; hit->dtarget = target; hit->dwon = won;
+#endif
     return result;
 }
 
@@ -386,7 +587,8 @@ static int tricks_left(const State *s) { return popc(s->hands[(s->leader + s->tl
 static int solve_value(State *s, int lower, int upper) {
     while (lower < upper) {
         int target = (lower + upper + 1) / 2;
-        if (reach(s, 0, target)) lower = target;
+        u64 rel;
+        if (reach(s, 0, target, &rel)) lower = target;
         else upper = target - 1;
     }
     return lower;
@@ -433,6 +635,8 @@ static int parse_state(PyObject *args, State *s) {
     s->max_mask = max_mask;
     s->must_trump = must_trump;
     s->wants = count_mask == max_mask;
+    for (int p = 0; p < s->n; p++)
+        s->good[p] = ((max_mask >> p) & 1) ? count_mask : (~count_mask & ((1 << s->n) - 1));
     for (Py_ssize_t i = 0; i < tlen; i++) {
         long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(tseq, i));
         if (c < 0 || c > 51) {
@@ -520,7 +724,7 @@ static PyObject *py_set_table_size(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_table_bytes(PyObject *self, PyObject *noargs) {
-    return PyLong_FromSize_t(n_buckets * BUCKET * sizeof(Entry));
+    return PyLong_FromSize_t(table_size);
 }
 
 static PyObject *py_nodes(PyObject *self, PyObject *noargs) { return PyLong_FromUnsignedLongLong(total_nodes); }
