@@ -36,6 +36,7 @@ import contextlib
 import dataclasses
 import itertools
 import json
+import socket
 import threading
 import time
 import urllib.error
@@ -316,7 +317,8 @@ class RemoteTable:
     def drop(self) -> None:
         """Cut the connection without a goodbye, as a network failure would (tests use it for reconnecting)."""
         if self._ws is not None:
-            self._ws.socket.close()
+            with contextlib.suppress(OSError):
+                self._ws.socket.shutdown(socket.SHUT_RDWR)
 
     def _reconnect(self, why: object) -> None:
         pause = 0.2
@@ -457,7 +459,7 @@ class RemoteTable:
         return ident
 
     @contextlib.contextmanager
-    def listening(self, every: float = 0.25) -> Iterator[None]:
+    def listening(self, every: float = 0.05) -> Iterator[None]:
         """Keep reading the server in a background thread for the duration (while the player thinks), so that
         heartbeats are answered, events arrive and a dropped connection is made again.
 
