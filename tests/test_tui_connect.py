@@ -59,6 +59,7 @@ class Player:
     def __init__(self) -> None:
         self.prompts: list[str] = []
         self.bad_exchange_sent = False
+        self.bad_contract_sent = False
         self.bad_card_sent = 0
 
     def __call__(self, prompt: str) -> str:
@@ -66,7 +67,8 @@ class Player:
         self.prompts.append(prompt)
         assert len(self.prompts) < 400, "the game does not move on"
         if "Choose a contract" in prompt:
-            if len(self.prompts) == 1:
+            if not self.bad_contract_sent:
+                self.bad_contract_sent = True
                 return "QQ"  # not a contract
             return re.search(r"\(([A-Z/]+)\)", prompt).group(1).split("/")[0]  # type: ignore[union-attr]
         if "discard" in prompt:
@@ -87,24 +89,28 @@ class Player:
 
 
 def test_plays_a_whole_match_in_the_line_game(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    url = make_table(server, BOTS)
+    url = make_table(server, BOTS, variant="standard,contracts=NT+MZ")  # six deals: each player chooses twice
     player = Player()
-    lines: list[str] = []
     monkeypatch.setattr(mizerka.terminal, "_read_line", player)
     result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--ascii", "--name", "Ola"])
     lines = result.output.splitlines()
     assert result.exit_code == 0, result.output
     assert "you are Ola, seat 0" in result.output
-    assert result.output.count("═══ Deal") == 3 and "The match is over." in result.output
+    assert result.output.count("═══ Deal") == 6 and "The match is over." in result.output
     # bad answers were refused with the server's reason and asked again
-    assert "Not accepted:" in result.output
-    assert any("Choose a contract" in p for p in player.prompts) or "(forehand) is choosing" in result.output
-    assert player.bad_exchange_sent and "Hint (" in result.output
+    assert "Not accepted: invalid action 'QQ'" in result.output and player.bad_contract_sent
+    assert "Not accepted: invalid exchange" in result.output and player.bad_exchange_sent
+    assert "Not accepted: invalid action 'XYZ'" in result.output and "Hint (" in result.output
+    assert sum(1 for p in player.prompts if "Choose a contract" in p) == 2  # asked again once
+    assert "Your only unused contract" in result.output  # the second choice is forced
     # the server's record agrees: a finished match, Ola in seat 0
     table = parse_invite(url).table
     record = httpx.get(f"{server.url}/api/tables/{table}/record")
     assert record.status_code == 200 and "Ola" in record.text
     assert not any("Traceback" in line for line in lines)
+    # the link of a finished match is stale
+    again = CliRunner().invoke(cli, ["play", "--connect", url, "--plain"])
+    assert again.exit_code == 1 and "stale" in again.output, again.output
 
 
 def test_hints_only_where_the_table_gives_them(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:

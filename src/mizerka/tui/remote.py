@@ -228,6 +228,7 @@ class RemoteTable:
         self._new: list[dict[str, Any]] = []
         self._ws: ClientConnection | None = None
         self._exits = contextlib.ExitStack()
+        self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._replies: dict[object, dict[str, Any]] = {}
 
@@ -355,12 +356,13 @@ class RemoteTable:
 
     def _add_event(self, message: dict[str, Any]) -> None:
         seq = int(message["seq"])
-        if seq <= self.seq:  # already seen (a replay overlapping what we had)
-            return
-        self.seq = seq
-        event = dict(message["event"], seq=seq)
-        self.events.append(event)
-        self._new.append(event)
+        with self._lock:
+            if seq <= self.seq:  # already seen (a replay overlapping what we had)
+                return
+            event = dict(message["event"], seq=seq)
+            self.events.append(event)
+            self._new.append(event)
+            self.seq = seq
 
     def _set_view(self, view: dict[str, Any]) -> None:
         self.view = view
@@ -499,7 +501,8 @@ class RemoteTable:
 
     def drain(self) -> list[dict[str, Any]]:
         """The events that arrived since the last call, in order."""
-        new, self._new = self._new, []
+        with self._lock:  # the full-screen game reads the server in another thread
+            new, self._new = self._new, []
         return new
 
     @property
