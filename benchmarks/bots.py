@@ -83,8 +83,11 @@ def pimc_worlds_per_second(points: list[Observation], n: int) -> float:
     return worlds / (time.perf_counter() - started)
 
 
-def ismcts_sims_per_second(seconds: float) -> float:
-    """Our IS-MCTS on Mizerka card play from the second trick on (as the OpenSpiel figure), 500 simulations a move."""
+def ismcts_sims_per_second(seconds: float, epsilon: float = 0.1) -> float:
+    """Our IS-MCTS on Mizerka card play from the second trick on (as the OpenSpiel figure), 500 simulations a move.
+
+    *epsilon* 0.1 is the bot's own ε-greedy policy playout; 1.0 plays random rollouts, like OpenSpiel's
+    ``RandomRolloutEvaluator``."""
     rng = random.Random(5)
     sims = 0
     spent = 0.0
@@ -99,7 +102,7 @@ def ismcts_sims_per_second(seconds: float) -> float:
             if len(deal.tricks) >= 1 and legal & (legal - 1):
                 obs = deal.observation(deal.to_move)
                 started = time.perf_counter()
-                decision = play_by_ismcts(obs, 500, 48, random.Random(sims), _Clock(None))
+                decision = play_by_ismcts(obs, 500, 48, random.Random(sims), _Clock(None), epsilon=epsilon)
                 spent += time.perf_counter() - started
                 sims += int(decision.info["simulations"])  # type: ignore[call-overload]
             cards = [c for c in range(52) if legal >> c & 1]
@@ -242,13 +245,17 @@ def main(argv: list[str] | None = None) -> int:
         figures["pimc_worlds_per_s"] = round(pimc_worlds_per_second(points["play"], 5 if args.quick else 20), 1)
         seconds = 2.0 if args.quick else 10.0
         ours = ismcts_sims_per_second(seconds)
+        ours_random = ismcts_sims_per_second(seconds, epsilon=1.0)
         theirs, openspiel_note = openspiel_in_subprocess(seconds)
         figures["openspiel_note"] = openspiel_note
         figures["ismcts_sims_per_s"] = round(ours, 1)
+        figures["ismcts_random_rollout_sims_per_s"] = round(ours_random, 1)
         figures["openspiel_ismcts_sims_per_s"] = None if theirs is None else round(theirs, 1)
         figures["ismcts_ratio"] = None if not theirs else round(ours / theirs, 4)
-        print(f"PIMC worlds/s {figures['pimc_worlds_per_s']}; ISMCTS sims/s {ours:.0f}; "
-              f"OpenSpiel C++ IS-MCTS (hearts) sims/s {theirs}", flush=True)
+        figures["ismcts_random_rollout_ratio"] = None if not theirs else round(ours_random / theirs, 4)
+        print(f"PIMC worlds/s {figures['pimc_worlds_per_s']}; ISMCTS sims/s {ours:.0f} (policy playouts), "
+              f"{ours_random:.0f} (random rollouts); OpenSpiel C++ IS-MCTS (hearts, random rollouts) sims/s {theirs}",
+              flush=True)
     if not args.skip_ladder:
         pairs = LADDER
         if args.pairs is not None:

@@ -89,6 +89,9 @@ class Table:
         self.leader = self.to_move = winner
 
 
+_NEXT = (1, 2, 0)
+
+
 def _winner_index(trick: list[int], trump: int) -> int:
     first, second, third = trick
     best, index, best_suit = first, 0, first // 13
@@ -120,11 +123,14 @@ def _low(mask: int) -> int:
 
 def policy(table: Table, rng: random.Random | None = None, epsilon: float = 0.0) -> int:
     """The playout policy's card for the player to move (it sees every hand)."""
-    mover = table.to_move
-    hands = table.hands
+    return _policy(table.hands, table.to_move, table.trick, table.trump, table.avoid, rng, epsilon)
+
+
+def _policy(
+    hands: list[int], mover: int, trick: list[int], trump: int, avoid: bool, rng: random.Random | None,
+    epsilon: float,
+) -> int:
     hand = hands[mover]
-    trick = table.trick
-    trump = table.trump
     mask = hand
     if trick:
         follow = hand & SUIT_MASKS[trick[0] // 13]
@@ -143,7 +149,7 @@ def policy(table: Table, rng: random.Random | None = None, epsilon: float = 0.0)
     prev = hands[(mover + 2) % 3]
     others = nxt | prev
     if not trick:
-        if table.avoid:
+        if avoid:
             best, best_key = -1, 99
             for suit_mask in SUIT_MASKS:
                 mine = hand & suit_mask
@@ -166,10 +172,12 @@ def policy(table: Table, rng: random.Random | None = None, epsilon: float = 0.0)
             if not mine or suit == trump:
                 continue
             # a master card is safe unless a player void in the suit can ruff
-            if mine.bit_length() > (others & suit_mask).bit_length() and (
-                trump < 0 or not any(not (h & suit_mask) and h & SUIT_MASKS[trump] for h in (nxt, prev))
-            ):
-                return mine.bit_length() - 1
+            if mine.bit_length() > (others & suit_mask).bit_length():
+                if trump < 0:
+                    return mine.bit_length() - 1
+                trumps = SUIT_MASKS[trump]
+                if not ((nxt & trumps and not nxt & suit_mask) or (prev & trumps and not prev & suit_mask)):
+                    return mine.bit_length() - 1
         longest, length = -1, -1
         for suit, suit_mask in enumerate(SUIT_MASKS):
             n = (hand & suit_mask).bit_count()
@@ -186,7 +194,7 @@ def policy(table: Table, rng: random.Random | None = None, epsilon: float = 0.0)
             best = card
     last = len(trick) == 2
     follow = hand & SUIT_MASKS[led]
-    if table.avoid:
+    if avoid:
         if follow:
             under = follow & ((1 << best) - 1)
             if under:
@@ -243,10 +251,51 @@ def policy(table: Table, rng: random.Random | None = None, epsilon: float = 0.0)
 
 
 def playout(table: Table, rng: random.Random | None = None, epsilon: float = 0.0) -> list[int]:
-    """Play *table* to the end with :func:`policy`, in place; return the tricks won per role."""
-    while table.left:
-        table.play(policy(table, rng, epsilon))
-    return table.won
+    """Play *table* to the end with :func:`policy`, in place; return the tricks won per role.
+
+    ``epsilon=1`` with an *rng* plays uniformly random legal cards instead (cheaper, weaker).
+    """
+    # Table.play inlined on local variables: this loop is the inner loop of every search level
+    hands, trick, trump, avoid, won = table.hands, table.trick, table.trump, table.avoid, table.won
+    mover, leader, left = table.to_move, table.leader, table.left
+    choose = _policy
+    uniform = epsilon >= 1.0 and rng is not None
+    while left:
+        if uniform:  # a random legal card (the random rollouts of textbook IS-MCTS)
+            mask = hands[mover]
+            if trick:
+                follow = mask & SUIT_MASKS[trick[0] // 13]
+                if follow:
+                    mask = follow
+            count = mask.bit_count()
+            if count > 1:
+                for _ in range(rng.randrange(count)):  # type: ignore[union-attr]
+                    mask &= mask - 1
+            card = (mask & -mask).bit_length() - 1
+        else:
+            card = choose(hands, mover, trick, trump, avoid, rng, epsilon)
+        hands[mover] ^= 1 << card
+        trick.append(card)
+        if len(trick) < 3:
+            mover = _NEXT[mover]
+            continue
+        first, second, third = trick
+        best, index, best_suit = first, 0, first // 13
+        suit = second // 13
+        if suit == best_suit:
+            if second > best:
+                best, index = second, 1
+        elif suit == trump:
+            best, index, best_suit = second, 1, suit
+        suit = third // 13
+        if (suit == best_suit and third > best) or (suit != best_suit and suit == trump):
+            index = 2
+        leader = mover = (leader + index) % 3
+        won[leader] += 1
+        left -= 1
+        trick = []
+    table.trick, table.to_move, table.leader, table.left = trick, mover, leader, left
+    return won
 
 
 def role_scores(won: list[int], quotas: tuple[int, int, int], avoid: bool) -> list[int]:

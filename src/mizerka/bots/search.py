@@ -16,6 +16,7 @@ Card play differs by level:
 * **ISMCTS** runs single-observer information-set Monte Carlo tree search: each iteration picks a
   determinization from a pool, walks the shared tree with UCB restricted to the cards legal in that world
   (availability counts), expands one node and plays out with an ε-greedy playout policy, all on raw masks.
+  In the solver's endgame it plays as PIMC.
 * **Expert** is PIMC with more worlds, each weighted by how likely the opponents' earlier plays in this
   deal were under the playout policy (a world in which they would have played differently counts less),
   and with more worlds for the contract and the exchange.
@@ -297,7 +298,7 @@ def evaluate_world(world: Deal, seat: int, cards: list[int]) -> dict[int, int]:
     return out
 
 
-def _opponent_play_weight(world: Deal, seat: int, miss: float = 0.35) -> float:
+def _opponent_play_weight(world: Deal, seat: int, miss: float = 0.6) -> float:
     """How likely the opponents' plays so far in *world* were under the playout policy."""
     replay = Deal(world.deck, rules=world.rules, dealer=world.dealer, allowed_contracts=world.allowed_contracts)
     weight = 1.0
@@ -455,11 +456,16 @@ class ISMCTSBot(_SearchBot):
     name = "ismcts"
     badge = "ISMCTS"
     description = "Information-set Monte Carlo tree search with policy playouts on raw masks."
-    default_budget = Budget(worlds=16, simulations=1200)
+    default_budget = Budget(worlds=16, simulations=1500)
     choose_worlds = 32
 
     def play(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
-        return play_by_ismcts(observation, budget.simulations or 1200, 3 * (budget.worlds or 16), rng,
+        contract = observation.contract
+        left = observation.rules.n_tricks - len(observation.tricks)
+        if contract is not None and observation.stock_size == 0 and left <= SOLVE_TRICKS[contract]:
+            # the endgame: exact solutions of sampled worlds beat rollouts
+            return play_by_pimc(observation, budget.worlds or 16, rng, _Clock(budget.time))
+        return play_by_ismcts(observation, budget.simulations or 1500, 3 * (budget.worlds or 16), rng,
                               _Clock(budget.time))
 
 
