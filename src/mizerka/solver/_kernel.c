@@ -295,6 +295,37 @@ static void sure_trick_bounds(const State *s, int left, int *lower, u64 *rel_low
     }
 }
 
+/* Mizerka (the counted side wants few tricks, the others want it to take them), no-trump: a player
+   outside the counted side on lead who can lead a suit in which every card of the counted hand is above
+   all the others' forces a trick on it; a counted leader whose every suit is like that takes them all. */
+static void misere_bounds(const State *s, int left, int *lower, u64 *rel_lower) {
+    if (s->trump >= 0 || popc((unsigned)s->count_mask) != 1) return;
+    int seat = __builtin_ctz((unsigned)s->count_mask);
+    u64 mine = s->hands[seat], theirs = 0;
+    for (int p = 0; p < s->n; p++)
+        if (p != seat) theirs |= s->hands[p];
+    u64 forced = 0, rel = 0; /* suits where every card of the seat beats every other card */
+    for (int suit = 0; suit < 4; suit++) {
+        u64 m = mine & SUIT(suit), t = theirs & SUIT(suit);
+        if (!m) continue;
+        int low = __builtin_ctzll(m);
+        if (!t || top_bit(t) < low) {
+            forced |= SUIT(suit);
+            rel |= 1ULL << low;
+        }
+    }
+    if (s->leader == seat) {
+        if ((mine & ~forced) == 0 && left > *lower) *lower = left, *rel_lower = rel;
+        return;
+    }
+    u64 lead = s->hands[s->leader] & forced;
+    if (lead && *lower < 1) {
+        int suit = __builtin_ctzll(lead) / 13;
+        *lower = 1;
+        *rel_lower = 1ULL << __builtin_ctzll(mine & SUIT(suit));
+    }
+}
+
 /* ---------------------------------------------------------------- move generation ------------ */
 
 /* Ordering heuristics, DDS-style by position in the trick.  `good[p]` says whose trick wins player p
@@ -529,7 +560,10 @@ static int reach(State *s, int won, int target, u64 *rel) {
         int lower, upper;
         u64 rel_lower, rel_upper;
         sure_trick_bounds(s, left, &lower, &rel_lower, &upper, &rel_upper);
-        if (!s->wants) lower = 0, upper = left; /* quick tricks assume each side wants its tricks */
+        if (!s->wants) { /* quick tricks assume each side wants its tricks */
+            lower = 0, upper = left;
+            misere_bounds(s, left, &lower, &rel_lower);
+        }
         if (won + lower >= target) {
             *rel = rel_lower;
             return 1;
@@ -585,6 +619,16 @@ static int reach(State *s, int won, int target, u64 *rel) {
 static int tricks_left(const State *s) { return popc(s->hands[(s->leader + s->tlen) % s->n]); }
 
 static int solve_value(State *s, int lower, int upper) {
+    /* Mizerka: the seat's value is small, so climb from the bottom (each search a cheap refutation
+       until the last) rather than bisect from the middle */
+    if (!s->wants) {
+        while (lower < upper) {
+            u64 rel;
+            if (reach(s, 0, lower + 1, &rel)) lower++;
+            else upper = lower;
+        }
+        return lower;
+    }
     while (lower < upper) {
         int target = (lower + upper + 1) / 2;
         u64 rel;
