@@ -32,6 +32,7 @@ def make_server(database_url: str) -> Iterator[Any]:
 
     def make(**options: Any) -> ThreadServer:
         options.setdefault("bot_delay", 0.0)
+        options.setdefault("dd_limit", 0.0)
         options.setdefault("web_dir", None)
         options.setdefault("rate", 1000.0)
         options.setdefault("burst", 1000.0)

@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from mizerka.bots import BOT_LEVELS
-from mizerka.record import MatchRecord, RecordError
+from mizerka.record import DealRecord, MatchRecord, RecordError
 from mizerka.rules import VARIANTS
 from mizerka.server.hub import Client, Hub, ServerConfig
 from mizerka.server.protocol import ERROR_CODES, PROTOCOL_VERSION
@@ -41,6 +41,8 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+BotLevel = Literal["random", "rules", "pimc", "ismcts", "expert"]
+
 Name = Annotated[str, Field(min_length=1, max_length=40, description="A display name (1-40 printable characters).")]
 
 
@@ -53,7 +55,7 @@ def _check_name(value: str) -> str:
 
 class SeatSpec(_Model):
     kind: Literal["human", "bot"]
-    level: Literal["random", "rules"] | None = Field(None, description="The bot level of a bot seat.")
+    level: BotLevel | None = Field(None, description="The bot level of a bot seat.")
 
 
 class CreateTable(_Model):
@@ -82,7 +84,7 @@ class LeaveRequest(_Model):
 class QuickPlay(_Model):
     name: Name
     variant: Annotated[str, Field(max_length=200)] = "standard"
-    level: Literal["random", "rules"] = "rules"
+    level: BotLevel = "rules"
 
     _name = field_validator("name")(_check_name)
 
@@ -158,6 +160,28 @@ def _info(hub: Hub, table: Table) -> TableInfo:
         n_deals=table.rules.n_deals, options=view["options"], invite=f"/?table={table.id}",
         spectators=sum(1 for c in live.clients if c.seat is None) if live else 0,
     )
+
+
+def table_record(table: Table) -> MatchRecord:
+    """The record a table may give anyone now: see the ``record`` endpoint.  Never the deal in progress."""
+    match = table.match
+    assert match is not None
+    over = match.is_over()
+    finished = match.deal_no if over else match.deal_no - 1  # the current deal is never over while play goes on
+    tags = {"Event": table.settings.name or "mizerka server", "Site": "mizerka server",
+            "Date": time.strftime("%Y.%m.%d"), "Table": table.id}
+    if over or table.settings.reveal:
+        return MatchRecord.from_actions(
+            table.rules, match.players, match.first_dealer, table.decks[:finished],
+            [list(deal.history) for deal in match.deals[:finished]],
+            salts=table.salts[:finished], commits=table.commits[:finished], tags=tags,
+        )
+    deals = [
+        DealRecord(number=r.deal_no, dealer=r.dealer, contract=r.contract, tricks_won=tuple(r.tricks),
+                   commit=table.commits[r.deal_no - 1])
+        for r in match.results()[:finished]
+    ]
+    return MatchRecord(table.rules, tuple(match.players), match.first_dealer, tuple(deals), tags)
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -265,26 +289,26 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def record(
         table_id: Annotated[str, Field(max_length=64)], format: Literal["text", "json"] = "text"
     ) -> Response:
-        """The game record of a finished match (docs/record.md), with every deck's commitment and salt."""
+        """The game record (docs/record.md) of the deals finished so far, as a download.
+
+        A finished match: every deal in full, with its deck's commitment and salt.  A match in progress: only
+        the finished deals, never the deal being played; in full when the table reveals each deal after it
+        (option ``reveal``), else score-only (contract and tricks of each deal: what every player saw).
+        """
         table = await hub.find(table_id)
         if table is None:
             raise TableError("unknown_table", f"no table {table_id!r}")
-        if table.match is None or not table.match.is_over():
-            raise TableError("not_over", "only a finished match can be exported")
-        match = table.match
-        n = match.deal_no
+        if table.match is None:
+            raise TableError("not_over", "the match has not started: no deal is finished yet")
         try:
-            rec = MatchRecord.from_actions(
-                table.rules, match.players, match.first_dealer, table.decks[:n], match.history(),
-                salts=table.salts[:n], commits=table.commits[:n],
-                tags={"Event": table.settings.name or "mizerka server", "Site": "mizerka server",
-                      "Date": time.strftime("%Y.%m.%d"), "Table": table.id},
-            )
+            rec = table_record(table)
         except RecordError as error:  # pragma: no cover - a stored match always makes a valid record
             raise TableError("internal", str(error)) from None
+        filename = f"mizerka-{table.id}.{'json' if format == 'json' else 'txt'}"
+        headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
         if format == "json":
-            return Response(rec.to_json(), media_type="application/json")
-        return PlainTextResponse(rec.to_text())
+            return Response(rec.to_json(), media_type="application/json", headers=headers)
+        return PlainTextResponse(rec.to_text(), headers=headers)
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:

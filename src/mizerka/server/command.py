@@ -1,15 +1,24 @@
-"""``mizerka serve``: run the game server on uvicorn."""
+"""``mizerka serve``: run the game server on uvicorn.
+
+``mizerka serve --open`` (what ``make run`` runs) prints, once the server is listening, the address that
+opens a game against two bots at once (``/?quickplay=1``), and opens it in a browser when there is one.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 import click
 
 from mizerka.server.hub import ServerConfig
 
-__all__ = ["default_database", "serve_command"]
+__all__ = ["default_database", "quickplay_url", "serve_command"]
 
 
 def default_database() -> str:
@@ -19,11 +28,47 @@ def default_database() -> str:
     return "sqlite:///" + str(Path(platformdirs.user_data_dir("mizerka")) / "mizerka.sqlite3")
 
 
+def quickplay_url(host: str, port: int) -> str:
+    """The address of a game against bots: a wildcard bind address becomes the loopback one.
+
+    >>> quickplay_url("0.0.0.0", 8000)
+    'http://127.0.0.1:8000/?quickplay=1'
+    >>> quickplay_url("::1", 9000)
+    'http://[::1]:9000/?quickplay=1'
+    """
+    if host in ("0.0.0.0", "", "::"):
+        host = "127.0.0.1"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/?quickplay=1"
+
+
+def _graphical_browser() -> bool:
+    """Whether a browser window can be opened (never a console browser that would take over the terminal)."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _open_browser(url: str) -> None:
+    import webbrowser
+
+    def run() -> None:
+        with contextlib.suppress(Exception):  # no browser is no failure: the address is printed
+            webbrowser.open(url, new=2)
+
+    threading.Thread(target=run, daemon=True).start()
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port to bind.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="Port to bind (0: any free port).")
 @click.option("--database", "database", default=None, metavar="URL",
               help="sqlite:///path or postgresql://user:pw@host/db (default: a SQLite file in the user data dir).")
+@click.option("--open", "open_game", is_flag=True,
+              help="Once listening, print the address of a game against bots (and open it in a browser, if any).")
+@click.option("--no-browser", is_flag=True, help="With --open: only print the address.")
 @click.option("--bot-delay", default=0.8, show_default=True, type=click.FloatRange(0, 30),
               help="Least seconds a bot takes per decision, for a pleasant pace.")
 @click.option("--grace", default=60.0, show_default=True, type=click.FloatRange(0, 86400),
@@ -33,12 +78,17 @@ def default_database() -> str:
 @click.option("--heartbeat", default=20.0, show_default=True, type=click.FloatRange(0.05, 3600),
               help="Seconds between heartbeats; a client silent for three is dropped.")
 @click.option("--bot-workers", default=2, show_default=True, type=click.IntRange(1, 64), help="Bot worker pool size.")
+@click.option("--slow-bot-workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Pool size for the searching bots (pimc, ismcts, expert).")
 @click.option("--bot-pool", default="process", show_default=True, type=click.Choice(["thread", "process"]),
               help="Run bots in threads or in processes.")
+@click.option("--dd-limit", default=10.0, show_default=True, type=click.FloatRange(0, 600),
+              help="Seconds the double-dummy analysis of a finished deal may take (0: no analysis).")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["debug", "info", "warning", "error"]))
-def serve_command(host: str, port: int, database: str | None, bot_delay: float, grace: float, abandon_after: float,
-                  heartbeat: float, bot_workers: int, bot_pool: str, log_level: str) -> None:
+def serve_command(host: str, port: int, database: str | None, open_game: bool, no_browser: bool, bot_delay: float,
+                  grace: float, abandon_after: float, heartbeat: float, bot_workers: int, slow_bot_workers: int,
+                  bot_pool: str, dd_limit: float, log_level: str) -> None:
     """Run the game server (REST lobby under /api, websocket at /ws, browser client at /)."""
     import uvicorn
 
@@ -47,10 +97,27 @@ def serve_command(host: str, port: int, database: str | None, bot_delay: float, 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = ServerConfig(database=database or default_database(), bot_delay=bot_delay, grace=grace,
                           abandon_after=abandon_after, heartbeat=heartbeat, bot_workers=bot_workers,
-                          bot_pool="process" if bot_pool == "process" else "thread")
+                          slow_bot_workers=slow_bot_workers,
+                          bot_pool="process" if bot_pool == "process" else "thread", dd_limit=dd_limit)
     try:
         app = create_app(config)
     except ValueError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"mizerka server on http://{host}:{port}/ (database {config.database})", err=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=65536, ws_ping_interval=20.0)
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.should_exit or not self.servers:
+                return
+            bound = self.servers[0].sockets[0].getsockname()[1]
+            click.echo(f"mizerka server on http://{host}:{bound}/ (database {config.database})", err=True)
+            if open_game:
+                url = quickplay_url(host, int(bound))
+                click.echo(f"Play against bots: {url}", err=False)
+                sys.stdout.flush()
+                if not no_browser and _graphical_browser():
+                    _open_browser(url)
+
+    uv_config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=65536,
+                               ws_ping_interval=20.0)
+    Server(uv_config).run()

@@ -33,6 +33,7 @@ from typing import Any, Literal
 from mizerka.bots import BOT_LEVELS, Decision, make_bot
 from mizerka.deal import Observation
 from mizerka.server.db import Store
+from mizerka.server.dd import DoubleDummy
 from mizerka.server.protocol import (
     PROTOCOL_VERSION,
     Act,
@@ -46,7 +47,7 @@ from mizerka.server.protocol import (
     Sync,
     decode_client_message,
 )
-from mizerka.server.tables import Event, SeatState, Table, TableError, TableSettings
+from mizerka.server.tables import Event, SeatState, Table, TableError, TableSettings, reason_code
 from mizerka.server.views import build_view
 
 __all__ = ["Client", "Hub", "LiveTable", "ServerConfig", "hash_token", "render_events"]
@@ -68,9 +69,13 @@ class ServerConfig:
         cleanup_interval: how often abandoned tables are looked for.
         bot_workers: the size of the bot worker pool.
         bot_pool: ``thread`` or ``process`` workers.
+        slow_bot_workers: the size of the second pool, for the searching bots (pimc, ismcts, expert), so that
+            they never keep the quick ones (random, rules) waiting.
         rate, burst: each connection may send *rate* messages a second on average, *burst* at once.
         seed: seeds deck orders and table ids (tests); ``None`` for unpredictable ones.
         web_dir: a directory of static files served at ``/`` (the browser client), if it exists.
+        dd_limit: seconds the double-dummy analysis of a finished deal may take (0: no analysis).
+        dd_workers: how many analyses run at once.
     """
 
     database: str
@@ -85,6 +90,9 @@ class ServerConfig:
     burst: float = 60.0
     seed: int | None = None
     web_dir: Path | None = Path(__file__).resolve().parent.parent / "web"
+    dd_limit: float = 10.0
+    slow_bot_workers: int = 1
+    dd_workers: int = 1
 
 
 def hash_token(token: str) -> str:
@@ -101,6 +109,9 @@ def render_events(
         messages[-1]["view"] = build_view(table, seat, connected)
     return messages
 
+
+FAST_LEVELS = frozenset({"random", "rules"})
+"""Bot levels that decide in milliseconds; the others search, and get a pool of their own."""
 
 _BOTS: dict[str, Any] = {}
 
@@ -201,28 +212,39 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self.store: Store | None = None
         self.pool: concurrent.futures.Executor | None = None
+        self.slow_pool: concurrent.futures.Executor | None = None
         self._rng = random.Random(config.seed) if config.seed is not None else None
         self._cleanup: asyncio.Task[None] | None = None
         self.started = time.time()
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.dd: DoubleDummy | None = None
 
     # -- life cycle ---------------------------------------------------------------------------------
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         self.store = await asyncio.to_thread(Store, self.config.database)
-        if self.config.bot_pool == "process":
-            # spawned, not forked: a forked worker would inherit the listening socket and outlive a killed server
-            self.pool = concurrent.futures.ProcessPoolExecutor(
-                self.config.bot_workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_watch_parent, initargs=(os.getpid(),),
-            )
-        else:
-            self.pool = concurrent.futures.ThreadPoolExecutor(self.config.bot_workers, thread_name_prefix="bot")
+        self.pool = self._make_pool(self.config.bot_workers, "bot")
+        self.slow_pool = self._make_pool(self.config.slow_bot_workers, "slow-bot")
+        if self.config.dd_limit > 0:
+            self.dd = DoubleDummy(self.config.dd_limit, self.config.dd_workers)
         for table in await asyncio.to_thread(self.store.load_active):
             self.tables[table.id] = LiveTable(table)
         log.info("resumed %d tables", len(self.tables))
         self._cleanup = asyncio.create_task(self._cleanup_loop())
+
+    def _make_pool(self, workers: int, name: str) -> concurrent.futures.Executor:
+        if self.config.bot_pool == "process":
+            # spawned, not forked: a forked worker would inherit the listening socket and outlive a killed server
+            return concurrent.futures.ProcessPoolExecutor(
+                workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_watch_parent, initargs=(os.getpid(),),
+            )
+        return concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix=name)
+
+    def pool_for(self, level: str) -> concurrent.futures.Executor | None:
+        """The worker pool of a bot level: the searching bots have their own, so they never hold up the others."""
+        return self.pool if level in FAST_LEVELS else self.slow_pool
 
     async def stop(self) -> None:
         if self._cleanup is not None:
@@ -232,8 +254,11 @@ class Hub:
                 task.cancel()
             for client in list(live.clients):
                 client.close()
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+        for pool in (self.pool, self.slow_pool):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        if self.dd is not None:
+            self.dd.stop()
         if self.store is not None:
             await asyncio.to_thread(self.store.close)
 
@@ -270,6 +295,26 @@ class Hub:
                 log.info("table %s event %d %s", table.id, event.seq, json.dumps(event.render(None)))
         self._broadcast(live, events)
         self._schedule(live)
+        if self.dd is not None:
+            for event in events:
+                if event.kind == "deal_end":
+                    self._spawn(live, self._double_dummy(live, event.deal_no))
+
+    async def _double_dummy(self, live: LiveTable, deal_no: int) -> None:
+        """Analyse a finished deal and send everyone at the table its double-dummy values (or why not)."""
+        table = live.table
+        assert self.dd is not None and table.match is not None
+        deal = table.match.deals[deal_no - 1]
+        try:
+            values, reason = await self.dd.analyse(deal)
+        except Exception:
+            log.exception("table %s: double-dummy analysis of deal %d failed", table.id, deal_no)
+            values, reason = None, "error"
+        table.dd[deal_no] = values
+        message = json.dumps({"type": "dd", "deal_no": deal_no, "dd": values, "reason": reason},
+                             separators=(",", ":"))
+        for client in list(live.clients):
+            client.send(message)
 
     def _broadcast(self, live: LiveTable, events: Sequence[Event]) -> None:
         connected = live.connected()
@@ -328,7 +373,7 @@ class Hub:
         start = loop.time()
         try:
             decision = await loop.run_in_executor(
-                self.pool, decide, level, observation, zlib.crc32(f"{table.id}:{seq}".encode())
+                self.pool_for(level), decide, level, observation, zlib.crc32(f"{table.id}:{seq}".encode())
             )
         except Exception:
             log.exception("table %s: bot %s failed at seat %d", table.id, level, seat)
@@ -341,7 +386,9 @@ class Hub:
                 return
             reason = table.match.deal.illegal_reason(decision.action)  # the engine validates every action
             if reason is not None:
-                log.error("table %s: bot %s chose an illegal action: %s", table.id, level, reason)
+                # the reason may name a card of the bot's hand: logs carry public information only
+                log.error("table %s: bot %s chose an illegal action (%s)", table.id, level,
+                          reason_code(reason)["code"])
                 return
             with contextlib.suppress(TableError):
                 await self._commit(live, table.act(seat, decision.action, auto=auto))
@@ -425,7 +472,10 @@ class Hub:
         except ProtocolError as error:
             client.send({"type": "error", "id": request_id, "code": error.code, "message": error.message})
         except TableError as error:
-            client.send({"type": "error", "id": request_id, "code": error.code, "message": error.message})
+            reply: dict[str, Any] = {"type": "error", "id": request_id, "code": error.code, "message": error.message}
+            if error.reason is not None:
+                reply["reason"] = error.reason
+            client.send(reply)
 
     async def handle(self, client: Client, message: Any) -> None:
         if isinstance(message, Ping):

@@ -36,10 +36,13 @@ __all__ = [
     "Ack",
     "Act",
     "ClientMessage",
+    "DoubleDummyMessage",
+    "DoubleDummyValues",
     "ErrorReply",
     "EventMessage",
     "Hello",
     "HintReply",
+    "IllegalReason",
     "Leave",
     "Ping",
     "Pong",
@@ -253,6 +256,14 @@ class TrickView(_Message):
     winner: int | None = None
 
 
+class DoubleDummyValues(_Message):
+    """What perfect play with every card open would have given each seat, from the start of play (paranoid:
+    the two others against it).  ``null`` for a seat that sits the deal out."""
+
+    tricks: list[int | None]
+    scores: list[int | None]
+
+
 class ScoreRow(_Message):
     deal_no: int
     dealer: int
@@ -261,6 +272,16 @@ class ScoreRow(_Message):
     tricks: list[int]
     scores: list[int]
     totals: list[int]
+    dd: DoubleDummyValues | None = Field(default=None, description="The deal's double-dummy values, once known.")
+
+
+class IllegalReason(_Message):
+    """Why an action is refused, for machines: ``code`` (see docs/protocol.md), and ``suit`` (C D H S) for
+    ``follow``."""
+
+    code: Literal["follow", "not_in_hand", "wrong_phase", "deal_over", "contract_used", "contract_not_played",
+                  "exchange_over", "talon_short", "not_an_action", "illegal"]
+    suit: str | None = None
 
 
 class View(_Message):
@@ -282,6 +303,8 @@ class View(_Message):
     hand: list[Card] = Field(description="The recipient's hand, sorted by suit (C D H S) and rank, high first.")
     legal: list[str] = Field(description="Every legal action as text, when it is the recipient's turn (not exchange).")
     illegal: dict[str, str] = Field(description="card → why it may not be played now (own hand, own turn).")
+    illegal_codes: dict[str, IllegalReason] = Field(
+        default_factory=dict, description="card → the reason of ``illegal`` as a machine code.")
     exchange: dict[str, int] | None = Field(description="{'max': n} when the recipient is to exchange.")
     allowed_contracts: list[str]
     contract: ContractView | None
@@ -351,6 +374,7 @@ class ErrorReply(_Message):
     id: RequestId = None
     code: str = Field(description="One of the error codes in docs/protocol.md.")
     message: str
+    reason: IllegalReason | None = Field(default=None, description="With illegal_action: the reason as a code.")
 
 
 class HintReply(_Message):
@@ -369,6 +393,16 @@ class Presence(_Message):
     connected: bool
 
 
+class DoubleDummyMessage(_Message):
+    """A finished deal's double-dummy values, sent when the analysis is done (not numbered: an annotation,
+    not part of the game).  ``dd`` is null when it was not available (``reason``: timeout, busy, error)."""
+
+    type: Literal["dd"]
+    deal_no: int
+    dd: DoubleDummyValues | None
+    reason: str | None = None
+
+
 class ServerPing(_Message):
     type: Literal["ping"]
     id: RequestId = None
@@ -380,7 +414,8 @@ class ServerPong(_Message):
 
 
 ServerMessage = Annotated[
-    Welcome | Snapshot | EventMessage | Ack | ErrorReply | HintReply | Presence | ServerPing | ServerPong,
+    Welcome | Snapshot | EventMessage | Ack | ErrorReply | HintReply | Presence | DoubleDummyMessage | ServerPing
+    | ServerPong,
     Field(discriminator="type"),
 ]
 """Any message the server sends."""

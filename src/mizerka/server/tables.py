@@ -49,10 +49,39 @@ STANDIN_LEVEL: Final = "rules"
 class TableError(ValueError):
     """A request the table refuses.  ``code`` is an error code of the protocol (docs/protocol.md)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
         self.code = code
         self.message = message
+        self.reason = reason
         super().__init__(f"{code}: {message}")
+
+
+_REASONS: Final = (
+    ("must follow suit", "follow"),
+    ("is not in seat", "not_in_hand"),
+    ("cannot discard", "not_in_hand"),
+    ("the deal is over", "deal_over"),
+    ("has already used contract", "contract_used"),
+    ("is not played in this variant", "contract_not_played"),
+    ("had their one exchange", "exchange_over"),
+    ("left in the talon", "talon_short"),
+    (" phase", "wrong_phase"),
+    ("is not a", "not_an_action"),
+)
+
+
+def reason_code(text: str, suit: int | None = None) -> dict[str, Any]:
+    """The machine code of an illegal-action reason (:meth:`mizerka.deal.Deal.illegal_reason`'s text).
+
+    >>> reason_code("must follow suit: hearts were led and seat 1 holds some", 2)
+    {'code': 'follow', 'suit': 'H'}
+    >>> reason_code("cannot choose a contract in the play phase")
+    {'code': 'wrong_phase'}
+    """
+    code = next((c for fragment, c in _REASONS if fragment in text), "illegal")
+    if code == "follow" and suit is not None:
+        return {"code": code, "suit": "CDHS"[suit]}
+    return {"code": code}
 
 
 def card_list(mask: int | CardSet | Iterable[int]) -> list[str]:
@@ -207,6 +236,7 @@ class Table:
         self.events: list[Event] = []
         self.rematch_votes: set[int] = set()
         self.rematch_table: str | None = None
+        self.dd: dict[int, dict[str, Any] | None] = {}  # deal number → double-dummy values (not journaled)
 
     @classmethod
     def new(
@@ -399,7 +429,8 @@ class Table:
         except InvalidActionError as error:
             raise TableError("invalid_action", str(error)) from None
         except IllegalActionError as error:
-            raise TableError("illegal_action", str(error)) from None
+            led = deal.trick[0] // 13 if deal.trick else None
+            raise TableError("illegal_action", str(error), reason_code(str(error), led)) from None
         return action
 
     def act(self, seat: int, action: Action, *, auto: bool = False) -> list[Event]:

@@ -23,7 +23,7 @@ from mizerka.deal import Observation, Phase
 from mizerka.rules import Contract, Role
 from mizerka.server.tables import Table, card_list
 
-__all__ = ["build_view", "illegal_reasons"]
+__all__ = ["build_view", "illegal_codes", "illegal_reasons"]
 
 _PHASES = {Phase.CHOOSE: "choose", Phase.EXCHANGE: "exchange", Phase.PLAY: "play", Phase.DONE: "done"}
 
@@ -49,6 +49,14 @@ def illegal_reasons(obs: Observation) -> dict[str, str]:
     return {card: reason for card in card_list(hand & ~(0x1FFF << (13 * led)))}
 
 
+def illegal_codes(obs: Observation, illegal: dict[str, str]) -> dict[str, dict[str, str]]:
+    """:func:`illegal_reasons` as machine codes (``{"code": "follow", "suit": "H"}``)."""
+    if not illegal:
+        return {}
+    code = {"code": "follow", "suit": "CDHS"[obs.trick[0] // 13]}
+    return {card: code for card in illegal}
+
+
 def _players(table: Table, connected: Collection[int]) -> list[dict[str, Any]]:
     players = []
     for index, seat in enumerate(table.seats):
@@ -69,7 +77,7 @@ def _score_sheet(table: Table) -> list[dict[str, Any]]:
         totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
         rows.append({"deal_no": result.deal_no, "dealer": result.dealer, "chooser": result.chooser,
                      "contract": str(result.contract), "tricks": list(result.tricks),
-                     "scores": list(result.scores), "totals": totals})
+                     "scores": list(result.scores), "totals": totals, "dd": table.dd.get(result.deal_no)})
     return rows
 
 
@@ -91,7 +99,8 @@ def build_view(table: Table, seat: int | None, connected: Collection[int] = ()) 
     if match is None:
         base.update(
             deal_no=0, phase="waiting", dealer=None, roles={}, to_move=None, your_turn=False, hand=[], legal=[],
-            illegal={}, exchange=None, allowed_contracts=[], contract=None, quotas={}, tricks_won=[0] * n,
+            illegal={}, illegal_codes={}, exchange=None, allowed_contracts=[], contract=None, quotas={},
+            tricks_won=[0] * n,
             hand_sizes=[0] * n, exchange_counts=[None] * n, talon_size=0, shown_card=None, discards=[], drawn=[],
             trick=None, last_trick=None, tricks_played=0, deal_scores=None, totals=[0] * n, used=[[] for _ in range(n)],
             score_sheet=[], commitment=None,
@@ -111,6 +120,7 @@ def build_view(table: Table, seat: int | None, connected: Collection[int] = ()) 
         start = order.index(t.leader)
         last = {"leader": t.leader, "cards": [str(c) for c in t.cards],
                 "seats": [order[(start + i) % 3] for i in range(3)], "winner": t.winner}
+    illegal = illegal_reasons(obs)
     exchange = None
     if your_turn and obs.phase is Phase.EXCHANGE:
         exchange = {"max": min(obs.talon_size, len(obs.hand))}
@@ -129,7 +139,7 @@ def build_view(table: Table, seat: int | None, connected: Collection[int] = ()) 
         to_move=obs.to_move if obs.to_move >= 0 and table.status == "playing" else None,
         your_turn=your_turn and table.status == "playing",
         hand=card_list(obs.hand), legal=[str(a) for a in obs.legal_actions] if your_turn else [],
-        illegal=illegal_reasons(obs), exchange=exchange,
+        illegal=illegal, illegal_codes=illegal_codes(obs, illegal), exchange=exchange,
         allowed_contracts=[str(c) for c in obs.allowed_contracts],
         contract=_contract(obs.contract) if obs.contract is not None else None,
         quotas=quotas, tricks_won=list(obs.tricks_won), hand_sizes=list(obs.hand_sizes),

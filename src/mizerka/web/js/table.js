@@ -52,6 +52,7 @@ export class TableView {
     this.seenDrawn = new Set();
     this.lastDealView = {};
     this.summaryQueue = [];
+    this.ddByDeal = {}; // deal number → double-dummy values (the server's "dd" message, or the score sheet)
     this.winners = null;
     this.message = null;
     this.forcedSent = null;
@@ -97,6 +98,9 @@ export class TableView {
       case "event":
         this.onEvent(message.event, message.view);
         break;
+      case "dd":
+        this.onDoubleDummy(message.deal_no, message.dd);
+        break;
       case "presence":
         if (this.view) {
           const player = this.view.players[message.seat];
@@ -134,6 +138,7 @@ export class TableView {
     const previous = this.view;
     this.view = view;
     if (view.deal_no) this.lastDealView[view.deal_no] = view;
+    for (const row of view.score_sheet || []) if (row.dd) this.ddByDeal[row.deal_no] = row.dd;
     if (!previous || previous.deal_no !== view.deal_no || previous.phase !== view.phase) {
       this.selected.clear();
       this.hint = null;
@@ -710,8 +715,17 @@ export class TableView {
     return dialog;
   }
 
+  /** The double-dummy values of a finished deal arrived (after its summary, maybe): fill in an open summary. */
+  onDoubleDummy(dealNo, dd) {
+    if (!dd) return;
+    this.ddByDeal[dealNo] = dd;
+    for (const cell of this.root.querySelectorAll(`dialog[data-deal="${dealNo}"] td.dd[data-seat]`)) {
+      cell.textContent = ddText(dd, Number(cell.dataset.seat));
+    }
+  }
+
   summaryDialog(event, v) {
-    const dialog = h("dialog", { "aria-labelledby": "summary-title" });
+    const dialog = h("dialog", { "aria-labelledby": "summary-title", "data-deal": String(event.deal_no) });
     const code = event.contract;
     const names = v.players.map((_, seat) => this.nameOf(seat, v));
     const seats = Object.keys(v.roles || {}).map(Number).sort((a, b) => a - b);
@@ -722,18 +736,15 @@ export class TableView {
       h("th", { scope: "col", title: t("summary.ddHelp") }, t("summary.dd")), h("th", { scope: "col" }, t("sheet.total")));
     table.append(h("thead", {}, head));
     const body = h("tbody");
-    const dd = event.dd || null;
+    const dd = event.dd || this.ddByDeal[event.deal_no] || null;
     for (const seat of active) {
       const role = v.roles?.[String(seat)];
-      const ddTricks = dd && Array.isArray(dd.tricks) ? dd.tricks[seat] : null;
-      const ddScore = dd && Array.isArray(dd.scores) ? dd.scores[seat] : null;
       body.append(h("tr", {},
         h("th", { scope: "row" }, names[seat], role ? h("span", { class: "role" }, ` · ${t(ROLE_KEYS[role])}`) : null),
         h("td", { class: "num" }, String(v.quotas?.[String(seat)] ?? "")),
         h("td", { class: "num" }, String(event.tricks[seat])),
         h("td", { class: `num ${event.scores[seat] > 0 ? "plus" : event.scores[seat] < 0 ? "minus" : ""}` }, signed(event.scores[seat])),
-        h("td", { class: "num dd" }, ddTricks === null || ddTricks === undefined ? t("summary.ddNone")
-          : `${ddTricks}${ddScore === null || ddScore === undefined ? "" : ` (${signed(ddScore)})`}`),
+        h("td", { class: "num dd", "data-seat": String(seat) }, ddText(dd, seat)),
         h("td", { class: "num total" }, signed(event.totals[seat]))));
     }
     table.append(body);
@@ -823,4 +834,12 @@ export function inviteUrl(table) {
 
 export function recordUrl(table) {
   return `/api/tables/${encodeURIComponent(table)}/record?format=json`;
+}
+
+/** One seat's double-dummy cell: "tricks (score)", or "not available". */
+function ddText(dd, seat) {
+  const tricks = dd && Array.isArray(dd.tricks) ? dd.tricks[seat] : null;
+  const score = dd && Array.isArray(dd.scores) ? dd.scores[seat] : null;
+  if (tricks === null || tricks === undefined) return t("summary.ddNone");
+  return `${tricks}${score === null || score === undefined ? "" : ` (${signed(score)})`}`;
 }

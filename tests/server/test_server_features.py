@@ -1,0 +1,317 @@
+"""Features around the game: partial game records after each deal, double-dummy values after a deal, illegal
+reasons as codes, every bot level, rematch over the websocket, abandoned-table cleanup, ``serve --open``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import subprocess
+import sys
+import time
+from typing import Any, get_args
+
+import httpx
+import pytest
+from server_helpers import WS, ThreadServer, free_port
+
+from mizerka.bots import BOT_LEVELS
+from mizerka.cards import CARDS
+from mizerka.deal import Deal, Phase
+from mizerka.record import read_json, read_text
+from mizerka.server.app import BotLevel
+from mizerka.server.dd import DoubleDummy, dd_values, start_of_play
+from mizerka.server.protocol import SERVER_ADAPTER
+from mizerka.solver import Position, solve
+
+
+def act_first(ws: WS) -> None:
+    """Play the first legal action (keep in the exchange) if it is our turn, else read one message."""
+    view = ws.view
+    assert view is not None
+    if view["your_turn"]:
+        reply = ws.request({"type": "act", "action": view["legal"][0] if view["legal"] else "keep", "seq": ws.seq})
+        assert reply["type"] == "ack" or reply.get("code") == "stale_seq", reply
+    else:
+        ws.recv()
+
+
+def quickplay(server: ThreadServer, **body: Any) -> tuple[str, str]:
+    joined = httpx.post(server.url + "/api/quickplay", json={"name": "Ala", **body})
+    assert joined.status_code == 201, joined.text
+    return joined.json()["table"]["id"], joined.json()["token"]
+
+
+@pytest.mark.parametrize("reveal", [True, False])
+def test_record_of_the_finished_deals_after_each_deal(server: ThreadServer, reveal: bool) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+    table = httpx.post(server.url + "/api/tables", json={"seats": seats, "reveal": reveal,
+                                                         "variant": "standard,contracts=NT"}).json()["id"]
+    assert httpx.get(server.url + f"/api/tables/{table}/record").json()["error"] == "not_over"
+    token = httpx.post(server.url + f"/api/tables/{table}/join", json={"name": "Ala"}).json()["token"]
+    ws = WS(server.ws_url)
+    ws.hello(table, token)
+    checked = 0
+    while ws.view is None or ws.view["phase"] != "over":
+        act_first(ws)
+        view = ws.view
+        assert view is not None
+        finished = len(view["score_sheet"])
+        if finished == checked and not (view["phase"] in ("choose", "play") and checked < 2):
+            continue
+        # in the middle of a deal: the record holds exactly the finished deals, nothing of the current one
+        response = httpx.get(server.url + f"/api/tables/{table}/record", params={"format": "json"})
+        assert response.status_code == 200
+        assert response.headers["content-disposition"] == f'attachment; filename="mizerka-{table}.json"'
+        record = read_json(response.text)
+        table_now = server.hub.tables[table].table
+        assert table_now.match is not None
+        over = table_now.match.is_over()
+        assert len(record.deals) == (3 if over else table_now.match.deal_no - 1)
+        if not over:  # the deal in progress is not in it, nor any card of it
+            assert all(deal.is_over for deal in record.deals)
+            assert table_now.match.deal_no not in [deal.number for deal in record.deals]
+            if record.deals:
+                assert record.score_only is (not reveal)
+            if not reveal:
+                assert all(d.deck is None and not d.tricks and not d.exchanges for d in record.deals)
+        checked = finished
+    ws.close()
+    final = read_text(httpx.get(server.url + f"/api/tables/{table}/record").text)
+    assert final.is_over() and not final.score_only and final.verify_commitments() == (1, 2, 3)
+
+
+def test_double_dummy_values_of_a_deal_match_the_solver() -> None:
+    deal = Deal.random(2)  # a deal the solver settles in a fraction of a second
+    while deal.phase is not Phase.DONE:
+        deal.push(deal.parse_action("keep") if deal.phase is Phase.EXCHANGE else next(iter(deal.legal_actions)))
+    start = start_of_play(deal)
+    assert start.history == deal.history[:4] and start.phase is Phase.PLAY
+    values, reason = asyncio.run(DoubleDummy(limit=60).analyse(deal))
+    assert reason is None and values is not None
+    position = Position.from_deal(start)
+    expected = [solve(position, seat) for seat in start.active_seats]
+    assert values == dd_values(start, expected)
+    assert values["tricks"] == [expected[start.active_seats.index(s)] for s in range(3)]
+
+
+def test_double_dummy_past_its_limit_is_killed_and_reported() -> None:
+    deal = Deal.random(1)  # a deal whose full analysis takes seconds
+    while deal.phase is not Phase.DONE:
+        deal.push(deal.parse_action("keep") if deal.phase is Phase.EXCHANGE else next(iter(deal.legal_actions)))
+    runner = DoubleDummy(limit=0.001)
+    start = time.monotonic()
+    assert asyncio.run(runner.analyse(deal)) == (None, "timeout")
+    assert time.monotonic() - start < 10 and not runner._procs
+
+
+def test_double_dummy_message_after_each_deal(make_server: Any) -> None:
+    server: ThreadServer = make_server(dd_limit=20.0)
+    table, token = quickplay(server, variant="standard,contracts=NT", level="random")
+    ws = WS(server.ws_url)
+    ws.hello(table, token)
+    deadline = time.monotonic() + 60
+    while not any(m["type"] == "dd" for m in ws.log):
+        assert time.monotonic() < deadline, "no dd message"
+        if ws.view is not None and ws.view["phase"] == "over":
+            ws.recv()
+        else:
+            act_first(ws)
+    message = next(m for m in ws.log if m["type"] == "dd")
+    SERVER_ADAPTER.validate_python(message)
+    deal_end = next(i for i, m in enumerate(ws.log) if m["type"] == "event" and m["event"]["kind"] == "deal_end")
+    assert ws.log.index(message) > deal_end  # only after the deal is over
+    if message["dd"] is None:
+        assert message["reason"] in ("timeout", "busy")
+    else:
+        assert all(0 <= t <= 13 for t in message["dd"]["tricks"])
+        sync = ws.request({"type": "sync", "last_seq": ws.seq})
+        assert sync["view"]["score_sheet"][0]["dd"] == message["dd"]
+    ws.close()
+
+
+def test_illegal_action_carries_a_reason_code(server: ThreadServer) -> None:
+    table = httpx.post(server.url + "/api/tables", json={}).json()["id"]
+    tokens = [httpx.post(server.url + f"/api/tables/{table}/join", json={"name": n}).json()["token"]
+              for n in ("A", "B", "C")]
+    ws = WS(server.ws_url)
+    view = ws.hello(table, tokens[0])["view"]
+    ws.hello(table, tokens[view["to_move"]])
+    reply = ws.request({"type": "act", "action": "play AS"})
+    assert reply["code"] == "illegal_action" and reply["reason"] == {"code": "wrong_phase"}
+    SERVER_ADAPTER.validate_python(reply)
+    ws.close()
+
+
+def test_the_level_list_is_the_bot_list() -> None:
+    assert set(get_args(BotLevel)) == set(BOT_LEVELS)
+
+
+def test_every_bot_level_plays_and_slow_bots_hold_up_no_one(make_server: Any) -> None:
+    server: ThreadServer = make_server()
+    slow = [{"kind": "human"}, {"kind": "bot", "level": "pimc"}, {"kind": "bot", "level": "ismcts"}]
+    tables = [httpx.post(server.url + "/api/tables", json={"seats": slow}).json()["id"],
+              httpx.post(server.url + "/api/tables", json={"seats": [
+                  {"kind": "human"}, {"kind": "bot", "level": "expert"}, {"kind": "bot", "level": "rules"}]}
+              ).json()["id"]]
+    clients = []
+    for table in tables:
+        token = httpx.post(server.url + f"/api/tables/{table}/join", json={"name": "Ala"}).json()["token"]
+        ws = WS(server.ws_url)
+        ws.hello(table, token)
+        clients.append(ws)
+    # a table of quick bots next to the searching ones: its bots answer at once
+    quick, token = quickplay(server, level="rules")
+    fast = WS(server.ws_url)
+    fast.hello(quick, token)
+    start = time.monotonic()
+    while fast.seq < 12:
+        act_first(fast)
+    assert time.monotonic() - start < 20
+    seen: set[str] = set()
+    deadline = time.monotonic() + 90
+    while seen < {"pimc", "ismcts", "expert"} and time.monotonic() < deadline:
+        for ws in clients:
+            with contextlib.suppress(TimeoutError):
+                act_first(ws)
+            for m in ws.log:
+                if m["type"] == "event" and m["event"]["kind"] == "action" and ws.view is not None:
+                    level = ws.view["players"][m["event"]["actor"]]["bot"]
+                    if level is not None:
+                        seen.add(level)
+    assert {"pimc", "ismcts", "expert"} <= seen
+    for ws in [*clients, fast]:
+        ws.close()
+
+
+def test_rematch_over_the_websocket(server: ThreadServer) -> None:
+    table, token = quickplay(server, variant="standard,contracts=NT", level="random")
+    ws = WS(server.ws_url)
+    ws.hello(table, token)
+    assert ws.request({"type": "rematch", "id": 1})["code"] == "not_over"
+    while ws.view is None or ws.view["phase"] != "over":
+        act_first(ws)
+    ws.send({"type": "rematch"})
+    message = ws.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "rematch")
+    new = message["event"]["table"]
+    assert new != table
+    again = WS(server.ws_url)
+    welcome = again.hello(new, token)  # the same token holds the same seat at the new table
+    assert welcome["type"] == "welcome" and welcome["seat"] == 0
+    assert welcome["view"]["status"] == "playing" and welcome["view"]["deal_no"] == 1
+    assert [p["bot"] for p in welcome["view"]["players"]] == [None, "random", "random"]
+    ws.close()
+    again.close()
+
+
+def test_abandoned_tables_are_closed_and_finished_ones_unloaded(make_server: Any) -> None:
+    server: ThreadServer = make_server(abandon_after=0.3, cleanup_interval=3600)
+    waiting = httpx.post(server.url + "/api/tables", json={}).json()["id"]
+    playing, token = quickplay(server, level="random")
+    ws = WS(server.ws_url)
+    ws.hello(playing, token)
+    time.sleep(0.5)
+    assert server.call(server.hub.cleanup()) == [waiting]  # the watched table stays
+    ws.close()
+    time.sleep(0.5)
+    assert server.call(server.hub.cleanup()) == [playing]
+    assert server.hub.tables == {}
+    for table in (waiting, playing):
+        info = httpx.get(server.url + f"/api/tables/{table}").json()
+        assert info["status"] == "abandoned"
+    assert WS(server.ws_url).hello(playing, token)["code"] == "unknown_table"
+
+
+def test_serve_open_prints_the_quickplay_address(tmp_path: Any) -> None:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mizerka", "serve", "--open", "--no-browser", "--port", str(port), "--database",
+         f"sqlite:///{tmp_path / 'db.sqlite3'}", "--log-level", "warning"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline().strip()
+        assert line == f"Play against bots: http://127.0.0.1:{port}/?quickplay=1"
+        page = httpx.get(f"http://127.0.0.1:{port}/?quickplay=1")  # listening already when printed
+        assert page.status_code == 200 and "<html" in page.text.lower()
+        assert json.loads(httpx.get(f"http://127.0.0.1:{port}/api/meta").text)["protocol"] == 1
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+class _PublicOnly:
+    """A logging handler that checks, as each line is written, that it names no card a spectator may not know."""
+
+    def __init__(self, server: ThreadServer) -> None:
+        import logging
+        import re
+
+        self.server = server
+        self.card = re.compile(r"(?<![0-9A-Za-z])([2-9TJQKA][CDHS])(?![0-9A-Za-z])")
+        self.lines = 0
+        self.with_cards = 0
+        self.problems: list[str] = []
+        outer = self
+
+        class Handler(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                outer.check(record.getMessage())
+
+        self.handler = Handler(level=logging.DEBUG)
+
+    def public(self) -> set[str]:
+        """Cards public now at every live table: played, turned up, or in a deal that is over."""
+        cards: set[str] = set()
+        for live in self.server.hub.tables.values():
+            match = live.table.match
+            if match is None:
+                continue
+            for deal in match.deals:
+                if deal.phase is Phase.DONE:
+                    cards |= {str(card) for card in CARDS}
+                    continue
+                cards |= {str(CARDS[c]) for t in deal.tricks for c in t.cards}
+                cards |= {str(CARDS[c]) for c in deal.trick}
+                if deal.shown_card is not None:
+                    cards.add(str(CARDS[deal.shown_card]))
+        return cards
+
+    def check(self, line: str) -> None:
+        self.lines += 1
+        found = set(self.card.findall(line))
+        if found:
+            self.with_cards += 1
+            hidden = found - self.public()
+            if hidden:
+                self.problems.append(f"{sorted(hidden)} in {line}")
+
+
+def test_log_lines_carry_public_information_only(make_server: Any) -> None:
+    import logging
+
+    server: ThreadServer = make_server(seed=11)  # hex table ids: no card-like text in them
+    guard = _PublicOnly(server)
+    logger = logging.getLogger("mizerka")
+    old_level = logger.level
+    logger.setLevel(logging.DEBUG)
+    logger.addHandler(guard.handler)
+    try:
+        for variant, level in (("standard,contracts=NT+MZ", "rules"),
+                               ("standard,show_trump_card,contracts=H", "random")):
+            table, token = quickplay(server, variant=variant, level=level)
+            ws = WS(server.ws_url)
+            ws.hello(table, token)
+            while ws.view is None or ws.view["phase"] != "over":
+                view = ws.view
+                if view is not None and view["your_turn"] and view["exchange"] and view["exchange"]["max"]:
+                    ws.request({"type": "act", "action": "exchange " + " ".join(view["hand"][:2])})
+                else:
+                    act_first(ws)
+            ws.close()
+    finally:
+        logger.removeHandler(guard.handler)
+        logger.setLevel(old_level)
+    assert not guard.problems, guard.problems[:3]
+    assert guard.lines > 200 and guard.with_cards > 100  # the check saw real lines with cards in them
