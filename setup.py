@@ -4,7 +4,13 @@
 :mod:`mizerka.solver` falls back to its pure-Python reference (with one warning).
 """
 
+import platform
+
 from setuptools import Extension, setup
+
+# the search counts cards with popcount on every node; without -mpopcnt GCC calls a library routine
+# (~12% of the run time).  Every x86-64 CPU since 2008 has the instruction.
+FLAGS = ["-O3", "-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else ["-O3"]
 
 setup(
     ext_modules=[
@@ -12,7 +18,7 @@ setup(
             "mizerka.solver._kernel",
             ["src/mizerka/solver/_kernel.c"],
             optional=True,
-            extra_compile_args=["-O3"],
+            extra_compile_args=FLAGS,
         )
     ]
 )

@@ -629,11 +629,28 @@ static int solve_value(State *s, int lower, int upper) {
         }
         return lower;
     }
+    /* MTD(f)-like: test a guess from high-card points, then step by one towards the value; the
+       transposition table carries what each search learnt into the next */
+    int guess = (lower + upper + 1) / 2;
+    {
+        int mine = 0, all = 0;
+        for (int p = 0; p < s->n; p++)
+            for (int suit = 0; suit < 4; suit++) {
+                u64 h = (s->hands[p] >> (13 * suit)) & SUIT_BITS;
+                int pts = 4 * ((h >> 12) & 1) + 3 * ((h >> 11) & 1) + 2 * ((h >> 10) & 1) + ((h >> 9) & 1);
+                if (suit == s->trump) pts += popc(h);
+                all += pts;
+                if ((s->count_mask >> p) & 1) mine += pts;
+            }
+        guess = all ? (2 * upper * mine + all) / (2 * all) : guess;
+    }
     while (lower < upper) {
-        int target = (lower + upper + 1) / 2;
+        int target = guess;
+        if (target <= lower) target = lower + 1;
+        if (target > upper) target = upper;
         u64 rel;
-        if (reach(s, 0, target, &rel)) lower = target;
-        else upper = target - 1;
+        if (reach(s, 0, target, &rel)) lower = target, guess = target + 1;
+        else upper = target - 1, guess = target - 1;
     }
     return lower;
 }
