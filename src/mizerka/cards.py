@@ -84,6 +84,8 @@ class Suit(enum.IntEnum):
         Raises:
             CardParseError: if *text* names no suit.
         """
+        if not isinstance(text, str):
+            raise CardParseError(f"invalid suit: {text!r} (expected text)")
         key = text.strip().replace("\ufe0f", "").lower()
         try:
             return _SUIT_BY_TEXT[key]
@@ -129,6 +131,8 @@ class Rank(enum.IntEnum):
         Raises:
             CardParseError: if *text* names no rank.
         """
+        if not isinstance(text, str):
+            raise CardParseError(f"invalid rank: {text!r} (expected text)")
         key = text.strip().upper()
         try:
             return _RANK_BY_TEXT[key]
@@ -199,6 +203,8 @@ class Card(int):
         Raises:
             CardParseError: if *text* is not exactly one card; the message quotes it.
         """
+        if not isinstance(text, str):
+            raise CardParseError(f"invalid card: {text!r} (expected text like 'AS')")
         key = text.strip().replace("\ufe0f", "").upper()
         card = _CARD_BY_TEXT.get(key)
         if card is None:
@@ -245,6 +251,8 @@ def parse_cards(text: str) -> list[Card]:
     Raises:
         CardParseError: naming the first token that is not a card.
     """
+    if not isinstance(text, str):
+        raise CardParseError(f"invalid cards: {text!r} (expected text like 'AS KH')")
     tokens = text.replace(",", " ").split()
     cards: list[Card] = []
     for token in tokens:
@@ -325,6 +333,8 @@ class CardSet:
         Raises:
             CardParseError: quoting the input and the bad part.
         """
+        if not isinstance(text, str):
+            raise CardParseError(f"invalid cards: {text!r} (expected text like 'AS KH' or 'S:AK H:-')")
         mask = 0
         if ":" in text:
             seen_suits: set[Suit] = set()

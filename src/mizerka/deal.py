@@ -355,6 +355,8 @@ class Deal:
         dealer: int = 0,
         allowed_contracts: frozenset[Contract] | set[Contract] | Sequence[Contract] | None = None,
     ) -> None:
+        if not isinstance(rules, Rules):
+            raise RulesError(f"rules must be a Rules object (see get_variant), not {rules!r}")
         self.deck = check_deck(deck)
         n = rules.n_seats
         if not isinstance(dealer, int) or not 0 <= dealer < n:
@@ -376,7 +378,10 @@ class Deal:
         if allowed_contracts is None:
             allowed = frozenset(rules.contracts)
         else:
-            allowed = frozenset(Contract(c) for c in allowed_contracts)
+            try:
+                allowed = frozenset(Contract(c) for c in allowed_contracts)
+            except (TypeError, ValueError):
+                raise RulesError(f"invalid allowed contracts: {allowed_contracts!r}") from None
         if not allowed:
             raise RulesError("forehand has no contract left to choose")
         if not allowed <= set(rules.contracts):

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import warnings
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -89,6 +90,14 @@ class Match:
         first_dealer: int | None = None,
         decks: Iterable[Sequence[int]] | None = None,
     ) -> None:
+        if not isinstance(rules, Rules):
+            raise MatchError(f"rules must be a Rules object (see get_variant), not {rules!r}")
+        if not rules.zero_sum:
+            warnings.warn(
+                f"variant {rules.name!r}: the quotas do not add up to the {rules.n_tricks} tricks of a deal, "
+                "so this match's scores are not zero-sum",
+                stacklevel=2,
+            )
         self.rules = rules
         n = rules.n_seats
         if players is None:

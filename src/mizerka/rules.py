@@ -93,6 +93,8 @@ class Contract(enum.IntEnum):
         Raises:
             RulesError: if *text* names no contract; the message quotes it.
         """
+        if not isinstance(text, str):
+            raise RulesError(f"invalid contract: {text!r} (expected text like 'NT')")
         key = text.strip().replace("\ufe0f", "").lower().replace("_", "-").replace(" ", "-")
         try:
             return _CONTRACT_BY_TEXT[key]
@@ -187,6 +189,17 @@ class Rules:
     source: str = "RULES.md §8 (PAGAT, S000, C4A, OGR; S002 scoring)"
 
     def __post_init__(self) -> None:
+        for name, value in (("n_seats", self.n_seats), ("uses_per_contract", self.uses_per_contract),
+                            ("cards_before_choice", self.cards_before_choice)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise RulesError(f"{name} must be a whole number, not {value!r}")
+        for name, quotas in (("quota_ordinary", self.quota_ordinary), ("quota_mizerka", self.quota_mizerka)):
+            if not isinstance(quotas, tuple) or any(not isinstance(q, int) or isinstance(q, bool) for q in quotas):
+                raise RulesError(f"{name} must be a tuple of three whole numbers, not {quotas!r}")
+        if not isinstance(self.contracts, tuple) or any(not isinstance(c, Contract) for c in self.contracts):
+            raise RulesError(f"contracts must be a tuple of Contract values, not {self.contracts!r}")
+        if not isinstance(self.deal_pattern, DealPattern) or not isinstance(self.exchange_mode, ExchangeMode):
+            raise RulesError("deal_pattern and exchange_mode must be DealPattern and ExchangeMode values")
         if self.n_seats not in (3, 4):
             raise RulesError(f"n_seats must be 3 or 4, not {self.n_seats!r}")
         if not self.contracts:
@@ -332,6 +345,8 @@ def get_variant(name: str) -> Rules:
     Raises:
         RulesError: for an unknown name, listing the known ones.
     """
+    if not isinstance(name, str):
+        raise RulesError(f"unknown variant: {name!r} (expected a name like 'standard')")
     try:
         return VARIANTS[name.strip().lower()]
     except KeyError:
@@ -366,6 +381,8 @@ def parse_variant(text: str) -> Rules:
     Raises:
         RulesError: naming the unknown variant or the bad option.
     """
+    if not isinstance(text, str):
+        raise RulesError(f"invalid variant: {text!r} (expected text like 'standard,show_trump_card')")
     name, *options = [part.strip() for part in text.split(",")]
     rules = get_variant(name or "standard")
     changes: dict[str, object] = {}
