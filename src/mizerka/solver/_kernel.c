@@ -596,7 +596,11 @@ static int reach(State *s, int won, int target, u64 *rel) {
             hit = e;
             break;
         }
-        if (!victim || (victim->gen == generation && (e->ll >> 2) < (victim->ll >> 2))) victim = e;
+        if (!victim) { /* bucket full: the shallower of two slots picked at random */
+            u64 r = s->nodes * 0x9E3779B97F4A7C15ULL;
+            Entry *x = &b[(r >> 58) % BUCKET], *y = &b[(r >> 40) % BUCKET];
+            victim = (y->ll >> 2) < (x->ll >> 2) ? y : x;
+        }
     }
     if (hit) {
         if (hit->lower > lower) lower = hit->lower;
