@@ -622,21 +622,13 @@ static int reach(State *s, int won, int target, u64 *rel) {
 
 static int tricks_left(const State *s) { return popc(s->hands[(s->leader + s->tlen) % s->n]); }
 
-static int solve_value(State *s, int lower, int upper) {
-    /* Mizerka: the seat's value is small, so climb from the bottom (each search a cheap refutation
-       until the last) rather than bisect from the middle */
-    if (!s->wants) {
-        while (lower < upper) {
-            u64 rel;
-            if (reach(s, 0, lower + 1, &rel)) lower++;
-            else upper = lower;
-        }
-        return lower;
-    }
-    /* MTD(f)-like: test a guess from high-card points, then step by one towards the value; the
-       transposition table carries what each search learnt into the next */
-    int guess = (lower + upper + 1) / 2;
-    {
+/* the value of the position, between lower and upper.  MTD(f)-like: test a first guess, then step by
+   one towards the value; the transposition table carries what each search learnt into the next.  The
+   guess is `guess` if >= 0, else the bottom in Mizerka (the seat's values are small), else the counted
+   side's share of the high-card points. */
+static int solve_value(State *s, int lower, int upper, int guess) {
+    if (guess < 0 && !s->wants) guess = lower + 1;
+    if (guess < 0) {
         int mine = 0, all = 0;
         for (int p = 0; p < s->n; p++)
             for (int suit = 0; suit < 4; suit++) {
@@ -646,7 +638,7 @@ static int solve_value(State *s, int lower, int upper) {
                 all += pts;
                 if ((s->count_mask >> p) & 1) mine += pts;
             }
-        guess = all ? (2 * upper * mine + all) / (2 * all) : guess;
+        guess = all ? (2 * upper * mine + all) / (2 * all) : (lower + upper + 1) / 2;
     }
     while (lower < upper) {
         int target = guess;
@@ -731,7 +723,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     State s;
     if (parse_state(args, &s) < 0) return NULL;
     int value;
-    Py_BEGIN_ALLOW_THREADS value = solve_value(&s, 0, tricks_left(&s));
+    Py_BEGIN_ALLOW_THREADS value = solve_value(&s, 0, tricks_left(&s), -1);
     Py_END_ALLOW_THREADS total_nodes += s.nodes;
     return PyLong_FromLong(value);
 }
@@ -741,7 +733,7 @@ static PyObject *py_solve_all(PyObject *self, PyObject *args) {
     if (parse_state(args, &s) < 0) return NULL;
     int player = (s.leader + s.tlen) % s.n;
     u64 legal = legal_of(&s, player);
-    int values[52];
+    int values[52], last = -1;
     u64 in_play = in_hands(&s);
     for (int i = 0; i < s.tlen; i++) in_play |= 1ULL << s.trick[i];
     Py_BEGIN_ALLOW_THREADS
@@ -757,7 +749,10 @@ static PyObject *py_solve_all(PyObject *self, PyObject *args) {
         memcpy(saved_trick, s.trick, sizeof saved_trick);
         memcpy(saved_win, s.win_off, sizeof saved_win);
         int gained = push(&s, card, &saved);
-        values[card] = (gained > 0 ? gained : 0) + solve_value(&s, 0, tricks_left(&s));
+        int base = gained > 0 ? gained : 0, left = tricks_left(&s);
+        /* the cards' values are often equal: the last one is the first guess */
+        int guess = last < 0 ? -1 : last - base < 0 ? 0 : last - base > left ? left : last - base;
+        values[card] = last = base + solve_value(&s, 0, left, guess);
         pop(&s, card, saved, gained, saved_trick);
         memcpy(s.win_off, saved_win, sizeof saved_win);
     }
