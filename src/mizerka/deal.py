@@ -235,10 +235,13 @@ def check_deck(deck: Sequence[int]) -> tuple[int, ...]:
 # -- the deal -------------------------------------------------------------------------------------
 
 class _PlayUndo(NamedTuple):
-    drawn: int  # the card drawn from the stock after playing (seed002-literal), or -1
+    """Undo record of a card play after which the player drew from the stock (seed002-literal).  A plain
+    card play's undo record is just the int of the seat that played."""
+
+    seat: int
+    drawn: int
 
 
-_NO_DRAW: Final = _PlayUndo(-1)
 _EMPTY: Final = CardSet()
 _new_trick: Final = tuple.__new__  # Trick(...) without the Python-level NamedTuple constructor
 
@@ -257,6 +260,33 @@ class _Snapshot(NamedTuple):
     shown_card: int | None
     set_aside: int | None
     stock: tuple[int, ...]
+
+
+_BITS: Final = tuple(1 << c for c in range(52))
+_Seating: TypeAlias = tuple[tuple[int, int, int], tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
+_SEATINGS: dict[tuple[int, int], _Seating] = {}
+_CONTRACT_SETS: dict[tuple[Contract, ...], frozenset[Contract]] = {}
+
+
+def _seating(n: int, dealer: int) -> _Seating:
+    """For a table of *n* seats and a dealer: the active seats (forehand, middlehand, dealer-role), each seat's
+    role (-1 for a dealer who sits out), the next active seat clockwise, and the order of play from each leader."""
+    fh, mh, third = (dealer + 1) % n, (dealer + 2) % n, (dealer + 3) % n
+    roles = [-1] * n
+    nxt = [-1] * n
+    order: list[tuple[int, ...]] = [() for _ in range(n)]
+    for role, seat in enumerate((fh, mh, third)):
+        roles[seat] = role
+    nxt[fh], nxt[mh], nxt[third] = mh, third, fh
+    order[fh], order[mh], order[third] = (fh, mh, third), (mh, third, fh), (third, fh, mh)
+    return (fh, mh, third), tuple(roles), tuple(nxt), tuple(order)
+
+
+def _all_contracts(rules: Rules) -> frozenset[Contract]:
+    allowed = _CONTRACT_SETS.get(rules.contracts)
+    if allowed is None:
+        allowed = _CONTRACT_SETS[rules.contracts] = frozenset(rules.contracts)
+    return allowed
 
 
 class Deal:
@@ -287,7 +317,6 @@ class Deal:
         "_talon_full",
         "_undo",
         "active_seats",
-        "actors",
         "allowed_contracts",
         "contract",
         "dead",
@@ -320,7 +349,7 @@ class Deal:
     dealer: int
     deck: tuple[int, ...]
     active_seats: tuple[int, int, int]
-    roles: list[int]
+    roles: tuple[int, ...]
     allowed_contracts: frozenset[Contract]
     phase: Phase
     hands: list[int]
@@ -345,7 +374,6 @@ class Deal:
     legal_actions: LegalActions
     """The actions the player to move may take: a lazy, set-like view that follows the deal as it changes
     (an attribute, not a property, because search reads it at every step)."""
-    actors: list[int]  # the seat that took each action of history
 
     def __init__(
         self,
@@ -364,19 +392,15 @@ class Deal:
         self.rules = rules
         self._n_tricks = rules.n_tricks
         self.dealer = dealer
-        fh, mh, third = (dealer + 1) % n, (dealer + 2) % n, (dealer + 3) % n
-        self.active_seats = (fh, mh, third)
-        self.roles = [-1] * n
-        for role, seat in enumerate(self.active_seats):
-            self.roles[seat] = role
-        self._next = [-1] * n
-        self._next[fh], self._next[mh], self._next[third] = mh, third, fh
-        self._order_from: list[tuple[int, ...]] = [() for _ in range(n)]
-        self._order_from[fh] = (fh, mh, third)
-        self._order_from[mh] = (mh, third, fh)
-        self._order_from[third] = (third, fh, mh)
+        seating = _SEATINGS.get((n, dealer))
+        if seating is None:
+            seating = _SEATINGS[n, dealer] = _seating(n, dealer)
+        self.active_seats, self.roles, self._next, self._order_from = seating
+        fh = self.active_seats[0]
         if allowed_contracts is None:
-            allowed = frozenset(rules.contracts)
+            allowed = _all_contracts(rules)
+        elif type(allowed_contracts) is frozenset and allowed_contracts <= _all_contracts(rules):
+            allowed = allowed_contracts
         else:
             try:
                 allowed = frozenset(Contract(c) for c in allowed_contracts)
@@ -395,7 +419,7 @@ class Deal:
         self.hands = [0] * n
         self.first_cards = [0] * n
         for role, seat in enumerate(self.active_seats):
-            self.first_cards[seat] = self.hands[seat] = _mask(first[role])
+            self.first_cards[seat] = self.hands[seat] = sum(map(_BITS.__getitem__, first[role]))
         self.dealt = list(self.first_cards)
         self.talon = []
         self.dead = [0] * n
@@ -414,8 +438,7 @@ class Deal:
         self.set_aside = None
         self.stock = []
         self.history = []
-        self.actors: list[int] = []
-        self._undo: list[_PlayUndo | _Snapshot] = []
+        self._undo: list[int | _PlayUndo | _Snapshot] = []
         self.legal_actions = LegalActions(self)
         self._plays: tuple[Play, ...] | None = None  # the legal plays, listed once per position
 
@@ -514,7 +537,6 @@ class Deal:
         """
         self._plays = None
         if type(action) is not Play:
-            self.actors.append(self.to_move)
             if type(action) is Choose:
                 self._push_choose(action[0])
             else:
@@ -525,7 +547,6 @@ class Deal:
         card: int = action[0]
         self.history.append(action)
         seat = self.to_move
-        self.actors.append(seat)
         bit = 1 << card
         hands = self.hands
         hands[seat] ^= bit
@@ -536,9 +557,9 @@ class Deal:
         if stock:
             drawn = stock.pop()
             hands[seat] |= 1 << drawn
-            self._undo.append(_PlayUndo(drawn))
+            self._undo.append(_PlayUndo(seat, drawn))
         else:
-            self._undo.append(_NO_DRAW)
+            self._undo.append(seat)
         if len(trick) == 3:
             leader = self.trick_leader
             first, second, third = trick
@@ -637,9 +658,8 @@ class Deal:
             raise IndexError("pop from a deal with no actions")
         action = self.history.pop()
         self._plays = None
-        self.actors.pop()
         undo = self._undo.pop()
-        if type(undo) is _PlayUndo:
+        if type(undo) is int or type(undo) is _PlayUndo:
             if not self.trick:
                 last = self.tricks.pop()
                 self.tricks_won[last.winner] -= 1
@@ -648,7 +668,7 @@ class Deal:
                 self.phase = _PLAY
             card = self.trick.pop()
             seat = self._order_from[self.trick_leader][len(self.trick)]
-            if undo.drawn >= 0:
+            if type(undo) is _PlayUndo:
                 self.hands[seat] ^= 1 << undo.drawn
                 self.stock.append(undo.drawn)
             self.hands[seat] |= 1 << card
@@ -893,6 +913,14 @@ class Deal:
             history=self._public_history(seat),
             legal_actions=legal,
         )
+
+    @property
+    def actors(self) -> list[int]:
+        """The seat that took each action of :attr:`history`."""
+        return [
+            undo if type(undo) is int else undo.seat if type(undo) is _PlayUndo else undo.to_move  # type: ignore[union-attr]
+            for undo in self._undo
+        ]
 
     def _public_history(self, seat: int | None) -> tuple[tuple[int, Action | int], ...]:
         """(actor, action) for every action so far, as *seat* may see them: another player's exchange is a count."""
