@@ -144,6 +144,8 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=20.0, help="seconds measured per step")
     parser.add_argument("--bot-delay", type=float, default=1.0, help="the server's least seconds per bot decision")
     parser.add_argument("--bot-pool", default="process", choices=["thread", "process"])
+    parser.add_argument("--dd-limit", type=float, default=10.0,
+                        help="the server's double-dummy time limit per finished deal (0: no analysis)")
     parser.add_argument("--database", default=None, help="database URL (default: SQLite in a temporary directory)")
     args = parser.parse_args()
     steps = [int(s) for s in args.steps.split(",")]
@@ -152,7 +154,8 @@ def main() -> None:
         port = free_port()
         process = subprocess.Popen(
             [sys.executable, "-m", "mizerka", "serve", "--port", str(port), "--database", database, "--log-level",
-             "warning", "--bot-delay", str(args.bot_delay), "--bot-pool", args.bot_pool, "--grace", "3600"],
+             "warning", "--bot-delay", str(args.bot_delay), "--bot-pool", args.bot_pool, "--grace", "3600",
+             "--dd-limit", str(args.dd_limit)],
             stdout=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
         try:
@@ -182,6 +185,7 @@ def main() -> None:
     last = results[-1]
     summary = {
         "benchmark": "server_load", "cpus": os.cpu_count(), "bot_delay_s": args.bot_delay, "bot_pool": args.bot_pool,
+        "dd_limit_s": args.dd_limit,
         "steps": results, "tables": last["tables"], "actions_per_s": last["actions_per_s"], "p50_ms": last["p50_ms"],
         "p99_ms": last["p99_ms"], "memory_per_table_kib": last["memory_per_table_kib"], "degrades_at": degrades,
         "target": {"tables": TARGET_TABLES, "p99_ms": TARGET_P99_MS},

@@ -84,11 +84,13 @@ def _open_browser(url: str) -> None:
               help="Run bots in threads or in processes.")
 @click.option("--dd-limit", default=10.0, show_default=True, type=click.FloatRange(0, 600),
               help="Seconds the double-dummy analysis of a finished deal may take (0: no analysis).")
+@click.option("--ws-deflate/--no-ws-deflate", default=False, show_default=True,
+              help="Compress websocket frames (saves bandwidth, costs CPU on every message).")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["debug", "info", "warning", "error"]))
 def serve_command(host: str, port: int, database: str | None, open_game: bool, no_browser: bool, bot_delay: float,
                   grace: float, abandon_after: float, heartbeat: float, bot_workers: int, slow_bot_workers: int,
-                  bot_pool: str, dd_limit: float, log_level: str) -> None:
+                  bot_pool: str, dd_limit: float, ws_deflate: bool, log_level: str) -> None:
     """Run the game server (REST lobby under /api, websocket at /ws, browser client at /)."""
     import uvicorn
 
@@ -119,5 +121,5 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
                     _open_browser(url)
 
     uv_config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=65536,
-                               ws_ping_interval=20.0)
+                               ws_ping_interval=20.0, ws_per_message_deflate=ws_deflate)
     Server(uv_config).run()

@@ -133,14 +133,46 @@ def _summary(table: Table) -> dict[str, Any]:
     return summary
 
 
-def _table_values(table: Table, now: float) -> dict[str, Any]:
-    row = table.to_row()
-    values = {"status": row["status"], "seats": json.dumps(row["seats"]), "seq": row["seq"], "updated_at": now,
-              "summary": json.dumps(_summary(table))}
+def _table_values(table: Table, now: float, events: list[Event]) -> dict[str, Any]:
+    """The columns of the table's row that *events* change (the seats and summary only when they can change)."""
+    values: dict[str, Any] = {"status": table.status, "seq": table.seq, "updated_at": now}
+    if any(e.kind != "action" for e in events):
+        values["seats"] = json.dumps([s.to_json() for s in table.seats])
+        values["summary"] = json.dumps(_summary(table))
     return values
 
 
 WriteOp = Callable[[Connection], None]
+
+
+class _Append:
+    """A write of one table's new events and row changes; the writer merges a batch of them into two statements."""
+
+    __slots__ = ("rows", "table_id", "values")
+
+    def __init__(self, table_id: str, rows: list[dict[str, Any]], values: dict[str, Any]) -> None:
+        self.table_id = table_id
+        self.rows = rows
+        self.values = values
+
+    def __call__(self, connection: Connection) -> None:
+        _append_many(connection, [self])
+
+
+def _append_many(connection: Connection, appends: list[_Append]) -> None:
+    rows = [row for a in appends for row in a.rows]
+    if rows:
+        connection.execute(events_t.insert(), rows)
+    merged: dict[str, dict[str, Any]] = {}
+    for a in appends:
+        merged.setdefault(a.table_id, {}).update(a.values)
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for table_id, values in merged.items():
+        groups.setdefault(tuple(sorted(values)), []).append({"_id": table_id, **values})
+    for keys, params in groups.items():
+        statement = tables_t.update().where(tables_t.c.id == sa.bindparam("_id")).values(
+            {k: sa.bindparam(k) for k in keys})
+        connection.execute(statement, params)
 
 
 class Store:
@@ -177,8 +209,12 @@ class Store:
                 batch.append(nxt)
             try:
                 with self.engine.begin() as connection:
+                    appends = [op for op, _ in batch if isinstance(op, _Append)]
                     for op, _ in batch:
-                        op(connection)
+                        if not isinstance(op, _Append):
+                            op(connection)  # table inserts: always queued before the appends to their table
+                    if appends:
+                        _append_many(connection, appends)
             except Exception:
                 # one bad write must not sink the others: retry each in its own transaction
                 for op, future in batch:
@@ -225,15 +261,10 @@ class Store:
     def append_op(self, table: Table, events: list[Event]) -> WriteOp:
         now = time.time()
         rows = _event_rows(table.id, events, now)
-        values = _table_values(table, now)
+        values = _table_values(table, now, events)
         table_id = table.id
 
-        def op(connection: Connection) -> None:
-            if rows:
-                connection.execute(events_t.insert(), rows)
-            connection.execute(tables_t.update().where(tables_t.c.id == table_id).values(**values))
-
-        return op
+        return _Append(table_id, rows, values)
 
     def close(self) -> None:
         self._queue.put(None)

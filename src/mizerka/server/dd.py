@@ -70,7 +70,7 @@ def dd_values(deal: Deal, tricks: list[int]) -> dict[str, list[int | None]]:
 def _child(conn: Connection, position: Any, seats: tuple[int, ...], server_pid: int) -> None:
     """The worker: nice itself, die with the server, solve, send the answer."""
     with contextlib.suppress(OSError):
-        os.nice(10)
+        os.nice(19)
 
     def watch() -> None:
         while True:
