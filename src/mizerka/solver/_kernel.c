@@ -624,10 +624,9 @@ static int tricks_left(const State *s) { return popc(s->hands[(s->leader + s->tl
 
 /* the value of the position, between lower and upper.  MTD(f)-like: test a first guess, then step by
    one towards the value; the transposition table carries what each search learnt into the next.  The
-   guess is `guess` if >= 0, else the bottom in Mizerka (the seat's values are small), else the counted
-   side's share of the high-card points. */
+   guess is `guess` if >= 0, else the counted side's share of the high-card points (also in Mizerka,
+   where the seat's high cards are what the others force tricks on). */
 static int solve_value(State *s, int lower, int upper, int guess) {
-    if (guess < 0 && !s->wants) guess = lower + 1;
     if (guess < 0) {
         int mine = 0, all = 0;
         for (int p = 0; p < s->n; p++)
