@@ -123,21 +123,18 @@ def _low(mask: int) -> int:
 
 def policy(table: Table, rng: random.Random | None = None, epsilon: float = 0.0) -> int:
     """The playout policy's card for the player to move (it sees every hand)."""
-    return _policy(table.hands, table.to_move, table.trick, table.trump, table.avoid, rng, epsilon)
+    mask = legal_mask(table)
+    if mask & (mask - 1) == 0:
+        return mask.bit_length() - 1
+    return _policy(table.hands, table.to_move, table.trick, table.trump, table.avoid, rng, epsilon, mask)
 
 
 def _policy(
     hands: list[int], mover: int, trick: list[int], trump: int, avoid: bool, rng: random.Random | None,
-    epsilon: float,
+    epsilon: float, mask: int,
 ) -> int:
+    """:func:`policy` for a player with *mask* (at least two cards) to choose from."""
     hand = hands[mover]
-    mask = hand
-    if trick:
-        follow = hand & SUIT_MASKS[trick[0] // 13]
-        if follow:
-            mask = follow
-    if mask & (mask - 1) == 0:
-        return mask.bit_length() - 1
     if epsilon and rng is not None and rng.random() < epsilon:
         cards = []
         while mask:
@@ -261,19 +258,19 @@ def playout(table: Table, rng: random.Random | None = None, epsilon: float = 0.0
     choose = _policy
     uniform = epsilon >= 1.0 and rng is not None
     while left:
-        if uniform:  # a random legal card (the random rollouts of textbook IS-MCTS)
-            mask = hands[mover]
-            if trick:
-                follow = mask & SUIT_MASKS[trick[0] // 13]
-                if follow:
-                    mask = follow
-            count = mask.bit_count()
-            if count > 1:
-                for _ in range(rng.randrange(count)):  # type: ignore[union-attr]
-                    mask &= mask - 1
+        mask = hands[mover]
+        if trick:
+            follow = mask & SUIT_MASKS[trick[0] // 13]
+            if follow:
+                mask = follow
+        if mask & (mask - 1) == 0:
+            card = mask.bit_length() - 1
+        elif uniform:  # a random legal card (the random rollouts of textbook IS-MCTS)
+            for _ in range(rng.randrange(mask.bit_count())):  # type: ignore[union-attr]
+                mask &= mask - 1
             card = (mask & -mask).bit_length() - 1
         else:
-            card = choose(hands, mover, trick, trump, avoid, rng, epsilon)
+            card = choose(hands, mover, trick, trump, avoid, rng, epsilon, mask)
         hands[mover] ^= 1 << card
         trick.append(card)
         if len(trick) < 3:

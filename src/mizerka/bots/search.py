@@ -368,10 +368,11 @@ class PIMCBot(_SearchBot):
 
 
 class _Node:
-    __slots__ = ("avail", "children", "total", "visits")
+    __slots__ = ("avail", "children", "seen", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
+        self.seen = 0  # the mask of the cards in children
         self.visits = 0
         self.avail = 0
         self.total = 0.0
@@ -406,16 +407,14 @@ def play_by_ismcts(
             mask = legal_mask(table)
             mover = table.to_move
             children = node.children
-            untried = []
-            m = mask
-            while m:
-                low = m & -m
-                card = low.bit_length() - 1
-                if card not in children:
-                    untried.append(card)
-                m ^= low
+            untried = mask & ~node.seen
             if untried:
-                card = untried[0] if len(untried) == 1 else rng.choice(untried)
+                count = untried.bit_count()
+                if count > 1:
+                    for _ in range(rng.randrange(count)):
+                        untried &= untried - 1
+                card = (untried & -untried).bit_length() - 1
+                node.seen |= 1 << card
                 child = children[card] = _Node()
                 for other, c in children.items():
                     if mask >> other & 1:
