@@ -273,6 +273,29 @@ static void sure_trick_bounds(const State *s, int left, int *lower, u64 *rel_low
                     qrel |= top & -top;
                 }
             }
+    /* or cross to a partner: lead a card of a suit where the partner holds the top card, and let the
+       partner cash every card above all others' (no-trump, or no opponent left with a trump) */
+    u64 opp_trumps = 0;
+    for (int p = 0; p < s->n; p++)
+        if (((s->count_mask >> p) & 1) != ((s->count_mask >> leader) & 1)) opp_trumps |= s->hands[p];
+    opp_trumps &= s->trump >= 0 ? SUIT(s->trump) : 0;
+    if (!opp_trumps)
+        for (int partner = 0; partner < s->n; partner++) {
+            if (partner == leader || ((s->count_mask >> partner) & 1) != ((s->count_mask >> leader) & 1)) continue;
+            u64 mine = s->hands[partner], rest = 0;
+            for (int p = 0; p < s->n; p++)
+                if (p != partner) rest |= s->hands[p];
+            int total = 0, entry = 0;
+            u64 prel = 0;
+            for (int suit = 0; suit < 4; suit++) {
+                u64 top = above_all(mine & SUIT(suit), rest & SUIT(suit));
+                if (!top) continue;
+                total += popc(top);
+                prel |= top & -top;
+                if (hand & SUIT(suit)) entry = 1;
+            }
+            if (entry && total > quick) quick = total, qrel = prel;
+        }
     if (quick > left) quick = left;
     *lower = 0, *upper = left, *rel_lower = 0, *rel_upper = 0;
     if ((s->count_mask >> leader) & 1) {
@@ -427,6 +450,24 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
 /* ---------------------------------------------------------------- the search ----------------- */
 
 static int reach(State *s, int won, int target, u64 *rel);
+#ifndef STATS
+#define ST(i) ((void)0)
+#endif
+#ifdef STATS
+#define ST(i) (stat_b[i]++)
+#include <stdio.h>
+static u64 stat_cut[4][4], stat_all[4], stat_b[6];
+static void __attribute__((destructor)) stats_print(void) {
+    for (int t = 0; t < 4; t++)
+        fprintf(stderr, "pos %d: cut@1 %llu cut@2 %llu cut@3 %llu cut@4+ %llu all %llu\n", t,
+                (unsigned long long)stat_cut[0][t], (unsigned long long)stat_cut[1][t],
+                (unsigned long long)stat_cut[2][t], (unsigned long long)stat_cut[3][t],
+                (unsigned long long)stat_all[t]);
+    fprintf(stderr, "boundary: target %llu last %llu tt %llu quick %llu searched-yes %llu searched-no %llu\n",
+            (unsigned long long)stat_b[0], (unsigned long long)stat_b[1], (unsigned long long)stat_b[2],
+            (unsigned long long)stat_b[3], (unsigned long long)stat_b[4], (unsigned long long)stat_b[5]);
+}
+#endif
 
 /* the lowest card of `player`'s that is equivalent to `card` (no other card in play between them) */
 static inline int run_bottom(const State *s, int player, int card) {
@@ -466,6 +507,9 @@ static int search_moves(State *s, int won, int target, u64 *rel, int tt_move, in
         if (suit_rel && __builtin_ctzll(suit_rel) <= card) child |= 1ULL << run_bottom(s, player, card);
         if (gained >= 0) memcpy(s->win_off, saved_win, sizeof saved_win);
         if (result == maximising) {
+#ifdef STATS
+            stat_cut[i < 3 ? i : 3][s->tlen]++;
+#endif
             s->killer[depth - 1] = card;
             *best = card;
             *rel = child;
@@ -473,6 +517,9 @@ static int search_moves(State *s, int won, int target, u64 *rel, int tt_move, in
         }
         all |= child;
     }
+#ifdef STATS
+    stat_all[s->tlen]++;
+#endif
     *best = -1;
     *rel = all;
     return !maximising;
@@ -512,9 +559,10 @@ static int reach(State *s, int won, int target, u64 *rel) {
     }
     *rel = 0;
     int left = popc(s->hands[s->leader]);
-    if (won >= target) return 1;
-    if (won + left < target) return 0;
+    if (won >= target) return ST(0), 1;
+    if (won + left < target) return ST(0), 0;
     if (left == 1) { /* the last trick plays itself */
+        ST(1);
         int best = 0, best_card = __builtin_ctzll(s->hands[s->leader]), by_rank = 0;
         for (int i = 1; i < s->n; i++) {
             int p = (s->leader + i) % s->n;
@@ -542,6 +590,7 @@ static int reach(State *s, int won, int target, u64 *rel) {
         if ((k[0] & m) != e->k0 || (k[1] & m) != e->k1 || (k[2] & m) != e->k2) continue;
         int cut = won + e->lower >= target ? 1 : won + e->upper < target ? 0 : -1;
         if (cut >= 0) {
+            ST(2);
             *rel = mask_to_rel(m, in_play);
 #ifdef DEBUGTT
             int truth = won + minimax(s) >= target;
@@ -565,10 +614,12 @@ static int reach(State *s, int won, int target, u64 *rel) {
             misere_bounds(s, left, &lower, &rel_lower);
         }
         if (won + lower >= target) {
+            ST(3);
             *rel = rel_lower;
             return 1;
         }
         if (won + upper < target) {
+            ST(3);
             *rel = rel_upper;
             return 0;
         }
@@ -576,6 +627,7 @@ static int reach(State *s, int won, int target, u64 *rel) {
     int best;
     u64 found;
     int result = search_moves(s, won, target, &found, tt_move, &best);
+    ST(4 + !result);
     *rel = found;
 #ifdef FULLMASK
     u64 m = 0xFFFFFFFFFFFFFULL; (void)rel_to_mask;
