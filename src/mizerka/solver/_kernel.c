@@ -494,8 +494,10 @@ static int search_moves(State *s, int won, int target, u64 *rel, int tt_move, in
     memcpy(saved_trick, s->trick, sizeof saved_trick);
     memcpy(saved_win, s->win_off, sizeof saved_win);
     u64 all = 0;
+    int small_below[4] = {0, 0, 0, 0}; /* per suit: cards under this rank were shown not to matter */
     for (int i = 0; i < count; i++) {
         int card = moves[i], saved;
+        if (card < small_below[card / 13]) continue;
         int gained = push(s, card, &saved);
         u64 child = gained >= 0 ? rank_winner(s) : 0, below = 0;
         int result = reach(s, won + (gained > 0 ? gained : 0), target, &below);
@@ -516,6 +518,11 @@ static int search_moves(State *s, int won, int target, u64 *rel, int tt_move, in
             return result;
         }
         all |= child;
+        /* Kuijf/DDS: if no card of this suit at or under this one won by rank below, every other card of
+           the suit under the lowest winning rank leads to the same partition: skip them */
+        u64 won_here = child & SUIT(card / 13);
+        int t = won_here ? __builtin_ctzll(won_here) : 13 * (card / 13) + 13;
+        if (card < t && t > small_below[card / 13]) small_below[card / 13] = t;
     }
 #ifdef STATS
     stat_all[s->tlen]++;
