@@ -53,7 +53,6 @@ typedef struct {
     u64 lens;           /* 4 bits per (hand, suit): bits 16 * hand + 4 * suit */
     u64 mask;           /* relative ranks that matter, packed at the top of each 13-bit suit field */
     u64 k0, k1, k2;     /* masked relative holdings */
-    uint32_t gen;
     int8_t lower, upper; /* bounds on the counted tricks still to come */
     uint8_t ll;         /* leader | tricks left << 2 */
     uint8_t best;       /* the card that proved a cut-off here (absolute), 0xFF if none */
@@ -62,17 +61,21 @@ typedef struct {
 #endif
 } Entry; /* 48 bytes */
 
+/* A bucket: BUCKET 8-byte heads (generation << 32 | a 32-bit tag of the suit lengths and leader), then
+   BUCKET entries.  The lookup scans the heads (8 cache lines) and reads only the entries whose head
+   matches, instead of every 48-byte entry. */
 #define BUCKET 64
-static Entry *table = NULL;
+#define BUCKET_BYTES (BUCKET * (sizeof(u64) + sizeof(Entry)))
+static unsigned char *table = NULL;
 static size_t n_buckets = 0;
 static size_t table_size = 0;
 static uint32_t generation = 1;
 static u64 total_nodes = 0;
 
 static int table_alloc(size_t bytes) {
-    size_t buckets = bytes / (BUCKET * sizeof(Entry));
+    size_t buckets = bytes / BUCKET_BYTES;
     if (buckets < 1) buckets = 1;
-    size_t size = buckets * BUCKET * sizeof(Entry);
+    size_t size = buckets * BUCKET_BYTES;
     size_t rounded = (size + (1u << 21) - 1) & ~(size_t)((1u << 21) - 1);
     void *memory = NULL;
     /* 2 MB alignment + transparent huge pages: a 64 MB table probed at random otherwise costs a TLB
@@ -83,25 +86,21 @@ static int table_alloc(size_t bytes) {
 #endif
     memset(memory, 0, rounded);
     free(table);
-    table = (Entry *)memory;
+    table = (unsigned char *)memory;
     n_buckets = buckets;
     table_size = size;
     generation = 1;
     return 0;
 }
 
-/* the top relative card of every suit: always part of an entry's mask, so its owners can index the table */
-#define TOPS ((1ULL << 12) | (1ULL << 25) | (1ULL << 38) | (1ULL << 51))
-
-static inline Entry *bucket_of(u64 lens, int leader, const u64 *k) {
-    u64 tops = (k[0] & TOPS) | ((k[1] & TOPS) >> 1) | ((k[2] & TOPS) >> 2);
-    (void)tops;
+static inline unsigned char *bucket_of(u64 lens, int leader, uint32_t *tag) {
     u64 h = (lens ^ ((u64)leader << 61) ^ ((u64)leader * 0x632BE59BD9B4E019ULL)) *
             0x9E3779B97F4A7C15ULL;
     h ^= h >> 31;
     h *= 0xC2B2AE3D27D4EB4FULL;
     h ^= h >> 29;
-    return table + (size_t)(((unsigned __int128)h * n_buckets) >> 64) * BUCKET;
+    *tag = (uint32_t)(h >> 32) | 1;
+    return table + (size_t)(((unsigned __int128)h * n_buckets) >> 64) * BUCKET_BYTES;
 }
 
 /* ---------------------------------------------------------------- search state --------------- */
@@ -588,11 +587,15 @@ static int reach(State *s, int won, int target, u64 *rel) {
     u64 k[3], lens;
     make_key(s, k, &lens);
     u64 in_play = in_hands(s);
-    Entry *b = bucket_of(lens, s->leader, k);
+    uint32_t tag;
+    unsigned char *bucket = bucket_of(lens, s->leader, &tag);
+    u64 *heads = (u64 *)bucket, want = (u64)generation << 32 | tag;
+    Entry *b = (Entry *)(bucket + BUCKET * sizeof(u64));
     int tt_move = -1;
     for (int i = 0; i < BUCKET; i++) {
+        if (heads[i] != want) continue;
         Entry *e = &b[i];
-        if (e->gen != generation || e->lens != lens || (e->ll & 3) != s->leader) continue;
+        if (e->lens != lens || (e->ll & 3) != s->leader) continue;
         u64 m = e->mask;
         if ((k[0] & m) != e->k0 || (k[1] & m) != e->k1 || (k[2] & m) != e->k2) continue;
         int cut = won + e->lower >= target ? 1 : won + e->upper < target ? 0 : -1;
@@ -643,31 +646,33 @@ static int reach(State *s, int won, int target, u64 *rel) {
 #endif
     u64 k0 = k[0] & m, k1 = k[1] & m, k2 = k[2] & m;
     int lower = result ? target - won : 0, upper = result ? left : target - won - 1;
-    Entry *hit = NULL, *victim = NULL;
+    Entry *hit = NULL;
+    int victim = -1, victim_empty = 0;
     for (int i = 0; i < BUCKET; i++) {
         Entry *e = &b[i];
-        if (e->gen != generation) {
-            if (!victim || victim->gen == generation) victim = e;
+        if ((heads[i] >> 32) != generation) {
+            if (!victim_empty) victim = i, victim_empty = 1;
             continue;
         }
-        if (e->lens == lens && (e->ll & 3) == s->leader && e->mask == m && e->k0 == k0 && e->k1 == k1 &&
+        if (heads[i] == want && e->lens == lens && (e->ll & 3) == s->leader && e->mask == m && e->k0 == k0 && e->k1 == k1 &&
             e->k2 == k2) {
             hit = e;
             break;
         }
-        if (!victim) { /* bucket full: the shallower of two slots picked at random */
-            u64 r = s->nodes * 0x9E3779B97F4A7C15ULL;
-            Entry *x = &b[(r >> 58) % BUCKET], *y = &b[(r >> 40) % BUCKET];
-            victim = (y->ll >> 2) < (x->ll >> 2) ? y : x;
-        }
+    }
+    if (!hit && !victim_empty) { /* bucket full: the shallower of two slots picked at random */
+        u64 r = s->nodes * 0x9E3779B97F4A7C15ULL;
+        int x = (int)((r >> 58) % BUCKET), y = (int)((r >> 40) % BUCKET);
+        victim = (b[y].ll >> 2) < (b[x].ll >> 2) ? y : x;
     }
     if (hit) {
         if (hit->lower > lower) lower = hit->lower;
         if (hit->upper < upper) upper = hit->upper;
     } else {
-        hit = victim;
+        hit = &b[victim];
+        heads[victim] = want;
         hit->lens = lens, hit->mask = m, hit->k0 = k0, hit->k1 = k1, hit->k2 = k2;
-        hit->gen = generation, hit->ll = (uint8_t)(s->leader | left << 2);
+        hit->ll = (uint8_t)(s->leader | left << 2);
         hit->best = 0xFF;
     }
     hit->lower = (int8_t)lower;
@@ -833,7 +838,7 @@ static PyObject *py_solve_all(PyObject *self, PyObject *args) {
 static PyObject *py_set_table_size(PyObject *self, PyObject *args) {
     Py_ssize_t bytes;
     if (!PyArg_ParseTuple(args, "n", &bytes)) return NULL;
-    if (bytes < (Py_ssize_t)(BUCKET * sizeof(Entry))) {
+    if (bytes < (Py_ssize_t)BUCKET_BYTES) {
         PyErr_SetString(PyExc_ValueError, "table too small");
         return NULL;
     }
