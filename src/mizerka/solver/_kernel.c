@@ -591,6 +591,28 @@ static int reach(State *s, int won, int target, u64 *rel) {
     unsigned char *bucket = bucket_of(lens, s->leader, &tag);
     u64 *heads = (u64 *)bucket, want = (u64)generation << 32 | tag;
     Entry *b = (Entry *)(bucket + BUCKET * sizeof(u64));
+    for (int line = 0; line < 8; line++) __builtin_prefetch(bucket + 64 * line);
+    /* the sure-trick bounds are computed while the bucket's heads are on their way from memory */
+    {
+        int lower, upper;
+        u64 rel_lower, rel_upper;
+        if (s->wants) {
+            sure_trick_bounds(s, left, &lower, &rel_lower, &upper, &rel_upper);
+        } else { /* quick tricks assume each side wants its tricks */
+            lower = 0, upper = left, rel_lower = rel_upper = 0;
+            misere_bounds(s, left, &lower, &rel_lower);
+        }
+        if (won + lower >= target) {
+            ST(3);
+            *rel = rel_lower;
+            return 1;
+        }
+        if (won + upper < target) {
+            ST(3);
+            *rel = rel_upper;
+            return 0;
+        }
+    }
     int tt_move = -1;
     for (int i = 0; i < BUCKET; i++) {
         if (heads[i] != want) continue;
@@ -614,25 +636,6 @@ static int reach(State *s, int won, int target, u64 *rel) {
             return cut;
         }
         if (tt_move < 0 && e->best != 0xFF && ((s->hands[s->leader] >> e->best) & 1)) tt_move = e->best;
-    }
-    {
-        int lower, upper;
-        u64 rel_lower, rel_upper;
-        sure_trick_bounds(s, left, &lower, &rel_lower, &upper, &rel_upper);
-        if (!s->wants) { /* quick tricks assume each side wants its tricks */
-            lower = 0, upper = left;
-            misere_bounds(s, left, &lower, &rel_lower);
-        }
-        if (won + lower >= target) {
-            ST(3);
-            *rel = rel_lower;
-            return 1;
-        }
-        if (won + upper < target) {
-            ST(3);
-            *rel = rel_upper;
-            return 0;
-        }
     }
     int best;
     u64 found;
