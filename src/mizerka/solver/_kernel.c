@@ -7,25 +7,44 @@
  *
  * Techniques, following DDS (Haglund & Hein, "Search Algorithms for a Bridge Double Dummy Solver"):
  *
- *  1. Zero-window search.  reach() answers "can the max side make >= target tricks?"; the driver
- *     solve_value() binary-searches the target between a lower and an upper bound.  The max side
- *     needs one move answering yes, the min side one answering no.
+ *  1. Zero-window search.  reach() answers "can the max side make >= target tricks?"; the max side
+ *     needs one move answering yes, the min side one answering no.  The driver solve_value() is
+ *     MTD(f)-like: a first guess (the counted side's share of the high-card points, or in solve_all the
+ *     previous card's value), then steps of one towards the value, the table keeping what each search
+ *     learnt.
  *  2. Target too low / too high at each trick boundary (tricks already won, tricks left).
- *  3. Transposition table, trick boundaries only, storing a lower and an upper bound on the tricks
- *     still to come.  The key is the relative-rank-normalised holding: in each suit the cards still in
- *     play are renumbered from the top (make_key()), so positions that differ only in which cards are
- *     gone share an entry.  Hands of players 0..n-2, the suit lengths and the leader make the key (the
- *     last hand is what is left).  Buckets of four 32-byte entries; a generation stamp invalidates the
- *     whole table in O(1) at every new solve; the table is bounded (64 MB by default, set_table_size).
- *  4. Equivalent cards: only the top card of each run of a hand's cards with no other card in play
- *     between them is generated (cards on the table count as in play).
- *  5. Quick tricks (the leader's side cashes cards above every other hand, side suits in a trump
- *     contract only after its master trumps have drawn all other trumps) and later tricks (the holder
- *     of the top trump makes a trick), used when each side wants tricks (not in Mizerka).  The last
- *     trick is scored without search.
- *  6. Move ordering: cheap winners first for a side that wants tricks, high ducks first for a side
- *     that avoids them, low cards under a partner's winner; the killer move of each depth (the card
- *     that caused the last cut-off there) first of all.
+ *  3. Partition search (Ginsberg; DDS's "winning ranks").  Every search returns, with its answer, the
+ *     cards that won a trick by rank somewhere below (rank_winner(), union over the moves of a node that
+ *     failed, the refuting move's set at a cut-off, the entry's ranks at a table hit, the top cards a
+ *     sure-trick bound relied on).  A card searched for its run of equivalent cards extends the set
+ *     down the run (run_bottom()): a lower member may be a "small" card in the other positions.
+ *  4. Transposition table, trick boundaries only, entries of a lower and an upper bound on the tricks
+ *     still to come.  An entry holds the suit lengths of every hand, the leader, and the relative
+ *     holdings (in each suit the cards in play renumbered from the top, make_key()) masked to the ranks
+ *     of step 3: in each suit every card from the top down to the lowest winning rank.  So one entry
+ *     answers for every position with the same lengths and the same owners of those cards.  Buckets of
+ *     64 entries chosen by the suit lengths and leader; 8-byte heads (generation + tag) are scanned
+ *     before the entries and prefetched; a full bucket gives up the shallower of two random slots; the
+ *     generation stamp clears the table in O(1) at each new solve (it is kept across the searches of
+ *     one solve or solve_all); bounded, 64 MB by default (set_table_size).
+ *  5. Equivalent cards: only the top card of each run of a hand's cards with no other card in play
+ *     between them is generated (cards on the table count as in play).  Small cards (Kuijf, DDS
+ *     "NextMove"): once a card of a suit failed and no card of that suit at or below it won by rank in
+ *     its subtree, the hand's other cards of the suit below the lowest winning rank are skipped.
+ *  6. Sure-trick bounds at trick start (when each side wants tricks): the leader's side cashes cards
+ *     above every other hand (side suits in a trump contract only after its master trumps have drawn
+ *     all other trumps), or the leader crosses to a partner holding top cards who cashes his (no-trump,
+ *     or the other side has no trumps); the holder of the top trump makes a trick.  In Mizerka: an
+ *     opponent of the seat on lead forces a trick by leading a suit where every card of the seat is
+ *     above all others, and a seat on lead with only such cards takes every trick.  The last trick is
+ *     scored without search.
+ *  7. Move ordering by position in the trick, DDS-style: at the lead, cash winners, then lead to a
+ *     partner's top card, then suits where the opponents are short and partners long, away from ruffs;
+ *     later, win as cheaply as can hold the trick, play low under a partner's sure winner, duck with the
+ *     lowest card.  In Mizerka (everyone wants the OTHER side to take the trick) duck with the highest
+ *     card that loses, leave the trick to a later player who will take it, shed high cards.  The card
+ *     that proved the last cut-off of a table entry first, then the killer move of the depth.
+ */
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
