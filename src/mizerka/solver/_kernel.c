@@ -45,7 +45,6 @@
  *     card that loses, leave the trick to a later player who will take it, shed high cards.  The card
  *     that proved the last cut-off of a table entry first, then the killer move of the depth.
  */
- */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
