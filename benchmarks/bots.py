@@ -184,7 +184,7 @@ def ladder(
     """Each pair as ``[higher, lower, lower]``, played in rounds of a few duplicate matches per pair until every
     pair has *matches* or the time (*minutes*) is up; the figures say how many matches each pair got."""
     deadline = None if minutes is None else time.perf_counter() + 60 * minutes
-    chunk = max(2, 2 * (workers or os.cpu_count() or 1))
+    chunk = max(2, workers or os.cpu_count() or 1)
     results: dict[tuple[str, str], list[DuplicateResult]] = {pair: [] for pair in pairs}
     seconds = dict.fromkeys(pairs, 0.0)
     out: dict[str, dict[str, object]] = {}

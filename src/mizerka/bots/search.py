@@ -456,7 +456,7 @@ class ISMCTSBot(_SearchBot):
     badge = "ISMCTS"
     description = "Information-set Monte Carlo tree search with policy playouts on raw masks."
     default_budget = Budget(worlds=16, simulations=1500)
-    choose_worlds = 32
+    choose_worlds = 40
 
     def play(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
         contract = observation.contract
@@ -474,8 +474,8 @@ class ExpertBot(_SearchBot):
     name = "expert"
     badge = "Expert"
     description = "PIMC with inference from the opponents' plays; contract and exchange by deeper simulation."
-    default_budget = Budget(worlds=32)
-    choose_worlds = 48
+    default_budget = Budget(worlds=48)
+    choose_worlds = 64
 
     def play(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
-        return play_by_pimc(observation, budget.worlds or 32, rng, _Clock(budget.time), weighted=True)
+        return play_by_pimc(observation, budget.worlds or 48, rng, _Clock(budget.time), weighted=True)
