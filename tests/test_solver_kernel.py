@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mizerka.solver import backend, solve, solve_all
+from mizerka.solver import DEFAULT_TT_MB, backend, set_table_size, solve, solve_all
 from solver_helpers import random_contract, random_position
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -39,6 +39,29 @@ def test_kernel_solve_all_agrees_with_its_own_solve() -> None:
         values = solve_all(position, 0)
         best = (min if misere == (position.to_move == 0) else max)(values.values())
         assert best == solve(position, 0)
+
+
+def test_a_tiny_table_gives_the_same_values() -> None:
+    """A 1 MB table fills its buckets at once, so replacement runs all the time: values must not change."""
+    from mizerka.solver import _kernel  # type: ignore[attr-defined]
+
+    rng = random.Random(31)
+    positions = []
+    for _ in range(6):
+        trump, misere = random_contract(rng)
+        positions.append(random_position(rng, 3, 10, trump=trump, misere=misere, mid_trick=False))
+    small = [(rng.randrange(3), p) for p in positions]
+    endings = [(rng.randrange(3), random_position(rng, 3, 6, trump=rng.choice((None, 2)))) for _ in range(60)]
+    expected = [solve(p, seat) for seat, p in small]
+    try:
+        set_table_size(1)
+        assert _kernel.table_bytes() <= 1024 * 1024
+        assert [solve(p, seat) for seat, p in small] == expected
+        for seat, p in endings:
+            assert solve(p, seat, impl="kernel") == solve(p, seat, impl="reference"), (str(p), seat)
+    finally:
+        set_table_size(DEFAULT_TT_MB)
+    assert _kernel.table_bytes() <= DEFAULT_TT_MB * 1024 * 1024
 
 
 endplay = pytest.importorskip("endplay")
