@@ -10,6 +10,8 @@ import re
 import time
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
+
 from mizerka.cards import CARDS
 
 VISIBLE_POINT = """e => {
@@ -25,9 +27,20 @@ VISIBLE_POINT = """e => {
 
 
 def click_card(page: Any, locator: Any, *, tap: bool = False) -> None:
-    """Click (or tap) a card of the fanned hand where a person would: on the part of it that is visible."""
-    locator.scroll_into_view_if_needed()
-    point = locator.evaluate(VISIBLE_POINT)
+    """Click (or tap) a card of the fanned hand where a person would: on the part of it that is visible.
+
+    The hand is redrawn whenever an event arrives; a card that was replaced while we aimed at it is looked up
+    again (the locator is lazy), a few times, as a person would look again.
+    """
+    for attempt in range(5):
+        try:
+            locator.scroll_into_view_if_needed(timeout=5000)
+            point = locator.evaluate(VISIBLE_POINT, timeout=5000)
+            break
+        except PlaywrightError as error:
+            if "not attached" not in str(error) or attempt == 4:
+                raise
+            page.wait_for_timeout(50)
     assert point is not None, "the card has no visible part to click"
     if tap:
         page.touchscreen.tap(point[0], point[1])
