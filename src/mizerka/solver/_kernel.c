@@ -224,6 +224,43 @@ static void make_key(const State *s, u64 *k, u64 *lens_out) {
     *lens_out = lens;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+/* the same with BMI2's parallel bit extract: each hand's suit compressed onto the cards in play (-20%
+   instructions of the whole search).  Chosen at load time (see PyInit__kernel): only where the CPU has
+   BMI2 and pext is fast (not AMD before Zen 3, which microcodes it). */
+__attribute__((target("bmi2,popcnt"))) static void make_key_pext(const State *s, u64 *k, u64 *lens_out) {
+    u64 lens = 0, all = 0;
+    k[0] = k[1] = k[2] = 0;
+    for (int p = 0; p < s->n; p++) all |= s->hands[p];
+    for (int suit = 0; suit < 4; suit++) {
+        u64 r = (all >> (13 * suit)) & SUIT_BITS;
+        int shift = 13 - popc(r) + 13 * suit;
+        for (int p = 0; p < s->n; p++) {
+            u64 h = (s->hands[p] >> (13 * suit)) & SUIT_BITS;
+            lens |= (u64)popc(h) << (16 * p + 4 * suit);
+            if (p < s->n - 1) k[p] |= _pext_u64(h, r) << shift;
+        }
+    }
+    *lens_out = lens;
+}
+static int use_pext = 0;
+static void choose_make_key(void) {
+    __builtin_cpu_init();
+    unsigned eax = 0, ebx, ecx, edx, family = 0;
+    if (__get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
+        family = (eax >> 8) & 0xF;
+        if (family == 0xF) family += (eax >> 20) & 0xFF;
+    }
+    use_pext = __builtin_cpu_supports("bmi2") && !(__builtin_cpu_is("amd") && family < 0x19);
+}
+#define MAKE_KEY(s, k, lens) (use_pext ? make_key_pext(s, k, lens) : make_key(s, k, lens))
+#else
+static void choose_make_key(void) {}
+#define MAKE_KEY(s, k, lens) make_key(s, k, lens)
+#endif
+
 /* winning ranks (absolute cards) -> relative mask: in each suit, every card in play from the top down
    to the lowest winning rank */
 static inline u64 rel_to_mask(u64 rel, u64 in_play) {
@@ -603,7 +640,7 @@ static int reach(State *s, int won, int target, u64 *rel) {
         return won + ((s->count_mask >> winner) & 1) >= target;
     }
     u64 k[3], lens;
-    make_key(s, k, &lens);
+    MAKE_KEY(s, k, &lens);
     u64 in_play = in_hands(s);
     uint32_t tag;
     unsigned char *bucket = bucket_of(lens, s->leader, &tag);
@@ -886,4 +923,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel",
                                     "Accelerated double-dummy search; see mizerka.solver.", -1, methods};
 
-PyMODINIT_FUNC PyInit__kernel(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__kernel(void) {
+    choose_make_key();
+    return PyModule_Create(&module);
+}
