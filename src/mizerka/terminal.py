@@ -392,6 +392,28 @@ def _read_line(prompt: str) -> str:
     return answer
 
 
+def check_play_options(rules: Rules, seat: int, name: str, opponents: str) -> tuple[str, list[str]]:
+    """The human's name and the opponents' levels, checked against the table of *rules*.
+
+    Raises:
+        click.BadParameter: for a seat, name or list of levels that cannot be used.
+    """
+    n = rules.n_seats
+    if seat >= n:
+        raise click.BadParameter(f"seat {seat} is not at a {n}-player table (seats 0-{n - 1})", param_hint="'--seat'")
+    name = name.strip()
+    if not name or not name.isprintable():
+        raise click.BadParameter("give a name with at least one visible character", param_hint="'--name'")
+    levels = [level.strip().lower() for level in opponents.split(",")]
+    if len(levels) == 1:
+        levels *= n - 1
+    if len(levels) != n - 1 or not all(levels):
+        raise click.BadParameter(
+            f"give {n - 1} levels separated by commas, or one for all, not {opponents!r}", param_hint="'--opponents'"
+        )
+    return name, levels
+
+
 @click.command("play")
 @click.option(
     "--seed", type=click.IntRange(min=0), default=None, help="seed for the deals and the bots (default: random)"
@@ -414,18 +436,7 @@ def play_command(seed: int | None, rules: Rules, seat: int, name: str, opponents
     help, `sheet` for the score sheet, `quit` to leave.
     """
     n = rules.n_seats
-    if seat >= n:
-        raise click.BadParameter(f"seat {seat} is not at a {n}-player table (seats 0-{n - 1})", param_hint="'--seat'")
-    name = name.strip()
-    if not name or not name.isprintable():
-        raise click.BadParameter("give a name with at least one visible character", param_hint="'--name'")
-    levels = [level.strip().lower() for level in opponents.split(",")]
-    if len(levels) == 1:
-        levels *= n - 1
-    if len(levels) != n - 1 or not all(levels):
-        raise click.BadParameter(
-            f"give {n - 1} levels separated by commas, or one for all, not {opponents!r}", param_hint="'--opponents'"
-        )
+    name, levels = check_play_options(rules, seat, name, opponents)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     others = [s for s in range(n) if s != seat]

@@ -89,18 +89,10 @@ def build_app(*, seed: int | None, rules: Rules, seat: int, name: str, opponents
     Raises:
         click.BadParameter: for a seat, name or bot level that cannot be used.
     """
+    from mizerka import terminal
+
     n = rules.n_seats
-    if seat >= n:
-        raise click.BadParameter(f"seat {seat} is not at a {n}-player table (seats 0-{n - 1})", param_hint="'--seat'")
-    name = name.strip()
-    if not name or not name.isprintable():
-        raise click.BadParameter("give a name with at least one visible character", param_hint="'--name'")
-    levels = [level.strip().lower() for level in opponents.split(",")]
-    if len(levels) == 1:
-        levels *= n - 1
-    if len(levels) != n - 1 or not all(levels):
-        raise click.BadParameter(f"give {n - 1} levels separated by commas, or one for all, not {opponents!r}",
-                                 param_hint="'--opponents'")
+    name, levels = terminal.check_play_options(rules, seat, name, opponents)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     bot_names = iter(b for b in BOT_NAMES if b.lower() != name.lower())
