@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
-import threading
-import time
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,45 +23,21 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
+from server_helpers import ThreadServer  # noqa: E402  (the server tests' own helper, shared)
 
 
-class WebServer:
-    """The game server in a background thread, on a free loopback port."""
+class WebServer(ThreadServer):
+    """The game server in a background thread, on a free loopback port, with bots that answer at once."""
 
     def __init__(self, database: str) -> None:
-        import uvicorn
-
-        from mizerka.server.app import create_app
         from mizerka.server.hub import ServerConfig
 
-        self.app = create_app(ServerConfig(database=database, bot_delay=0.0, rate=1000.0, burst=1000.0, grace=30.0))
-        self.hub = self.app.state.hub
-        self.port = _free_port()
-        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                                    ws_max_size=65536, lifespan="on"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        super().__init__(ServerConfig(database=database, bot_delay=0.0, rate=1000.0, burst=1000.0, grace=30.0))
 
     def start(self) -> WebServer:
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the game server did not start")
-            time.sleep(0.02)
+        super().start()
         return self
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=30)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
     def call(self, fn: Any) -> Any:
         """Run *fn()* on the server's event loop (so it sees a consistent table) and return its result."""
