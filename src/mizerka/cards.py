@@ -42,6 +42,7 @@ __all__ = [
     "CardSet",
     "Rank",
     "Suit",
+    "mask_indices",
     "parse_cards",
 ]
 
@@ -263,11 +264,18 @@ def parse_cards(text: str) -> list[Card]:
     return cards
 
 
-def _iter_bits(mask: int) -> Iterator[int]:
+def mask_indices(mask: int) -> list[int]:
+    """The card ints in a mask, ascending: the loop every search over masks needs.
+
+    >>> mask_indices(0b1010_0000_0000_0001)
+    [0, 13, 15]
+    """
+    indices = []
     while mask:
         low = mask & -mask
-        yield low.bit_length() - 1
+        indices.append(low.bit_length() - 1)
         mask ^= low
+    return indices
 
 
 _set_mask = object.__setattr__
@@ -373,7 +381,7 @@ class CardSet:
 
     def cards(self) -> list[Card]:
         """The cards in display order: spades down to clubs, high to low in each suit."""
-        return sorted((CARDS[c] for c in _iter_bits(self.mask)), key=lambda c: (-(c // 13), -(c % 13)))
+        return sorted((CARDS[c] for c in mask_indices(self.mask)), key=lambda c: (-(c // 13), -(c % 13)))
 
     def __str__(self) -> str:
         return " ".join(str(c) for c in self.cards())

@@ -40,7 +40,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from mizerka.cards import SUIT_MASKS, CardSet
+from mizerka.cards import SUIT_MASKS, CardSet, mask_indices
 from mizerka.deal import Action, Choose, Deal, Exchange, Observation, Phase, Play
 from mizerka.rules import DealPattern, ExchangeMode
 
@@ -53,14 +53,6 @@ _REPLENISH_ATTEMPTS = 2000
 class SamplingError(ValueError):
     """No deal is consistent with the observation (it was not made by a real deal)."""
 
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _mask(cards: Sequence[int]) -> int:
@@ -214,7 +206,7 @@ def _sample_once(obs: Observation, rng: random.Random, *, use_voids: bool) -> De
     rest: list[list[int]] = [[], [], []]
 
     if obs.phase is Phase.CHOOSE:
-        unknown = _bits(((1 << 52) - 1) & ~known)
+        unknown = mask_indices(((1 << 52) - 1) & ~known)
         n_first = rules.cards_before_choice
         sizes = [n_first] * len(others) + [len(unknown) - n_first * len(others)]
         groups = _assign(unknown, sizes, [0] * len(sizes), rng)
@@ -222,7 +214,7 @@ def _sample_once(obs: Observation, rng: random.Random, *, use_voids: bool) -> De
             first[active.index(seat)] = groups[i]
         undealt = groups[-1]
         if me is not None:
-            first[active.index(me)] = _bits(obs.first_cards.mask)
+            first[active.index(me)] = mask_indices(obs.first_cards.mask)
         for role in range(3):
             rest[role] = [undealt.pop() for _ in range(13 - n_first)]
         deck = _deck_from_piles(first, rest, undealt, rules.deal_pattern)
@@ -275,7 +267,7 @@ def _sample_once(obs: Observation, rng: random.Random, *, use_voids: bool) -> De
     capacity.append(hidden_talon - (1 if shown_in_talon else 0) + (1 if set_aside_hidden else 0))
     banned.append(0)
 
-    unknown = _bits(((1 << 52) - 1) & ~known)
+    unknown = mask_indices(((1 << 52) - 1) & ~known)
     groups = _assign(unknown, capacity, banned, rng)
     hands = {seat: groups[i] for i, seat in enumerate(others)}
     discards = {seat: groups[len(others) + i] for i, seat in enumerate(others)}
@@ -286,9 +278,9 @@ def _sample_once(obs: Observation, rng: random.Random, *, use_voids: bool) -> De
     # Which of each other player's cards it drew from the talon.
     drawn: dict[int, list[int]] = {}
     if me is not None:
-        hands[me] = _bits(obs.hand.mask)
-        discards[me] = _bits(obs.discards.mask)
-        drawn[me] = _bits(obs.drawn.mask)
+        hands[me] = mask_indices(obs.hand.mask)
+        discards[me] = mask_indices(obs.discards.mask)
+        drawn[me] = mask_indices(obs.drawn.mask)
     stock_draws: dict[int, list[int]] = {}
     for seat in others:
         pool = hands[seat] + played[seat]
@@ -308,7 +300,7 @@ def _sample_once(obs: Observation, rng: random.Random, *, use_voids: bool) -> De
         play_time = {card: time for time, (_, card) in enumerate(plays)}
         for seat in active:
             if seat == me:
-                candidates = _bits((obs.hand.mask | _mask(played[seat])) & ~obs.dealt.mask)
+                candidates = mask_indices((obs.hand.mask | _mask(played[seat])) & ~obs.dealt.mask)
             else:
                 candidates = hands[seat] + played[seat]
             chosen = _schedule_draws(
@@ -324,7 +316,7 @@ def _sample_once(obs: Observation, rng: random.Random, *, use_voids: bool) -> De
         current = set(hands[seat]) | set(played[seat]) | set(discards.get(seat, []))
         dealt = current - set(drawn.get(seat, [])) - set(stock_draws.get(seat, []))
         if me is not None and seat == me:
-            first_cards = _bits(obs.first_cards.mask)
+            first_cards = mask_indices(obs.first_cards.mask)
         else:
             ordered = sorted(dealt)
             rng.shuffle(ordered)
