@@ -42,7 +42,7 @@ Techniques (the C kernel in ``_kernel.c`` implements the same ones, and its comm
 
 from __future__ import annotations
 
-from mizerka.cards import SUIT_MASKS
+from mizerka.cards import SUIT_MASKS, mask_indices
 from mizerka.solver.position import Position
 
 __all__ = ["ReferenceSolver", "brute_force_value", "equivalent_tops", "normalized_key"]
@@ -172,12 +172,12 @@ class ReferenceSolver:
         in_play = self._in_play()
         result: dict[int, int] = {}
         tops = equivalent_tops(legal, in_play)
-        for card in _bits(tops):
+        for card in mask_indices(tops):
             gained, undo = self._play(card)
             result[card] = gained + self.value(0, self.tricks_left())
             self._unplay(undo)
         # each non-top card takes the value of the next top above it in the same suit
-        for card in _bits(legal & ~tops):
+        for card in mask_indices(legal & ~tops):
             above = card + 1
             while above not in result:
                 above += 1
@@ -300,7 +300,7 @@ class ReferenceSolver:
 
     def _ordered_moves(self, player: int, depth: int) -> list[int]:
         legal = _legal(self.hands[player], self.trick, self.trump, self.must_trump)
-        moves = list(_bits(equivalent_tops(legal, self._in_play())))
+        moves = list(mask_indices(equivalent_tops(legal, self._in_play())))
         if not self.trick:
             if self.wants_tricks:
                 moves.sort(key=lambda c: -(c % 13))
@@ -341,15 +341,6 @@ def _cards_above_all(cards: int, other_hands: list[int]) -> int:
     return (cards >> highest_other.bit_length()).bit_count()
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def brute_force_value(position: Position, count_mask: int, max_mask: int) -> int:
     """Plain minimax over every legal card, no pruning at all: the oracle for :class:`ReferenceSolver`.
 
@@ -367,7 +358,7 @@ def brute_force_value(position: Position, count_mask: int, max_mask: int) -> int
         legal = _legal(hands[player], trick, position.trump, position.must_trump)
         maximising = bool(max_mask >> player & 1)
         best: int | None = None
-        for card in _bits(legal):
+        for card in mask_indices(legal):
             hands[player] &= ~(1 << card)
             new_trick = [*trick, card]
             if len(new_trick) == n:
