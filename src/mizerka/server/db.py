@@ -175,6 +175,20 @@ def _append_many(connection: Connection, appends: list[_Append]) -> None:
         connection.execute(statement, params)
 
 
+def _settle(future: concurrent.futures.Future[None], error: BaseException | None) -> None:
+    """Complete a write's future; one whose waiter was cancelled (a closed connection, a server stopping) is
+    done already, and must not stop the writer thread: the write itself stands."""
+    if future.done():
+        return
+    try:
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
+    except concurrent.futures.InvalidStateError:  # cancelled between the check and the call
+        pass
+
+
 class Store:
     """The database behind the server: migrations on open, a writer thread, and the reads the server needs."""
 
@@ -223,12 +237,12 @@ class Store:
                             op(connection)
                     except Exception as error:
                         log.exception("write failed")
-                        future.set_exception(error)
+                        _settle(future, error)
                     else:
-                        future.set_result(None)
+                        _settle(future, None)
             else:
                 for _, future in batch:
-                    future.set_result(None)
+                    _settle(future, None)
             self.batches += 1
             self.commits += len(batch)
 
