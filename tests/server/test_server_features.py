@@ -130,6 +130,24 @@ def test_double_dummy_message_after_each_deal(make_server: Any) -> None:
     ws.close()
 
 
+def test_double_dummy_is_skipped_while_the_server_is_busy(make_server: Any) -> None:
+    server: ThreadServer = make_server(dd_limit=20.0, dd_busy_rate=0.01)  # any play at all counts as busy
+    table, token = quickplay(server, variant="standard,contracts=NT", level="random")
+    ws = WS(server.ws_url)
+    ws.hello(table, token)
+    deadline = time.monotonic() + 60
+    while not any(m["type"] == "dd" for m in ws.log):
+        assert time.monotonic() < deadline, "no dd message"
+        act_first(ws)
+    message = next(m for m in ws.log if m["type"] == "dd")
+    SERVER_ADAPTER.validate_python(message)
+    assert message["dd"] is None and message["reason"] == "busy"
+    assert server.hub.dd_skipped == 1 and server.hub.dd is not None and not server.hub.dd._procs
+    sync = ws.request({"type": "sync", "last_seq": ws.seq})
+    assert sync["view"]["score_sheet"][0]["dd"] is None
+    ws.close()
+
+
 def test_illegal_action_carries_a_reason_code(server: ThreadServer) -> None:
     table = httpx.post(server.url + "/api/tables", json={}).json()["id"]
     tokens = [httpx.post(server.url + f"/api/tables/{table}/join", json={"name": n}).json()["token"]

@@ -7,8 +7,9 @@ deal is over, so this reveals nothing a player may not know: the server sends it
 
 A full deal can take the solver from a few hundredths of a second to half a minute, and the solver's C
 kernel cannot be interrupted, so each analysis runs in its own process, forked from a forkserver that has the
-solver loaded (a fork costs milliseconds), niced so that play keeps priority; a process still running when
-the limit is up is killed.  :class:`DoubleDummy` limits how many run at once and how many may wait.
+solver loaded (a fork costs milliseconds), at the lowest priority (nice 19; not ``SCHED_IDLE``, which on
+a machine kept busy by other work would never finish one) so that play keeps priority; a process still
+running when the limit is up is killed.  :class:`DoubleDummy` limits how many run at once and how many may wait.
 
 >>> deal = Deal.random(1)
 >>> while deal.phase.name != "DONE":
@@ -68,7 +69,7 @@ def dd_values(deal: Deal, tricks: list[int]) -> dict[str, list[int | None]]:
 
 
 def _child(conn: Connection, position: Any, seats: tuple[int, ...], server_pid: int) -> None:
-    """The worker: nice itself, die with the server, solve, send the answer."""
+    """The worker: lowest priority, die with the server, solve, send the answer."""
     with contextlib.suppress(OSError):
         os.nice(19)
 
@@ -112,11 +113,11 @@ class DoubleDummy:
         """The double-dummy values of the finished *deal* from the start of its play phase."""
         from mizerka.solver import Position
 
+        if self._waiting >= self.max_waiting:
+            return None, "busy"
         start = start_of_play(deal)
         position = Position.from_deal(start)
         seats = tuple(start.active_seats)
-        if self._waiting >= self.max_waiting:
-            return None, "busy"
         self._waiting += 1
         try:
             await self._slots.acquire()

@@ -76,6 +76,9 @@ class ServerConfig:
         web_dir: a directory of static files served at ``/`` (the browser client), if it exists.
         dd_limit: seconds the double-dummy analysis of a finished deal may take (0: no analysis).
         dd_workers: how many analyses run at once.
+        dd_busy_rate: while the server stores more than this many events a second (over the last
+            :data:`RATE_WINDOW` seconds), a finished deal gets no analysis (``dd`` null, reason ``busy``): the
+            analysis is a best-effort extra and must not take CPU from play (0: never skip).
     """
 
     database: str
@@ -93,6 +96,43 @@ class ServerConfig:
     dd_limit: float = 10.0
     slow_bot_workers: int = 1
     dd_workers: int = 1
+    dd_busy_rate: float = 60.0
+
+
+RATE_WINDOW = 5
+"""Seconds over which :class:`EventRate` averages."""
+
+
+class EventRate:
+    """Events stored per second, averaged over the last :data:`RATE_WINDOW` whole seconds (the server's load).
+
+    >>> rate = EventRate()
+    >>> rate.add(50, now=100.2); rate.add(50, now=101.7)
+    >>> rate.per_second(now=102.1)
+    20.0
+    >>> rate.per_second(now=200.0)
+    0.0
+    """
+
+    def __init__(self) -> None:
+        self._counts = [0] * RATE_WINDOW
+        self._seconds = [-1] * RATE_WINDOW
+
+    def add(self, n: int, now: float | None = None) -> None:
+        second = int(time.monotonic() if now is None else now)
+        slot = second % RATE_WINDOW
+        if self._seconds[slot] != second:
+            self._seconds[slot], self._counts[slot] = second, 0
+        self._counts[slot] += n
+
+    def per_second(self, now: float | None = None) -> float:
+        second = int(time.monotonic() if now is None else now)
+        recent = sum(c for c, s in zip(self._counts, self._seconds, strict=True) if second - RATE_WINDOW < s <= second)
+        return recent / RATE_WINDOW
+
+
+_encode = json.JSONEncoder(separators=(",", ":")).encode
+"""Compact JSON of an outbound message (one encoder for the hot path rather than a new one per call)."""
 
 
 def hash_token(token: str) -> str:
@@ -125,8 +165,15 @@ def decide(level: str, observation: Observation, seed: int) -> Decision:
     return decision
 
 
+BOT_NICE = 5
+"""How much lower than the server's the bot worker processes' priority is: a bot has ``bot_delay`` for its
+decision anyway, so on a busy machine the event loop (and with it every client's latency) goes first."""
+
+
 def _watch_parent(parent: int) -> None:
-    """In a bot worker process: exit when the server is gone (even killed with -9)."""
+    """In a bot worker process: run below the server's priority, exit when the server is gone (even killed -9)."""
+    with contextlib.suppress(OSError):
+        os.nice(BOT_NICE)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -155,7 +202,7 @@ class Client:
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
             return
-        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
+        text = message if isinstance(message, str) else _encode(message)
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:  # a client that does not read is dropped, never waited for
@@ -218,6 +265,8 @@ class Hub:
         self.started = time.time()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.dd: DoubleDummy | None = None
+        self.rate = EventRate()
+        self.dd_skipped = 0
 
     # -- life cycle ---------------------------------------------------------------------------------
 
@@ -290,6 +339,7 @@ class Hub:
                 live.table = reloaded
             raise TableError("internal", "the server could not store this; nothing changed") from None
         live.last_activity = time.monotonic()
+        self.rate.add(len(events))
         if log.isEnabledFor(logging.INFO):
             for event in events:  # logs show what a spectator may see, nothing more
                 log.info("table %s event %d %s", table.id, event.seq, json.dumps(event.render(None)))
@@ -298,7 +348,12 @@ class Hub:
         if self.dd is not None:
             for event in events:
                 if event.kind == "deal_end":
-                    self._spawn(live, self._double_dummy(live, event.deal_no))
+                    if self.config.dd_busy_rate and self.rate.per_second() > self.config.dd_busy_rate:
+                        self.dd_skipped += 1  # the server is busy with play: no analysis this time
+                        # (sent once the caller's ack is out, as an analysis's answer would be)
+                        asyncio.get_running_loop().call_soon(self._send_dd, live, event.deal_no, None, "busy")
+                    else:
+                        self._spawn(live, self._double_dummy(live, event.deal_no))
 
     async def _double_dummy(self, live: LiveTable, deal_no: int) -> None:
         """Analyse a finished deal and send everyone at the table its double-dummy values (or why not)."""
@@ -310,9 +365,11 @@ class Hub:
         except Exception:
             log.exception("table %s: double-dummy analysis of deal %d failed", table.id, deal_no)
             values, reason = None, "error"
-        table.dd[deal_no] = values
-        message = json.dumps({"type": "dd", "deal_no": deal_no, "dd": values, "reason": reason},
-                             separators=(",", ":"))
+        self._send_dd(live, deal_no, values, reason)
+
+    def _send_dd(self, live: LiveTable, deal_no: int, values: dict[str, Any] | None, reason: str | None) -> None:
+        live.table.dd[deal_no] = values
+        message = _encode({"type": "dd", "deal_no": deal_no, "dd": values, "reason": reason})
         for client in list(live.clients):
             client.send(message)
 
@@ -323,9 +380,7 @@ class Hub:
             seat = client.seat
             texts = rendered.get(seat)
             if texts is None:
-                texts = rendered[seat] = [
-                    json.dumps(m, separators=(",", ":")) for m in render_events(live.table, events, seat, connected)
-                ]
+                texts = rendered[seat] = [_encode(m) for m in render_events(live.table, events, seat, connected)]
             for text in texts:
                 client.send(text)
 

@@ -237,6 +237,8 @@ class Table:
         self.rematch_votes: set[int] = set()
         self.rematch_table: str | None = None
         self.dd: dict[int, dict[str, Any] | None] = {}  # deal number → double-dummy values (not journaled)
+        self.seat_version = 0  # counts seat changes, so that views can keep the players' part until the next one
+        self.view_cache: dict[str, tuple[Any, Any]] = {}  # part of a view → (what it depends on, the part)
 
     @classmethod
     def new(
@@ -319,6 +321,7 @@ class Table:
 
     def _seat_event(self, seat: int) -> Event:
         state = self.seats[seat]
+        self.seat_version += 1
         return self._emit(
             "seat",
             {"seat": seat, "name": state.name, "seat_kind": state.kind, "bot": state.level if state.bot_plays else None,
@@ -525,6 +528,7 @@ class Table:
             if kind == "seat":
                 seat = int(stored.public["seat"])
                 self.seats[seat] = SeatState.from_json(stored.server["state"])
+                self.seat_version += 1
                 self.events.append(stored)
             elif kind == "start":
                 names = list(stored.public["players"])

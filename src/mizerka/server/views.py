@@ -58,42 +58,72 @@ def illegal_codes(obs: Observation, illegal: dict[str, str]) -> dict[str, dict[s
 
 
 def _players(table: Table, connected: Collection[int]) -> list[dict[str, Any]]:
+    """The seats as everyone sees them; kept until a seat or the set of connected seats changes."""
+    key = (table.seat_version, frozenset(connected))
+    cached = table.view_cache.get("players")
+    if cached is not None and cached[0] == key:
+        players: list[dict[str, Any]] = cached[1]
+        return players
+    names = table.player_names()
     players = []
     for index, seat in enumerate(table.seats):
         level = seat.level if seat.bot_plays else None
         players.append({
-            "seat": index, "name": seat.name if seat.kind == "human" else table.player_names()[index],
+            "seat": index, "name": seat.name if seat.kind == "human" else names[index],
             "kind": seat.kind, "bot": level, "badge": BOT_LEVELS[level].badge if level in BOT_LEVELS else None,
             "standin": seat.standin, "connected": index in connected or seat.kind == "bot", "open": seat.is_open,
         })
+    table.view_cache["players"] = (key, players)
     return players
 
 
 def _score_sheet(table: Table) -> list[dict[str, Any]]:
-    assert table.match is not None
+    """The rows of the finished deals; kept until a deal ends or a double-dummy result comes in."""
+    match = table.match
+    assert match is not None
+    key = (match.deal_no, match.deal.phase is Phase.DONE, len(table.dd))
+    cached = table.view_cache.get("score_sheet")
+    if cached is not None and cached[0] == key:
+        rows: list[dict[str, Any]] = cached[1]
+        return rows
     rows = []
     totals = [0] * table.rules.n_seats
-    for result in table.match.results():
+    for result in match.results():
         totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
         rows.append({"deal_no": result.deal_no, "dealer": result.dealer, "chooser": result.chooser,
                      "contract": str(result.contract), "tricks": list(result.tricks),
                      "scores": list(result.scores), "totals": totals, "dd": table.dd.get(result.deal_no)})
+    table.view_cache["score_sheet"] = (key, rows)
     return rows
+
+
+def _static(table: Table) -> tuple[str, dict[str, Any]]:
+    """The parts of a view fixed for the table's life: the variant and the options."""
+    cached = table.view_cache.get("static")
+    if cached is not None:
+        static: tuple[str, dict[str, Any]] = cached[1]
+        return static
+    settings = table.settings
+    static = (table.rules.spec(), {"hints": settings.hints, "spectators": settings.spectators,
+                                   "turn_timer": settings.turn_timer, "reveal": settings.reveal,
+                                   "visibility": settings.visibility, "name": settings.name})
+    table.view_cache["static"] = (None, static)
+    return static
 
 
 def build_view(table: Table, seat: int | None, connected: Collection[int] = ()) -> dict[str, Any]:
     """The view of *seat* (``None``: a spectator) as a JSON-ready dict (see :class:`~mizerka.server.protocol.View`).
 
     *connected* holds the seats with a live connection (shown to everyone).
+
+    The parts every recipient shares (players, score sheet, options) are kept on the table and rebuilt only
+    when an event changes them, so views share those objects: serialise a view, never change it.
     """
     n = table.rules.n_seats
+    variant, options = _static(table)
     base: dict[str, Any] = {
-        "table": table.id, "seat": seat, "status": table.status, "variant": table.rules.spec(),
-        "players": _players(table, connected),
-        "options": {"hints": table.settings.hints, "spectators": table.settings.spectators,
-                    "turn_timer": table.settings.turn_timer, "reveal": table.settings.reveal,
-                    "visibility": table.settings.visibility, "name": table.settings.name},
-        "n_deals": table.rules.n_deals, "seq": table.seq,
+        "table": table.id, "seat": seat, "status": table.status, "variant": variant,
+        "players": _players(table, connected), "options": options, "n_deals": table.rules.n_deals, "seq": table.seq,
     }
     match = table.match
     if match is None:
