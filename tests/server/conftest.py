@@ -12,18 +12,20 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the server tests need the 'server' extra (pip install -e '.[dev]')")
 
-from server_helpers import DB_ENV, WS, ThreadServer, reset_database
+from server_helpers import DB_ENV, WS, ThreadServer, fresh_schema
 
 from mizerka.server.hub import ServerConfig
 
 
 @pytest.fixture
-def database_url(tmp_path: Path) -> str:
+def database_url(tmp_path: Path) -> Iterator[str]:
     url = os.environ.get(DB_ENV)
     if url:
-        reset_database(url)
-        return url
-    return f"sqlite:///{tmp_path / 'server.sqlite3'}"
+        schema_url, drop = fresh_schema(url)  # a schema of its own: concurrent runs cannot clobber each other
+        yield schema_url
+        drop()
+    else:
+        yield f"sqlite:///{tmp_path / 'server.sqlite3'}"
 
 
 @pytest.fixture

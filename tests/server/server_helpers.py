@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
+import os
+import secrets
 import socket
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -25,13 +29,28 @@ from mizerka.server.hub import Hub, ServerConfig
 DB_ENV = "MIZERKA_TEST_DATABASE_URL"
 
 
-def reset_database(url: str) -> None:
-    """Empty the PostgreSQL test database (fails, never skips, when it cannot be reached)."""
+_schemas = itertools.count()
+
+
+def fresh_schema(url: str) -> tuple[str, Callable[[], None]]:
+    """A new, empty PostgreSQL schema for one test: its URL (the schema first on the search path) and a function
+    that drops it.  Each test has its own, so that test runs sharing the database (two engineers, two CI jobs)
+    and a server of an earlier test still shutting down never touch its tables.  Fails, never skips, when the
+    database cannot be reached."""
+    schema = f"t{os.getpid()}_{next(_schemas)}_{secrets.token_hex(3)}"
     engine = sa.create_engine(normalize_url(url))
     with engine.begin() as connection:
-        connection.execute(sa.text("DROP SCHEMA public CASCADE"))
-        connection.execute(sa.text("CREATE SCHEMA public"))
+        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
     engine.dispose()
+    separator = "&" if "?" in url else "?"
+
+    def drop() -> None:
+        engine = sa.create_engine(normalize_url(url))
+        with engine.begin() as connection:
+            connection.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        engine.dispose()
+
+    return f"{url}{separator}options=-csearch_path%3D{schema}", drop
 
 
 def free_port() -> int:
@@ -119,9 +138,9 @@ class WS:
                 return message
 
     def request(self, message: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
-        """Send and return the first reply that is not an event, presence or ping."""
+        """Send and return the first reply that is not an event, presence, ping or dd (those come unasked)."""
         self.send(message)
-        return self.until(lambda m: m["type"] not in ("event", "presence", "ping"), timeout)
+        return self.until(lambda m: m["type"] not in ("event", "presence", "ping", "dd"), timeout)
 
     def hello(self, table: str, token: str | None = None, last_seq: int | None = None) -> dict[str, Any]:
         message: dict[str, Any] = {"type": "hello", "protocol": 1, "table": table}
