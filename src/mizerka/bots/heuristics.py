@@ -25,7 +25,7 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 
-from mizerka.cards import ALL_CARDS_MASK, SUIT_MASKS
+from mizerka.cards import ALL_CARDS_MASK, SUIT_MASKS, mask_indices
 
 __all__ = [
     "avoid_estimate",
@@ -45,14 +45,8 @@ def holding(mask: int, suit: int) -> int:
     return (mask >> (13 * suit)) & 0x1FFF
 
 
-def bits(mask: int) -> list[int]:
-    """The set bits of *mask*, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+bits = mask_indices
+"""The set bits of *mask*, lowest first (:func:`mizerka.cards.mask_indices`)."""
 
 
 def _honour_tricks(h: int, length: int, side_in_trump: bool) -> float:

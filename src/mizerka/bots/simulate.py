@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from mizerka.bots.heuristics import contract_estimate
-from mizerka.cards import SUIT_MASKS, CardSet
+from mizerka.cards import SUIT_MASKS, CardSet, mask_indices
 from mizerka.deal import CHOICES, Deal, Exchange, Phase
 from mizerka.rules import Contract, ExchangeMode
 
@@ -96,7 +96,7 @@ def policy_card(deal: Deal, rng: random.Random | None = None, epsilon: float = 0
             if under:
                 return _highest(under)
             return _highest(follow) if last else _lowest(follow)
-        return max(_iter(mask), key=lambda c: (c % 13, -(hand & SUIT_MASKS[c // 13]).bit_count()))
+        return max(mask_indices(mask), key=lambda c: (c % 13, -(hand & SUIT_MASKS[c // 13]).bit_count()))
     if follow:
         if best // 13 != led:
             return _lowest(follow)
@@ -122,16 +122,7 @@ def policy_card(deal: Deal, rng: random.Random | None = None, epsilon: float = 0
         side = mask & ~SUIT_MASKS[trump]
         if side:
             mask = side
-    return min(_iter(mask), key=lambda c: (c % 13, (hand & SUIT_MASKS[c // 13]).bit_count()))
-
-
-def _iter(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return min(mask_indices(mask), key=lambda c: (c % 13, (hand & SUIT_MASKS[c // 13]).bit_count()))
 
 
 def playout(deal: Deal, rng: random.Random | None = None, epsilon: float = 0.0) -> None:
@@ -167,7 +158,7 @@ def fast_exchange(hand: int, contract: int, limit: int) -> int:
     value = contract_estimate(hand, contract)
     for _ in range(limit):
         best_card, best_delta = -1, 0.0
-        for card in _iter(hand):
+        for card in mask_indices(hand):
             delta = value - contract_estimate(hand & ~(1 << card), contract)
             key = -delta if avoid else delta
             if best_card < 0 or key < best_delta:
