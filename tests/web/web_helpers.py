@@ -76,7 +76,9 @@ def act_once(page: Any, *, exchange: int = 2) -> str | None:
     Contract choice: the first offered contract.  Exchange: discard the first *exchange* cards.  Play: the first
     playable card.  An end-of-deal summary is closed.
     """
-    if page.locator("dialog.summary-dialog[open]").count():
+    summary = page.locator("dialog.summary-dialog[open]")
+    if summary.count():
+        summary.locator(".btn.primary").click()  # on to the next deal, as the docstring promises
         return "summary"
     if page.locator("dialog.choose-dialog[open]").count():
         page.locator("dialog.choose-dialog[open] .contract-btn").first.click()
