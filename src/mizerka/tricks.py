@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from mizerka.cards import SUIT_MASKS
 
-__all__ = ["legal_plays", "trick_winner_index"]
+__all__ = ["legal_plays", "trick_winner_index", "winning_card"]
 
 
 def legal_plays(hand: int, led_suit: int | None, trump: int | None, *, must_trump: bool = False) -> int:
@@ -65,3 +65,13 @@ def trick_winner_index(cards: Sequence[int], trump: int | None) -> int:
         elif suit == trump:
             best, best_card, best_suit = i, card, suit
     return best
+
+
+def winning_card(cards: Sequence[int], trump: int | None) -> int:
+    """The card that wins (or, mid-trick, is winning) the trick so far: ``cards[trick_winner_index(...)]``.
+
+    >>> from mizerka.cards import CARDS, parse_cards
+    >>> CARDS[winning_card(parse_cards("KS AS"), None)]
+    Card.from_str('AS')
+    """
+    return cards[trick_winner_index(cards, trump)]

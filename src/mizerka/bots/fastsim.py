@@ -34,6 +34,7 @@ import random
 from mizerka.cards import SUIT_MASKS
 from mizerka.deal import Deal, Phase
 from mizerka.rules import Contract
+from mizerka.tricks import trick_winner_index, winning_card
 
 __all__ = ["Table", "legal_mask", "playout", "policy", "role_scores"]
 
@@ -82,7 +83,7 @@ class Table:
         if len(trick) < 3:
             self.to_move = (mover + 1) % 3
             return
-        winner = (self.leader + _winner_index(trick, self.trump)) % 3
+        winner = (self.leader + trick_winner_index(trick, self.trump)) % 3
         self.won[winner] += 1
         self.left -= 1
         self.trick = []
@@ -90,21 +91,6 @@ class Table:
 
 
 _NEXT = (1, 2, 0)
-
-
-def _winner_index(trick: list[int], trump: int) -> int:
-    first, second, third = trick
-    best, index, best_suit = first, 0, first // 13
-    suit = second // 13
-    if suit == best_suit:
-        if second > best:
-            best, index = second, 1
-    elif suit == trump:
-        best, index, best_suit = second, 1, suit
-    suit = third // 13
-    if (suit == best_suit and third > best) or (suit != best_suit and suit == trump):
-        index = 2
-    return index
 
 
 def legal_mask(table: Table) -> int:
@@ -182,13 +168,7 @@ def _policy(
                 longest, length = suit, n
         return _low(hand & SUIT_MASKS[longest])
     led = trick[0] // 13
-    best = trick[0]
-    for card in trick[1:]:
-        if card // 13 == best // 13:
-            if card > best:
-                best = card
-        elif card // 13 == trump:
-            best = card
+    best = winning_card(trick, trump)
     last = len(trick) == 2
     follow = hand & SUIT_MASKS[led]
     if avoid:

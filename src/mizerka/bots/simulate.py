@@ -15,6 +15,7 @@ from mizerka.bots.heuristics import contract_estimate
 from mizerka.cards import SUIT_MASKS, CardSet, mask_indices
 from mizerka.deal import CHOICES, Deal, Exchange, Phase
 from mizerka.rules import Contract, ExchangeMode
+from mizerka.tricks import winning_card
 
 __all__ = ["fast_exchange", "playout", "policy_card", "simulate_deal"]
 
@@ -81,13 +82,7 @@ def policy_card(deal: Deal, rng: random.Random | None = None, epsilon: float = 0
                 longest, length = suit, n
         return _lowest(hand & SUIT_MASKS[longest])
     led = trick[0] // 13
-    best = trick[0]
-    for card in trick[1:]:
-        if card // 13 == best // 13:
-            if card > best:
-                best = card
-        elif card // 13 == trump:
-            best = card
+    best = winning_card(trick, trump)
     last = len(trick) == 2
     follow = mask & SUIT_MASKS[led]
     if avoid:
