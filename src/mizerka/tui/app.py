@@ -26,7 +26,7 @@ from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play
 from mizerka.rules import Contract, Role
 from mizerka.tui.model import TableModel, UndoError
 
-__all__ = ["ContractDialog", "ExchangeDialog", "InfoDialog", "MizerkaApp", "card_markup", "sorted_hand"]
+__all__ = ["ContractDialog", "ExchangeDialog", "InfoDialog", "MizerkaApp", "TableApp", "card_markup", "sorted_hand"]
 
 _SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 _CONTRACT_KEYS = {"c": Contract.CLUBS, "d": Contract.DIAMONDS, "h": Contract.HEARTS, "s": Contract.SPADES,
@@ -184,13 +184,12 @@ x, ^q    quit                            F1      this help
 Contract dialog: C D H S N M, or ← → and Enter.  Exchange dialog: Space marks, Enter confirms once."""
 
 
-class MizerkaApp(App[None]):
-    """The game screen over a :class:`TableModel`.
+class TableApp(App[None]):
+    """What the local and the server game screens share: the layout, the cursor over the playable cards, and
+    typing a card (its rank, then its suit).
 
-    Args:
-        model: the table.
-        bot_delay: seconds between the computer players' actions (0 in tests), so that you can follow them
-            and take back your card before the trick is complete.
+    A subclass says which cards the human may play now (:meth:`playable`, in the hand's display order), what
+    playing one does (:meth:`play_card`) and how the screen is drawn (:meth:`refresh_view`).
     """
 
     TITLE = "Mizerka"
@@ -204,6 +203,85 @@ class MizerkaApp(App[None]):
     ContractDialog, ExchangeDialog, InfoDialog { align: center middle; }
     #dialog { width: 100; max-width: 100%; height: auto; padding: 1 2; border: thick $accent; background: $panel; }
     """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cursor = 0
+        self.typed = ""
+        self._dialog_open = False
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield Static(id="status")
+            yield Static(id="scores")
+        yield Static(id="table")
+        yield Static(id="hand")
+        yield RichLog(id="log", markup=True, wrap=True)
+        yield Footer()
+
+    def log_line(self, text: str) -> None:
+        self.query_one("#log", RichLog).write(text)
+
+    def playable(self) -> list[Card]:
+        """The cards the human may play now, in display order; empty when it is not their turn to play."""
+        raise NotImplementedError
+
+    def play_card(self, card: Card) -> None:
+        """Play *card*, one of :meth:`playable`."""
+        raise NotImplementedError
+
+    def refresh_view(self) -> None:
+        raise NotImplementedError
+
+    def point_at(self, card: Card) -> None:
+        """Put the cursor on *card* if it is playable (a hint shows where it points)."""
+        legal = self.playable()
+        if card in legal:
+            self.cursor = legal.index(card)
+            self.refresh_view()
+
+    def action_move(self, step: int) -> None:
+        legal = self.playable()
+        if legal:
+            self.cursor = (self.cursor + step) % len(legal)
+            self.refresh_view()
+
+    def action_play(self) -> None:
+        legal = self.playable()
+        if not legal:
+            self.notify("it is not your turn to play a card", severity="warning")
+            return
+        self.play_card(legal[min(self.cursor, len(legal) - 1)])
+
+    def on_key(self, event: Any) -> None:
+        """Typing a card: a rank key (2-9, t/0 for 10, j q k a) then a suit key (c d h s)."""
+        key = str(event.character or "").lower()
+        if not key or self._dialog_open:
+            return
+        ranks, suits = "23456789tjqka", "cdhs"
+        if not self.typed and (key in ranks or key in "01"):
+            self.typed = "t" if key in "01" else key
+            event.stop()
+        elif self.typed and key in suits:
+            event.stop()
+            card, self.typed = Card.from_str(self.typed + key), ""
+            if card in self.playable():
+                self.play_card(card)
+            else:
+                self.notify(f"{card.unicode()} is not a legal card now", severity="warning")
+        elif self.typed:
+            self.typed = ""
+
+
+class MizerkaApp(TableApp):
+    """The game screen over a :class:`TableModel`.
+
+    Args:
+        model: the table.
+        bot_delay: seconds between the computer players' actions (0 in tests), so that you can follow them
+            and take back your card before the trick is complete.
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "card ←", show=False), Binding("right", "move(1)", "card →", show=False),
         Binding("enter", "play", "play"), Binding("question_mark", "hint", "hint"),
@@ -216,23 +294,11 @@ class MizerkaApp(App[None]):
         super().__init__()
         self.model = model
         self.bot_delay = bot_delay
-        self.cursor = 0
-        self.typed = ""
-        self._dialog_open = False
         self._seen = 0
         self._deal_seen = 0
         self._final_reported = False
 
     # -- layout ------------------------------------------------------------------------------------------
-
-    def compose(self) -> ComposeResult:
-        with Horizontal(id="top"):
-            yield Static(id="status")
-            yield Static(id="scores")
-        yield Static(id="table")
-        yield Static(id="hand")
-        yield RichLog(id="log", markup=True, wrap=True)
-        yield Footer()
 
     def on_mount(self) -> None:
         names = self.model.match.players
@@ -241,9 +307,6 @@ class MizerkaApp(App[None]):
                       f"against {others}.  F1 for help.")
         self.refresh_view()
         self.call_after_refresh(self.advance)
-
-    def log_line(self, text: str) -> None:
-        self.query_one("#log", RichLog).write(text)
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.model.seat else self.model.match.players[seat]
@@ -440,46 +503,15 @@ class MizerkaApp(App[None]):
 
     # -- keys --------------------------------------------------------------------------------------------
 
-    def action_move(self, step: int) -> None:
-        obs = self.model.observation()
-        legal = self.legal_cards(obs)
-        if legal:
-            self.cursor = (self.cursor + step) % len(legal)
-            self.refresh_view()
-
-    def action_play(self) -> None:
+    def playable(self) -> list[Card]:
         obs = self.model.observation()
         if not self.model.is_human_turn() or obs.phase is not Phase.PLAY:
-            self.notify("it is not your turn to play a card", severity="warning")
-            return
+            return []
         legal = set(self.legal_cards(obs))
-        ordered = [c for c in self.hand_order(obs) if c in legal]
-        self._apply(Play(ordered[self.cursor]))
+        return [c for c in self.hand_order(obs) if c in legal]
 
-    def on_key(self, event: Any) -> None:
-        """Typing a card: a rank key (2-9, t/0 for 10, j q k a) then a suit key (c d h s)."""
-        key = str(event.character or "").lower()
-        if not key or self._dialog_open:
-            return
-        ranks, suits = "23456789tjqka", "cdhs"
-        if not self.typed and (key in ranks or key == "0" or key == "1"):
-            self.typed = "t" if key in "01" else key
-            event.stop()
-        elif self.typed and key in suits:
-            event.stop()
-            text, self.typed = self.typed + key, ""
-            try:
-                card = Card.from_str(text)
-            except ValueError:
-                return
-            obs = self.model.observation()
-            legal = self.legal_cards(obs)
-            if card in legal:
-                self._apply(Play(card))
-            else:
-                self.notify(f"{card.unicode()} is not a legal card now", severity="warning")
-        elif self.typed:
-            self.typed = ""
+    def play_card(self, card: Card) -> None:
+        self._apply(Play(card))
 
     def action_hint(self) -> None:
         if not self.model.is_human_turn():
@@ -493,12 +525,7 @@ class MizerkaApp(App[None]):
             text += "   " + ", ".join(f"{k} {v:+.1f}" for k, v in best)
         self.log_line(text)
         if isinstance(action, Play):
-            obs = self.model.observation()
-            legal = set(self.legal_cards(obs))
-            ordered = [c for c in self.hand_order(obs) if c in legal]
-            if action.card in ordered:
-                self.cursor = ordered.index(action.card)
-                self.refresh_view()
+            self.point_at(action.card)
 
     def action_undo(self) -> None:
         try:

@@ -10,18 +10,17 @@ server's table, and hints only where the table allows them.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from typing import Any, ClassVar
 
-from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import Static
 
 from mizerka.cards import CARDS, Card, CardSet
 from mizerka.deal import Phase, Play
 from mizerka.rules import Contract
-from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, MizerkaApp, card_markup, sorted_hand
+from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, TableApp, card_markup, sorted_hand
 from mizerka.tui.remote import RemoteError, RemoteTable, sheet_text
 
 __all__ = ["RemoteApp"]
@@ -37,14 +36,12 @@ F1       this help
 The server checks every action: a refused one is explained, and you are asked again.  No undo at a server."""
 
 
-class RemoteApp(App[None]):
+class RemoteApp(TableApp):
     """The game screen over a connected :class:`RemoteTable`.
 
     After :meth:`run`, :attr:`failure` holds why the connection was lost for good (or ``None``).
     """
 
-    TITLE = "Mizerka"
-    CSS = MizerkaApp.CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "card ←", show=False), Binding("right", "move(1)", "card →", show=False),
         Binding("enter", "play", "play"), Binding("question_mark", "hint", "hint"),
@@ -55,25 +52,13 @@ class RemoteApp(App[None]):
     def __init__(self, table: RemoteTable) -> None:
         super().__init__()
         self.table = table
-        self.cursor = 0
-        self.typed = ""
         self.failure: str | None = None
-        self._dialog_open = False
         self._pending: int | None = None  # the id of our action the server has not answered yet
         self._hint: int | None = None
         self._stop = threading.Event()
         self._tricks = 0
 
     # -- layout and the reader thread --------------------------------------------------------------------
-
-    def compose(self) -> ComposeResult:
-        with Horizontal(id="top"):
-            yield Static(id="status")
-            yield Static(id="scores")
-        yield Static(id="table")
-        yield Static(id="hand")
-        yield RichLog(id="log", markup=True, wrap=True)
-        yield Footer()
 
     def on_mount(self) -> None:
         view = self.table.view
@@ -130,7 +115,8 @@ class RemoteApp(App[None]):
             if best:
                 text += "   " + ", ".join(f"{k} {v:+.1f}" for k, v in best)
             self.log_line(text)
-            self._point_at(message["action"])
+            with contextlib.suppress(ValueError):
+                self.point_at(Card.from_str(message["action"].split()[-1]))
         self.update()
 
     def update(self) -> None:
@@ -182,14 +168,11 @@ class RemoteApp(App[None]):
 
     # -- drawing -----------------------------------------------------------------------------------------
 
-    def log_line(self, text: str) -> None:
-        self.query_one("#log", RichLog).write(text)
-
     def who(self, seat: int) -> str:
         names = self.table.names()
         return "You" if seat == self.table.seat else (names[seat] if seat < len(names) else f"seat {seat}")
 
-    def _legal_in_order(self) -> list[Card]:
+    def playable(self) -> list[Card]:
         obs = self.table.observation()
         legal = {int(a.card) for a in obs.legal_actions if isinstance(a, Play)} if self.table.my_turn() else set()
         trump = obs.contract.trump if obs.contract is not None else None
@@ -236,7 +219,7 @@ class RemoteApp(App[None]):
         else:
             rows = ["(no trick yet)"]
         self.query_one("#table", Static).update("\n".join(rows))
-        legal = self._legal_in_order()
+        legal = self.playable()
         if legal:
             self.cursor = max(0, min(self.cursor, len(legal) - 1))
         selected = legal[self.cursor] if legal else None
@@ -289,49 +272,12 @@ class RemoteApp(App[None]):
 
     # -- keys --------------------------------------------------------------------------------------------
 
-    def _point_at(self, text: str) -> None:
-        try:
-            card = Card.from_str(text.split()[-1])
-        except ValueError:
+    def play_card(self, card: Card) -> None:
+        if self._pending is not None:
+            self.notify("wait: the server has not answered your last action yet", severity="warning")
             return
-        legal = self._legal_in_order()
-        if card in legal:
-            self.cursor = legal.index(card)
-            self.refresh_view()
-
-    def action_move(self, step: int) -> None:
-        legal = self._legal_in_order()
-        if legal:
-            self.cursor = (self.cursor + step) % len(legal)
-            self.refresh_view()
-
-    def action_play(self) -> None:
-        legal = self._legal_in_order()
-        if not legal or self._pending is not None:
-            self.notify("it is not your turn to play a card", severity="warning")
-            return
-        self.send(str(CARDS[legal[min(self.cursor, len(legal) - 1)]]))
+        self.send(str(CARDS[card]))
         self.refresh_view()
-
-    def on_key(self, event: Any) -> None:
-        """Typing a card: a rank key (2-9, t/0 for 10, j q k a) then a suit key (c d h s)."""
-        key = str(event.character or "").lower()
-        if not key or self._dialog_open:
-            return
-        ranks, suits = "23456789tjqka", "cdhs"
-        if not self.typed and (key in ranks or key in "01"):
-            self.typed = "t" if key in "01" else key
-            event.stop()
-        elif self.typed and key in suits:
-            event.stop()
-            text, self.typed = self.typed + key, ""
-            card = Card.from_str(text)
-            if card in self._legal_in_order() and self._pending is None:
-                self.send(str(card))
-            else:
-                self.notify(f"{card.unicode()} is not a legal card now", severity="warning")
-        elif self.typed:
-            self.typed = ""
 
     def action_hint(self) -> None:
         if not self.table.hints_on():
