@@ -30,13 +30,14 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from mizerka.cards import SUIT_MASKS
 from mizerka.deal import Deal, Phase
 from mizerka.rules import Contract
 from mizerka.tricks import trick_winner_index, winning_card
 
-__all__ = ["Table", "legal_mask", "playout", "policy", "role_scores"]
+__all__ = ["Table", "legal_mask", "playout", "policy", "random_rollout", "role_scores"]
 
 
 class Table:
@@ -272,6 +273,52 @@ def playout(table: Table, rng: random.Random | None = None, epsilon: float = 0.0
         left -= 1
         trick = []
     table.trick, table.to_move, table.leader, table.left = trick, mover, leader, left
+    return won
+
+
+def random_rollout(
+    hands: list[int], trick: list[int], leader: int, mover: int, won: list[int], left: int, trump: int,
+    random_float: Callable[[], float],
+) -> list[int]:
+    """Play to the end with uniformly random legal cards, in place on *hands*, *trick* and *won*; return *won*.
+
+    The random rollouts of textbook IS-MCTS (OpenSpiel's ``RandomRolloutEvaluator``), on raw masks:
+    *random_float* is an RNG's ``random`` method.  The trick winner is unrolled as in :func:`playout`.
+    """
+    suit_masks = SUIT_MASKS
+    nxt = _NEXT
+    while left:
+        mask = hands[mover]
+        if trick:
+            follow = mask & suit_masks[trick[0] // 13]
+            if follow:
+                mask = follow
+        if mask & (mask - 1):
+            for _ in range(int(random_float() * mask.bit_count())):
+                mask &= mask - 1
+            low = mask & -mask
+        else:
+            low = mask
+        hands[mover] ^= low
+        trick.append(low.bit_length() - 1)
+        if len(trick) < 3:
+            mover = nxt[mover]
+            continue
+        first, second, third = trick
+        best, index, best_suit = first, 0, first // 13
+        suit = second // 13
+        if suit == best_suit:
+            if second > best:
+                best, index = second, 1
+        elif suit == trump:
+            best, index, best_suit = second, 1, suit
+        suit = third // 13
+        if (suit == best_suit and third > best) or (suit != best_suit and suit == trump):
+            index = 2
+        leader = mover = (leader + index) % 3
+        won[leader] += 1
+        left -= 1
+        trick = []
     return won
 
 

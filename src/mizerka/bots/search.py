@@ -30,11 +30,12 @@ import time
 from functools import lru_cache
 
 from mizerka.bots.base import Bot, Budget, Decision, exchange_limit
-from mizerka.bots.fastsim import Table, legal_mask, playout, policy, role_scores
+from mizerka.bots.fastsim import Table, legal_mask, playout, policy, random_rollout, role_scores
 from mizerka.bots.heuristics import contract_estimate
 from mizerka.bots.rules_bot import discard_order
 from mizerka.bots.simulate import simulate_deal
-from mizerka.cards import CARDS, CardSet
+from mizerka.bots.worlds import play_tables, setup_world
+from mizerka.cards import CARDS, SUIT_MASKS, CardSet
 from mizerka.deal import CHOICES, PLAYS, Deal, Exchange, Observation, Phase, Play
 from mizerka.rules import Contract, ExchangeMode, Rules
 from mizerka.solver import Position, solve_all
@@ -73,6 +74,25 @@ def _worlds(observation: Observation, count: int, rng: random.Random, clock: _Cl
         if clock.expired():
             break
     return worlds
+
+
+def _raw_worlds(
+    observation: Observation, count: int, rng: random.Random, clock: _Clock, contract: int
+) -> list[tuple[list[int], list[int]]]:
+    """Worlds of a contract-choice or exchange observation as (hands by role, talon), for the lean simulator:
+    dealt on raw masks (:func:`~mizerka.bots.worlds.setup_world`) or, for a variant those do not model, from
+    checked deals.  Empty if the lean simulator does not cover the rules."""
+    if not _lean(observation.rules):
+        return []
+    out = []
+    for _ in range(count):
+        world = setup_world(observation, rng)
+        if world is None:
+            world = _raw_world(Deal.from_observation(observation, rng), contract)
+        out.append(world)
+        if clock.expired():
+            break
+    return out
 
 
 def _lean(rules: Rules) -> bool:
@@ -197,18 +217,19 @@ def choose_by_simulation(observation: Observation, worlds: int, rng: random.Rand
     seat = observation.seat
     assert seat is not None
     rules = observation.rules
-    sample = _worlds(observation, worlds, rng, clock)
     baseline = contract_baselines(rules)
     contracts = [int(choice.contract) for choice in observation.legal_actions]  # type: ignore[union-attr]
-    lean = _lean(rules)
     totals = dict.fromkeys(contracts, 0.0)
     cache: dict[tuple[int, int, int], int] = {}
-    for world in sample:
-        if lean:
-            hands, talon = _raw_world(world, contracts[0])
-            for contract in contracts:
-                totals[contract] += _finish(hands, talon, contract, 0, 0, None, rules, cache)[0]
-        else:
+    raw = _raw_worlds(observation, worlds, rng, clock, contracts[0])
+    for hands, talon in raw:
+        for contract in contracts:
+            totals[contract] += _finish(hands, talon, contract, 0, 0, None, rules, cache)[0]
+    sample: list[object] = list(raw)
+    if not raw:
+        sample = list(_worlds(observation, worlds, rng, clock))
+        for world in sample:
+            assert isinstance(world, Deal)
             for contract in contracts:
                 totals[contract] += simulate_deal(world.copy(), seat, Contract(contract))
     evaluations: dict[str, float] = {}
@@ -237,16 +258,17 @@ def exchange_by_simulation(
     candidates = [0]
     for card in order[:limit]:
         candidates.append(candidates[-1] | 1 << card)
-    sample = _worlds(observation, worlds, rng, clock)
     totals = [0.0] * len(candidates)
     cache: dict[tuple[int, int, int], int] = {}
-    lean = _lean(rules)
-    for world in sample:
-        if lean:
-            hands, talon = _raw_world(world, contract)
-            for i, discards in enumerate(candidates):
-                totals[i] += _finish(hands, talon, contract, int(role), int(role), discards, rules, cache)[role]
-        else:
+    raw = _raw_worlds(observation, worlds, rng, clock, contract)
+    for hands, talon in raw:
+        for i, discards in enumerate(candidates):
+            totals[i] += _finish(hands, talon, contract, int(role), int(role), discards, rules, cache)[role]
+    sample: list[object] = list(raw)
+    if not raw:
+        sample = list(_worlds(observation, worlds, rng, clock))
+        for world in sample:
+            assert isinstance(world, Deal)
             for i, discards in enumerate(candidates):
                 totals[i] += simulate_deal(world.copy(), seat, discards=discards)
     evaluations: dict[str, float] = {}
@@ -312,25 +334,98 @@ def _opponent_play_weight(world: Deal, seat: int, miss: float = 0.6) -> float:
     return weight
 
 
+def evaluate_table(table: Table, role: int, cards: list[int], rules: Rules, contract: Contract) -> dict[int, int]:
+    """The score of *role* after each of *cards* in one world (a table): solved exactly once the endgame is
+    small enough (:data:`SOLVE_TRICKS`), played out by the policy before that."""
+    if table.left <= SOLVE_TRICKS[contract]:
+        position = Position(tuple(table.hands), table.leader, tuple(table.trick),
+                            None if table.trump < 0 else table.trump, table.avoid)
+        won = table.won[role]
+        return {int(card): rules.score(role, contract, won + value)
+                for card, value in solve_all(position, role).items()}
+    quotas = _quotas(rules, contract)
+    avoid = table.avoid
+    out = {}
+    for card in cards:
+        t = table.copy()
+        t.play(card)
+        out[card] = role_scores(playout(t), quotas, avoid)[role]
+    return out
+
+
+def _plays_by_role(observation: Observation) -> list[tuple[int, int]]:
+    """Every card played in the deal so far, in order, as ``(role, card)``."""
+    order = observation.active_seats
+    plays = []
+    tricks = [(t.leader, t.cards) for t in observation.tricks]
+    if observation.trick:
+        tricks.append((observation.trick_leader, observation.trick))
+    for leader, cards in tricks:
+        start = order.index(leader)
+        for i, card in enumerate(cards):
+            plays.append(((start + i) % 3, int(card)))
+    return plays
+
+
+def table_play_weight(table: Table, me: int, plays: list[tuple[int, int]], n_tricks: int, miss: float = 0.6) -> float:
+    """How likely the other players' plays so far were, in the world *table*, under the playout policy.
+
+    The hands at the start of play are the world's hands now plus the cards each role has played; the
+    plays are replayed from there and every choice of another player (not forced) that the policy would
+    not have made multiplies the weight by *miss*.
+    """
+    hands = table.hands[:]
+    for role, card in plays:
+        hands[role] |= 1 << card
+    replay = Table(hands, [], 0, 0, [0, 0, 0], n_tricks, table.trump, table.avoid)
+    weight = 1.0
+    for role, card in plays:
+        if role != me:
+            mask = legal_mask(replay)
+            if mask & (mask - 1) and policy(replay) != card:
+                weight *= miss
+        replay.play(card)
+    return weight
+
+
 def play_by_pimc(
     observation: Observation, worlds: int, rng: random.Random, clock: _Clock, weighted: bool = False
 ) -> Decision:
-    """Perfect-information Monte Carlo: the expected score of each legal card over sampled worlds."""
+    """Perfect-information Monte Carlo: the expected score of each legal card over sampled worlds.
+
+    With *weighted*, each world counts by :func:`table_play_weight` (inference from the others' plays).
+    """
     seat = observation.seat
-    assert seat is not None
+    role = observation.role
+    assert seat is not None and role is not None
     cards = [int(a.card) for a in observation.legal_actions]  # type: ignore[union-attr]
     totals = dict.fromkeys(cards, 0.0)
     weight_sum = 0.0
     used = 0
-    for _ in range(worlds):
-        world = Deal.from_observation(observation, rng)
-        weight = _opponent_play_weight(world, seat) if weighted else 1.0
-        for card, score in evaluate_world(world, seat, cards).items():
-            totals[card] += weight * score
-        weight_sum += weight
-        used += 1
-        if clock.expired():
-            break
+    tables = play_tables(observation, worlds, rng)
+    if tables is None:  # a variant the raw worlds do not model: checked deals
+        for _ in range(worlds):
+            world = Deal.from_observation(observation, rng)
+            weight = _opponent_play_weight(world, seat) if weighted else 1.0
+            for card, score in evaluate_world(world, seat, cards).items():
+                totals[card] += weight * score
+            weight_sum += weight
+            used += 1
+            if clock.expired():
+                break
+    else:
+        contract = observation.contract
+        assert contract is not None
+        rules = observation.rules
+        plays = _plays_by_role(observation) if weighted else []
+        for table in tables:
+            weight = table_play_weight(table, int(role), plays, rules.n_tricks) if weighted else 1.0
+            for card, score in evaluate_table(table, int(role), cards, rules, contract).items():
+                totals[card] += weight * score
+            weight_sum += weight
+            used += 1
+            if clock.expired():
+                break
     means = {card: totals[card] / weight_sum for card in cards}
     best = max(cards, key=lambda c: (means[c], -c))
     evaluations = {str(CARDS[c]): round(v, 3) for c, v in means.items()}
@@ -382,36 +477,61 @@ def play_by_ismcts(
     observation: Observation, simulations: int, pool_size: int, rng: random.Random, clock: _Clock,
     exploration: float = 0.7, epsilon: float = 0.1,
 ) -> Decision:
-    """Single-observer ISMCTS from *observation*'s seat; rewards are each player's own score / tricks."""
+    """Single-observer ISMCTS from *observation*'s seat; rewards are each player's own score / tricks.
+
+    The tree walk plays on raw masks held in local variables (no table objects): this loop is where the
+    level spends its time.  ``epsilon=1`` plays random rollouts (:func:`~mizerka.bots.fastsim.random_rollout`),
+    otherwise the playout policy with that much randomness.
+    """
     seat = observation.seat
     assert seat is not None
     legal = [int(a.card) for a in observation.legal_actions]  # type: ignore[union-attr]
     n_tricks = observation.rules.n_tricks
-    worlds = [Deal.from_observation(observation, rng) for _ in range(max(1, min(pool_size, simulations)))]
-    if worlds[0].stock:  # the lean simulator does not cover a stock: fall back to PIMC
-        return play_by_pimc(observation, len(worlds), rng, clock)
-    pool = [Table.from_deal(w) for w in worlds]
-    contract = worlds[0].contract
+    count = max(1, min(pool_size, simulations))
+    tables = play_tables(observation, count, rng)
+    if tables is None:
+        worlds = [Deal.from_observation(observation, rng) for _ in range(count)]
+        if worlds[0].stock:  # the lean simulator does not cover a stock: fall back to PIMC
+            return play_by_pimc(observation, len(worlds), rng, clock)
+        tables = [Table.from_deal(w) for w in worlds]
+    pool = [(tuple(t.hands), tuple(t.trick), t.leader, t.to_move, tuple(t.won), t.left) for t in tables]
+    contract = observation.contract
     assert contract is not None
     quotas = _quotas(observation.rules, contract)
     avoid = contract is Contract.MIZERKA
+    trump = -1 if contract.trump is None else int(contract.trump)
+    q0, q1, q2 = quotas
+    scale = 1.0 / n_tricks
     root = _Node()
     done = 0
-    sqrt = math.sqrt
-    log = math.log
+    # UCB terms from tables: exploration * sqrt(log(avail)) and 1 / sqrt(visits)
+    size = simulations + 2
+    explore = [0.0] + [exploration * math.sqrt(math.log(n)) for n in range(1, size)]
+    inverse = [0.0] + [1.0 / math.sqrt(n) for n in range(1, size)]
+    random_float = rng.random
+    uniform = epsilon >= 1.0
+    suit_masks = SUIT_MASKS
+    nxt = (1, 2, 0)
+    n_pool = len(pool)
+    timed = clock.deadline is not None
     for i in range(simulations):
-        table = pool[i % len(pool)].copy()
+        h0, t0, leader, mover, w0, left = pool[i % n_pool]
+        hands = list(h0)
+        trick = list(t0)
+        won = list(w0)
         node = root
         path: list[tuple[_Node, int]] = []
-        while table.left:
-            mask = legal_mask(table)
-            mover = table.to_move
+        while left:
+            mask = hands[mover]
+            if trick:
+                follow = mask & suit_masks[trick[0] // 13]
+                if follow:
+                    mask = follow
             children = node.children
             untried = mask & ~node.seen
             if untried:
-                count = untried.bit_count()
-                if count > 1:
-                    for _ in range(rng.randrange(count)):
+                if untried & (untried - 1):
+                    for _ in range(int(random_float() * untried.bit_count())):
                         untried &= untried - 1
                 card = (untried & -untried).bit_length() - 1
                 node.seen |= 1 << card
@@ -419,34 +539,65 @@ def play_by_ismcts(
                 for other, c in children.items():
                     if mask >> other & 1:
                         c.avail += 1
-                table.play(card)
-                path.append((child, mover))
-                break
-            best_value = -1e9
-            best_card = -1
-            for card, c in children.items():
-                if mask >> card & 1:
-                    c.avail += 1
-                    value = c.total / c.visits + exploration * sqrt(log(c.avail) / c.visits)
-                    if value > best_value:
-                        best_value, best_card = value, card
-            node = children[best_card]
-            table.play(best_card)
+                node = child
+                expanded = True
+            else:
+                best_value = -1e9
+                card = -1
+                for other, c in children.items():
+                    if mask >> other & 1:
+                        c.avail += 1
+                        value = c.total / c.visits + explore[c.avail] * inverse[c.visits]
+                        if value > best_value:
+                            best_value, card = value, other
+                node = children[card]
+                expanded = False
             path.append((node, mover))
-        scores = role_scores(playout(table, rng, epsilon), quotas, avoid)
-        for child, mover in path:
+            # play the card (the trick winner unrolled, as in fastsim.playout)
+            hands[mover] ^= 1 << card
+            trick.append(card)
+            if len(trick) < 3:
+                mover = nxt[mover]
+            else:
+                first, second, third = trick
+                best, index, best_suit = first, 0, first // 13
+                suit = second // 13
+                if suit == best_suit:
+                    if second > best:
+                        best, index = second, 1
+                elif suit == trump:
+                    best, index, best_suit = second, 1, suit
+                suit = third // 13
+                if (suit == best_suit and third > best) or (suit != best_suit and suit == trump):
+                    index = 2
+                leader = mover = (leader + index) % 3
+                won[leader] += 1
+                left -= 1
+                trick = []
+            if expanded:
+                break
+        if left:
+            if uniform:
+                random_rollout(hands, trick, leader, mover, won, left, trump, random_float)
+            else:
+                playout(Table(hands, trick, leader, mover, won, left, trump, avoid), rng, epsilon)
+        if avoid:
+            rewards = ((q0 - won[0]) * scale, (q1 - won[1]) * scale, (q2 - won[2]) * scale)
+        else:
+            rewards = ((won[0] - q0) * scale, (won[1] - q1) * scale, (won[2] - q2) * scale)
+        for child, who in path:
             child.visits += 1
-            child.total += scores[mover] / n_tricks
+            child.total += rewards[who]
         root.visits += 1
         done += 1
-        if clock.expired():
+        if timed and clock.expired():
             break
     visited = {card: root.children[card] for card in legal if card in root.children}
-    best = max(legal, key=lambda c: (visited[c].visits if c in visited else -1, -c))
+    best_card = max(legal, key=lambda c: (visited[c].visits if c in visited else -1, -c))
     evaluations = {
         str(CARDS[c]): round(node.total / node.visits * n_tricks, 3) for c, node in visited.items() if node.visits
     }
-    return Decision(PLAYS[best], {"evaluations": evaluations, "simulations": done, "worlds": len(pool)})
+    return Decision(PLAYS[best_card], {"evaluations": evaluations, "simulations": done, "worlds": len(pool)})
 
 
 class ISMCTSBot(_SearchBot):
