@@ -79,11 +79,19 @@ typedef struct {
 #endif
 } Entry; /* 48 bytes */
 
-/* A bucket: BUCKET 8-byte heads (generation << 32 | a 32-bit tag of the suit lengths and leader), then
-   BUCKET entries.  The lookup scans the heads (8 cache lines) and reads only the entries whose head
-   matches, instead of every 48-byte entry. */
-#define BUCKET 64
-#define BUCKET_BYTES (BUCKET * (sizeof(u64) + sizeof(Entry)))
+/* A bucket: a header (the generation that last wrote it, the number of entries in use), BUCKET 16-bit
+   tags of the suit lengths and leader, then BUCKET entries.  Entries fill a bucket from the front, so a
+   lookup scans only the tags in use (eight at a time with SSE2) and reads only the entries whose tag
+   matches.  Buckets are large because they are chosen by the suit lengths and leader only: late in the
+   play few length patterns remain and each one holds many positions (64-entry buckets lost half the
+   useful entries of a full bridge deal to eviction; 512 halved its node count). */
+#define BUCKET 512
+typedef struct {
+    uint32_t gen, count;
+    uint16_t tags[BUCKET];
+    Entry entries[BUCKET];
+} Bucket;
+#define BUCKET_BYTES sizeof(Bucket)
 static unsigned char *table = NULL;
 static size_t n_buckets = 0;
 static size_t table_size = 0;
@@ -111,15 +119,40 @@ static int table_alloc(size_t bytes) {
     return 0;
 }
 
-static inline unsigned char *bucket_of(u64 lens, int leader, uint32_t *tag) {
+static inline Bucket *bucket_of(u64 lens, int leader, uint16_t *tag) {
     u64 h = (lens ^ ((u64)leader << 61) ^ ((u64)leader * 0x632BE59BD9B4E019ULL)) *
             0x9E3779B97F4A7C15ULL;
     h ^= h >> 31;
     h *= 0xC2B2AE3D27D4EB4FULL;
     h ^= h >> 29;
-    *tag = (uint32_t)(h >> 32) | 1;
-    return table + (size_t)(((unsigned __int128)h * n_buckets) >> 64) * BUCKET_BYTES;
+    *tag = (uint16_t)(h >> 48) | 1;
+    Bucket *b = (Bucket *)(table + (size_t)(((unsigned __int128)(h & 0xFFFFFFFFFFFFULL) * n_buckets) >> 48) * BUCKET_BYTES);
+    if (b->gen != generation) b->gen = generation, b->count = 0; /* written by an earlier solve: empty */
+    return b;
 }
+
+/* the tags among tags[from .. from + 7] equal to `tag`, below `count`: two bits (2i, 2i + 1) per match i */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static inline unsigned tag_matches(const uint16_t *tags, int from, int count, uint16_t tag) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(tags + from));
+    unsigned bits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(v, _mm_set1_epi16((short)tag)));
+    return count - from >= 8 ? bits : bits & ((1u << (2 * (count - from))) - 1);
+}
+#else
+static inline unsigned tag_matches(const uint16_t *tags, int from, int count, uint16_t tag) {
+    unsigned bits = 0;
+    for (int i = 0; i < 8 && from + i < count; i++)
+        if (tags[from + i] == tag) bits |= 3u << (2 * i);
+    return bits;
+}
+#endif
+/* for each entry index i < count whose tag is `tag` (ascending); `bits`/`from` are loop state */
+#define FOR_TAGGED(b, count, tag, i)                                                    \
+    for (int from_ = 0; from_ < (count); from_ += 8)                                     \
+        for (unsigned bits_ = tag_matches((b)->tags, from_, (count), (tag)); bits_;      \
+             bits_ &= bits_ - 1, bits_ &= bits_ - 1)                                     \
+            for (int i = from_ + (__builtin_ctz(bits_) >> 1), once_ = 1; once_; once_ = 0)
 
 /* ---------------------------------------------------------------- search state --------------- */
 
@@ -642,11 +675,10 @@ static int reach(State *s, int won, int target, u64 *rel) {
     u64 k[3], lens;
     MAKE_KEY(s, k, &lens);
     u64 in_play = in_hands(s);
-    uint32_t tag;
-    unsigned char *bucket = bucket_of(lens, s->leader, &tag);
-    u64 *heads = (u64 *)bucket, want = (u64)generation << 32 | tag;
-    Entry *b = (Entry *)(bucket + BUCKET * sizeof(u64));
-    for (int line = 0; line < 8; line++) __builtin_prefetch(bucket + 64 * line);
+    uint16_t tag;
+    Bucket *bk = bucket_of(lens, s->leader, &tag);
+    int used = (int)bk->count;
+    for (int line = 0; line < (used + 31) / 32; line++) __builtin_prefetch((char *)bk->tags + 64 * line);
     /* the sure-trick bounds are computed while the bucket's heads are on their way from memory */
     {
         int lower, upper;
@@ -669,9 +701,8 @@ static int reach(State *s, int won, int target, u64 *rel) {
         }
     }
     int tt_move = -1;
-    for (int i = 0; i < BUCKET; i++) {
-        if (heads[i] != want) continue;
-        Entry *e = &b[i];
+    FOR_TAGGED(bk, used, tag, i) {
+        Entry *e = &bk->entries[i];
         if (e->lens != lens || (e->ll & 3) != s->leader) continue;
         u64 m = e->mask;
         if ((k[0] & m) != e->k0 || (k[1] & m) != e->k1 || (k[2] & m) != e->k2) continue;
@@ -705,30 +736,27 @@ static int reach(State *s, int won, int target, u64 *rel) {
     u64 k0 = k[0] & m, k1 = k[1] & m, k2 = k[2] & m;
     int lower = result ? target - won : 0, upper = result ? left : target - won - 1;
     Entry *hit = NULL;
-    int victim = -1, victim_empty = 0;
-    for (int i = 0; i < BUCKET; i++) {
-        Entry *e = &b[i];
-        if ((heads[i] >> 32) != generation) {
-            if (!victim_empty) victim = i, victim_empty = 1;
-            continue;
-        }
-        if (heads[i] == want && e->lens == lens && (e->ll & 3) == s->leader && e->mask == m && e->k0 == k0 && e->k1 == k1 &&
-            e->k2 == k2) {
+    used = (int)bk->count; /* the search below may have added entries */
+    FOR_TAGGED(bk, used, tag, i) {
+        Entry *e = &bk->entries[i];
+        if (!hit && e->lens == lens && (e->ll & 3) == s->leader && e->mask == m && e->k0 == k0 && e->k1 == k1 &&
+            e->k2 == k2)
             hit = e;
-            break;
-        }
     }
-    if (!hit && !victim_empty) { /* bucket full: the shallower of two slots picked at random */
+    int victim = used;
+    if (!hit && used == BUCKET) { /* bucket full: the shallower of two slots picked at random */
         u64 r = s->nodes * 0x9E3779B97F4A7C15ULL;
-        int x = (int)((r >> 58) % BUCKET), y = (int)((r >> 40) % BUCKET);
-        victim = (b[y].ll >> 2) < (b[x].ll >> 2) ? y : x;
+        int x = (int)((r >> 52) % BUCKET), y = (int)((r >> 40) % BUCKET);
+        victim = (bk->entries[y].ll >> 2) < (bk->entries[x].ll >> 2) ? y : x;
+    } else if (!hit) {
+        bk->count = used + 1;
     }
     if (hit) {
         if (hit->lower > lower) lower = hit->lower;
         if (hit->upper < upper) upper = hit->upper;
     } else {
-        hit = &b[victim];
-        heads[victim] = want;
+        hit = &bk->entries[victim];
+        bk->tags[victim] = tag;
         hit->lens = lens, hit->mask = m, hit->k0 = k0, hit->k1 = k1, hit->k2 = k2;
         hit->ll = (uint8_t)(s->leader | left << 2);
         hit->best = 0xFF;
