@@ -329,6 +329,22 @@ static inline u64 above_all(u64 mine, u64 others) {
     return mine & ~((2ULL << top_bit(others)) - 1);
 }
 
+/* the longest holding of `suit` among the hands other than `player` */
+static inline int longest_other(const State *s, int player, int suit) {
+    int longest = 0;
+    for (int p = 0; p < s->n; p++)
+        if (p != player && popc(s->hands[p] & SUIT(suit)) > longest) longest = popc(s->hands[p] & SUIT(suit));
+    return longest;
+}
+
+/* tricks `player` cashes on lead in `suit` (no ruff possible), `top` being his cards above all others':
+   the top cards, and every card of the suit once the top cards have outlasted every other holding
+   (the length tricks; partners' cards too are exhausted, so the lead never leaves the hand) */
+static inline int cashable(const State *s, int player, int suit, u64 top) {
+    int ntop = popc(top);
+    return ntop >= longest_other(s, player, suit) ? popc(s->hands[player] & SUIT(suit)) : ntop;
+}
+
 /* sure tricks: the leader's side cashes cards above every other hand (side suits in a trump contract
    only once its master trumps have drawn all other trumps), and the holder of the top trump makes a
    trick.  Each bound comes with the winning ranks it relies on. */
@@ -344,19 +360,17 @@ static void sure_trick_bounds(const State *s, int left, int *lower, u64 *rel_low
         u64 m = SUIT(s->trump);
         u64 top = above_all(hand & m, others & m);
         int ntop = popc(top);
-        quick += ntop;
         if (top) qrel |= top & -top;
-        int longest = 0;
-        for (int p = 0; p < s->n; p++)
-            if (p != leader && popc(s->hands[p] & m) > longest) longest = popc(s->hands[p] & m);
-        drawn = ntop >= longest;
+        drawn = ntop >= longest_other(s, leader, s->trump);
+        /* once the top trumps have drawn every other trump, the leader's small trumps are winners too */
+        quick += drawn ? popc(hand & m) : ntop;
     }
     if (drawn)
         for (int suit = 0; suit < 4; suit++)
             if (suit != s->trump) {
                 u64 top = above_all(hand & SUIT(suit), others & SUIT(suit));
                 if (top) {
-                    quick += popc(top);
+                    quick += cashable(s, leader, suit, top);
                     qrel |= top & -top;
                 }
             }
@@ -377,7 +391,7 @@ static void sure_trick_bounds(const State *s, int left, int *lower, u64 *rel_low
             for (int suit = 0; suit < 4; suit++) {
                 u64 top = above_all(mine & SUIT(suit), rest & SUIT(suit));
                 if (!top) continue;
-                total += popc(top);
+                total += cashable(s, partner, suit, top);
                 prel |= top & -top;
                 if (hand & SUIT(suit)) entry = 1;
             }
@@ -403,6 +417,35 @@ static void sure_trick_bounds(const State *s, int left, int *lower, u64 *rel_low
             }
         }
     }
+}
+
+/* Later tricks (DDS's LaterTricksMIN / LaterTricksMAX), when no trump is in play and the side on lead
+   needs every remaining trick: it keeps the lead only by winning each trick, and it can win a trick only
+   in a suit whose top card in play it holds (the other side never has to give up a top card: it would
+   need a hand of nothing but top cards of other suits).  Each such suit carries at most as many tricks
+   as the side's longest holding in it.  Returns 1 when those lengths add up to fewer than `left`, with
+   the winning ranks: the other side's top cards (where another hand holds cards of the suit). */
+static int later_tricks(const State *s, int left, u64 in_play, u64 *rel) {
+    int side = (s->max_mask >> s->leader) & 1, sum = 0;
+    u64 r = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        u64 cards = in_play & SUIT(suit);
+        if (!cards) continue;
+        u64 top = 1ULL << top_bit(cards);
+        int holder = 0;
+        while (!(s->hands[holder] & top)) holder++;
+        if (((s->max_mask >> holder) & 1) == side) {
+            int longest = 0;
+            for (int p = 0; p < s->n; p++)
+                if (((s->max_mask >> p) & 1) == side && popc(s->hands[p] & SUIT(suit)) > longest)
+                    longest = popc(s->hands[p] & SUIT(suit));
+            sum += longest;
+        } else if (cards & ~s->hands[holder]) {
+            r |= top;
+        }
+    }
+    *rel = r;
+    return sum < left;
 }
 
 /* Mizerka (the counted side wants few tricks, the others want it to take them), no-trump: a player
@@ -698,6 +741,12 @@ static int reach(State *s, int won, int target, u64 *rel) {
             ST(3);
             *rel = rel_upper;
             return 0;
+        }
+        int max_leads = (s->max_mask >> s->leader) & 1;
+        if (s->wants && (max_leads ? target - won == left : target - won == 1) &&
+            (s->trump < 0 || !(in_play & SUIT(s->trump))) && later_tricks(s, left, in_play, rel)) {
+            ST(3);
+            return !max_leads;
         }
     }
     int tt_move = -1;
