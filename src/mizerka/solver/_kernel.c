@@ -448,35 +448,69 @@ static int later_tricks(const State *s, int left, u64 in_play, u64 *rel) {
     return sum < left;
 }
 
-/* Mizerka (the counted side wants few tricks, the others want it to take them), no-trump: a player
-   outside the counted side on lead who can lead a suit in which every card of the counted hand is above
-   all the others' forces a trick on it; a counted leader whose every suit is like that takes them all. */
-static void misere_bounds(const State *s, int left, int *lower, u64 *rel_lower) {
+/* Mizerka (the counted seat wants few tricks, the others want it to take them), no trumps.  In a suit
+   the seat holds, call the seat "stuck" when its lowest card beats every other hand's lowest card of the
+   suit: the others, playing their lowest, leave the trick to the seat whatever it plays, while a hand
+   whose every card of the suit is above the seat's lowest card must overtake it.  So:
+   - the others on lead: leading a suit where the seat is stuck forces a trick on it (lower bound 1);
+     if the leader has no such suit, the seat ducks this trick (upper bound: all tricks but one);
+   - the seat on lead: leading its lowest card where it is not stuck gives the trick away (upper bound:
+     all but one); stuck in every suit, it takes this trick (lower bound 1); and if every card it holds
+     is above all others' cards of its suit it takes every trick.
+   Each bound comes with the winning ranks it needs: the lowest cards compared (ranks are masked from
+   the top of the suit down to them, which keeps who holds which of the low cards). */
+static void misere_bounds(const State *s, int left, int *lower, u64 *rel_lower, int *upper, u64 *rel_upper) {
     if (s->trump >= 0 || popc((unsigned)s->count_mask) != 1) return;
     int seat = __builtin_ctz((unsigned)s->count_mask);
     u64 mine = s->hands[seat], theirs = 0;
     for (int p = 0; p < s->n; p++)
         if (p != seat) theirs |= s->hands[p];
-    u64 forced = 0, rel = 0; /* suits where every card of the seat beats every other card */
+    u64 forced = 0, frel = 0;   /* suits where every card of the seat beats every other card */
+    int stuck[4], low[4], high_low[4]; /* per suit: stuck?, the seat's lowest card, others' highest lowest */
     for (int suit = 0; suit < 4; suit++) {
         u64 m = mine & SUIT(suit), t = theirs & SUIT(suit);
+        stuck[suit] = 0;
         if (!m) continue;
-        int low = __builtin_ctzll(m);
-        if (!t || top_bit(t) < low) {
+        low[suit] = __builtin_ctzll(m);
+        if (!t || top_bit(t) < low[suit]) {
             forced |= SUIT(suit);
-            rel |= 1ULL << low;
+            frel |= 1ULL << low[suit];
         }
+        int hl = -1;
+        for (int p = 0; p < s->n; p++) {
+            u64 h = s->hands[p] & SUIT(suit);
+            if (p != seat && h && __builtin_ctzll(h) > hl) hl = __builtin_ctzll(h);
+        }
+        high_low[suit] = hl;
+        stuck[suit] = hl < low[suit];
     }
     if (s->leader == seat) {
-        if ((mine & ~forced) == 0 && left > *lower) *lower = left, *rel_lower = rel;
+        if ((mine & ~forced) == 0) {
+            *lower = left, *rel_lower = frel;
+            return;
+        }
+        u64 r = 0;
+        for (int suit = 0; suit < 4; suit++) {
+            if (!(mine & SUIT(suit))) continue;
+            if (!stuck[suit]) { /* a safe exit */
+                *upper = left - 1, *rel_upper = 1ULL << low[suit];
+                return;
+            }
+            r |= 1ULL << low[suit];
+        }
+        *lower = 1, *rel_lower = r;
         return;
     }
-    u64 lead = s->hands[s->leader] & forced;
-    if (lead && *lower < 1) {
-        int suit = __builtin_ctzll(lead) / 13;
-        *lower = 1;
-        *rel_lower = 1ULL << __builtin_ctzll(mine & SUIT(suit));
+    u64 lead = s->hands[s->leader], r = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        if (!(lead & SUIT(suit)) || !(mine & SUIT(suit))) continue;
+        if (stuck[suit]) {
+            *lower = 1, *rel_lower = 1ULL << high_low[suit];
+            return;
+        }
+        r |= 1ULL << low[suit];
     }
+    *upper = left - 1, *rel_upper = r;
 }
 
 /* ---------------------------------------------------------------- move generation ------------ */
@@ -535,12 +569,26 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                     if (s->trump >= 0 && suit != s->trump && opp_suit == 0 && (opponents & SUIT(s->trump)))
                         score -= 20; /* an opponent ruffs */
                 }
+            } else if ((s->count_mask >> player) & 1) {
+                /* misere, the seat: best a safe exit (a hand that must overtake: all its cards of the
+                   suit are higher), the highest such card to be rid of it; else low */
+                int safe = 0;
+                for (int p = 0; p < s->n; p++) {
+                    u64 h = s->hands[p] & SUIT(suit);
+                    if (p != player && h && __builtin_ctzll(h) > card) safe = 1;
+                }
+                score = safe ? 100 + rank : higher_out ? 50 - rank : 10 - rank;
             } else {
-                /* misere: lead low under someone whose win we like */
-                int part_top = part_suit ? top_bit(part_suit) : -1;
-                if (part_top > card) score = 90 - rank;
-                else if (higher_out) score = 50 - rank;
-                else score = 10 - rank;
+                /* misere, the others: best a suit where the seat must win (its lowest card beats every
+                   other hand's lowest), then low cards under the seat's cards */
+                int seat_low = part_suit ? __builtin_ctzll(part_suit) : -1, others_low = -1;
+                for (int p = 0; p < s->n; p++) {
+                    u64 h = s->hands[p] & SUIT(suit);
+                    if (!((good >> p) & 1) && h && __builtin_ctzll(h) > others_low) others_low = __builtin_ctzll(h);
+                }
+                if (seat_low < 0) score = 10 - rank;
+                else if (seat_low > others_low) score = 100 - rank;
+                else score = 50 - rank + 2 * popc(part_suit);
             }
         } else {
             int b = beats(card, win_card, s->trump);
@@ -730,7 +778,7 @@ static int reach(State *s, int won, int target, u64 *rel) {
             sure_trick_bounds(s, left, &lower, &rel_lower, &upper, &rel_upper);
         } else { /* quick tricks assume each side wants its tricks */
             lower = 0, upper = left, rel_lower = rel_upper = 0;
-            misere_bounds(s, left, &lower, &rel_lower);
+            misere_bounds(s, left, &lower, &rel_lower, &upper, &rel_upper);
         }
         if (won + lower >= target) {
             ST(3);
