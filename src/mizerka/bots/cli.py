@@ -9,7 +9,7 @@ import json
 
 import click
 
-from mizerka.arena import BACKENDS, ArenaError, ArenaResult, run_arena
+from mizerka.arena import BACKENDS, TABLES, ArenaError, ArenaResult, run_arena
 from mizerka.bots import BOT_LEVELS, Budget, BudgetError, UnknownBotError
 from mizerka.rules import RulesError, parse_variant
 
@@ -44,13 +44,15 @@ def _plot(result: ArenaResult, path: str) -> None:
 @click.option("--variant", default="standard", show_default=True, help="Rules variant, e.g. 'standard'.")
 @click.option("--workers", type=int, default=None, help="Worker processes (default: all CPUs).")
 @click.option("--backend", type=click.Choice(BACKENDS), default="process", show_default=True)
+@click.option("--tables", type=click.Choice(TABLES), default="all", show_default=True,
+              help="Seatings per duplicate match: every permutation, or the rotations of the given order only.")
 @click.option("--budget", "budgets", multiple=True, metavar="BOT:SPEC",
               help="Override a level's budget, e.g. 'pimc:worlds=8' or 'ismcts:simulations=300,time=0.5'.")
 @click.option("--save-records", type=click.Path(file_okay=False), default=None, help="Save every table's record here.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Write the running scores (PNG or SVG).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def arena_command(
-    bots: tuple[str, ...], matches: int, seed: int, variant: str, workers: int | None, backend: str,
+    bots: tuple[str, ...], matches: int, seed: int, variant: str, workers: int | None, backend: str, tables: str,
     budgets: tuple[str, ...], save_records: str | None, plot: str | None, as_json: bool,
 ) -> None:
     """Play duplicate matches between BOTS (one level name per seat): the same decks, seats rotated."""
@@ -80,7 +82,7 @@ def arena_command(
             task = progress.add_task("matches", total=matches)
             result = run_arena(
                 list(bots), matches, seed=seed, rules=rules, workers=workers, backend=backend,
-                budgets=[overrides.get(b) for b in bots], record_dir=save_records,
+                budgets=[overrides.get(b) for b in bots], record_dir=save_records, tables=tables,
                 progress=lambda done, total: progress.update(task, completed=done),
             )
     except (ArenaError, UnknownBotError) as error:

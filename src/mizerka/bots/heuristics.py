@@ -66,27 +66,48 @@ def _honour_tricks(h: int, length: int, side_in_trump: bool) -> float:
     return tricks
 
 
+_SUIT_TERMS: dict[tuple[int, int], tuple[float, float]] = {}
+
+
+def _suit_term(h: int, kind: int) -> tuple[float, float]:
+    """One suit's part of :func:`take_estimate`: (tricks, shortness) of the rank pattern *h*.
+
+    *kind* 0: a suit in no-trump; 1: the trump suit; 2: a side suit in a trump contract.  Cached: a hand is
+    valued four suits at a time, and the exchange code values many hands that differ in one card.
+    """
+    key = (h, kind)
+    term = _SUIT_TERMS.get(key)
+    if term is None:
+        length = h.bit_count()
+        shortness = 0.0
+        if kind == 0:
+            tricks = _honour_tricks(h, length, False)
+            if length > 4:
+                tricks += 0.5 * (length - 4)
+        elif kind == 1:
+            tricks = _honour_tricks(h, length, False)
+            if length > 3:
+                tricks += 0.8 * (length - 3)
+        else:
+            tricks = _honour_tricks(h, length, True)
+            shortness = (1.2, 0.7, 0.25)[length] if length < 3 else 0.0
+        term = _SUIT_TERMS[key] = (tricks, shortness)
+    return term
+
+
 def take_estimate(hand: int, trump: int | None) -> float:
     """Tricks *hand* (any number of cards) should take when trumps are *trump* (``None``: no trumps)."""
     total = 0.0
     shortness = 0.0
-    trumps = holding(hand, trump).bit_count() if trump is not None else 0
     for suit in range(4):
-        h = holding(hand, suit)
-        length = h.bit_count()
-        if trump is None:
-            total += _honour_tricks(h, length, False)
-            if length > 4:
-                total += 0.5 * (length - 4)
-        elif suit == trump:
-            total += _honour_tricks(h, length, False)
-            if length > 3:
-                total += 0.8 * (length - 3)
-        else:
-            total += _honour_tricks(h, length, True)
-            shortness += (1.2, 0.7, 0.25)[length] if length < 3 else 0.0
-    if trump is not None and trumps:
-        total += 0.8 * min(shortness, max(0, trumps - 1))
+        h = (hand >> (13 * suit)) & 0x1FFF
+        tricks, short = _suit_term(h, 0 if trump is None else 1 if suit == trump else 2)
+        total += tricks
+        shortness += short
+    if trump is not None:
+        trumps = ((hand >> (13 * trump)) & 0x1FFF).bit_count()
+        if trumps:
+            total += 0.8 * min(shortness, max(0, trumps - 1))
     return total
 
 
@@ -96,27 +117,41 @@ def card_risk(h: int, rank: int) -> float:
     return min(1.0, max(0.0, (rank - 2 * below - 4) / 7))
 
 
-def avoid_estimate(hand: int) -> float:
-    """Tricks *hand* risks taking in Mizerka (no trumps, everybody avoiding tricks)."""
-    risk = 0.0
-    voids = 0
-    for suit in range(4):
-        h = holding(hand, suit)
+_SUIT_RISK: dict[int, float] = {}
+
+
+def _suit_risk(h: int) -> float:
+    """One suit's part of :func:`avoid_estimate` (cached by rank pattern)."""
+    risk = _SUIT_RISK.get(h)
+    if risk is None:
+        risk = 0.0
         length = h.bit_count()
-        if not length:
-            voids += 1
-            continue
         below = 0
-        while h:
-            low = h & -h
+        m = h
+        while m:
+            low = m & -m
             rank = low.bit_length() - 1
             value = (rank - 2 * below - 4) / 7
             if value > 0:
                 risk += 1.0 if value > 1 else value
             below += 1
-            h ^= low
+            m ^= low
         if length > 5:
             risk += 0.3 * (length - 5)
+        _SUIT_RISK[h] = risk
+    return risk
+
+
+def avoid_estimate(hand: int) -> float:
+    """Tricks *hand* risks taking in Mizerka (no trumps, everybody avoiding tricks)."""
+    risk = 0.0
+    voids = 0
+    for suit in range(4):
+        h = (hand >> (13 * suit)) & 0x1FFF
+        if h:
+            risk += _suit_risk(h)
+        else:
+            voids += 1
     return max(0.0, risk - 0.4 * voids)
 
 

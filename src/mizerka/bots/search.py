@@ -24,6 +24,7 @@ Card play differs by level:
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
@@ -217,7 +218,6 @@ def choose_by_simulation(observation: Observation, worlds: int, rng: random.Rand
     seat = observation.seat
     assert seat is not None
     rules = observation.rules
-    baseline = contract_baselines(rules)
     contracts = [int(choice.contract) for choice in observation.legal_actions]  # type: ignore[union-attr]
     totals = dict.fromkeys(contracts, 0.0)
     cache: dict[tuple[int, int, int], int] = {}
@@ -234,14 +234,78 @@ def choose_by_simulation(observation: Observation, worlds: int, rng: random.Rand
                 totals[contract] += simulate_deal(world.copy(), seat, Contract(contract))
     evaluations: dict[str, float] = {}
     best: tuple[float, int] | None = None
+    options = option_values(rules) if option_values_apply(rules) and raw else None
+    baseline = contract_baselines(rules) if options is None else ()
+    remaining = frozenset(contracts)
     for contract in contracts:
         mean = totals[contract] / len(sample)
         evaluations[str(Contract(contract))] = round(mean, 3)
-        advantage = mean - baseline[contract]
+        # with option values: this deal's score plus what the contracts left are worth in the deals to come
+        advantage = mean + options[remaining - {contract}] if options is not None else mean - baseline[contract]
         if best is None or advantage > best[0]:
             best = (advantage, contract)
     assert best is not None
     return Decision(CHOICES[best[1]], {"evaluations": evaluations, "worlds": len(sample)})
+
+
+def option_values_apply(rules: Rules) -> bool:
+    """Whether :func:`option_values` models *rules*: each player chooses each contract once, on its own."""
+    return rules.uses_per_contract == 1 and not rules.global_unique_contracts and _lean(rules)
+
+
+@lru_cache(maxsize=16)
+def contract_values(rules: Rules, hands: int = 100, worlds: int = 20) -> tuple[tuple[float, ...], ...]:
+    """Forehand's simulated mean score in each contract (indexed by contract) for *hands* random first hands.
+
+    Each first hand (``rules.cards_before_choice`` cards) is completed *worlds* times at random and every
+    contract is played out in those worlds, as :func:`choose_by_simulation` does.  A fixed seed: a constant
+    table, computed once per process.
+    """
+    rng = random.Random(1_234_567)
+    first = rules.cards_before_choice
+    n = rules.n_tricks
+    out = []
+    cache: dict[tuple[int, int, int], int] = {}
+    for _ in range(hands):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        mine, rest = deck[:first], deck[first:]
+        sums = [0.0] * 6
+        for _ in range(worlds):
+            rng.shuffle(rest)
+            cards = mine + rest
+            hands_by_role = [0, 0, 0]
+            for role in range(3):
+                mask = 0
+                for card in cards[role * n : (role + 1) * n]:
+                    mask |= 1 << card
+                hands_by_role[role] = mask
+            talon = cards[3 * n : 4 * n]
+            for contract in rules.contracts:
+                sums[contract] += _finish(hands_by_role, talon, contract, 0, 0, None, rules, cache)[0]
+        out.append(tuple(x / worlds for x in sums))
+    return tuple(out)
+
+
+@lru_cache(maxsize=16)
+def option_values(rules: Rules) -> dict[frozenset[int], float]:
+    """What a set of contracts still to choose is worth: forehand's expected total over the deals to come.
+
+    Every player chooses each contract once, so forehand's later choices are made from the contracts left,
+    each on a fresh hand.  With the scores *x* of random first hands (:func:`contract_values`),
+    ``V(∅) = 0`` and ``V(S) = mean over hands of max over c in S of (x[c] + V(S − {c}))``: choosing well later
+    is worth more than each contract's average, and a contract that is rarely good (Mizerka for forehand) is
+    cheap to keep.  :func:`choose_by_simulation` picks the contract with the best ``this score + V(rest)``.
+    """
+    xs = contract_values(rules)
+    contracts = [int(c) for c in rules.contracts]
+    values: dict[frozenset[int], float] = {frozenset(): 0.0}
+    for size in range(1, len(contracts) + 1):
+        for subset in itertools.combinations(contracts, size):
+            key = frozenset(subset)
+            rests = [(c, values[key - {c}]) for c in subset]
+            values[key] = sum(max(x[c] + rest for c, rest in rests) for x in xs) / len(xs)
+    return values
 
 
 def exchange_by_simulation(
@@ -334,10 +398,12 @@ def _opponent_play_weight(world: Deal, seat: int, miss: float = 0.6) -> float:
     return weight
 
 
-def evaluate_table(table: Table, role: int, cards: list[int], rules: Rules, contract: Contract) -> dict[int, int]:
+def evaluate_table(
+    table: Table, role: int, cards: list[int], rules: Rules, contract: Contract, deeper: int = 0
+) -> dict[int, int]:
     """The score of *role* after each of *cards* in one world (a table): solved exactly once the endgame is
-    small enough (:data:`SOLVE_TRICKS`), played out by the policy before that."""
-    if table.left <= SOLVE_TRICKS[contract]:
+    small enough (:data:`SOLVE_TRICKS`, plus *deeper* tricks), played out by the policy before that."""
+    if table.left <= SOLVE_TRICKS[contract] + deeper:
         position = Position(tuple(table.hands), table.leader, tuple(table.trick),
                             None if table.trump < 0 else table.trump, table.avoid)
         won = table.won[role]
@@ -389,11 +455,13 @@ def table_play_weight(table: Table, me: int, plays: list[tuple[int, int]], n_tri
 
 
 def play_by_pimc(
-    observation: Observation, worlds: int, rng: random.Random, clock: _Clock, weighted: bool = False
+    observation: Observation, worlds: int, rng: random.Random, clock: _Clock, weighted: bool = False,
+    deeper: int = 0,
 ) -> Decision:
     """Perfect-information Monte Carlo: the expected score of each legal card over sampled worlds.
 
-    With *weighted*, each world counts by :func:`table_play_weight` (inference from the others' plays).
+    With *weighted*, each world counts by :func:`table_play_weight` (inference from the others' plays);
+    *deeper* solves exactly that many tricks earlier than :data:`SOLVE_TRICKS`.
     """
     seat = observation.seat
     role = observation.role
@@ -420,7 +488,7 @@ def play_by_pimc(
         plays = _plays_by_role(observation) if weighted else []
         for table in tables:
             weight = table_play_weight(table, int(role), plays, rules.n_tricks) if weighted else 1.0
-            for card, score in evaluate_table(table, int(role), cards, rules, contract).items():
+            for card, score in evaluate_table(table, int(role), cards, rules, contract, deeper).items():
                 totals[card] += weight * score
             weight_sum += weight
             used += 1
@@ -606,8 +674,8 @@ class ISMCTSBot(_SearchBot):
     name = "ismcts"
     badge = "ISMCTS"
     description = "Information-set Monte Carlo tree search with policy playouts on raw masks."
-    default_budget = Budget(worlds=16, simulations=1500)
-    choose_worlds = 40
+    default_budget = Budget(worlds=16, simulations=3000)
+    choose_worlds = 64
 
     def play(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
         contract = observation.contract
@@ -615,7 +683,7 @@ class ISMCTSBot(_SearchBot):
         if contract is not None and observation.stock_size == 0 and left <= SOLVE_TRICKS[contract]:
             # the endgame: exact solutions of sampled worlds beat rollouts
             return play_by_pimc(observation, budget.worlds or 16, rng, _Clock(budget.time))
-        return play_by_ismcts(observation, budget.simulations or 1500, 3 * (budget.worlds or 16), rng,
+        return play_by_ismcts(observation, budget.simulations or 3000, 3 * (budget.worlds or 16), rng,
                               _Clock(budget.time))
 
 
@@ -625,8 +693,10 @@ class ExpertBot(_SearchBot):
     name = "expert"
     badge = "Expert"
     description = "PIMC with inference from the opponents' plays; contract and exchange by deeper simulation."
-    default_budget = Budget(worlds=48)
-    choose_worlds = 64
+    default_budget = Budget(worlds=96)
+    choose_worlds = 192
+    deeper = 2
 
     def play(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
-        return play_by_pimc(observation, budget.worlds or 48, rng, _Clock(budget.time), weighted=True)
+        return play_by_pimc(observation, budget.worlds or 96, rng, _Clock(budget.time), weighted=True,
+                            deeper=self.deeper)

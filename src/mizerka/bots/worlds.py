@@ -8,10 +8,10 @@ unknown cards straight into masks, in a few dozen microseconds:
 * :func:`play_tables`: in the play phase, one :class:`~mizerka.bots.fastsim.Table` per world.  The
   unknown cards (not in the seat's hand, its own discards or the cards played) go to the two other
   hands, as many as each holds, and to the *dead* pile (the rest of the talon and the others' discards),
-  each card to a holder with room that may hold it (no card of a suit the holder has shown it lacks),
-  chosen with probability proportional to the room left; a dead end restarts the draw.  Nothing else
-  constrains them: every other card of the deal was dealt at random, and a player's draws came from the
-  unseen talon.
+  never a card of a suit a player has shown it lacks.  Every assignment that fits is equally likely (exact:
+  the cards are grouped by who may hold them, the number each hand takes from each group is drawn with
+  weights counting the ways, then the cards within the groups).  Nothing else constrains them: every other
+  card of the deal was dealt at random, and a player's draws came from the unseen talon.
 * :func:`setup_world`: in the contract choice and the exchange, the hands by role and the talon still to
   draw from.  No card has been played and nobody has shown a void, so the unknown cards are simply
   shuffled.
@@ -36,6 +36,8 @@ True
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
+from math import comb
 
 from mizerka.bots.fastsim import Table
 from mizerka.cards import ALL_CARDS_MASK, SUIT_MASKS, mask_indices
@@ -43,9 +45,6 @@ from mizerka.deal import Observation, Phase
 from mizerka.rules import Contract, ExchangeMode
 
 __all__ = ["play_tables", "setup_world", "unseen_mask"]
-
-_RESTARTS = 50
-
 
 def _modelled(observation: Observation) -> bool:
     return (
@@ -94,15 +93,35 @@ def play_tables(observation: Observation, count: int, rng: random.Random) -> lis
     others = [role for role in range(3) if role != me]
     allowed = _allowed(observation)
     unseen = unseen_mask(observation)
-    cards = mask_indices(unseen)
     rooms0 = [observation.hand_sizes[order[role]] for role in others]
-    dead0 = len(cards) - rooms0[0] - rooms0[1]
-    if dead0 < 0:
+    if unseen.bit_count() < rooms0[0] + rooms0[1]:
         raise ValueError("the observation's hands hold more cards than are unseen")
-    masks = [allowed[order[role]] for role in others]
-    free = [unseen & ~masks[0], unseen & ~masks[1]]
-    # cards a holder may not take: without voids a plain shuffle deals the hands
-    plain = not (free[0] or free[1])
+    ma, mb = (allowed[order[role]] for role in others)
+    a, b = others
+    n_a, n_b = rooms0
+    # the unknown cards by who may hold them: both others, only one of them, or only the dead pile; every
+    # assignment that fits is equally likely, so first the number each hand takes from each group is drawn
+    # (weighted by the number of ways), then the cards within the groups
+    both = mask_indices(unseen & ma & mb)
+    only_a = mask_indices(unseen & ma & ~mb)
+    only_b = mask_indices(unseen & mb & ~ma)
+    splits: list[tuple[int, int, int, int]] = []
+    weights: list[float] = []
+    total = 0
+    for a2 in range(min(len(only_a), n_a) + 1):
+        a1 = n_a - a2
+        if a1 > len(both):
+            continue
+        for b2 in range(min(len(only_b), n_b) + 1):
+            b1 = n_b - b2
+            if a1 + b1 > len(both):
+                continue
+            ways = comb(len(both), a1) * comb(len(both) - a1, b1) * comb(len(only_a), a2) * comb(len(only_b), b2)
+            total += ways
+            splits.append((a1, a2, b1, b2))
+            weights.append(float(total))
+    if not splits:
+        raise ValueError("no deal of the unknown cards fits the observation (voids and hand sizes)")
     contract = observation.contract
     assert contract is not None
     trump = -1 if contract.trump is None else int(contract.trump)
@@ -113,48 +132,25 @@ def play_tables(observation: Observation, count: int, rng: random.Random) -> lis
     won = [observation.tricks_won[s] for s in order]
     left = observation.rules.n_tricks - len(observation.tricks)
     hand = observation.hand.mask
-    a, b = others
-    n_a, n_b = rooms0
     out: list[Table] = []
     shuffle = rng.shuffle
-    rand = rng.random
+    last = weights[-1]
     for _ in range(count):
-        deck = cards[:]
-        for _attempt in range(_RESTARTS):
-            shuffle(deck)
-            if plain:
-                ha = 0
-                for card in deck[:n_a]:
-                    ha |= 1 << card
-                hb = 0
-                for card in deck[n_a : n_a + n_b]:
-                    hb |= 1 << card
-                break
-            ra, rb, rd = n_a, n_b, dead0
-            ha = hb = 0
-            ma, mb = masks
-            ok = True
-            for card in deck:
-                bit = 1 << card
-                wa = ra if ma & bit else 0
-                wb = rb if mb & bit else 0
-                total = wa + wb + rd
-                if not total:
-                    ok = False
-                    break
-                x = rand() * total
-                if x < wa:
-                    ha |= bit
-                    ra -= 1
-                elif x < wa + wb:
-                    hb |= bit
-                    rb -= 1
-                else:
-                    rd -= 1
-            if ok:
-                break
-        else:
-            raise ValueError("no deal of the unknown cards fits the observation (voids and hand sizes)")
+        a1, a2, b1, b2 = splits[bisect_right(weights, rng.random() * last)] if len(splits) > 1 else splits[0]
+        shuffle(both)
+        ha = hb = 0
+        for card in both[:a1]:
+            ha |= 1 << card
+        for card in both[a1 : a1 + b1]:
+            hb |= 1 << card
+        if a2:
+            shuffle(only_a)
+            for card in only_a[:a2]:
+                ha |= 1 << card
+        if b2:
+            shuffle(only_b)
+            for card in only_b[:b2]:
+                hb |= 1 << card
         hands = [0, 0, 0]
         hands[me] = hand
         hands[a] = ha
