@@ -167,6 +167,9 @@ typedef struct {
     u64 nodes;
 } State;
 
+/* i mod n for 0 <= i < 2n, without a division (this runs several times a node) */
+static inline int wrap(const State *s, int i) { return i >= s->n ? i - s->n : i; }
+
 static inline u64 in_hands(const State *s) {
     u64 m = 0;
     for (int p = 0; p < s->n; p++) m |= s->hands[p];
@@ -190,7 +193,7 @@ static inline int beats(int card, int best, int trump) {
 
 /* play the card; returns counted tricks gained (0/1); -1 when the trick is not complete */
 static inline int push(State *s, int card, int *saved_leader) {
-    int player = (s->leader + s->tlen) % s->n;
+    int player = wrap(s, s->leader + s->tlen);
     s->hands[player] &= ~(1ULL << card);
     if (s->tlen == 0) {
         s->win_off[0] = 0;
@@ -201,7 +204,7 @@ static inline int push(State *s, int card, int *saved_leader) {
     s->trick[s->tlen++] = card;
     *saved_leader = s->leader;
     if (s->tlen == s->n) {
-        int winner = (s->leader + s->win_off[s->n - 1]) % s->n;
+        int winner = wrap(s, s->leader + s->win_off[s->n - 1]);
         s->leader = winner;
         s->tlen = 0;
         return (s->count_mask >> winner) & 1;
@@ -218,7 +221,7 @@ static inline void pop(State *s, int card, int saved_leader, int gained, const i
     }
     s->leader = saved_leader;
     s->tlen--;
-    int player = (s->leader + s->tlen) % s->n;
+    int player = wrap(s, s->leader + s->tlen);
     s->hands[player] |= 1ULL << card;
 }
 
@@ -365,15 +368,30 @@ static void sure_trick_bounds(const State *s, int left, int *lower, u64 *rel_low
         /* once the top trumps have drawn every other trump, the leader's small trumps are winners too */
         quick += drawn ? popc(hand & m) : ntop;
     }
-    if (drawn)
-        for (int suit = 0; suit < 4; suit++)
-            if (suit != s->trump) {
-                u64 top = above_all(hand & SUIT(suit), others & SUIT(suit));
-                if (top) {
-                    quick += cashable(s, leader, suit, top);
-                    qrel |= top & -top;
-                }
+    if (drawn) {
+        for (int suit = 0; suit < 4; suit++) {
+            if (suit == s->trump) continue;
+            u64 top = above_all(hand & SUIT(suit), others & SUIT(suit));
+            if (top) {
+                quick += cashable(s, leader, suit, top);
+                qrel |= top & -top;
             }
+        }
+    } else { /* trumps out: one side suit first, for as many rounds as every hand with trumps follows */
+        int best = 0;
+        u64 best_rel = 0;
+        for (int suit = 0; suit < 4; suit++) {
+            if (suit == s->trump) continue;
+            u64 top = above_all(hand & SUIT(suit), others & SUIT(suit));
+            int k = popc(top);
+            for (int p = 0; p < s->n && k; p++)
+                if (p != leader && (s->hands[p] & SUIT(s->trump)) && popc(s->hands[p] & SUIT(suit)) < k)
+                    k = popc(s->hands[p] & SUIT(suit));
+            if (k > best) best = k, best_rel = top & -top;
+        }
+        quick += best;
+        qrel |= best_rel;
+    }
     /* or cross to a partner: lead a card of a suit where the partner holds the top card, and let the
        partner cash every card above all others' (no-trump, or no opponent left with a trump) */
     u64 opp_trumps = 0;
@@ -538,9 +556,9 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
     if (s->tlen) {
         int w = s->win_off[s->tlen - 1];
         win_card = s->trick[w];
-        winner_good = (good >> ((s->leader + w) % s->n)) & 1;
+        winner_good = (good >> (wrap(s, s->leader + w))) & 1;
         for (int i = s->tlen + 1; i < s->n; i++) {
-            int p = (s->leader + i) % s->n;
+            int p = wrap(s, s->leader + i);
             later_cards |= s->hands[p];
             if ((good >> p) & 1) later_good = 1;
             else later_bad = 1;
@@ -663,7 +681,7 @@ static inline int run_bottom(const State *s, int player, int card) {
 
 /* try the moves of the player to move; *rel gets the winning ranks the result relies on */
 static int search_moves(State *s, int won, int target, u64 *rel, int tt_move, int *best) {
-    int player = (s->leader + s->tlen) % s->n;
+    int player = wrap(s, s->leader + s->tlen);
     int maximising = (s->max_mask >> player) & 1;
     int moves[52];
     int count = gen_moves(s, player, moves, tt_move);
@@ -713,7 +731,7 @@ static int search_moves(State *s, int won, int target, u64 *rel, int tt_move, in
 #ifdef DEBUGTT
 #include <stdio.h>
 static int minimax(State *s) { /* counted tricks from a trick boundary or mid-trick, plain */
-    int player = (s->leader + s->tlen) % s->n;
+    int player = wrap(s, s->leader + s->tlen);
     if (!s->hands[player]) return 0;
     int maximising = (s->max_mask >> player) & 1;
     u64 legal = legal_of(s, player);
@@ -750,7 +768,7 @@ static int reach(State *s, int won, int target, u64 *rel) {
         ST(1);
         int best = 0, best_card = __builtin_ctzll(s->hands[s->leader]), by_rank = 0;
         for (int i = 1; i < s->n; i++) {
-            int p = (s->leader + i) % s->n;
+            int p = wrap(s, s->leader + i);
             int c = __builtin_ctzll(s->hands[p]);
             if (c / 13 == best_card / 13) by_rank = 1;
             if (beats(c, best_card, s->trump)) best = i, best_card = c;
@@ -760,7 +778,7 @@ static int reach(State *s, int won, int target, u64 *rel) {
             if (c != best_card && c / 13 == best_card / 13) by_rank = 1;
         }
         if (by_rank) *rel = 1ULL << best_card;
-        int winner = (s->leader + best) % s->n;
+        int winner = wrap(s, s->leader + best);
         return won + ((s->count_mask >> winner) & 1) >= target;
     }
     u64 k[3], lens;
@@ -867,7 +885,7 @@ static int reach(State *s, int won, int target, u64 *rel) {
     return result;
 }
 
-static int tricks_left(const State *s) { return popc(s->hands[(s->leader + s->tlen) % s->n]); }
+static int tricks_left(const State *s) { return popc(s->hands[wrap(s, s->leader + s->tlen)]); }
 
 /* the value of the position, between lower and upper.  MTD(f)-like: test a first guess, then step by
    one towards the value; the transposition table carries what each search learnt into the next.  The
@@ -977,7 +995,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 static PyObject *py_solve_all(PyObject *self, PyObject *args) {
     State s;
     if (parse_state(args, &s) < 0) return NULL;
-    int player = (s.leader + s.tlen) % s.n;
+    int player = wrap(&s, s.leader + s.tlen);
     u64 legal = legal_of(&s, player);
     int values[52], last = -1;
     u64 in_play = in_hands(&s);
