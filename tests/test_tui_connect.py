@@ -25,7 +25,7 @@ from click.testing import CliRunner
 import mizerka.terminal
 from mizerka.cli import cli
 from mizerka.server.hub import ServerConfig
-from mizerka.tui.remote import RemoteError, RemoteRefused, RemoteTable, parse_invite
+from mizerka.tui.remote import HeldSeat, RemoteError, RemoteRefused, RemoteTable, SeatBook, parse_invite
 
 sys.path.insert(0, str(Path(__file__).parent / "server"))
 from server_helpers import ThreadServer, free_port
@@ -111,6 +111,41 @@ def test_plays_a_whole_match_in_the_line_game(server: ThreadServer, monkeypatch:
     # the link of a finished match is stale
     again = CliRunner().invoke(cli, ["play", "--connect", url, "--plain"])
     assert again.exit_code == 1 and "stale" in again.output, again.output
+
+
+def test_the_same_link_takes_you_back_to_your_seat(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Quitting keeps the seat; the link brings you back to it (the seat book), not to another free seat."""
+    url = make_table(server, BOTS)
+    monkeypatch.setattr(mizerka.terminal, "_read_line", lambda prompt: "quit")
+    first = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--ascii", "--name", "Ola"])
+    assert first.exit_code == 0 and "you are Ola, seat 0" in first.output, first.output
+    held = SeatBook.default().get(parse_invite(url))
+    assert held is not None and held.seat == 0 and held.name == "Ola"
+    again = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--ascii"])
+    assert again.exit_code == 0 and "Back at your seat 0" in again.output and "you are Ola, seat 0" in again.output
+    # another name, or --new-seat, asks for a free seat instead (there is none: the others are bots)
+    for extra in (["--name", "Ela"], ["--new-seat"]):
+        other = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", *extra])
+        assert other.exit_code == 1 and "no free seat" in other.output and "Back at" not in other.output
+    assert SeatBook.default().get(parse_invite(url)) == held
+
+
+def test_a_seat_you_left_is_forgotten(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A remembered token the server no longer honours (the seat was left) is dropped, and a free seat taken."""
+    url = make_table(server, BOTS)
+    invite = parse_invite(url)
+    book = SeatBook.default()
+    book.put(invite, HeldSeat(seat=0, name="Guest", token="not-a-token-the-server-gave"))
+    monkeypatch.setattr(mizerka.terminal, "_read_line", lambda prompt: "quit")
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--ascii"])
+    assert result.exit_code == 0 and "Back at" not in result.output and "seat 0" in result.output, result.output
+    held = book.get(invite)
+    assert held is not None and held.token != "not-a-token-the-server-gave"
+
+
+def test_new_seat_needs_connect() -> None:
+    result = CliRunner().invoke(cli, ["play", "--new-seat", "--plain"])
+    assert result.exit_code == 2 and "--new-seat goes with --connect" in result.output
 
 
 def test_hints_only_where_the_table_gives_them(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:

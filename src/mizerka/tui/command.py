@@ -42,9 +42,12 @@ BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
               help="seconds between the computer players' moves in the full-screen game")
 @click.option("--connect", metavar="URL", default=None,
               help="join a table on a mizerka server with its invite link (http://host:port/?table=ID)")
+@click.option("--new-seat", is_flag=True,
+              help="with --connect: take a free seat even if you hold one at that table (remembered seats are "
+                   "taken back by default)")
 @click.pass_context
 def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, name: str, opponents: str,
-                 unicode: bool | None, plain: bool, bot_delay: float, connect: str | None) -> None:
+                 unicode: bool | None, plain: bool, bot_delay: float, connect: str | None, new_seat: bool) -> None:
     """Play a whole match against computer players: full screen at a terminal, or line by line.
 
     Full screen: ← → and Enter play your cards, ? gives a hint, u undoes (never past a completed trick or
@@ -53,6 +56,8 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
     """
     from mizerka import terminal
 
+    if new_seat and connect is None:
+        raise click.UsageError("--new-seat goes with --connect (it chooses a seat at a server's table)")
     if connect is not None:
         from mizerka.tui.remote import play_remote
 
@@ -60,8 +65,8 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
                              ("opponents", "--opponents"), ("bot_delay", "--bot-delay")):
             if ctx.get_parameter_source(option) is not click.core.ParameterSource.DEFAULT:
                 raise click.UsageError(f"{flag} cannot be used with --connect: the server's table decides it")
-        play_remote(connect, name=name if ctx.get_parameter_source("name") is not click.core.ParameterSource.DEFAULT
-                    else "Guest", plain=plain, unicode=unicode)
+        given = ctx.get_parameter_source("name") is not click.core.ParameterSource.DEFAULT
+        play_remote(connect, name=name if given else None, plain=plain, unicode=unicode, fresh_seat=new_seat)
         return
     if plain or not sys.stdout.isatty() or not sys.stdin.isatty():
         ctx.invoke(terminal.play_command, seed=seed, rules=rules, seat=seat, name=name, opponents=opponents,

@@ -11,6 +11,9 @@ bots.  This module is its terminal client.
 * :func:`view_observation` turns the view, and the events of the current deal, into a
   :class:`~mizerka.deal.Observation` of our seat, so that the line game and the full-screen dialogs draw a remote
   table exactly as they draw a local one.  Nothing in it comes from anywhere but what the server sent to our seat.
+* :class:`SeatBook` remembers the seats you hold (server, table, seat, name and the secret seat token) in a
+  file only you can read, so that ``mizerka play --connect`` with the same link takes you back to your seat after
+  you quit, lose the connection for good, or restart the terminal.
 * :class:`RemoteLineGame` is the ``--plain`` game (screen readers, pipes); the full-screen one is
   :class:`mizerka.tui.remote_app.RemoteApp`.
 
@@ -36,6 +39,7 @@ import contextlib
 import dataclasses
 import itertools
 import json
+import os
 import socket
 import threading
 import time
@@ -43,6 +47,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mizerka.cards import Card, CardSet
@@ -53,8 +58,8 @@ from mizerka.terminal import HELP_TEXT, QuitGame, TerminalGame
 if TYPE_CHECKING:
     from websockets.sync.client import ClientConnection
 
-__all__ = ["Invite", "RemoteError", "RemoteLineGame", "RemoteRefused", "RemoteTable", "parse_invite", "play_remote",
-           "sheet_text", "view_observation"]
+__all__ = ["HeldSeat", "Invite", "RemoteError", "RemoteLineGame", "RemoteRefused", "RemoteTable", "SeatBook",
+           "parse_invite", "play_remote", "sheet_text", "view_observation"]
 
 PROTOCOL_VERSION = 1
 """The protocol version this client speaks (``docs/protocol.md``)."""
@@ -68,7 +73,14 @@ class RemoteError(ValueError):
 
 
 class RemoteRefused(RemoteError):
-    """The server answered and refused: a stale link, a full table, a bad token.  Trying again will not help."""
+    """The server answered and refused: a stale link, a full table, a bad token.  Trying again will not help.
+
+    :attr:`code` is the server's error code where it gave one (``"bad_token"``, ``"unknown_table"``, ...).
+    """
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 # -- the invite link --------------------------------------------------------------------------------------------
@@ -111,6 +123,95 @@ def parse_invite(url: str) -> Invite:
     http = f"{parts.scheme}://{parts.netloc}{path}"
     ws_scheme = "wss" if parts.scheme == "https" else "ws"
     return Invite(http=http, websocket=f"{ws_scheme}://{parts.netloc}{path}/ws", table=table)
+
+
+# -- the seats you hold ----------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class HeldSeat:
+    """A seat taken at a server's table: its number, the name it was taken under, and its secret token."""
+
+    seat: int
+    name: str
+    token: str
+
+
+class SeatBook:
+    """The seats you hold at servers' tables, kept in one JSON file between runs.
+
+    The token is the only proof that a seat is yours (the server stores just its hash), so the file is
+    written for its owner alone (mode 0600).  Entries are keyed by the server's address and the table id.
+    A damaged file is treated as empty and rewritten on the next save: losing it costs a seat, not a crash.
+
+    >>> import tempfile
+    >>> book = SeatBook(Path(tempfile.mkdtemp()) / "seats.json")
+    >>> invite = parse_invite("http://127.0.0.1:8000/?table=Vq3xY")
+    >>> book.get(invite) is None
+    True
+    >>> book.put(invite, HeldSeat(seat=1, name="Ola", token="s3cret"))
+    >>> book.get(invite)
+    HeldSeat(seat=1, name='Ola', token='s3cret')
+    >>> oct(book.path.stat().st_mode & 0o777)
+    '0o600'
+    >>> book.forget(invite); book.get(invite) is None
+    True
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @classmethod
+    def default(cls) -> SeatBook:
+        """The book in the user's data directory (``$MIZERKA_DATA_DIR`` overrides it)."""
+        folder = os.environ.get("MIZERKA_DATA_DIR")
+        if not folder:
+            try:
+                import platformdirs
+            except ImportError:
+                folder = str(Path.home() / ".local" / "share" / "mizerka")
+            else:
+                folder = platformdirs.user_data_dir("mizerka")
+        return cls(Path(folder) / "seats.json")
+
+    @staticmethod
+    def _key(invite: Invite) -> str:
+        return f"{invite.http} {invite.table}"
+
+    def _load(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _save(self, data: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        scratch = self.path.with_suffix(".tmp")
+        descriptor = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=1, sort_keys=True)
+        os.replace(scratch, self.path)
+
+    def get(self, invite: Invite) -> HeldSeat | None:
+        """The seat held at the invite's table, if this book has one."""
+        entry = self._load().get(self._key(invite))
+        if not isinstance(entry, dict):
+            return None
+        try:
+            return HeldSeat(seat=int(entry["seat"]), name=str(entry["name"]), token=str(entry["token"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def put(self, invite: Invite, held: HeldSeat) -> None:
+        data = self._load()
+        data[self._key(invite)] = dataclasses.asdict(held)
+        self._save(data)
+
+    def forget(self, invite: Invite) -> None:
+        data = self._load()
+        if data.pop(self._key(invite), None) is not None:
+            self._save(data)
 
 
 # -- the view as an observation ---------------------------------------------------------------------------------
@@ -306,8 +407,8 @@ class RemoteTable:
             self.close()
             code, message = reply.get("code"), reply.get("message")
             if code == "unknown_table":
-                raise RemoteRefused(f"the invite link is stale: {message}")
-            raise RemoteRefused(f"the server refused the connection: {message} ({code})")
+                raise RemoteRefused(f"the invite link is stale: {message}", code)
+            raise RemoteRefused(f"the server refused the connection: {message} ({code})", code)
 
     def close(self) -> None:
         self._ws = None
@@ -778,9 +879,44 @@ class RemoteLineGame(TerminalGame):
 # -- mizerka play --connect ---------------------------------------------------------------------------------------
 
 
-def play_remote(url: str, *, name: str, plain: bool, unicode: bool | None) -> None:
-    """``mizerka play --connect URL``: join the invite link's table under *name* and play there, full screen at
-    a terminal (the ``tui`` extra) or line by line (``plain``, or when input or output is not a terminal).
+def take_seat(table: RemoteTable, book: SeatBook, name: str | None, *, fresh: bool = False) -> tuple[int, bool]:
+    """Sit at *table*: back at the seat *book* holds there (unless *fresh*, or *name* is another player's), or
+    at a free seat, which *book* then remembers.  Return the seat and whether it is one we held before.
+
+    A held seat the server no longer knows (you left it) is forgotten and a free seat taken instead; a held
+    seat at a finished match is forgotten too.  A stale link or a full table raises :class:`RemoteError`.
+    """
+    invite = table.invite
+    held = None if fresh else book.get(invite)
+    if held is not None and (name is None or name == held.name):
+        table.seat, table.token = held.seat, held.token
+        try:
+            table.connect()
+        except RemoteRefused as error:
+            if error.code != "bad_token":
+                raise
+            book.forget(invite)
+            table.seat = table.token = None
+        else:
+            if table.view.get("status") != "finished":
+                return held.seat, True
+            book.forget(invite)
+            table.close()
+            raise RemoteRefused(f"the invite link is stale: the match at table {invite.table!r} is over",
+                                "match_over")
+    seat = table.join(name or (held.name if held is not None else "Guest"))
+    assert table.token is not None
+    book.put(invite, HeldSeat(seat=seat, name=name or "Guest", token=table.token))
+    table.connect()
+    return seat, False
+
+
+def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None, fresh_seat: bool = False) -> None:
+    """``mizerka play --connect URL``: sit at the invite link's table and play there, full screen at a terminal
+    (the ``tui`` extra) or line by line (``plain``, or when input or output is not a terminal).
+
+    The seats you take are remembered (:class:`SeatBook`): the same link takes you back to your seat, unless
+    *fresh_seat*, or *name* (``None``: not given) differs from the name the seat was taken under.
 
     Raises:
         click.ClickException: (and its kinds) a bad link, a stale link, a full table, an unreachable server, a
@@ -796,20 +932,23 @@ def play_remote(url: str, *, name: str, plain: bool, unicode: bool | None) -> No
         import websockets  # noqa: F401
     except ImportError:
         raise click.ClickException("--connect needs the websockets package: pip install 'mizerka[tui]'") from None
-    name = name.strip()
-    if not name or not name.isprintable() or len(name) > 40:
-        raise click.BadParameter("give a name of 1-40 visible characters", param_hint="'--name'")
+    if name is not None:
+        name = name.strip()
+        if not name or not name.isprintable() or len(name) > 40:
+            raise click.BadParameter("give a name of 1-40 visible characters", param_hint="'--name'")
     try:
         invite = parse_invite(url)
     except RemoteError as error:
         raise click.BadParameter(str(error), param_hint="'--connect'") from None
     table = RemoteTable(invite)
+    book = SeatBook.default()
     try:
-        seat = table.join(name)
-        table.connect()
+        seat, back = take_seat(table, book, name, fresh=fresh_seat)
     except RemoteError as error:
         table.close()
         raise click.ClickException(str(error)) from None
+    if back:
+        click.echo(f"Back at your seat {seat} at table {invite.table} (kept from your last visit).", err=True)
     full_screen = not plain and sys.stdout.isatty() and sys.stdin.isatty()
     try:
         if full_screen:
@@ -830,7 +969,7 @@ def play_remote(url: str, *, name: str, plain: bool, unicode: bool | None) -> No
         game = RemoteLineGame(table, read=_read_line, write=click.echo, unicode=unicode, colour=True)
         view = table.view
         click.echo(f"Mizerka at {invite.http}, table {invite.table} ({view['variant']}, {view['n_deals']} deals): "
-                   f"you are {name}, seat {seat}.  Type ? at any prompt for help.")
+                   f"you are {table.names()[seat]}, seat {seat}.  Type ? at any prompt for help.")
         try:
             game.run_remote()
         except QuitGame:
