@@ -444,13 +444,18 @@ static void sure_trick_bounds(const State *s, int left, int *lower, u64 *rel_low
     if (s->trump >= 0) {
         u64 all_trumps = (hand | others) & SUIT(s->trump);
         if (all_trumps) {
+            /* the holder of the top trumps makes one trick with each card of his unbroken run above
+               every other trump: such a card wins whenever it is played, and he never has to throw it
+               away (void in the led suit with only such cards left, he ruffs with one) */
             u64 top = 1ULL << top_bit(all_trumps);
             int holder = 0;
             while (!(s->hands[holder] & top)) holder++;
+            u64 run = above_all(s->hands[holder] & SUIT(s->trump), all_trumps & ~s->hands[holder]);
+            int sure = popc(run);
             if ((s->count_mask >> holder) & 1) {
-                if (*lower < 1) *lower = 1, *rel_lower = top;
-            } else if (*upper > left - 1) {
-                *upper = left - 1, *rel_upper = top;
+                if (*lower < sure) *lower = sure, *rel_lower = run & -run;
+            } else if (*upper > left - sure) {
+                *upper = left - sure, *rel_upper = run & -run;
             }
         }
     }
@@ -648,7 +653,7 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                 else score = 50 + rank; /* nothing to change: shed a high card */
             }
         }
-        if (card == killer) score += 1000;
+        if (card == killer) score += 3000; /* above the table's move, as in DDS */
         if (card == tt_move) score += 2000;
         int i = count++;
         while (i > 0 && scores[i - 1] < score) {
