@@ -452,6 +452,16 @@ static void sure_trick_bounds(const State *s, int left, int *lower, u64 *rel_low
             while (!(s->hands[holder] & top)) holder++;
             u64 run = above_all(s->hands[holder] & SUIT(s->trump), all_trumps & ~s->hands[holder]);
             int sure = popc(run);
+            /* a side holding every trump makes at least its longest holding: each trick its longest
+               hand plays a trump in (following, ruffing or leading) is won by one of its trumps */
+            int longest[2] = {0, 0}, has[2] = {0, 0};
+            for (int p = 0; p < s->n; p++) {
+                int side = (s->count_mask >> p) & 1, t = popc(s->hands[p] & SUIT(s->trump));
+                if (t) has[side] = 1;
+                if (t > longest[side]) longest[side] = t;
+            }
+            int holder_side = (s->count_mask >> holder) & 1;
+            if (!has[!holder_side] && longest[holder_side] > sure) sure = longest[holder_side], run = 0;
             if ((s->count_mask >> holder) & 1) {
                 if (*lower < sure) *lower = sure, *rel_lower = run & -run;
             } else if (*upper > left - sure) {
@@ -610,6 +620,8 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                     else score = 40 - rank - 2 * popc(opp_suit) + 2 * popc(part_suit);
                     if (s->trump >= 0 && suit != s->trump && opp_suit == 0 && (opponents & SUIT(s->trump)))
                         score -= 20; /* an opponent ruffs */
+                    else if (s->trump >= 0 && suit != s->trump && part_suit == 0 && (partners & SUIT(s->trump)))
+                        score += 25; /* a partner ruffs */
                 }
             } else if ((s->count_mask >> player) & 1) {
                 /* misere, the seat: best a safe exit (a hand that must overtake: all its cards of the
