@@ -7,20 +7,40 @@ Two tables hold everything (see ``migrations/versions``):
 * ``events`` — each table's append-only journal, one row per numbered event.  Replaying it rebuilds the
   table (:meth:`mizerka.server.tables.Table.replay`).
 
-All writes go through one writer thread that commits them in batches (group commit): a coroutine hands its
-write over and awaits the commit, so an action is acknowledged and broadcast only once it is on disk, while
-the event loop never blocks on the database.  SQLite runs in WAL mode with ``synchronous=NORMAL``: a commit
-survives the server process being killed at any moment (it is in the WAL file when the call returns); only
-a power cut can lose the last commits.  PostgreSQL commits are durable in the usual sense.
+Writes are committed in batches (group commit): a coroutine hands its write over and awaits the commit, so
+an action is acknowledged and broadcast only once it is committed.  How a batch is committed depends on the
+database:
+
+* a SQLite file: on the event loop itself, once per turn of the loop (every write queued while the loop ran
+  its ready callbacks goes into one transaction), through the plain ``sqlite3`` driver.  A commit in WAL mode
+  is a ``write()`` of a few pages to the WAL file, tens of microseconds: cheaper than handing the batch to a
+  thread, whose every step would wait for the event loop's GIL (that wait was most of an action's latency
+  under load).  The one slow part of SQLite's WAL mode, the checkpoint (copying the WAL back into the
+  database file, with two ``fsync`` calls), is taken off the loop: the writing connection never checkpoints
+  (``wal_autocheckpoint=0``), a checkpointer thread with a connection of its own does it every
+  :data:`CHECKPOINT_INTERVAL` seconds (``PASSIVE``: it never blocks the writer; the ``sqlite3`` driver lets go
+  of the GIL while it works).
+* PostgreSQL (or an in-memory SQLite database): in a writer thread, which commits whatever is queued in one
+  transaction; the driver waits for the server without the GIL.
+
+Durability.  SQLite runs in WAL mode with ``synchronous=NORMAL``: when COMMIT returns, the transaction's
+frames, with their commit marker, have been written to the WAL file by ``write()``, that is into the
+operating system's page cache, which belongs to the kernel and not to the process.  Killing the server at
+any moment (``kill -9`` included) therefore loses no committed transaction: the next process to open the
+database replays the WAL.  What ``NORMAL`` gives up against ``FULL`` is the ``fsync`` of the WAL at each
+commit, so an operating-system crash or a power cut can lose the last commits (the database stays
+consistent).  The checkpoints do ``fsync``.  PostgreSQL commits are durable in the usual sense.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import json
 import logging
 import queue
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -143,6 +163,24 @@ def _table_values(table: Table, now: float, events: list[Event]) -> dict[str, An
 
 
 WriteOp = Callable[[Connection], None]
+"""A write: called with a SQLAlchemy connection inside the batch's transaction (the writer thread's path).
+The store's own writes (:class:`_Insert`, :class:`_Append`) are data as well, so that the SQLite path can run
+them through the plain driver."""
+
+
+class _Insert:
+    """A new table's row and its first events."""
+
+    __slots__ = ("rows", "values")
+
+    def __init__(self, values: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+        self.values = values
+        self.rows = rows
+
+    def __call__(self, connection: Connection) -> None:
+        connection.execute(tables_t.insert().values(**self.values))
+        if self.rows:
+            connection.execute(events_t.insert(), self.rows)
 
 
 class _Append:
@@ -159,25 +197,51 @@ class _Append:
         _append_many(connection, [self])
 
 
-def _append_many(connection: Connection, appends: list[_Append]) -> None:
-    rows = [row for a in appends for row in a.rows]
-    if rows:
-        connection.execute(events_t.insert(), rows)
+def _update_groups(appends: list[_Append]) -> dict[tuple[str, ...], list[dict[str, Any]]]:
+    """The row updates of *appends*: the last values per table, grouped by the columns they set."""
     merged: dict[str, dict[str, Any]] = {}
     for a in appends:
         merged.setdefault(a.table_id, {}).update(a.values)
     groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for table_id, values in merged.items():
         groups.setdefault(tuple(sorted(values)), []).append({"_id": table_id, **values})
-    for keys, params in groups.items():
+    return groups
+
+
+def _append_many(connection: Connection, appends: list[_Append]) -> None:
+    rows = [row for a in appends for row in a.rows]
+    if rows:
+        connection.execute(events_t.insert(), rows)
+    for keys, params in _update_groups(appends).items():
         statement = tables_t.update().where(tables_t.c.id == sa.bindparam("_id")).values(
             {k: sa.bindparam(k) for k in keys})
         connection.execute(statement, params)
 
 
-def _settle(future: concurrent.futures.Future[None], error: BaseException | None) -> None:
+_EVENTS_INSERT = ("INSERT INTO events (table_id, seq, kind, deal_no, data, created_at) "
+                  "VALUES (:table_id, :seq, :kind, :deal_no, :data, :created_at)")
+
+
+def _sqlite_apply(cursor: sqlite3.Cursor, ops: list[_Insert | _Append]) -> None:
+    """Run *ops* (in order: a table's insert is queued before its appends) through the plain sqlite3 driver."""
+    inserts = [op for op in ops if isinstance(op, _Insert)]
+    appends = [op for op in ops if isinstance(op, _Append)]
+    for op in inserts:
+        names = list(op.values)
+        cursor.execute(f"INSERT INTO tables ({', '.join(names)}) VALUES ({', '.join(':' + k for k in names)})",
+                       op.values)
+        if op.rows:
+            cursor.executemany(_EVENTS_INSERT, op.rows)
+    rows = [row for a in appends for row in a.rows]
+    if rows:
+        cursor.executemany(_EVENTS_INSERT, rows)
+    for keys, params in _update_groups(appends).items():
+        cursor.executemany(f"UPDATE tables SET {', '.join(f'{k} = :{k}' for k in keys)} WHERE id = :_id", params)
+
+
+def _settle(future: concurrent.futures.Future[None] | asyncio.Future[None], error: BaseException | None) -> None:
     """Complete a write's future; one whose waiter was cancelled (a closed connection, a server stopping) is
-    done already, and must not stop the writer thread: the write itself stands."""
+    done already, and must not stop the writer: the write itself stands."""
     if future.done():
         return
     try:
@@ -185,26 +249,73 @@ def _settle(future: concurrent.futures.Future[None], error: BaseException | None
             future.set_result(None)
         else:
             future.set_exception(error)
-    except concurrent.futures.InvalidStateError:  # cancelled between the check and the call
+    except (concurrent.futures.InvalidStateError, asyncio.InvalidStateError):  # cancelled meanwhile
         pass
 
 
-class Store:
-    """The database behind the server: migrations on open, a writer thread, and the reads the server needs."""
+CHECKPOINT_INTERVAL = 0.5
+"""Seconds between the checkpointer thread's checkpoints of a SQLite database."""
 
-    def __init__(self, url: str) -> None:
+
+def sqlite_path(url: str) -> str | None:
+    """The file of a SQLite URL, or ``None`` when it is not a SQLite file (another database, or in memory).
+
+    >>> sqlite_path("sqlite:////tmp/m.sqlite3"), sqlite_path("sqlite:///:memory:"), sqlite_path("postgresql://h/d")
+    ('/tmp/m.sqlite3', None, None)
+    """
+    parsed = sa.engine.make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:") or parsed.query:
+        return None
+    return str(parsed.database)
+
+
+def _sqlite_connect(path: str) -> sqlite3.Connection:
+    """A connection of the store's own (explicit transactions: ``isolation_level=None``)."""
+    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=NORMAL")
+    connection.execute("PRAGMA foreign_keys=ON")
+    return connection
+
+
+class Store:
+    """The database behind the server: migrations on open, group commit, and the reads the server needs.
+
+    *inline* chooses how writes are committed (see the module's docstring): on the event loop through the
+    plain sqlite3 driver (``True``; only for a SQLite file), or by a writer thread (``False``).  The default,
+    ``None``, takes the first for a SQLite file and the second for anything else.
+    """
+
+    def __init__(self, url: str, *, inline: bool | None = None) -> None:
         self.url = normalize_url(url)
-        if self.url.startswith("sqlite:///"):
-            Path(self.url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+        path = sqlite_path(self.url)
+        if path is not None:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        if inline and path is None:
+            raise ValueError(f"inline commits need a SQLite file, not {self.url!r}")
         self.engine = make_engine(self.url)
         upgrade(self.engine)
-        self._queue: queue.Queue[tuple[WriteOp, concurrent.futures.Future[None]] | None] = queue.Queue()
-        self._writer = threading.Thread(target=self._write_loop, name="mizerka-db-writer", daemon=True)
-        self._writer.start()
+        self.inline = path is not None if inline is None else inline
         self.commits = 0
         self.batches = 0
+        self._queue: queue.Queue[tuple[WriteOp, concurrent.futures.Future[None]] | None] = queue.Queue()
+        self._pending: list[tuple[_Insert | _Append, asyncio.Future[None]]] = []
+        self._flush_scheduled = False
+        self._closing = threading.Event()
+        self._sqlite: sqlite3.Connection | None = None
+        self._threads: list[threading.Thread] = []
+        if self.inline:
+            assert path is not None
+            self._sqlite = _sqlite_connect(path)
+            self._sqlite.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer thread does it, off the loop
+            self._threads.append(threading.Thread(target=self._checkpoint_loop, args=(path,),
+                                                  name="mizerka-db-checkpoint", daemon=True))
+        else:
+            self._threads.append(threading.Thread(target=self._write_loop, name="mizerka-db-writer", daemon=True))
+        for thread in self._threads:
+            thread.start()
 
-    # -- writing ------------------------------------------------------------------------------------
+    # -- writing: the writer thread -----------------------------------------------------------------
 
     def _write_loop(self) -> None:
         while True:
@@ -247,14 +358,88 @@ class Store:
             self.commits += len(batch)
 
     def submit(self, op: WriteOp) -> concurrent.futures.Future[None]:
-        """Queue a write; the future completes once it is committed."""
+        """Queue a write for the writer thread; the future completes once it is committed.
+
+        Raises:
+            RuntimeError: the store commits inline (it has no writer thread): use :meth:`write`.
+        """
+        if self.inline:
+            raise RuntimeError("this store commits on the event loop: use Store.write")
         future: concurrent.futures.Future[None] = concurrent.futures.Future()
         self._queue.put((op, future))
         return future
 
     async def write(self, op: WriteOp) -> None:
-        """Queue a write and wait until it is committed."""
-        await asyncio.wrap_future(self.submit(op))
+        """Queue a write and wait until it is committed.
+
+        Raises:
+            TypeError: an inline store is given a write other than the store's own (:meth:`insert_table_op`,
+                :meth:`append_op`).
+        """
+        if not self.inline:
+            await asyncio.wrap_future(self.submit(op))
+            return
+        if not isinstance(op, (_Insert, _Append)):
+            raise TypeError(f"an inline store writes only its own operations, not {op!r}")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._pending.append((op, future))
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            loop.call_soon(self.flush)  # after the callbacks of this turn of the loop: they join the batch
+        await future
+
+    # -- writing: inline (a SQLite file) ------------------------------------------------------------
+
+    def flush(self) -> None:
+        """Commit every queued write in one transaction and complete their futures (on the event loop)."""
+        self._flush_scheduled = False
+        batch, self._pending = self._pending, []
+        if not batch:
+            return
+        try:
+            self._sqlite_commit([op for op, _ in batch])
+        except Exception:
+            for op, future in batch:  # one bad write must not sink the others: each in its own transaction
+                try:
+                    self._sqlite_commit([op])
+                except Exception as error:
+                    log.exception("write failed")
+                    _settle(future, error)
+                else:
+                    _settle(future, None)
+        else:
+            for _, future in batch:
+                _settle(future, None)
+        self.batches += 1
+        self.commits += len(batch)
+
+    def _sqlite_commit(self, ops: list[_Insert | _Append]) -> None:
+        assert self._sqlite is not None
+        cursor = self._sqlite.cursor()
+        cursor.execute("BEGIN IMMEDIATE")
+        try:
+            _sqlite_apply(cursor, ops)
+        except BaseException:
+            cursor.execute("ROLLBACK")
+            raise
+        cursor.execute("COMMIT")
+
+    def _checkpoint_loop(self, path: str) -> None:
+        """Copy the WAL back into the database file now and then, off the event loop (PASSIVE: never blocks)."""
+        connection = _sqlite_connect(path)
+        try:
+            while not self._closing.wait(CHECKPOINT_INTERVAL):
+                for _ in range(5):  # again while the writer added frames meanwhile, so that the WAL can restart
+                    try:
+                        _busy, logged, done = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                    except sqlite3.Error:
+                        log.exception("checkpoint failed")
+                        break
+                    if logged == done:
+                        break
+        finally:
+            connection.close()
 
     def insert_table_op(self, table: Table) -> WriteOp:
         now = time.time()
@@ -264,13 +449,7 @@ class Store:
         events = _event_rows(table.id, list(table.events), now)
         values["seq"] = table.seq
         values["seats"] = json.dumps(row["seats"])
-
-        def op(connection: Connection) -> None:
-            connection.execute(tables_t.insert().values(**values))
-            if events:
-                connection.execute(events_t.insert(), events)
-
-        return op
+        return _Insert(values, events)
 
     def append_op(self, table: Table, events: list[Event]) -> WriteOp:
         now = time.time()
@@ -281,8 +460,23 @@ class Store:
         return _Append(table_id, rows, values)
 
     def close(self) -> None:
-        self._queue.put(None)
-        self._writer.join(timeout=30)
+        """Commit what is still queued, stop the threads, checkpoint, close the connections."""
+        if self.inline:
+            assert self._sqlite is not None
+            batch, self._pending = self._pending, []
+            if batch:  # the loop is gone or stopping: commit them, nobody waits for the futures any more
+                with contextlib.suppress(Exception):
+                    self._sqlite_commit([op for op, _ in batch])
+            self._closing.set()
+            for thread in self._threads:
+                thread.join(timeout=30)
+            with contextlib.suppress(sqlite3.Error):
+                self._sqlite.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._sqlite.close()
+        else:
+            self._queue.put(None)
+            for thread in self._threads:
+                thread.join(timeout=30)
         self.engine.dispose()
 
     # -- reading ------------------------------------------------------------------------------------

@@ -13,25 +13,20 @@ of the events (public fields, plus that seat's private ones) and its own view
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import dataclasses
 import hashlib
 import json
 import logging
-import multiprocessing
-import os
 import random
 import secrets
-import threading
 import time
 import zlib
 from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from mizerka.bots import BOT_LEVELS, Decision, make_bot
-from mizerka.deal import Observation
+from mizerka.bots import BOT_LEVELS
 from mizerka.server.db import Store
 from mizerka.server.dd import DoubleDummy
 from mizerka.server.protocol import (
@@ -49,6 +44,7 @@ from mizerka.server.protocol import (
 )
 from mizerka.server.tables import Event, SeatState, Table, TableError, TableSettings, reason_code
 from mizerka.server.views import build_view
+from mizerka.server.workers import ProcessWorkers, ThreadWorkers, WorkerError, Workers
 
 __all__ = ["Client", "Hub", "LiveTable", "ServerConfig", "hash_token", "render_events"]
 
@@ -153,35 +149,6 @@ def render_events(
 FAST_LEVELS = frozenset({"random", "rules"})
 """Bot levels that decide in milliseconds; the others search, and get a pool of their own."""
 
-_BOTS: dict[str, Any] = {}
-
-
-def decide(level: str, observation: Observation, seed: int) -> Decision:
-    """One bot decision (runs in the worker pool; a module-level function so that process pools can call it)."""
-    bot = _BOTS.get(level)
-    if bot is None:
-        bot = _BOTS[level] = make_bot(level)
-    decision: Decision = bot.decide(observation, rng=random.Random(seed))
-    return decision
-
-
-BOT_NICE = 5
-"""How much lower than the server's the bot worker processes' priority is: a bot has ``bot_delay`` for its
-decision anyway, so on a busy machine the event loop (and with it every client's latency) goes first."""
-
-
-def _watch_parent(parent: int) -> None:
-    """In a bot worker process: run below the server's priority, exit when the server is gone (even killed -9)."""
-    with contextlib.suppress(OSError):
-        os.nice(BOT_NICE)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True).start()
-
 
 class Client:
     """One websocket connection: its seat at one table (or none), an outbound queue, a rate limiter."""
@@ -258,8 +225,8 @@ class Hub:
         self.config = config
         self.tables: dict[str, LiveTable] = {}
         self.store: Store | None = None
-        self.pool: concurrent.futures.Executor | None = None
-        self.slow_pool: concurrent.futures.Executor | None = None
+        self.pool: Workers | None = None
+        self.slow_pool: Workers | None = None
         self._rng = random.Random(config.seed) if config.seed is not None else None
         self._cleanup: asyncio.Task[None] | None = None
         self.started = time.time()
@@ -273,8 +240,8 @@ class Hub:
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         self.store = await asyncio.to_thread(Store, self.config.database)
-        self.pool = self._make_pool(self.config.bot_workers, "bot")
-        self.slow_pool = self._make_pool(self.config.slow_bot_workers, "slow-bot")
+        self.pool = await asyncio.to_thread(self._make_pool, self.config.bot_workers, "bot")
+        self.slow_pool = await asyncio.to_thread(self._make_pool, self.config.slow_bot_workers, "slow-bot")
         if self.config.dd_limit > 0:
             self.dd = DoubleDummy(self.config.dd_limit, self.config.dd_workers)
         for table in await asyncio.to_thread(self.store.load_active):
@@ -282,18 +249,16 @@ class Hub:
         log.info("resumed %d tables", len(self.tables))
         self._cleanup = asyncio.create_task(self._cleanup_loop())
 
-    def _make_pool(self, workers: int, name: str) -> concurrent.futures.Executor:
+    def _make_pool(self, workers: int, name: str) -> Workers:
         if self.config.bot_pool == "process":
-            # spawned, not forked: a forked worker would inherit the listening socket and outlive a killed server
-            return concurrent.futures.ProcessPoolExecutor(
-                workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_watch_parent, initargs=(os.getpid(),),
-            )
-        return concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix=name)
+            return ProcessWorkers(workers, name)
+        return ThreadWorkers(workers, name)
 
-    def pool_for(self, level: str) -> concurrent.futures.Executor | None:
+    def pool_for(self, level: str) -> Workers:
         """The worker pool of a bot level: the searching bots have their own, so they never hold up the others."""
-        return self.pool if level in FAST_LEVELS else self.slow_pool
+        pool = self.pool if level in FAST_LEVELS else self.slow_pool
+        assert pool is not None, "the hub is not started"
+        return pool
 
     async def stop(self) -> None:
         if self._cleanup is not None:
@@ -305,10 +270,12 @@ class Hub:
                 client.close()
         for pool in (self.pool, self.slow_pool):
             if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
+                pool.stop()
         if self.dd is not None:
             self.dd.stop()
         if self.store is not None:
+            if self.store.inline:
+                self.store.flush()  # what is queued now is committed before the store closes
             await asyncio.to_thread(self.store.close)
 
     def _store(self) -> Store:
@@ -427,9 +394,7 @@ class Hub:
         observation = table.match.observation(seat)  # the bot sees its seat's observation, nothing more
         start = loop.time()
         try:
-            decision = await loop.run_in_executor(
-                self.pool_for(level), decide, level, observation, zlib.crc32(f"{table.id}:{seq}".encode())
-            )
+            decision = await self.pool_for(level).decide(level, observation, zlib.crc32(f"{table.id}:{seq}".encode()))
         except Exception:
             log.exception("table %s: bot %s failed at seat %d", table.id, level, seat)
             return
@@ -651,8 +616,10 @@ class Hub:
         table.check_turn(client.seat)
         assert client.seat is not None and table.match is not None
         observation = table.match.observation(client.seat)
-        loop = asyncio.get_running_loop()
-        decision = await loop.run_in_executor(self.pool, decide, "rules", observation, table.seq)
+        try:
+            decision = await self.pool_for("rules").decide("rules", observation, table.seq)
+        except WorkerError:
+            raise TableError("internal", "no hint this time: the bot did not answer") from None
         evaluations = {k: float(v) for k, v in decision.evaluations.items()}
         client.send({"type": "hint", "id": message.id, "action": str(decision.action), "evaluations": evaluations,
                      "bot": "rules"})
