@@ -181,26 +181,29 @@ def openspiel_in_subprocess(seconds: float) -> tuple[float | None, str]:
 
 
 def ladder(
-    matches: int, workers: int | None, seed: int, tables: str, minutes: float | None, pairs: list[tuple[str, str]]
+    matches: int, workers: int | None, seed: int, tables: str, minutes: float | None, pairs: list[tuple[str, str]],
+    caps: dict[tuple[str, str], int] | None = None,
 ) -> dict[str, dict[str, object]]:
     """Each pair as ``[higher, lower, lower]``, played in rounds of a few duplicate matches per pair until every
-    pair has *matches* or the time (*minutes*) is up; the figures say how many matches each pair got."""
+    pair has *matches* (or its own cap in *caps*) or the time (*minutes*) is up; the figures say how many
+    matches each pair got."""
     deadline = None if minutes is None else time.perf_counter() + 60 * minutes
     chunk = max(2, workers or os.cpu_count() or 1)
+    wanted = {pair: min(matches, (caps or {}).get(pair, matches)) for pair in pairs}
     results: dict[tuple[str, str], list[DuplicateResult]] = {pair: [] for pair in pairs}
     seconds = dict.fromkeys(pairs, 0.0)
     out: dict[str, dict[str, object]] = {}
-    while any(len(r) < matches for r in results.values()):
+    while any(len(results[pair]) < wanted[pair] for pair in pairs):
         if deadline is not None and time.perf_counter() > deadline:
             break
         for pair in pairs:
             done = len(results[pair])
-            if done >= matches or (deadline is not None and time.perf_counter() > deadline):
+            if done >= wanted[pair] or (deadline is not None and time.perf_counter() > deadline):
                 continue
             high, low = pair
             started = time.perf_counter()
-            part = run_arena([high, low, low], min(chunk, matches - done), seed=seed, workers=workers, tables=tables,
-                             start=done)
+            part = run_arena([high, low, low], min(chunk, wanted[pair] - done), seed=seed, workers=workers,
+                             tables=tables, start=done)
             seconds[pair] += time.perf_counter() - started
             results[pair].extend(part.results)
             out[f"{high}>{low}"] = row = _ladder_row(ArenaResult(part.bots, seed, part.rules, tuple(results[pair])),
@@ -238,7 +241,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="seatings per duplicate match: all 6 permutations (default) or the 3 rotations")
     parser.add_argument("--minutes", type=float, default=None,
                         help="stop the ladder after this long and report the matches played so far")
-    parser.add_argument("--pairs", default=None, help="comma-separated pairs such as pimc>rules,ismcts>pimc")
+    parser.add_argument("--pairs", default=None,
+                        help="comma-separated pairs such as pimc>rules,ismcts>pimc; 'rules>random:12' caps a pair's "
+                             "matches below --matches (a pair far apart needs fewer)")
     args = parser.parse_args(argv)
     matches = 2 if args.quick else args.matches
     per_phase = 6 if args.quick else 30
@@ -269,15 +274,19 @@ def main(argv: list[str] | None = None) -> int:
               f"rollouts) sims/s {theirs}", flush=True)
     if not args.skip_ladder:
         pairs = LADDER
+        caps: dict[tuple[str, str], int] = {}
         if args.pairs is not None:
             pairs = []
             for text in args.pairs.split(","):
-                high, sep, low = text.strip().partition(">")
-                if not sep or high not in BOT_LEVELS or low not in BOT_LEVELS:
-                    parser.error(f"invalid pair {text!r} (expected higher>lower, e.g. pimc>rules)")
+                spec, colon, cap = text.strip().partition(":")
+                high, sep, low = spec.partition(">")
+                if not sep or high not in BOT_LEVELS or low not in BOT_LEVELS or (colon and not cap.isdigit()):
+                    parser.error(f"invalid pair {text!r} (expected higher>lower[:matches], e.g. pimc>rules)")
                 pairs.append((high, low))
+                if colon:
+                    caps[(high, low)] = int(cap)
         figures["ladder_tables"] = args.tables
-        figures["ladder"] = steps = ladder(matches, args.workers, args.seed, args.tables, args.minutes, pairs)
+        figures["ladder"] = steps = ladder(matches, args.workers, args.seed, args.tables, args.minutes, pairs, caps)
         adjacent = [f"{h}>{lo}" for h, lo in LADDER[:4]]
         figures["ladder_strict"] = all(k in steps and steps[k]["significant"] for k in adjacent)
         expert = steps.get("expert>rules")

@@ -311,42 +311,74 @@ def option_values(rules: Rules) -> dict[frozenset[int], float]:
     return values
 
 
+def exchange_candidates(hand: int, contract: int, limit: int, max_discards: int = 9) -> list[int]:
+    """The discard sets worth simulating: the *k* weakest cards for each *k* (the rules level's order), and in
+    a trump or no-trump contract each short side suit thrown away whole (a void to ruff with, or simply no
+    loser there), alone and with the next weakest cards."""
+    order = discard_order(hand, contract)
+    limit = min(limit, max_discards)
+    candidates = [0]
+    for card in order[:limit]:
+        candidates.append(candidates[-1] | 1 << card)
+    if contract != 5:
+        for suit in range(4):
+            if suit == contract:
+                continue
+            cards = hand & SUIT_MASKS[suit]
+            if not cards or cards.bit_count() > min(4, limit):
+                continue
+            discards = cards
+            candidates.append(discards)
+            for card in order:
+                if discards.bit_count() >= min(limit, cards.bit_count() + 3):
+                    break
+                if not discards >> card & 1:
+                    discards |= 1 << card
+                    candidates.append(discards)
+    return list(dict.fromkeys(candidates))
+
+
 def exchange_by_simulation(
     observation: Observation, worlds: int, rng: random.Random, clock: _Clock, max_discards: int = 9
 ) -> Decision:
-    """Discarding the *k* weakest cards, for each *k*, played out in the same sampled worlds."""
+    """The candidate discard sets (:func:`exchange_candidates`) played out in the same sampled worlds.
+
+    Successive halving: every candidate is played in the first quarter of the worlds, the best four in all
+    of them; the best mean over all the worlds wins.
+    """
     seat = observation.seat
     role = observation.role
     assert seat is not None and role is not None and observation.contract is not None
     rules = observation.rules
     contract = int(observation.contract)
-    order = discard_order(observation.hand.mask, contract)
-    limit = min(exchange_limit(observation), max_discards)
-    candidates = [0]
-    for card in order[:limit]:
-        candidates.append(candidates[-1] | 1 << card)
+    candidates = exchange_candidates(observation.hand.mask, contract, exchange_limit(observation), max_discards)
     totals = [0.0] * len(candidates)
+    counts = [0] * len(candidates)
     cache: dict[tuple[int, int, int], int] = {}
     raw = _raw_worlds(observation, worlds, rng, clock, contract)
-    for hands, talon in raw:
-        for i, discards in enumerate(candidates):
-            totals[i] += _finish(hands, talon, contract, int(role), int(role), discards, rules, cache)[role]
-    sample: list[object] = list(raw)
-    if not raw:
-        sample = list(_worlds(observation, worlds, rng, clock))
-        for world in sample:
-            assert isinstance(world, Deal)
+    if raw:
+        first = max(1, len(raw) // 4)
+        alive = list(range(len(candidates)))
+        for n, (hands, talon) in enumerate(raw):
+            if n == first and len(alive) > 4:
+                alive = sorted(alive, key=lambda i: -totals[i] / counts[i])[:4]
+            for i in alive:
+                totals[i] += _finish(hands, talon, contract, int(role), int(role), candidates[i], rules, cache)[role]
+                counts[i] += 1
+    else:
+        for world in _worlds(observation, worlds, rng, clock):
             for i, discards in enumerate(candidates):
                 totals[i] += simulate_deal(world.copy(), seat, discards=discards)
+                counts[i] += 1
     evaluations: dict[str, float] = {}
-    best: tuple[float, int] | None = None
+    best: tuple[int, float, int] | None = None
     for i, discards in enumerate(candidates):
-        mean = totals[i] / len(sample)
+        mean = totals[i] / counts[i]
         evaluations[str(Exchange(CardSet(discards)))] = round(mean, 3)
-        if best is None or mean > best[0] + 1e-9:
-            best = (mean, discards)
+        if best is None or (counts[i], mean) > (best[0], best[1] + 1e-9):
+            best = (counts[i], mean, discards)
     assert best is not None
-    return Decision(Exchange(CardSet(best[1])), {"evaluations": evaluations, "worlds": len(sample)})
+    return Decision(Exchange(CardSet(best[2])), {"evaluations": evaluations, "worlds": max(counts)})
 
 
 # -- card play -------------------------------------------------------------------------------------
