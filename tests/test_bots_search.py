@@ -114,3 +114,34 @@ def test_ismcts_bot_plays_the_endgame_by_solving() -> None:
     bot = make_bot("ismcts", seed=1, budget=Budget(worlds=2, simulations=30))
     decision = bot.decide(deal.observation(deal.to_move))
     assert "simulations" not in decision.info and decision.info["worlds"] == 2
+
+
+def test_option_values_price_the_contracts_left() -> None:
+    from statistics import fmean
+
+    from mizerka.bots.search import contract_values, option_values
+
+    values = option_values(STANDARD)
+    xs = contract_values(STANDARD)
+    assert values[frozenset()] == 0.0
+    for contract in range(6):
+        # one contract left: it is played on whatever hand comes
+        assert values[frozenset({contract})] == pytest.approx(fmean(x[contract] for x in xs))
+    everything = frozenset(range(6))
+    for contract in range(6):
+        # choosing among the contracts is worth at least committing to any one of them now (Jensen)
+        rest = everything - {contract}
+        assert values[everything] >= fmean(x[contract] for x in xs) + values[rest] - 1e-9
+    assert values[everything] > sum(fmean(x[c] for x in xs) for c in range(6))
+
+
+def test_exchange_candidates_are_distinct_subsets_within_the_limit() -> None:
+    from mizerka.bots.search import exchange_candidates
+
+    rng = random.Random(4)
+    for contract in range(6):
+        hand = sum(1 << c for c in rng.sample(range(52), 13))
+        for limit in (0, 3, 13):
+            candidates = exchange_candidates(hand, contract, limit)
+            assert candidates[0] == 0 and len(set(candidates)) == len(candidates)
+            assert all(c & ~hand == 0 and c.bit_count() <= min(limit, 9) for c in candidates)
