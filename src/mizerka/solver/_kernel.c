@@ -9,41 +9,57 @@
  *
  *  1. Zero-window search.  reach() answers "can the max side make >= target tricks?"; the max side
  *     needs one move answering yes, the min side one answering no.  The driver solve_value() is
- *     MTD(f)-like: a first guess (the counted side's share of the high-card points, or in solve_all the
- *     previous card's value), then steps of one towards the value, the table keeping what each search
- *     learnt.
+ *     MTD(f)-like: a first guess, then steps of one towards the value, the table keeping what each
+ *     search learnt.  The guess is the counted side's share of the high-card points (trumps count
+ *     one each), in solve_all the previous card's value, and in the misere three under an estimate
+ *     from the seat's rank sum: there the searches below the value are cheap and fill the table for
+ *     the two that decide it (value and value + 1), so starting low costs less than starting close.
  *  2. Target too low / too high at each trick boundary (tricks already won, tricks left).
  *  3. Partition search (Ginsberg; DDS's "winning ranks").  Every search returns, with its answer, the
  *     cards that won a trick by rank somewhere below (rank_winner(), union over the moves of a node that
- *     failed, the refuting move's set at a cut-off, the entry's ranks at a table hit, the top cards a
- *     sure-trick bound relied on).  A card searched for its run of equivalent cards extends the set
+ *     failed, the refuting move's set at a cut-off, the entry's ranks at a table hit, the cards a
+ *     bound of step 6 relied on).  A card searched for its run of equivalent cards extends the set
  *     down the run (run_bottom()): a lower member may be a "small" card in the other positions.
  *  4. Transposition table, trick boundaries only, entries of a lower and an upper bound on the tricks
  *     still to come.  An entry holds the suit lengths of every hand, the leader, and the relative
  *     holdings (in each suit the cards in play renumbered from the top, make_key()) masked to the ranks
  *     of step 3: in each suit every card from the top down to the lowest winning rank.  So one entry
  *     answers for every position with the same lengths and the same owners of those cards.  Buckets of
- *     64 entries chosen by the suit lengths and leader; 8-byte heads (generation + tag) are scanned
- *     before the entries and prefetched; a full bucket gives up the shallower of two random slots; the
- *     generation stamp clears the table in O(1) at each new solve (it is kept across the searches of
- *     one solve or solve_all); bounded, 64 MB by default (set_table_size).
+ *     512 entries chosen by the suit lengths and leader (late in a deal few length patterns remain and
+ *     each holds many positions: 64-entry buckets evicted half the useful entries); entries fill a
+ *     bucket from the front, 16-bit tags are scanned eight at a time (SSE2) up to the count in use and
+ *     only matching entries are read; a full bucket gives up the shallower of two random slots; a
+ *     per-bucket generation stamp clears the table in O(1) at each new solve (it is kept across the
+ *     searches of one solve or solve_all); bounded, 64 MB by default (set_table_size).
  *  5. Equivalent cards: only the top card of each run of a hand's cards with no other card in play
  *     between them is generated (cards on the table count as in play).  Small cards (Kuijf, DDS
  *     "NextMove"): once a card of a suit failed and no card of that suit at or below it won by rank in
  *     its subtree, the hand's other cards of the suit below the lowest winning rank are skipped.
- *  6. Sure-trick bounds at trick start (when each side wants tricks): the leader's side cashes cards
- *     above every other hand (side suits in a trump contract only after its master trumps have drawn
- *     all other trumps), or the leader crosses to a partner holding top cards who cashes his (no-trump,
- *     or the other side has no trumps); the holder of the top trump makes a trick.  In Mizerka: an
- *     opponent of the seat on lead forces a trick by leading a suit where every card of the seat is
- *     above all others, and a seat on lead with only such cards takes every trick.  The last trick is
- *     scored without search.
+ *  6. Bounds at trick start, each with the winning ranks it relies on:
+ *     - sure tricks of the side on lead (sure_trick_bounds()): the leader cashes his cards above every
+ *       other hand, and the whole suit once those top cards outlast every other holding (length
+ *       tricks); in a trump contract side suits only after his top trumps have drawn every other
+ *       trump (then his small trumps are good too), else one side suit for as many rounds as every
+ *       hand holding trumps must follow; or he crosses to a partner's top cards, and without trumps
+ *       he first cashes his own while the partner can follow or throw cards he does not need;
+ *     - trumps: the holder of the top trumps makes one trick per card of his unbroken run above all
+ *       other trumps, and a side holding every trump makes at least its longest holding;
+ *     - later tricks (DDS's LaterTricksMIN/MAX, later_tricks()): without trumps in play, a side on
+ *       lead that needs every remaining trick can only win in suits whose top card it holds, at most
+ *       its longest holding in each;
+ *     - the misere (misere_bounds()): the seat is "stuck" in a suit when its lowest card beats every
+ *       other hand's lowest; the others leading such a suit force a trick, a leader without one lets
+ *       the seat duck this trick, the seat on lead exits safely where a hand must overtake its lowest
+ *       card, and a seat whose every card is on top takes every trick.
+ *     The last trick is scored without search.
  *  7. Move ordering by position in the trick, DDS-style: at the lead, cash winners, then lead to a
- *     partner's top card, then suits where the opponents are short and partners long, away from ruffs;
- *     later, win as cheaply as can hold the trick, play low under a partner's sure winner, duck with the
- *     lowest card.  In Mizerka (everyone wants the OTHER side to take the trick) duck with the highest
- *     card that loses, leave the trick to a later player who will take it, shed high cards.  The card
- *     that proved the last cut-off of a table entry first, then the killer move of the depth.
+ *     partner's top card, then suits a partner can ruff, then suits where the opponents are short and
+ *     partners long, away from ruffs; later, win as cheaply as can hold the trick, play low under a
+ *     partner's sure winner, duck with the lowest card.  In Mizerka (everyone wants the OTHER side to
+ *     take the trick) the seat leads a safe exit (its highest such card), the others a suit where the
+ *     seat is stuck; followers duck with the highest card that loses, leave the trick to a later
+ *     player who will take it, shed high cards.  The killer move of the depth (the last cut-off)
+ *     first, then the card that proved the last cut-off of a table entry, as DDS weighs them.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -348,10 +364,12 @@ static inline int cashable(const State *s, int player, int suit, u64 top) {
     return ntop >= longest_other(s, player, suit) ? popc(s->hands[player] & SUIT(suit)) : ntop;
 }
 
-/* sure tricks: the leader's side cashes cards above every other hand (side suits in a trump contract
-   only once its master trumps have drawn all other trumps), and the holder of the top trump makes a
-   trick.  Each bound comes with the winning ranks it relies on. */
-static void sure_trick_bounds(const State *s, int left, int *lower, u64 *rel_lower, int *upper, u64 *rel_upper) {
+/* sure tricks (see the header, step 6): the leader's side cashes its top cards (and length tricks),
+   or crosses to a partner's; the holder of the top trumps makes his run; a side with every trump makes
+   its longest holding.  The leader's count stops once it reaches `need`, the count that cuts off (fewer
+   winning ranks to keep).  Each bound comes with the winning ranks it relies on. */
+static void sure_trick_bounds(const State *s, int left, int need, int *lower, u64 *rel_lower, int *upper,
+                              u64 *rel_upper) {
     int leader = s->leader;
     u64 hand = s->hands[leader];
     u64 others = 0;
@@ -392,6 +410,7 @@ static void sure_trick_bounds(const State *s, int left, int *lower, u64 *rel_low
         quick += best;
         qrel |= best_rel;
     }
+    if (quick >= need) goto done; /* enough for the cut-off, and fewer winning ranks to keep */
     /* or cross to a partner: lead a card of a suit where the partner holds the top card, and let the
        partner cash every card above all others' (no-trump, or no opponent left with a trump) */
     u64 opp_trumps = 0;
@@ -434,6 +453,7 @@ static void sure_trick_bounds(const State *s, int left, int *lower, u64 *rel_low
             if (own && discards <= popc(mine & ~psuits & ~osuits) && own + total > quick)
                 quick = own + total, qrel = orel | prel;
         }
+done:
     if (quick > left) quick = left;
     *lower = 0, *upper = left, *rel_lower = 0, *rel_upper = 0;
     if ((s->count_mask >> leader) & 1) {
@@ -829,7 +849,9 @@ static int reach(State *s, int won, int target, u64 *rel) {
         int lower, upper;
         u64 rel_lower, rel_upper;
         if (s->wants) {
-            sure_trick_bounds(s, left, &lower, &rel_lower, &upper, &rel_upper);
+            /* the leader's side's sure tricks cut off from `need` on */
+            int need = (s->count_mask >> s->leader) & 1 ? target - won : left - (target - won) + 1;
+            sure_trick_bounds(s, left, need, &lower, &rel_lower, &upper, &rel_upper);
         } else { /* quick tricks assume each side wants its tricks */
             lower = 0, upper = left, rel_lower = rel_upper = 0;
             misere_bounds(s, left, &lower, &rel_lower, &upper, &rel_upper);
