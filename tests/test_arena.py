@@ -155,6 +155,10 @@ def test_arena_command(tmp_path: Path) -> None:
     assert plot.exists() and plot.read_text().lstrip().startswith("<?xml")
     table = runner.invoke(cli, ["arena", *FAST, "-n", "1", "--workers", "1", "--variant", "standard,contracts=NT"])
     assert table.exit_code == 0 and "rules" in table.output
+    rotations = runner.invoke(cli, ["arena", *FAST, "-n", "1", "--backend", "serial", "--tables", "rotations",
+                                    "--variant", "standard,contracts=NT", "--json"])
+    assert rotations.exit_code == 0, rotations.output
+    assert json.loads(rotations.output.strip().splitlines()[-1])["tables_per_match"] == 3
 
 
 @pytest.mark.parametrize(
@@ -167,6 +171,7 @@ def test_arena_command(tmp_path: Path) -> None:
         (["rules", "rules", "rules", "--budget", "pimc:worlds=0"], "worlds"),
         (["rules", "rules", "rules", "--variant", "nonsense"], "nonsense"),
         (["rules", "rules", "rules", "--plot", "x.gif"], ".png or .svg"),
+        (["rules", "rules", "rules", "--tables", "some"], "some"),
     ],
 )
 def test_arena_command_rejects_bad_input(args: list[str], message: str) -> None:
