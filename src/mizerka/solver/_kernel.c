@@ -55,7 +55,8 @@
  *  7. Move ordering by position in the trick, DDS-style: at the lead, cash winners, then lead to a
  *     partner's top card, then suits a partner can ruff, then suits where the opponents are short and
  *     partners long, away from ruffs; later, win as cheaply as can hold the trick, play low under a
- *     partner's sure winner, duck with the lowest card.  In Mizerka (everyone wants the OTHER side to
+ *     partner's sure winner or before a partner who will win the trick, duck with the lowest card,
+ *     discard from long suits.  In Mizerka (everyone wants the OTHER side to
  *     take the trick) the seat leads a safe exit (its highest such card), the others a suit where the
  *     seat is stuck; followers duck with the highest card that loses, leave the trick to a later
  *     player who will take it, shed high cards.  The killer move of the depth (the last cut-off)
@@ -606,7 +607,7 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
         else opponents |= s->hands[p];
     }
     int win_card = -1, winner_good = 0, later_bad = 0, later_good = 0;
-    u64 later_cards = 0;
+    u64 later_cards = 0, later_opp = 0, later_part = 0;
     if (s->tlen) {
         int w = s->win_off[s->tlen - 1];
         win_card = s->trick[w];
@@ -614,8 +615,8 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
         for (int i = s->tlen + 1; i < s->n; i++) {
             int p = wrap(s, s->leader + i);
             later_cards |= s->hands[p];
-            if ((good >> p) & 1) later_good = 1;
-            else later_bad = 1;
+            if ((good >> p) & 1) later_good = 1, later_part |= s->hands[p];
+            else later_bad = 1, later_opp |= s->hands[p];
         }
     }
     int killer = s->killer[popc(in_play) - s->tlen];
@@ -677,7 +678,11 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                     u64 threat = later_bad ? (later_cards & SUIT(suit) & ~((2ULL << card) - 1)) : 0;
                     score = threat ? 55 - rank : 100 - rank;
                 } else {
-                    score = 40 - rank;
+                    /* a later partner above the trick and every later opponent's card wins it: play low */
+                    u64 led = SUIT(s->trick[0] / 13), pl = later_part & led, ol = later_opp & led;
+                    int partner_wins = pl && top_bit(pl) > win_card && (!ol || top_bit(pl) > top_bit(ol)) &&
+                                       win_card / 13 == s->trick[0] / 13;
+                    score = partner_wins ? 70 - rank : 40 - rank;
                 }
             } else {
                 if (winner_good) score = b ? 20 - rank : 100 + rank; /* duck with the highest card */
@@ -685,6 +690,9 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                 else score = 50 + rank; /* nothing to change: shed a high card */
             }
         }
+        /* a discard comes from a long suit (DDS) */
+        if (!misere && s->tlen && suit != s->trick[0] / 13 && !beats(card, s->trick[s->win_off[s->tlen - 1]], s->trump))
+            score += 2 * popc(s->hands[player] & SUIT(suit));
         if (card == killer) score += 3000; /* above the table's move, as in DDS */
         if (card == tt_move) score += 2000;
         int i = count++;
