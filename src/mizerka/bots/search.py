@@ -723,15 +723,22 @@ class ISMCTSBot(_SearchBot):
 
 
 class ExpertBot(_SearchBot):
-    """Level 5: PIMC over worlds weighted by the opponents' earlier plays; more worlds everywhere."""
+    """Level 5: PIMC over worlds weighted by the opponents' earlier plays; more worlds everywhere; IS-MCTS with
+    more simulations than the ISMCTS level in Mizerka before its endgame."""
 
     name = "expert"
     badge = "Expert"
     description = "PIMC with inference from the opponents' plays; contract and exchange by deeper simulation."
-    default_budget = Budget(worlds=96)
+    default_budget = Budget(worlds=96, simulations=4000)
     choose_worlds = 192
     deeper = 0
 
     def play(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
+        contract = observation.contract
+        left = observation.rules.n_tricks - len(observation.tricks)
+        if contract is Contract.MIZERKA and observation.stock_size == 0 and left > SOLVE_TRICKS[contract]:
+            # each for himself: the tree search (rewards by own score) judged Mizerka play at least as well
+            return play_by_ismcts(observation, budget.simulations or 4000, budget.worlds or 96, rng,
+                                  _Clock(budget.time))
         return play_by_pimc(observation, budget.worlds or 96, rng, _Clock(budget.time), weighted=True,
                             deeper=self.deeper)
