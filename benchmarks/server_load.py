@@ -70,6 +70,17 @@ class Stats:
         self.dd_values = 0
         self.dd_skipped: dict[str, int] = {}
         self.measuring = False
+        self.lags: list[float] = []
+
+
+async def watch_lag(stats: Stats, stop: asyncio.Event, period: float = 0.01) -> None:
+    """The load generator's own event-loop lag: how late a timer every *period* seconds fires.  A late loop
+    reads its messages late, and that delay is in every latency it measures; this tells how much."""
+    while not stop.is_set():
+        due = time.perf_counter() + period
+        await asyncio.sleep(period)
+        if stats.measuring:
+            stats.lags.append(time.perf_counter() - due)
 
 
 async def player(url: str, table: str, token: str | None, stats: Stats, stop: asyncio.Event, delay: float) -> None:
@@ -145,6 +156,7 @@ async def run_step(base: str, ws_url: str, n_tables: int, n_clients: int, durati
              for i, (t, token) in enumerate(tables[:n_tables])]
     tasks += [asyncio.create_task(player(ws_url, tables[i % n_tables][0], None, stats, stop, ramp))
               for i in range(max(0, n_clients - n_tables))]
+    tasks.append(asyncio.create_task(watch_lag(stats, stop)))
     await asyncio.sleep(ramp + 2.0)  # warm up: every connection made, bots thinking
     stats.measuring = True
     start = time.perf_counter()
@@ -155,6 +167,7 @@ async def run_step(base: str, ws_url: str, n_tables: int, n_clients: int, durati
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     lat = sorted(stats.latencies)
+    lags = sorted(stats.lags)
 
     def pct(p: float) -> float:
         return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 2) if lat else float("nan")
@@ -164,6 +177,8 @@ async def run_step(base: str, ws_url: str, n_tables: int, n_clients: int, durati
             "mean_ms": round(1000 * statistics.fmean(lat), 2) if lat else None,
             "samples": len(lat), "errors": stats.errors, "error_codes": stats.error_codes,
             "rss_mib": round(rss / 1024, 1),
+            "loadgen_lag_p50_ms": round(1000 * lags[len(lags) // 2], 2) if lags else None,
+            "loadgen_lag_p99_ms": round(1000 * lags[int(0.99 * len(lags))], 2) if lags else None,
             "dd_values": stats.dd_values, "dd_none": stats.dd_skipped}
 
 

@@ -38,6 +38,7 @@ def make_server(database_url: str) -> Iterator[Any]:
         options.setdefault("web_dir", None)
         options.setdefault("rate", 1000.0)
         options.setdefault("burst", 1000.0)
+        options.setdefault("gc_freeze", False)  # many servers in one test process: freeze none of its garbage
         server = ThreadServer(ServerConfig(database=database_url, **options)).start()
         servers.append(server)
         return server

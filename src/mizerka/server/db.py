@@ -50,6 +50,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Connection, Engine, event
 
+from mizerka.server.encoding import encode
 from mizerka.server.tables import Event, Table
 
 __all__ = ["Store", "metadata", "normalize_url", "upgrade"]
@@ -140,7 +141,7 @@ def upgrade(engine: Engine) -> None:
 
 def _event_rows(table_id: str, events: list[Event], now: float) -> list[dict[str, Any]]:
     return [{"table_id": table_id, "seq": e.seq, "kind": e.kind, "deal_no": e.deal_no,
-             "data": json.dumps(e.to_json(), separators=(",", ":")), "created_at": now} for e in events]
+             "data": encode(e.to_json()), "created_at": now} for e in events]
 
 
 def _summary(table: Table) -> dict[str, Any]:
@@ -157,8 +158,8 @@ def _table_values(table: Table, now: float, events: list[Event]) -> dict[str, An
     """The columns of the table's row that *events* change (the seats and summary only when they can change)."""
     values: dict[str, Any] = {"status": table.status, "seq": table.seq, "updated_at": now}
     if any(e.kind != "action" for e in events):
-        values["seats"] = json.dumps([s.to_json() for s in table.seats])
-        values["summary"] = json.dumps(_summary(table))
+        values["seats"] = encode([s.to_json() for s in table.seats])
+        values["summary"] = encode(_summary(table))
     return values
 
 

@@ -57,6 +57,33 @@ def illegal_codes(obs: Observation, illegal: dict[str, str]) -> dict[str, dict[s
     return {card: code for card in illegal}
 
 
+_MEMO_LIMIT = 1 << 14
+"""Entries a memo below may hold before it starts afresh (they are small: lists of a few strings)."""
+
+_CARDS: dict[int, list[str]] = {}
+_USED: dict[tuple[tuple[Contract, ...], ...], list[list[str]]] = {}
+
+
+def _cards(mask: int) -> list[str]:
+    """:func:`card_list` of a mask, remembered: views share these lists (never change one)."""
+    cards = _CARDS.get(mask)
+    if cards is None:
+        if len(_CARDS) >= _MEMO_LIMIT:
+            _CARDS.clear()
+        cards = _CARDS[mask] = card_list(mask)
+    return cards
+
+
+def _used(used: tuple[tuple[Contract, ...], ...]) -> list[list[str]]:
+    """The contracts each seat has used, as text, remembered (they change once a deal)."""
+    text = _USED.get(used)
+    if text is None:
+        if len(_USED) >= _MEMO_LIMIT:
+            _USED.clear()
+        text = _USED[used] = [[str(c) for c in u] for u in used]
+    return text
+
+
 def _players(table: Table, connected: Collection[int]) -> list[dict[str, Any]]:
     """The seats as everyone sees them; kept until a seat or the set of connected seats changes."""
     key = (table.seat_version, frozenset(connected))
@@ -168,16 +195,16 @@ def build_view(table: Table, seat: int | None, connected: Collection[int] = ()) 
         roles={str(s): Role(i).short for i, s in enumerate(order)},
         to_move=obs.to_move if obs.to_move >= 0 and table.status == "playing" else None,
         your_turn=your_turn and table.status == "playing",
-        hand=card_list(obs.hand), legal=[str(a) for a in obs.legal_actions] if your_turn else [],
+        hand=_cards(obs.hand.mask), legal=[str(a) for a in obs.legal_actions] if your_turn else [],
         illegal=illegal, illegal_codes=illegal_codes(obs, illegal), exchange=exchange,
         allowed_contracts=[str(c) for c in obs.allowed_contracts],
         contract=_contract(obs.contract) if obs.contract is not None else None,
         quotas=quotas, tricks_won=list(obs.tricks_won), hand_sizes=list(obs.hand_sizes),
         exchange_counts=list(obs.exchange_counts), talon_size=obs.talon_size,
         shown_card=str(obs.shown_card) if obs.shown_card is not None else None,
-        discards=card_list(obs.discards), drawn=card_list(obs.drawn), trick=trick, last_trick=last,
+        discards=_cards(obs.discards.mask), drawn=_cards(obs.drawn.mask), trick=trick, last_trick=last,
         tricks_played=len(obs.tricks), deal_scores=list(obs.scores) if obs.scores is not None else None,
-        totals=list(obs.totals), used=[[str(c) for c in u] for u in obs.used],
+        totals=list(obs.totals), used=_used(obs.used),
         score_sheet=_score_sheet(table), commitment=table.commits[match.deal_no - 1],
     )
     return base
