@@ -16,7 +16,9 @@ server's defaults (double-dummy analysis on, ``--dd-limit 10``; under load the s
 ``busy``: "dd_values"/"dd_none" count what the clients got).  The last step runs a second time against a
 server without the analysis (``--dd-limit 0``): "dd_off" in the summary.  The load generator is one process
 (asyncio, uvloop when installed; spectators read without parsing), and it shares the machine's cores with
-the server: its latencies are wall-clock, as a client sees them.
+the server: its latencies are wall-clock, as a client sees them, so they include the generator's own delays.
+"loadgen_lag_p50_ms"/"loadgen_lag_p99_ms" say how large those are (how late a 10 ms timer fires in the
+generator's loop while it measures); the workload and the measurement are unchanged by this report.
 The last line is one JSON object with the figures.
 
     python benchmarks/server_load.py                     # steps 100,200,300 tables, 60 s each

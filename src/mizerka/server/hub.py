@@ -46,7 +46,7 @@ from mizerka.server.protocol import (
 )
 from mizerka.server.tables import Event, SeatState, Table, TableError, TableSettings, reason_code
 from mizerka.server.views import build_view
-from mizerka.server.workers import ProcessWorkers, ThreadWorkers, WorkerError, Workers
+from mizerka.server.workers import ProcessWorkers, ThreadWorkers, WorkerDied, WorkerError, Workers
 
 __all__ = ["Client", "Hub", "LiveTable", "ServerConfig", "hash_token", "render_events"]
 
@@ -410,6 +410,11 @@ class Hub:
         start = loop.time()
         try:
             decision = await self.pool_for(level).decide(level, observation, zlib.crc32(f"{table.id}:{seq}".encode()))
+        except WorkerDied:
+            log.error("table %s: the worker of bot %s at seat %d died; asking again", table.id, level, seat)
+            live.bot_seq = -1
+            loop.call_later(delay, self._schedule, live)
+            return
         except Exception:
             log.exception("table %s: bot %s failed at seat %d", table.id, level, seat)
             return

@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from mizerka.bots import Decision, make_bot
 from mizerka.deal import Observation
 
-__all__ = ["IN_FLIGHT", "ProcessWorkers", "ThreadWorkers", "WorkerError", "Workers", "decide"]
+__all__ = ["IN_FLIGHT", "ProcessWorkers", "ThreadWorkers", "WorkerDied", "WorkerError", "Workers", "decide"]
 
 log = logging.getLogger("mizerka.server")
 
@@ -48,6 +48,10 @@ decision anyway, so on a busy machine the event loop (and with it every client's
 
 class WorkerError(RuntimeError):
     """A bot decision that did not come back: the bot raised, or its worker process died."""
+
+
+class WorkerDied(WorkerError):
+    """The worker process died while it held the decision (the same request may succeed on its successor)."""
 
 
 _BOTS: dict[str, Any] = {}
@@ -210,7 +214,7 @@ class ProcessWorkers:
         worker.connection.close()
         for future in worker.in_flight.values():
             if not future.done():
-                future.set_exception(WorkerError("the bot's worker process died"))
+                future.set_exception(WorkerDied("the bot's worker process died"))
         with contextlib.suppress(Exception):
             worker.process.kill()
         index = self._workers.index(worker)
