@@ -229,6 +229,77 @@ def _ladder_row(result: ArenaResult, seconds: float) -> dict[str, object]:
     }
 
 
+def _continue_with_rules(deal: Deal, seat: int, action: object) -> int:
+    """*seat*'s score when *action* is played in *deal* and Rules bots (seeing only observations) finish it."""
+    world = deal.copy()
+    world.push(action)  # type: ignore[arg-type]
+    finishers = [make_bot("rules", seed=11 + s) for s in range(len(world.hands))]
+    while world.phase is not Phase.DONE:
+        s = world.to_move
+        world.push(finishers[s].decide(world.observation(s)).action)
+    return world.scores()[seat]
+
+
+def _attribute_match(args: tuple[str, int, int]) -> list[tuple[str, str, float]]:
+    level, index, seed = args
+    from mizerka.arena import match_seed
+    from mizerka.bots.search import contract_baselines
+
+    ms = match_seed(seed, index)
+    hero = index % 3
+    match = Match(seed=ms)
+    bots = [make_bot(level if s == hero else "rules", seed=ms % 1000 + s) for s in range(3)]
+    shadow = make_bot("rules", seed=ms % 1000 + hero)
+    rows: list[tuple[str, str, float]] = []
+    while not match.is_over():
+        seat = match.to_move
+        obs = match.observation(seat)
+        action = bots[seat].decide(obs).action
+        if seat == hero:
+            alt = shadow.decide(obs).action
+            kind = obs.phase.name.lower()
+            gain = 0.0
+            if kind == "choose":
+                contract = str(action.contract)  # type: ignore[union-attr]
+                if alt != action:
+                    # relative to each contract's average: using a contract now gives it up for later
+                    base = contract_baselines(obs.rules)
+                    gain = (_continue_with_rules(match.deal, seat, action) - base[action.contract]) - (  # type: ignore[union-attr]
+                        _continue_with_rules(match.deal, seat, alt) - base[alt.contract])  # type: ignore[union-attr]
+            else:
+                contract = str(obs.contract)
+                if alt != action:
+                    gain = _continue_with_rules(match.deal, seat, action) - _continue_with_rules(match.deal, seat, alt)
+            rows.append((kind, contract, gain))
+        match.push(action)
+    return rows
+
+
+def attribution(level: str, matches: int, seed: int, workers: int | None) -> dict[str, dict[str, float]]:
+    """Where *level* gains on Rules: per decision kind and contract, points per deal.
+
+    *level* sits in one seat (rotating by match) against two Rules bots; at each of its decisions the Rules
+    bot is asked too, and where they differ both actions are played on from the same position to the end of
+    the deal by Rules bots.  The difference in the seat's score, summed and divided by the deals played, is
+    what that kind of decision gains per deal (contract choices are compared relative to each contract's
+    average score, the price of using it now)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        rows = [r for part in pool.map(_attribute_match, [(level, i, seed) for i in range(matches)]) for r in part]
+    deals = matches * Match().n_deals
+    out: dict[str, dict[str, float]] = {}
+    for kind in ("choose", "exchange", "play"):
+        mine = [r for r in rows if r[0] == kind]
+        row = {"per_deal": round(sum(g for _, _, g in mine) / deals, 3),
+               "differing": sum(1 for _, _, g in mine if g), "decisions": len(mine)}
+        for contract in ("C", "D", "H", "S", "NT", "MZ"):
+            row[contract] = round(sum(g for _, c, g in mine if c == contract) / deals, 3)
+        out[kind] = row
+        print(f"{kind:>8}: {row}", flush=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=60, help="duplicate matches per ladder pair (default 60)")
@@ -244,6 +315,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", default=None,
                         help="comma-separated pairs such as pimc>rules,ismcts>pimc; 'rules>random:12' caps a pair's "
                              "matches below --matches (a pair far apart needs fewer)")
+    parser.add_argument("--attribution", type=int, default=0, metavar="N",
+                        help="also attribute --attribution-level's gain on Rules to its decisions over N matches")
+    parser.add_argument("--attribution-level", default="expert", choices=list(BOT_LEVELS))
     args = parser.parse_args(argv)
     matches = 2 if args.quick else args.matches
     per_phase = 6 if args.quick else 30
@@ -291,6 +365,8 @@ def main(argv: list[str] | None = None) -> int:
         figures["ladder_strict"] = all(k in steps and steps[k]["significant"] for k in adjacent)
         expert = steps.get("expert>rules")
         figures["expert_minus_rules_per_deal"] = None if expert is None else expert["lead_per_deal"]
+    if args.attribution:
+        figures["attribution"] = attribution(args.attribution_level, args.attribution, args.seed, args.workers)
     figures["targets"] = {
         "ismcts_ratio_min": 0.5,
         "p90_ms_max": 1000,
