@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from mizerka.cards import SUIT_MASKS
 
-__all__ = ["legal_plays", "trick_winner_index", "winning_card"]
+__all__ = ["legal_plays", "trick_winner_index", "winner_of_three", "winning_card"]
 
 
 def legal_plays(hand: int, led_suit: int | None, trump: int | None, *, must_trump: bool = False) -> int:
@@ -65,6 +65,27 @@ def trick_winner_index(cards: Sequence[int], trump: int | None) -> int:
         elif suit == trump:
             best, best_card, best_suit = i, card, suit
     return best
+
+
+def winner_of_three(first: int, second: int, third: int, trump: int | None) -> int:
+    """:func:`trick_winner_index` of a three-card trick, unrolled: the loops of playouts and search call it once a
+    trick, and a fixed-size trick needs no loop.
+
+    >>> from mizerka.cards import parse_cards
+    >>> winner_of_three(*parse_cards("KS AS 2H"), trump=None), winner_of_three(*parse_cards("KS AS 2H"), trump=2)
+    (1, 2)
+    """
+    best, index, best_suit = first, 0, first // 13
+    suit = second // 13
+    if suit == best_suit:
+        if second > best:
+            best, index = second, 1
+    elif suit == trump:
+        best, index, best_suit = second, 1, suit
+    suit = third // 13
+    if (suit == best_suit and third > best) or (suit != best_suit and suit == trump):
+        index = 2
+    return index
 
 
 def winning_card(cards: Sequence[int], trump: int | None) -> int:

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from mizerka.cards import SUIT_MASKS
 from mizerka.deal import Deal, Phase
 from mizerka.rules import Contract
-from mizerka.tricks import trick_winner_index, winning_card
+from mizerka.tricks import trick_winner_index, winner_of_three, winning_card
 
 __all__ = ["Table", "legal_mask", "playout", "policy", "random_rollout", "role_scores"]
 
@@ -257,18 +257,7 @@ def playout(table: Table, rng: random.Random | None = None, epsilon: float = 0.0
         if len(trick) < 3:
             mover = _NEXT[mover]
             continue
-        first, second, third = trick
-        best, index, best_suit = first, 0, first // 13
-        suit = second // 13
-        if suit == best_suit:
-            if second > best:
-                best, index = second, 1
-        elif suit == trump:
-            best, index, best_suit = second, 1, suit
-        suit = third // 13
-        if (suit == best_suit and third > best) or (suit != best_suit and suit == trump):
-            index = 2
-        leader = mover = (leader + index) % 3
+        leader = mover = (leader + winner_of_three(trick[0], trick[1], trick[2], trump)) % 3
         won[leader] += 1
         left -= 1
         trick = []
@@ -283,7 +272,7 @@ def random_rollout(
     """Play to the end with uniformly random legal cards, in place on *hands*, *trick* and *won*; return *won*.
 
     The random rollouts of textbook IS-MCTS (OpenSpiel's ``RandomRolloutEvaluator``), on raw masks:
-    *random_float* is an RNG's ``random`` method.  The trick winner is unrolled as in :func:`playout`.
+    *random_float* is an RNG's ``random`` method.
     """
     suit_masks = SUIT_MASKS
     nxt = _NEXT
@@ -304,18 +293,7 @@ def random_rollout(
         if len(trick) < 3:
             mover = nxt[mover]
             continue
-        first, second, third = trick
-        best, index, best_suit = first, 0, first // 13
-        suit = second // 13
-        if suit == best_suit:
-            if second > best:
-                best, index = second, 1
-        elif suit == trump:
-            best, index, best_suit = second, 1, suit
-        suit = third // 13
-        if (suit == best_suit and third > best) or (suit != best_suit and suit == trump):
-            index = 2
-        leader = mover = (leader + index) % 3
+        leader = mover = (leader + winner_of_three(trick[0], trick[1], trick[2], trump)) % 3
         won[leader] += 1
         left -= 1
         trick = []

@@ -40,6 +40,7 @@ from mizerka.cards import CARDS, SUIT_MASKS, CardSet
 from mizerka.deal import CHOICES, PLAYS, Deal, Exchange, Observation, Phase, Play
 from mizerka.rules import Contract, ExchangeMode, Rules
 from mizerka.solver import Position, solve_all
+from mizerka.tricks import winner_of_three
 
 __all__ = [
     "ExpertBot",
@@ -656,24 +657,13 @@ def play_by_ismcts(
                 node = children[card]
                 expanded = False
             path.append((node, mover))
-            # play the card (the trick winner unrolled, as in fastsim.playout)
+            # play the card
             hands[mover] ^= 1 << card
             trick.append(card)
             if len(trick) < 3:
                 mover = nxt[mover]
             else:
-                first, second, third = trick
-                best, index, best_suit = first, 0, first // 13
-                suit = second // 13
-                if suit == best_suit:
-                    if second > best:
-                        best, index = second, 1
-                elif suit == trump:
-                    best, index, best_suit = second, 1, suit
-                suit = third // 13
-                if (suit == best_suit and third > best) or (suit != best_suit and suit == trump):
-                    index = 2
-                leader = mover = (leader + index) % 3
+                leader = mover = (leader + winner_of_three(trick[0], trick[1], trick[2], trump)) % 3
                 won[leader] += 1
                 left -= 1
                 trick = []
