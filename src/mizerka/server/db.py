@@ -43,7 +43,7 @@ import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -333,30 +333,37 @@ class Store:
                     self._queue.put(None)
                     break
                 batch.append(nxt)
-            try:
-                with self.engine.begin() as connection:
-                    appends = [op for op, _ in batch if isinstance(op, _Append)]
-                    for op, _ in batch:
-                        if not isinstance(op, _Append):
-                            op(connection)  # table inserts: always queued before the appends to their table
-                    if appends:
-                        _append_many(connection, appends)
-            except Exception:
-                # one bad write must not sink the others: retry each in its own transaction
-                for op, future in batch:
-                    try:
-                        with self.engine.begin() as connection:
-                            op(connection)
-                    except Exception as error:
-                        log.exception("write failed")
-                        _settle(future, error)
-                    else:
-                        _settle(future, None)
-            else:
-                for _, future in batch:
+            self._commit_batch(batch, self._engine_commit)
+
+    def _engine_commit(self, ops: Sequence[WriteOp]) -> None:
+        """Commit *ops* in one transaction through SQLAlchemy (the writer thread's path)."""
+        with self.engine.begin() as connection:
+            appends = [op for op in ops if isinstance(op, _Append)]
+            for op in ops:
+                if not isinstance(op, _Append):
+                    op(connection)  # table inserts: always queued before the appends to their table
+            if appends:
+                _append_many(connection, appends)
+
+    def _commit_batch(self, batch: Sequence[tuple[Any, Any]], commit: Callable[[list[Any]], None]) -> None:
+        """Commit a batch of ``(op, future)`` in one transaction with *commit* and settle the futures.  If the
+        transaction fails, one bad write must not sink the others: each is retried in its own transaction."""
+        try:
+            commit([op for op, _ in batch])
+        except Exception:
+            for op, future in batch:
+                try:
+                    commit([op])
+                except Exception as error:
+                    log.exception("write failed")
+                    _settle(future, error)
+                else:
                     _settle(future, None)
-            self.batches += 1
-            self.commits += len(batch)
+        else:
+            for _, future in batch:
+                _settle(future, None)
+        self.batches += 1
+        self.commits += len(batch)
 
     def submit(self, op: WriteOp) -> concurrent.futures.Future[None]:
         """Queue a write for the writer thread; the future completes once it is committed.
@@ -396,24 +403,8 @@ class Store:
         """Commit every queued write in one transaction and complete their futures (on the event loop)."""
         self._flush_scheduled = False
         batch, self._pending = self._pending, []
-        if not batch:
-            return
-        try:
-            self._sqlite_commit([op for op, _ in batch])
-        except Exception:
-            for op, future in batch:  # one bad write must not sink the others: each in its own transaction
-                try:
-                    self._sqlite_commit([op])
-                except Exception as error:
-                    log.exception("write failed")
-                    _settle(future, error)
-                else:
-                    _settle(future, None)
-        else:
-            for _, future in batch:
-                _settle(future, None)
-        self.batches += 1
-        self.commits += len(batch)
+        if batch:
+            self._commit_batch(batch, self._sqlite_commit)
 
     def _sqlite_commit(self, ops: list[_Insert | _Append]) -> None:
         assert self._sqlite is not None
