@@ -39,6 +39,7 @@ from typing import Final, NamedTuple, TypeAlias
 
 from mizerka.cards import CARDS, SUIT_MASKS, Card, CardParseError, CardSet, Suit, parse_cards
 from mizerka.rules import STANDARD, Contract, DealPattern, ExchangeMode, Role, Rules, RulesError
+from mizerka.tricks import winner_of_three
 
 __all__ = [
     "Action",
@@ -563,18 +564,7 @@ class Deal:
         if len(trick) == 3:
             leader = self.trick_leader
             first, second, third = trick
-            # trick_winner_index() for three cards, unrolled
-            best, index, best_suit, trump = first, 0, first // 13, self.trump
-            suit = second // 13
-            if suit == best_suit:
-                if second > best:
-                    best, index = second, 1
-            elif suit == trump:
-                best, index, best_suit = second, 1, suit
-            suit = third // 13
-            if (suit == best_suit and third > best) or (suit != best_suit and suit == trump):
-                index = 2
-            winner: int = self._order_from[leader][index]
+            winner: int = self._order_from[leader][winner_of_three(first, second, third, self.trump)]
             self.tricks.append(_new_trick(Trick, (leader, (CARDS[first], CARDS[second], CARDS[third]), winner)))
             self.tricks_won[winner] += 1
             self.trick = []
