@@ -105,11 +105,8 @@ def test_double_dummy_past_its_limit_is_killed_and_reported() -> None:
     assert time.monotonic() - start < 10 and not runner._procs
 
 
-def test_double_dummy_message_after_each_deal(make_server: Any) -> None:
-    server: ThreadServer = make_server(dd_limit=20.0)
-    table, token = quickplay(server, variant="standard,contracts=NT", level="random")
-    ws = WS(server.ws_url)
-    ws.hello(table, token)
+def play_until_dd(ws: WS) -> dict[str, Any]:
+    """Play our seat's first legal actions until the server sends a ``dd`` message; return it."""
     deadline = time.monotonic() + 60
     while not any(m["type"] == "dd" for m in ws.log):
         assert time.monotonic() < deadline, "no dd message"
@@ -117,7 +114,15 @@ def test_double_dummy_message_after_each_deal(make_server: Any) -> None:
             ws.recv()
         else:
             act_first(ws)
-    message = next(m for m in ws.log if m["type"] == "dd")
+    return next(m for m in ws.log if m["type"] == "dd")
+
+
+def test_double_dummy_message_after_each_deal(make_server: Any) -> None:
+    server: ThreadServer = make_server(dd_limit=20.0)
+    table, token = quickplay(server, variant="standard,contracts=NT", level="random")
+    ws = WS(server.ws_url)
+    ws.hello(table, token)
+    message = play_until_dd(ws)
     SERVER_ADAPTER.validate_python(message)
     deal_end = next(i for i, m in enumerate(ws.log) if m["type"] == "event" and m["event"]["kind"] == "deal_end")
     assert ws.log.index(message) > deal_end  # only after the deal is over
@@ -135,11 +140,7 @@ def test_double_dummy_is_skipped_while_the_server_is_busy(make_server: Any) -> N
     table, token = quickplay(server, variant="standard,contracts=NT", level="random")
     ws = WS(server.ws_url)
     ws.hello(table, token)
-    deadline = time.monotonic() + 60
-    while not any(m["type"] == "dd" for m in ws.log):
-        assert time.monotonic() < deadline, "no dd message"
-        act_first(ws)
-    message = next(m for m in ws.log if m["type"] == "dd")
+    message = play_until_dd(ws)
     SERVER_ADAPTER.validate_python(message)
     assert message["dd"] is None and message["reason"] == "busy"
     assert server.hub.dd_skipped == 1 and server.hub.dd is not None and not server.hub.dd._procs

@@ -138,10 +138,6 @@ class EventRate:
         return recent / RATE_WINDOW
 
 
-_encode = encode
-"""Compact JSON of an outbound message."""
-
-
 def hash_token(token: str) -> str:
     """Seat tokens are stored only as their SHA-256."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -180,7 +176,7 @@ class Client:
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
             return
-        text = message if isinstance(message, str) else _encode(message)
+        text = message if isinstance(message, str) else encode(message)
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:  # a client that does not read is dropped, never waited for
@@ -351,7 +347,7 @@ class Hub:
 
     def _send_dd(self, live: LiveTable, deal_no: int, values: dict[str, Any] | None, reason: str | None) -> None:
         live.table.dd[deal_no] = values
-        message = _encode({"type": "dd", "deal_no": deal_no, "dd": values, "reason": reason})
+        message = encode({"type": "dd", "deal_no": deal_no, "dd": values, "reason": reason})
         for client in list(live.clients):
             client.send(message)
 
@@ -362,7 +358,7 @@ class Hub:
             seat = client.seat
             texts = rendered.get(seat)
             if texts is None:
-                texts = rendered[seat] = [_encode(m) for m in render_events(live.table, events, seat, connected)]
+                texts = rendered[seat] = [encode(m) for m in render_events(live.table, events, seat, connected)]
             for text in texts:
                 client.send(text)
 
