@@ -44,7 +44,7 @@ from mizerka.deal import (
     Play,
 )
 from mizerka.match import Match, MatchError, Outcome
-from mizerka.rules import Contract, Role, Rules
+from mizerka.rules import STANDARD, Contract, Role, Rules
 
 __all__ = ["Chooser", "QuitGame", "TerminalGame", "play_command"]
 
@@ -358,13 +358,19 @@ class TerminalGame:
 # -- mizerka play ------------------------------------------------------------------------------------------
 
 
-def make_opponents(levels: Sequence[str], seats: Sequence[int], seed: int) -> dict[int, Chooser]:
-    """A chooser per computer seat, from bot levels of :mod:`mizerka.bots` seeded from the match seed.
+def make_opponents(
+    levels: Sequence[str], seats: Sequence[int], seed: int, rules: Rules = STANDARD
+) -> dict[int, Chooser]:
+    """A chooser per computer seat, from bot levels of :mod:`mizerka.bots` seeded from the match seed (the
+    searching levels' tables are computed in the background meanwhile, for *rules*).
 
     Raises:
         ValueError: for an unknown level (the bots' ``UnknownBotError``).
     """
-    from mizerka.bots import Bot, make_bot
+    from mizerka.bots import SEARCH_LEVELS, Bot, make_bot, warm_up_in_background
+
+    if SEARCH_LEVELS & set(levels):
+        warm_up_in_background(rules)
 
     def chooser(bot: Bot) -> Chooser:
         def choose(observation: Observation) -> Action:
@@ -441,7 +447,7 @@ def play_command(seed: int | None, rules: Rules, seat: int, name: str, opponents
         seed = random.SystemRandom().randrange(1_000_000)
     others = [s for s in range(n) if s != seat]
     try:
-        choosers = make_opponents(levels, others, seed)
+        choosers = make_opponents(levels, others, seed, rules)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="'--opponents'") from None
     bot_names = iter(b for b in BOT_NAMES if b.lower() != name.lower())

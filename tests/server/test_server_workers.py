@@ -9,6 +9,8 @@ import signal
 
 import pytest
 
+from mizerka.bots import warm_up
+from mizerka.bots.search import option_values
 from mizerka.match import Match
 from mizerka.server.workers import IN_FLIGHT, ProcessWorkers, WorkerError, decide
 
@@ -37,5 +39,21 @@ def test_process_workers_answer_every_caller_and_survive_a_dead_worker() -> None
 
     try:
         asyncio.run(run())
+    finally:
+        pool.stop()
+
+
+def test_a_warm_pool_prices_contracts_before_its_first_request_and_decides_as_in_process() -> None:
+    """The searching bots' pool computes the option-value table when each worker starts (``warm``), so a
+    first contract choice does not pay for it; the decision is the one the bot makes anywhere else."""
+    match = Match(seed=3)
+    observation = match.observation(match.to_move)
+    assert observation.phase.name == "CHOOSE"
+    warm_up()
+    assert option_values.cache_info().currsize >= 1  # what warm_up computes, cached for the process
+    pool = ProcessWorkers(1, "test-warm", warm=True)
+    try:
+        decision = asyncio.run(asyncio.wait_for(pool.decide("pimc", observation, 5), 120))
+        assert decision.action == decide("pimc", observation, 5).action
     finally:
         pool.stop()

@@ -24,6 +24,7 @@ See ``docs/bots.md`` for the levels, their default budgets and how they are meas
 from __future__ import annotations
 
 import dataclasses
+import threading
 from typing import Final
 
 from mizerka.bots.base import (
@@ -38,10 +39,12 @@ from mizerka.bots.base import (
 )
 from mizerka.bots.random_bot import RandomBot
 from mizerka.bots.rules_bot import RulesBot
-from mizerka.bots.search import ExpertBot, ISMCTSBot, PIMCBot
+from mizerka.bots.search import ExpertBot, ISMCTSBot, PIMCBot, option_values, option_values_apply
+from mizerka.rules import STANDARD, Rules
 
 __all__ = [
     "BOT_LEVELS",
+    "SEARCH_LEVELS",
     "Bot",
     "BotError",
     "BotLevel",
@@ -52,6 +55,8 @@ __all__ = [
     "UnknownBotError",
     "exchange_limit",
     "make_bot",
+    "warm_up",
+    "warm_up_in_background",
 ]
 
 
@@ -98,3 +103,28 @@ def make_bot(name: str, *, seed: int | None = None, budget: Budget | None = None
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise BotError(f"a bot's seed must be an int, not {seed!r}")
     return level.bot_class(seed=seed, budget=budget)
+
+
+SEARCH_LEVELS: Final = frozenset({"pimc", "ismcts", "expert"})
+"""The levels that choose contracts by simulation, and so use the table :func:`warm_up` computes."""
+
+
+def warm_up(rules: Rules = STANDARD) -> None:
+    """Compute, once per process, what the searching levels' first contract choice needs.
+
+    A search bot prices a contract with the option values of the contracts it still has to choose
+    (:func:`mizerka.bots.search.option_values`): a table simulated once per process (about two seconds on
+    one core), cached after.  A program that will ask a search bot soon calls this beforehand (a server's
+    worker when it starts, a local game in a background thread while the human thinks), so no player's
+    first contract choice waits for it.  Rules the table does not model need nothing.
+    """
+    if option_values_apply(rules):
+        option_values(rules)
+
+
+def warm_up_in_background(rules: Rules = STANDARD) -> threading.Thread:
+    """Run :func:`warm_up` in a daemon thread (started, returned): for a local game, where the human's
+    first decision gives it the time.  A bot that needs the table before it is done computes it too."""
+    thread = threading.Thread(target=warm_up, args=(rules,), name="mizerka-bots-warm-up", daemon=True)
+    thread.start()
+    return thread

@@ -261,7 +261,7 @@ class Hub:
 
     def _make_pool(self, workers: int, name: str) -> Workers:
         if self.config.bot_pool == "process":
-            return ProcessWorkers(workers, name)
+            return ProcessWorkers(workers, name, warm=name == "slow-bot")
         return ThreadWorkers(workers, name)
 
     def pool_for(self, level: str) -> Workers:

@@ -31,7 +31,7 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
-from mizerka.bots import Decision, make_bot
+from mizerka.bots import Decision, make_bot, warm_up
 from mizerka.deal import Observation
 
 __all__ = ["IN_FLIGHT", "ProcessWorkers", "ThreadWorkers", "WorkerDied", "WorkerError", "Workers", "decide"]
@@ -88,8 +88,9 @@ class ThreadWorkers:
         self._executor.shutdown(wait=False, cancel_futures=True)
 
 
-def _worker_main(connection: Connection, parent: int) -> None:
-    """A worker process: lower priority, exit with the server, then answer requests until the pipe closes."""
+def _worker_main(connection: Connection, parent: int, warm: bool = False) -> None:
+    """A worker process: lower priority, exit with the server, warm up if asked, then answer requests until
+    the pipe closes (requests sent meanwhile wait in the pipe)."""
     with contextlib.suppress(OSError):
         os.nice(BOT_NICE)
 
@@ -99,6 +100,11 @@ def _worker_main(connection: Connection, parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, daemon=True).start()
+    if warm:
+        try:
+            warm_up()
+        except Exception:  # a failed warm-up only costs the first decision the same work
+            log.exception("bot worker warm-up failed")
     while True:
         try:
             request_id, level, observation, seed = connection.recv()
@@ -126,12 +132,16 @@ class _Worker:
 class ProcessWorkers:
     """*workers* spawned processes fed from the event loop (see the module's docstring).
 
+    With *warm*, each process (a replacement too) first runs :func:`mizerka.bots.warm_up`: the pool of the
+    searching bots, so no first contract choice waits for the option-value table.
+
     The processes start with the pool (in the caller's thread: spawning takes a moment); the pool is then
     used from one event loop only.
     """
 
-    def __init__(self, workers: int, name: str) -> None:
+    def __init__(self, workers: int, name: str, warm: bool = False) -> None:
         self.name = name
+        self.warm = warm
         self._context = multiprocessing.get_context("spawn")  # forked, a worker would inherit the listening socket
         self._workers = [self._start() for _ in range(workers)]
         self._waiting: collections.deque[tuple[int, bytes]] = collections.deque()
@@ -142,7 +152,7 @@ class ProcessWorkers:
 
     def _start(self) -> _Worker:
         mine, theirs = self._context.Pipe(duplex=True)
-        process = self._context.Process(target=_worker_main, args=(theirs, os.getpid()), daemon=True,
+        process = self._context.Process(target=_worker_main, args=(theirs, os.getpid(), self.warm), daemon=True,
                                         name=f"mizerka-{self.name}")
         process.start()
         theirs.close()

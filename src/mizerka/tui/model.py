@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mizerka.bots import BOT_LEVELS, Bot, make_bot
+from mizerka.bots import BOT_LEVELS, SEARCH_LEVELS, Bot, make_bot, warm_up_in_background
 from mizerka.deal import Action, Choose, Exchange, Observation, Play
 from mizerka.match import Match
 
@@ -74,6 +74,8 @@ class TableModel:
         hint_level = next(level for level in HINT_LEVELS if level in BOT_LEVELS)
         self.hint_bot = make_bot(hint_level, seed=seed * 10 + 9)
         self.hint_level = hint_level
+        if SEARCH_LEVELS & {hint_level, *levels}:
+            warm_up_in_background(match.rules)
 
     # -- what the human sees -----------------------------------------------------------------------------
 
