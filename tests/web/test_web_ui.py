@@ -168,7 +168,10 @@ def test_hint_shows_a_suggestion_with_its_evaluation(new_page: Any, web_server: 
         expect(message).to_contain_text("expected score")
     else:
         expect(message).not_to_contain_text("expected score")
+    seq = view(page)["seq"]
     page.locator(".exchange-confirm").click()
+    # until the server's answer arrives the old view still says "your exchange": don't act on it twice
+    page.wait_for_function("seq => window.mizerkaDebug.view().seq > seq", arg=seq)
     # In play the suggested card is highlighted in the hand, and it is a legal one.
     play_until(page, lambda: bool(view(page).get("phase") == "play" and view(page).get("your_turn")
                                   and not page.locator("dialog[open]").count()))
