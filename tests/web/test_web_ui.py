@@ -189,3 +189,23 @@ def test_reduced_motion_turns_animations_off(new_page: Any, web_server: Any) -> 
     styles = page.locator(".hand .card").first.evaluate(
         "e => { const s = getComputedStyle(e); return [s.animationName, s.transitionDuration]; }")
     assert styles[0] == "none" and styles[1] in ("0s", "")
+
+
+def test_a_name_being_typed_survives_the_lobby_refreshing(new_page: Any, web_server: Any) -> None:
+    """The lobby redraws itself when its table list arrives; a player already typing their name keeps what they
+    typed, the focus and the caret (the list is held back here until the name is half typed)."""
+    page = new_page()
+    held: list[Any] = []
+    page.route("**/api/tables", lambda route: held.append(route))
+    page.goto(web_server.url + "/")
+    field = page.locator("#player-name")
+    field.click()
+    page.keyboard.type("Zo")
+    while not held:
+        page.wait_for_timeout(20)
+    with page.expect_response("**/api/tables"):
+        held[0].continue_()
+    expect(page.locator(".open-tables .panel-head")).to_be_visible()
+    page.keyboard.type("sia")
+    expect(field).to_have_value("Zosia")
+    expect(field).to_be_focused()

@@ -89,12 +89,18 @@ export class Lobby {
   render() {
     if (this.destroyed) return;
     const p = prefs();
-    const focusedId = document.activeElement?.id;
+    // The lobby re-renders when its lists refresh: keep the focus and the caret of a field being typed in.
+    const active = document.activeElement;
+    const focusedId = active?.id;
+    const caret = active instanceof HTMLInputElement && active.type === "text"
+      ? [active.selectionStart, active.selectionEnd] : null;
     const levels = this.levels ?? [p.level];
     const variants = this.variants ?? [p.variant];
 
     const name = h("input", { id: "player-name", type: "text", maxlength: 40, autocomplete: "nickname", value: p.name,
       placeholder: t("lobby.defaultName") });
+    // saved as typed (a refresh rebuilds the field from the saved name), trimmed when it is used
+    name.addEventListener("input", () => savePrefs({ name: name.value }));
     name.addEventListener("change", () => savePrefs({ name: name.value.trim() }));
     const level = h("select", { id: "bot-level" });
     for (const lv of levels) level.append(h("option", { value: lv, selected: lv === p.level }, t(LEVEL_KEYS[lv] ?? lv)));
@@ -166,6 +172,8 @@ export class Lobby {
     if (this.error) children.push(h("p", { class: "message error", role: "alert" }, this.error));
     children.push(h("div", { class: "lobby-grid" }, quick, privatePanel, list));
     this.root.replaceChildren(h("div", { class: "lobby" }, ...children));
-    if (focusedId) document.getElementById(focusedId)?.focus();
+    const focused = focusedId ? document.getElementById(focusedId) : null;
+    focused?.focus();
+    if (caret && focused instanceof HTMLInputElement) focused.setSelectionRange(caret[0], caret[1]);
   }
 }
