@@ -39,9 +39,13 @@
  *     - sure tricks of the side on lead (sure_trick_bounds()): the leader cashes his cards above every
  *       other hand, and the whole suit once those top cards outlast every other holding (length
  *       tricks); in a trump contract side suits only after his top trumps have drawn every other
- *       trump (then his small trumps are good too), else one side suit for as many rounds as every
- *       hand holding trumps must follow; or he crosses to a partner's top cards, and without trumps
- *       he first cashes his own while the partner can follow or throw cards he does not need;
+ *       trump (then his small trumps are good too), else in every side suit as many rounds as every
+ *       hand holding trumps must follow (the suits add up: following one never shortens another);
+ *       or he crosses to a partner's top cards, and without trumps he first cashes his own while the
+ *       partner can follow or throw cards he does not need; or the two hands run one suit together
+ *       (joint_run(): the hand on lead cashes a card above the opponents' or leads low to the
+ *       partner's, the opponents assumed to play low, which keeps their high cards), after which the
+ *       hand left on lead cashes its own winners if it never had to discard;
  *     - trumps: the holder of the top trumps makes one trick per card of his unbroken run above all
  *       other trumps, and a side holding every trump makes at least its longest holding;
  *     - later tricks (DDS's LaterTricksMIN/MAX, later_tricks()): without trumps in play, a side on
@@ -365,6 +369,85 @@ static inline int cashable(const State *s, int player, int suit, u64 top) {
     return ntop >= longest_other(s, player, suit) ? popc(s->hands[player] & SUIT(suit)) : ntop;
 }
 
+/* own cashing tricks of `player` on lead, every suit but `skip`, for the joint run below: no-trump, or
+   a trump contract where no other hand holds a trump (then trumps cash like any suit) */
+static int own_tricks(const State *s, int player, int skip, u64 *rel) {
+    u64 others = 0;
+    for (int p = 0; p < s->n; p++)
+        if (p != player) others |= s->hands[p];
+    if (s->trump >= 0 && (others & SUIT(s->trump))) return 0;
+    int count = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        if (suit == skip) continue;
+        u64 top = above_all(s->hands[player] & SUIT(suit), others & SUIT(suit));
+        if (top) count += cashable(s, player, suit, top), *rel |= top & -top;
+    }
+    return count;
+}
+
+/* Joint run of one suit by the leader and a partner (DDS's quick tricks over both hands of a side): the
+   hand on lead leads its highest card above every opponent's card of the suit (the partner following
+   with his lowest card) or, without one, its lowest card to the partner's highest such card; the lead
+   stays with whoever won.  The opponents are assumed to follow with their lowest cards, which keeps
+   their highest cards, so every trick counted is won whatever they play.  Opponents' cards run out,
+   after which every card of the side is above them (length tricks).  The run stops when the hand on
+   lead has no card of the suit, when the trick could be ruffed (an opponent holding trumps is void, or
+   a partner void in the suit would have to trump), or when neither hand has a card above the
+   opponents'.  Then the hand left on lead adds its own cashing tricks in the other suits if it never
+   had to discard (others' discards only weaken their holdings).  *rel: the lowest card of the side that
+   won a trick of the run (the run depends on no card below it), and the cashing tricks' ranks. */
+static int joint_run(const State *s, int leader, int partner, int suit, u64 *rel) {
+    int hand_of[2] = {leader, partner};
+    u64 h[2] = {s->hands[leader] & SUIT(suit), s->hands[partner] & SUIT(suit)}, opp[4];
+    int n_opp = 0, ruffers = 0;
+    for (int p = 0; p < s->n; p++) {
+        if (((s->count_mask >> p) & 1) == ((s->count_mask >> leader) & 1)) continue;
+        opp[n_opp] = s->hands[p] & SUIT(suit);
+        if (s->trump >= 0 && suit != s->trump && (s->hands[p] & SUIT(s->trump))) ruffers |= 1 << n_opp;
+        n_opp++;
+    }
+    int on = 0, count = 0, discarded[2] = {0, 0};
+    u64 low = 0;
+    for (;;) {
+        if (!h[on]) break;
+        int stop = 0;
+        u64 oall = 0;
+        for (int i = 0; i < n_opp; i++) {
+            if (!opp[i] && ((ruffers >> i) & 1)) stop = 1;
+            oall |= opp[i];
+        }
+        int other = !on;
+        if (!h[other] && s->trump >= 0 && suit != s->trump && (s->hands[hand_of[other]] & SUIT(s->trump)) &&
+            (s->must_trump || !(s->hands[hand_of[other]] & ~SUIT(s->trump))))
+            stop = 1; /* the partner, void, would have to trump */
+        if (stop) break;
+        u64 above = oall ? ~((2ULL << top_bit(oall)) - 1) : ~0ULL;
+        u64 win_on = h[on] & above, win_other = h[other] & above;
+        int lead, follow = -1;
+        if (win_on) {
+            lead = top_bit(win_on);
+            if (h[other]) follow = __builtin_ctzll(h[other]);
+        } else if (win_other && h[on]) {
+            lead = __builtin_ctzll(h[on]);
+            follow = top_bit(win_other);
+        } else {
+            break;
+        }
+        h[on] &= ~(1ULL << lead);
+        if (follow >= 0) h[other] &= ~(1ULL << follow);
+        else discarded[other] = 1;
+        int winner = follow > lead ? other : on, card = follow > lead ? follow : lead;
+        if (!low || card < __builtin_ctzll(low)) low = 1ULL << card;
+        for (int i = 0; i < n_opp; i++) opp[i] &= opp[i] - 1;
+        count++;
+        on = winner;
+    }
+    if (!count) return 0;
+    *rel |= low;
+    if (!discarded[on]) count += own_tricks(s, hand_of[on], suit, rel);
+    return count;
+}
+
 /* sure tricks (see the header, step 6): the leader's side cashes its top cards (and length tricks),
    or crosses to a partner's; the holder of the top trumps makes his run; a side with every trump makes
    its longest holding.  The leader's count stops once it reaches `need`, the count that cuts off (fewer
@@ -396,9 +479,10 @@ static void sure_trick_bounds(const State *s, int left, int need, int *lower, u6
                 qrel |= top & -top;
             }
         }
-    } else { /* trumps out: one side suit first, for as many rounds as every hand with trumps follows */
-        int best = 0;
-        u64 best_rel = 0;
+    } else {
+        /* trumps out: the side suits first, in each as many rounds of top cards as every other hand
+           holding trumps has cards of the suit (no one can ruff; following one suit never shortens
+           another, so the suits add up), then the top trumps */
         for (int suit = 0; suit < 4; suit++) {
             if (suit == s->trump) continue;
             u64 top = above_all(hand & SUIT(suit), others & SUIT(suit));
@@ -406,10 +490,8 @@ static void sure_trick_bounds(const State *s, int left, int need, int *lower, u6
             for (int p = 0; p < s->n && k; p++)
                 if (p != leader && (s->hands[p] & SUIT(s->trump)) && popc(s->hands[p] & SUIT(suit)) < k)
                     k = popc(s->hands[p] & SUIT(suit));
-            if (k > best) best = k, best_rel = top & -top;
+            if (k) quick += k, qrel |= top & -top;
         }
-        quick += best;
-        qrel |= best_rel;
     }
     if (quick >= need) goto done; /* enough for the cut-off, and fewer winning ranks to keep */
     /* or cross to a partner: lead a card of a suit where the partner holds the top card, and let the
@@ -453,6 +535,16 @@ static void sure_trick_bounds(const State *s, int left, int need, int *lower, u6
             }
             if (own && discards <= popc(mine & ~psuits & ~osuits) && own + total > quick)
                 quick = own + total, qrel = orel | prel;
+        }
+    if (quick < need)
+        for (int partner = 0; partner < s->n; partner++) {
+            if (partner == leader || ((s->count_mask >> partner) & 1) != ((s->count_mask >> leader) & 1)) continue;
+            for (int suit = 0; suit < 4; suit++) {
+                if (!(hand & SUIT(suit))) continue;
+                u64 r = 0;
+                int run = joint_run(s, leader, partner, suit, &r);
+                if (run > quick) quick = run, qrel = r;
+            }
         }
 done:
     if (quick > left) quick = left;
@@ -714,9 +806,9 @@ static int reach(State *s, int won, int target, u64 *rel);
 #define ST(i) ((void)0)
 #endif
 #ifdef STATS
-#define ST(i) (stat_b[i]++)
+#define ST(i) (stat_b[i]++, stat_d[left][i]++)
 #include <stdio.h>
-static u64 stat_cut[4][4], stat_all[4], stat_b[6];
+static u64 stat_cut[4][4], stat_all[4], stat_b[6], stat_d[14][6];
 static void __attribute__((destructor)) stats_print(void) {
     for (int t = 0; t < 4; t++)
         fprintf(stderr, "pos %d: cut@1 %llu cut@2 %llu cut@3 %llu cut@4+ %llu all %llu\n", t,
@@ -726,6 +818,9 @@ static void __attribute__((destructor)) stats_print(void) {
     fprintf(stderr, "boundary: target %llu last %llu tt %llu quick %llu searched-yes %llu searched-no %llu\n",
             (unsigned long long)stat_b[0], (unsigned long long)stat_b[1], (unsigned long long)stat_b[2],
             (unsigned long long)stat_b[3], (unsigned long long)stat_b[4], (unsigned long long)stat_b[5]);
+    for (int l = 13; l > 0; l--)
+        fprintf(stderr, "left %2d: target %8llu tt %8llu quick %8llu yes %8llu no %8llu\n", l, (unsigned long long)stat_d[l][0],
+                (unsigned long long)stat_d[l][2], (unsigned long long)stat_d[l][3], (unsigned long long)stat_d[l][4], (unsigned long long)stat_d[l][5]);
 }
 #endif
 
@@ -988,9 +1083,18 @@ static int solve_value(State *s, int lower, int upper, int guess) {
         if (target <= lower) target = lower + 1;
         if (target > upper) target = upper;
         u64 rel;
+#ifdef STATS
+        u64 before = s->nodes;
+#endif
         if (reach(s, 0, target, &rel)) lower = target, guess = target + 1;
         else upper = target - 1, guess = target - 1;
+#ifdef STATS
+        if (getenv("STATS_DRIVER")) fprintf(stderr, "  target %d -> %s nodes %llu\n", target, lower == target ? "yes" : "no", (unsigned long long)(s->nodes - before));
+#endif
     }
+#ifdef STATS
+    if (getenv("STATS_DRIVER")) fprintf(stderr, "value %d\n", lower);
+#endif
     return lower;
 }
 
