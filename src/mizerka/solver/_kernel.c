@@ -810,7 +810,9 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                     score = partner_wins ? 70 - rank : 40 - rank;
                 }
             } else {
-                if (winner_good) score = b ? 20 - rank : 100 + rank; /* duck with the highest card */
+                /* duck with the highest card that loses; forced to win, win with the highest (no one after
+                   wants to take it from the seat: shed the card most likely to win later) */
+                if (winner_good) score = b ? 20 + rank : 100 + rank;
                 else if (later_good) score = b ? 10 - rank : 90 - rank; /* leave it to the one after */
                 else score = 50 + rank; /* nothing to change: shed a high card */
             }
@@ -845,7 +847,7 @@ static int reach(State *s, int won, int target, u64 *rel);
 #ifdef STATS
 #define ST(i) (stat_b[i]++, stat_d[left][i]++)
 #include <stdio.h>
-static u64 stat_cut[4][4], stat_all[4], stat_b[6], stat_d[14][6], stat_scan[4];
+static u64 stat_cut[4][4], stat_all[4], stat_b[6], stat_d[14][6], stat_scan[4], stat_lead[2][4];
 static void __attribute__((destructor)) stats_print(void) {
     for (int t = 0; t < 4; t++)
         fprintf(stderr, "pos %d: cut@1 %llu cut@2 %llu cut@3 %llu cut@4+ %llu all %llu\n", t,
@@ -856,6 +858,10 @@ static void __attribute__((destructor)) stats_print(void) {
             (unsigned long long)stat_b[0], (unsigned long long)stat_b[1], (unsigned long long)stat_b[2],
             (unsigned long long)stat_b[3], (unsigned long long)stat_b[4], (unsigned long long)stat_b[5]);
     fprintf(stderr, "entries scanned %llu in %llu lookups, used sum %llu\n", (unsigned long long)stat_scan[0], (unsigned long long)stat_scan[1], (unsigned long long)stat_scan[2]);
+    for (int m = 0; m < 2; m++)
+        fprintf(stderr, "lead cut by %s: @1 %llu @2 %llu @3 %llu @4+ %llu\n", m ? "max" : "min",
+                (unsigned long long)stat_lead[m][0], (unsigned long long)stat_lead[m][1],
+                (unsigned long long)stat_lead[m][2], (unsigned long long)stat_lead[m][3]);
     for (int l = 13; l > 0; l--)
         fprintf(stderr, "left %2d: target %8llu tt %8llu quick %8llu yes %8llu no %8llu\n", l, (unsigned long long)stat_d[l][0],
                 (unsigned long long)stat_d[l][2], (unsigned long long)stat_d[l][3], (unsigned long long)stat_d[l][4], (unsigned long long)stat_d[l][5]);
@@ -904,6 +910,7 @@ static int search_moves(State *s, int won, int target, u64 *rel, int tt_move, in
         if (result == maximising) {
 #ifdef STATS
             stat_cut[i < 3 ? i : 3][s->tlen]++;
+            if (s->tlen == 0) stat_lead[maximising][i < 3 ? i : 3]++;
 #endif
             s->killer[depth - 1] = card;
             *best = card;
@@ -1127,9 +1134,6 @@ static int solve_value(State *s, int lower, int upper, int guess) {
             guess = (154 * ranks - 5800 * upper / 13 + 500) / 1000 - 3;
             if (guess < 0) guess = 0;
         }
-#ifdef GUESSEXP
-        guess += atoi(getenv(s->wants ? "GW" : "GM"));
-#endif
     }
     while (lower < upper) {
         int target = guess;
