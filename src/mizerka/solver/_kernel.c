@@ -763,7 +763,11 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                     int part_top = part_suit ? top_bit(part_suit) : -1;
                     int opp_top = opp_suit ? top_bit(opp_suit) : -1;
                     if (part_top > opp_top) score = 80 - rank; /* a partner wins it */
-                    else score = 40 - rank - 2 * popc(opp_suit) + 2 * popc(part_suit);
+                    /* no one of ours holds the top card: with three hands lead high (it drives out the
+                       top cards, and a lone seat must cover or give up the trick), with four the rank
+                       does not matter (measured: a high lead -30% nodes on full Mizerka deals, a low
+                       one -3% at 9 tricks left of a bridge deal) */
+                    else score = 40 + (s->n == 3 ? rank : 0) - 2 * popc(opp_suit) + 2 * popc(part_suit);
                     if (s->trump >= 0 && suit != s->trump && opp_suit == 0 && (opponents & SUIT(s->trump)))
                         score -= 20; /* an opponent ruffs */
                     else if (s->trump >= 0 && suit != s->trump && part_suit == 0 && (partners & SUIT(s->trump)))
