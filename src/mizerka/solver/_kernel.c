@@ -713,6 +713,7 @@ static void misere_bounds(const State *s, int left, int *lower, u64 *rel_lower, 
 
 /* ---------------------------------------------------------------- move generation ------------ */
 
+
 /* Ordering heuristics, DDS-style by position in the trick.  `good[p]` says whose trick wins player p
    prefers: his own side's when every side wants tricks; in Mizerka the solving seat wants the others to
    win and the others want the seat to win, so high cards are a burden and ducks come first. */
@@ -801,7 +802,7 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                     /* partner is winning: play low unless an opponent after us can beat it */
                     int safe = !later_bad || !(later_cards & SUIT(win_card / 13) & ~((2ULL << win_card) - 1));
                     if (safe) score = b ? 5 - rank : 60 - rank;
-                    else score = b ? 50 + (12 - rank) : 40 - rank;
+                    else score = b ? 38 + rank : 40 - rank; /* overtake high, to beat them too */
                 } else if (b) {
                     /* can we keep it?  sure if no later opponent holds a higher card of this suit */
                     u64 threat = later_bad ? (later_cards & SUIT(suit) & ~((2ULL << card) - 1)) : 0;
