@@ -822,7 +822,7 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                 /* duck with the highest card that loses; forced to win, win with the highest (no one after
                    wants to take it from the seat: shed the card most likely to win later) */
                 if (winner_good) score = b ? 20 + rank : 100 + rank;
-                else if (later_good) score = b ? 10 - rank : 90 - rank; /* leave it to the one after */
+                else if (later_good) score = b ? 10 - rank : 90 + rank; /* leave it to the one after, shed high */
                 else score = 50 + rank; /* nothing to change: shed a high card */
             }
         }
