@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mizerka.solver import DEFAULT_TT_MB, backend, set_table_size, solve, solve_all
+from mizerka.solver import DEFAULT_TT_MB, Position, backend, set_table_size, solve, solve_all
 from solver_helpers import random_contract, random_position
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -53,6 +53,27 @@ def test_every_bound_agrees_with_the_reference_on_short_endings(
         position = random_position(rng, n, cards, trump=trump, misere=misere, sides=sides, mid_trick=False,
                                    must_trump=rng.random() < 0.1)
         seat = rng.randrange(n)
+        assert solve(position, seat, impl="kernel") == solve(position, seat, impl="reference"), (str(position), seat)
+
+
+def _few_suit_position(rng: random.Random, n: int, cards: int, sides: tuple[int, ...] | None) -> tuple[Position, int]:
+    """A position dealt from two or three suits only: long suits shared by both hands of a side, where
+    the joint runs and the summed side suits of the sure-trick count fire."""
+    suits = rng.sample(range(4), rng.choice((2, 3)))
+    deck = rng.sample([13 * suit + rank for suit in suits for rank in range(13)], n * cards)
+    hands = tuple(sum(1 << c for c in deck[i * cards : (i + 1) * cards]) for i in range(n))
+    trump = rng.choice([None, None, *suits])
+    return Position(hands, rng.randrange(n), (), trump, False, sides, rng.random() < 0.1), rng.randrange(n)
+
+
+@pytest.mark.parametrize(("n", "sides"), [(4, (0, 1, 0, 1)), (3, None)])
+def test_joint_runs_agree_with_the_reference_on_few_suit_endings(n: int, sides: tuple[int, ...] | None) -> None:
+    """The side's joint run of one suit (both hands, entries both ways, length tricks, then the hand left
+    on lead cashing its own winners) and side suits added up while trumps are out are checked where they
+    fire most: endings dealt from two or three suits."""
+    rng = random.Random(4242 + n)
+    for _ in range(700):
+        position, seat = _few_suit_position(rng, n, rng.randint(2, 4) if n == 4 else rng.randint(2, 6), sides)
         assert solve(position, seat, impl="kernel") == solve(position, seat, impl="reference"), (str(position), seat)
 
 
