@@ -11,9 +11,9 @@
  *     needs one move answering yes, the min side one answering no.  The driver solve_value() is
  *     MTD(f)-like: a first guess, then steps of one towards the value, the table keeping what each
  *     search learnt.  The guess is the counted side's share of the high-card points (trumps count
- *     one each), in solve_all the previous card's value, and in the misere three under an estimate
- *     from the seat's rank sum: there the searches below the value are cheap and fill the table for
- *     the two that decide it (value and value + 1), so starting low costs less than starting close.
+ *     one each), in solve_all the previous card's value, and in the misere zero: there the searches
+ *     below the value are cheap and fill the table for the two that decide it (value and value + 1),
+ *     so starting from the bottom costs less than starting close.
  *  2. Target too low / too high at each trick boundary (tricks already won, tricks left).
  *  3. Partition search (Ginsberg; DDS's "winning ranks").  Every search returns, with its answer, the
  *     cards that won a trick by rank somewhere below (rank_winner(), union over the moves of a node that
@@ -1116,8 +1116,8 @@ static int tricks_left(const State *s) { return popc(s->hands[wrap(s, s->leader 
 
 /* the value of the position, between lower and upper.  MTD(f)-like: test a first guess, then step by
    one towards the value; the transposition table carries what each search learnt into the next.  The
-   guess is `guess` if >= 0, else the counted side's share of the high-card points (also in Mizerka,
-   where the seat's high cards are what the others force tricks on). */
+   guess is `guess` if >= 0, else the counted side's share of the high-card points (in the misere: the
+   lower bound, see below). */
 static int solve_value(State *s, int lower, int upper, int guess) {
     if (guess < 0) {
         int mine = 0, all = 0;
@@ -1130,19 +1130,10 @@ static int solve_value(State *s, int lower, int upper, int guess) {
                 if ((s->count_mask >> p) & 1) mine += pts;
             }
         guess = all ? (2 * upper * mine + all) / (2 * all) : (lower + upper + 1) / 2;
-        if (!s->wants) {
-            /* the misere: the others force tricks on high cards of every rank, not only honours.  A fit
-               on 60 full deals, value ~ 0.154 * (sum of the seat's ranks, 2 = 0) - 5.8, missed by 1.2
-               tricks on average (the share of honour points: 2.35).  The search starts three below it:
-               searches under the value are cheap and fill the table for the two that decide it (starting
-               at the estimate itself cost more nodes than the honour-point guess) */
-            int ranks = 0;
-            for (int p = 0; p < s->n; p++)
-                if ((s->count_mask >> p) & 1)
-                    for (u64 h = s->hands[p]; h; h &= h - 1) ranks += __builtin_ctzll(h) % 13;
-            guess = (154 * ranks - 5800 * upper / 13 + 500) / 1000 - 3;
-            if (guess < 0) guess = 0;
-        }
+        /* the misere: from the bottom up.  Searches under the value (can the others force k tricks on
+           the seat?) are cheap and fill the table for the two that decide it; starting from an estimate
+           from the seat's rank sum (three under it) cost 7% more nodes in all and 1.7x on the worst deal */
+        if (!s->wants) guess = lower;
     }
     while (lower < upper) {
         int target = guess;
