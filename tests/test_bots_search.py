@@ -10,15 +10,18 @@ from mizerka import Deal, parse_variant
 from mizerka.bots import Budget, make_bot
 from mizerka.bots.fastsim import Table, legal_mask, playout, policy, role_scores
 from mizerka.bots.search import (
+    EXPERT_SOLVE_TRICKS,
     SOLVE_TRICKS,
     _Clock,
     contract_baselines,
+    evaluate_table,
     evaluate_world,
     play_by_ismcts,
     quick_discards,
 )
 from mizerka.deal import Phase
 from mizerka.rules import STANDARD, Contract
+from mizerka.solver import Position, solve_all
 
 
 def _started(seed: int, contract: str) -> Deal:
@@ -93,6 +96,38 @@ def test_endgame_is_solved_and_midgame_played_out() -> None:
     values = evaluate_world(deal, deal.to_move, cards)
     assert sorted(values) == cards
     assert all(-13 <= v <= 13 for v in values.values())
+
+
+@pytest.mark.parametrize("text", ["S", "NT"])
+def test_expert_solves_only_its_last_tricks(text: str) -> None:
+    """Expert plays out (the policy) where the other levels already solve, and solves its last tricks."""
+    contract = Contract.from_str(text)
+    deeper = EXPERT_SOLVE_TRICKS[contract] - SOLVE_TRICKS[contract]
+    assert deeper < 0
+    deal = _started(9, text)
+    checked = set()
+    while deal.phase is Phase.PLAY:
+        table = Table.from_deal(deal)
+        cards = [c for c in range(52) if legal_mask(table) >> c & 1]
+        if table.left in (SOLVE_TRICKS[contract], EXPERT_SOLVE_TRICKS[contract]) and len(cards) > 1:
+            role = table.to_move
+            got = evaluate_table(table, role, cards, STANDARD, contract, deeper)
+            if table.left > EXPERT_SOLVE_TRICKS[contract]:
+                quotas = (STANDARD.quota(0, contract), STANDARD.quota(1, contract), STANDARD.quota(2, contract))
+                expected = {}
+                for card in cards:
+                    t = table.copy()
+                    t.play(card)
+                    expected[card] = role_scores(playout(t), quotas, False)[role]
+            else:
+                position = Position(tuple(table.hands), table.leader, tuple(table.trick), contract.trump, False)
+                won = table.won[role]
+                values = solve_all(position, role)
+                expected = {int(c): STANDARD.score(role, contract, won + v) for c, v in values.items()}
+            assert got == expected
+            checked.add(table.left)
+        deal.push_card(policy(Table.from_deal(deal)))
+    assert checked == {SOLVE_TRICKS[contract], EXPERT_SOLVE_TRICKS[contract]}
 
 
 def test_ismcts_counts_its_simulations_and_evaluates_legal_cards() -> None:
