@@ -4,10 +4,12 @@ Run: ``.venv/bin/python benchmarks/solver_nodes.py [--kernel path/to/_kernel.so]
 [--save values.json | --check values.json]``.
 
 Fixed seeded sets (the same every run): 40 full Mizerka deals per contract type (forehand's value: spades,
-no-trump, Mizerka), 40 full bridge deals in no-trump and 20 in spades (West on lead, ``solve``), 100 bridge
-positions with 9 tricks left (no-trump), and 10 full no-trump bridge deals with every opening lead scored
-(``solve_all``, only when named in ``--sets``: it takes over a minute).  For each set it prints the total
-and median nodes (``nodes`` counts every card played in the search) and the CPU seconds of one core.
+no-trump, Mizerka), 60 Mizerka positions with 9 cards a hand, any contract, part of a trick played, every
+card scored (``solve_all``, a search bot's query), 40 full bridge deals in no-trump and 20 in spades (West
+on lead, ``solve``), 100 bridge positions with 9 tricks left (no-trump), and 10 full no-trump bridge deals
+with every opening lead scored (``solve_all``, only when named in ``--sets``: it takes a while).  For each
+set it prints the total and median nodes (``nodes`` counts every card played in the search) and the CPU
+seconds of one core.
 ``--save`` writes every value; ``--check`` compares against a saved file and stops at the first changed
 value, so a change that alters a value is caught at once.
 ``--kernel`` loads another build of ``_kernel.c`` (e.g. one compiled by hand into /tmp) in place of the
@@ -34,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from mizerka.solver import Position
 from mizerka.solver import _masks as masks
 from solver_bridge import bridge_position, random_bridge_hands
-from solver_helpers import random_position
+from solver_helpers import random_contract, random_position
 
 Query = tuple[str, Position, int]
 """(kind: "solve" or "solve_all", position, seat)."""
@@ -47,6 +49,14 @@ def _mizerka(seed: int, trump: int | None, misere: bool, count: int) -> Iterator
         yield "solve", position, position.leader
 
 
+def _mizerka_all(seed: int, count: int) -> Iterator[Query]:
+    rng = random.Random(seed)
+    for _ in range(count):
+        trump, misere = random_contract(rng)
+        position = random_position(rng, 3, 9, trump=trump, misere=misere)
+        yield "solve_all", position, rng.randrange(3)
+
+
 def _bridge(seed: int, cards: int, trump: int | None, count: int, kind: str = "solve") -> Iterator[Query]:
     rng = random.Random(seed)
     for _ in range(count):
@@ -57,6 +67,7 @@ SETS: dict[str, Callable[[], Iterator[Query]]] = {
     "mz_trump": lambda: _mizerka(101, 3, False, 40),
     "mz_nt": lambda: _mizerka(102, None, False, 40),
     "mz_misere": lambda: _mizerka(103, None, True, 40),
+    "mz_all_9": lambda: _mizerka_all(104, 60),
     "bridge_nt": lambda: _bridge(201, 13, None, 40),
     "bridge_spades": lambda: _bridge(202, 13, 3, 20),
     "bridge_9_left": lambda: _bridge(203, 9, None, 100),

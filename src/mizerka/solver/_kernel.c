@@ -1241,24 +1241,29 @@ static PyObject *py_solve_all(PyObject *self, PyObject *args) {
     u64 in_play = in_hands(&s);
     for (int i = 0; i < s.tlen; i++) in_play |= 1ULL << s.trick[i];
     Py_BEGIN_ALLOW_THREADS
-    /* top cards first (high to low), each lower equivalent card copies the one above it */
-    for (int card = 51; card >= 0; card--) {
-        if (!((legal >> card) & 1)) continue;
-        u64 above = in_play & SUIT(card / 13) & ~((2ULL << card) - 1);
-        if (above && (legal & (above & -above))) {
-            values[card] = values[__builtin_ctzll(above)];
-            continue;
-        }
+    /* the top card of each run of equivalent cards, in the search's move order (DDS scores the best
+       card first and the others against it: the likely best card's value is the next one's guess) */
+    int order[52];
+    int count = gen_moves(&s, player, order, -1);
+    for (int i = 0; i < count; i++) {
+        int card = order[i];
         int saved, saved_trick[4], saved_win[4];
         memcpy(saved_trick, s.trick, sizeof saved_trick);
         memcpy(saved_win, s.win_off, sizeof saved_win);
         int gained = push(&s, card, &saved);
         int base = gained > 0 ? gained : 0, left = tricks_left(&s);
-        /* the cards' values are often equal: the last one is the first guess */
+        /* the best value so far is the first guess: most cards are worth as much or a little less */
         int guess = last < 0 ? -1 : last - base < 0 ? 0 : last - base > left ? left : last - base;
-        values[card] = last = base + solve_value(&s, 0, left, guess);
+        values[card] = base + solve_value(&s, 0, left, guess);
+        if (last < 0 || (((s.max_mask >> player) & 1) ? values[card] > last : values[card] < last)) last = values[card];
         pop(&s, card, saved, gained, saved_trick);
         memcpy(s.win_off, saved_win, sizeof saved_win);
+    }
+    /* each lower equivalent card copies the one above it */
+    for (int card = 51; card >= 0; card--) {
+        if (!((legal >> card) & 1)) continue;
+        u64 above = in_play & SUIT(card / 13) & ~((2ULL << card) - 1);
+        if (above && (legal & (above & -above))) values[card] = values[__builtin_ctzll(above)];
     }
     Py_END_ALLOW_THREADS total_nodes += s.nodes;
     PyObject *out = PyList_New(0);
