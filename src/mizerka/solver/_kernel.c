@@ -967,6 +967,34 @@ static void show(const u64 *h, int n, int leader) {
     fprintf(stderr, " lead %d\n", leader);
 }
 #endif
+/* the bounds of step 6 at a trick start: 1 or 0 when they decide the search (with the winning ranks they
+   rely on in *rel), else -1 */
+static inline int bound_cut(State *s, int won, int target, int left, u64 in_play, u64 *rel) {
+    int lower, upper;
+    u64 rel_lower, rel_upper;
+    if (s->wants) {
+        /* the leader's side's sure tricks cut off from `need` on */
+        int need = (s->count_mask >> s->leader) & 1 ? target - won : left - (target - won) + 1;
+        sure_trick_bounds(s, left, need, &lower, &rel_lower, &upper, &rel_upper);
+    } else { /* quick tricks assume each side wants its tricks */
+        lower = 0, upper = left, rel_lower = rel_upper = 0;
+        misere_bounds(s, left, &lower, &rel_lower, &upper, &rel_upper);
+    }
+    if (won + lower >= target) {
+        *rel = rel_lower;
+        return 1;
+    }
+    if (won + upper < target) {
+        *rel = rel_upper;
+        return 0;
+    }
+    int max_leads = (s->max_mask >> s->leader) & 1;
+    if (s->wants && (max_leads ? target - won == left : target - won == 1) &&
+        (s->trump < 0 || !(in_play & SUIT(s->trump))) && later_tricks(s, left, in_play, rel))
+        return !max_leads;
+    return -1;
+}
+
 static int reach(State *s, int won, int target, u64 *rel) {
     s->nodes++;
     if (s->tlen) {
@@ -1004,32 +1032,8 @@ static int reach(State *s, int won, int target, u64 *rel) {
     __builtin_prefetch(bk);
     __builtin_prefetch((char *)bk + 64);
     {
-        int lower, upper;
-        u64 rel_lower, rel_upper;
-        if (s->wants) {
-            /* the leader's side's sure tricks cut off from `need` on */
-            int need = (s->count_mask >> s->leader) & 1 ? target - won : left - (target - won) + 1;
-            sure_trick_bounds(s, left, need, &lower, &rel_lower, &upper, &rel_upper);
-        } else { /* quick tricks assume each side wants its tricks */
-            lower = 0, upper = left, rel_lower = rel_upper = 0;
-            misere_bounds(s, left, &lower, &rel_lower, &upper, &rel_upper);
-        }
-        if (won + lower >= target) {
-            ST(3);
-            *rel = rel_lower;
-            return 1;
-        }
-        if (won + upper < target) {
-            ST(3);
-            *rel = rel_upper;
-            return 0;
-        }
-        int max_leads = (s->max_mask >> s->leader) & 1;
-        if (s->wants && (max_leads ? target - won == left : target - won == 1) &&
-            (s->trump < 0 || !(in_play & SUIT(s->trump))) && later_tricks(s, left, in_play, rel)) {
-            ST(3);
-            return !max_leads;
-        }
+        int cut = bound_cut(s, won, target, left, in_play, rel);
+        if (cut >= 0) return ST(3), cut;
     }
     int used = bucket_used(bk);
     uint16_t tag_top = (uint16_t)(tag | 0x80 | top_owners(s, k, in_play) << 8);
