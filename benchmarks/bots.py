@@ -4,6 +4,7 @@ IS-MCTS on hearts, and a duplicate-arena ladder.
     .venv/bin/python benchmarks/bots.py                 # the full run (long: hours on two cores)
     .venv/bin/python benchmarks/bots.py --quick         # a smoke run: few samples, 2 matches per pair
     .venv/bin/python benchmarks/bots.py --matches 60 --workers 16 --skip-timing
+    .venv/bin/python benchmarks/bots.py --skip-timing --skip-ladder --paired "expert>rules" --deals 600
 
 Rates (PIMC worlds/s, IS-MCTS simulations/s, ours and OpenSpiel's) are per CPU second of the process doing the
 work, which stays stable on a shared machine; decision times are wall clock.
@@ -300,6 +301,54 @@ def attribution(level: str, matches: int, seed: int, workers: int | None) -> dic
     return out
 
 
+def _paired_deal(level: str, index: int, seed: int) -> tuple[int, float]:
+    """Deal *index* of the paired deal test with *level* in the hero seat: its score and slowest decision (s)."""
+    from mizerka.deal import CHOICES
+
+    deal = Deal.random(seed * 1_000_003 + index, dealer=index % 3)
+    deal.push(CHOICES[index % 6])  # forehand's contract: each contract in turn, as often as in a match
+    hero = deal.active_seats[(index // 6) % 3]  # the hero's role: in turn, every contract in every role
+    bots = [make_bot(level if s == hero else "rules", seed=100 + s) for s in range(3)]
+    slowest = 0.0
+    while deal.phase is not Phase.DONE:
+        seat = deal.to_move
+        started = time.perf_counter()
+        deal.push(bots[seat].decide(deal.observation(seat)).action)
+        if seat == hero:
+            slowest = max(slowest, time.perf_counter() - started)
+    return deal.scores()[hero], slowest
+
+
+def paired_deals(pair: tuple[str, str], deals: int, seed: int, skip: frozenset[int] = frozenset()) -> dict[str, object]:
+    """Two levels compared on the same *deals*, each in turn in the hero seat against two Rules bots.
+
+    Deal *i* is dealt from the seed, forehand's contract is the *i*-th in turn (contracts in *skip*, by
+    number, are left out), the hero's role rotates; the exchanges and the play follow.  The Rules bots
+    decide from observations only, so where the two heroes decide alike the deal repeats exactly and only
+    their different decisions count: a paired test of exchange and card play (not the contract choice)
+    that needs far fewer deals than a ladder of matches.  Returns the first level's lead per deal with a
+    95% interval, per contract, and the number of deals played differently."""
+    first, second = pair
+    rows = []
+    for i in range(deals):
+        if i % 6 in skip:
+            continue
+        a, _ = _paired_deal(first, i, seed)
+        b, _ = _paired_deal(second, i, seed)
+        rows.append((i % 6, a - b))
+    diffs = [d for _, d in rows]
+    out: dict[str, object] = {
+        "lead_per_deal": round(statistics.fmean(diffs), 3), "ci95": round(ci95(diffs), 3), "deals": len(diffs),
+        "differing": sum(1 for d in diffs if d),
+    }
+    for contract, name in enumerate(("C", "D", "H", "S", "NT", "MZ")):
+        mine = [d for c, d in rows if c == contract]
+        if mine:
+            out[name] = round(statistics.fmean(mine), 3)
+    print(f"{first}-{second} (paired deals): {out}", flush=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=60, help="duplicate matches per ladder pair (default 60)")
@@ -318,6 +367,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--attribution", type=int, default=0, metavar="N",
                         help="also attribute --attribution-level's gain on Rules to its decisions over N matches")
     parser.add_argument("--attribution-level", default="expert", choices=list(BOT_LEVELS))
+    parser.add_argument("--paired", default=None, metavar="A>B",
+                        help="also compare two levels on the same deals against two Rules bots (see paired_deals)")
+    parser.add_argument("--deals", type=int, default=120, help="deals of the --paired test (default 120)")
+    parser.add_argument("--skip-contracts", default="", metavar="LIST",
+                        help="contracts left out of the --paired test, e.g. MZ or C,D")
     args = parser.parse_args(argv)
     matches = 2 if args.quick else args.matches
     per_phase = 6 if args.quick else 30
@@ -365,6 +419,15 @@ def main(argv: list[str] | None = None) -> int:
         figures["ladder_strict"] = all(k in steps and steps[k]["significant"] for k in adjacent)
         expert = steps.get("expert>rules")
         figures["expert_minus_rules_per_deal"] = None if expert is None else expert["lead_per_deal"]
+    if args.paired:
+        high, sep, low = args.paired.partition(">")
+        if not sep or high not in BOT_LEVELS or low not in BOT_LEVELS:
+            parser.error(f"invalid --paired {args.paired!r} (expected A>B with two levels, e.g. expert>rules)")
+        names = ("C", "D", "H", "S", "NT", "MZ")
+        skipped = [c.strip().upper() for c in args.skip_contracts.split(",") if c.strip()]
+        if any(c not in names for c in skipped):
+            parser.error(f"invalid --skip-contracts {args.skip_contracts!r} (contracts: {', '.join(names)})")
+        figures["paired"] = paired_deals((high, low), args.deals, args.seed, frozenset(names.index(c) for c in skipped))
     if args.attribution:
         figures["attribution"] = attribution(args.attribution_level, args.attribution, args.seed, args.workers)
     figures["targets"] = {
