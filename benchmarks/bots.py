@@ -305,10 +305,10 @@ def _paired_deal(level: str, index: int, seed: int) -> tuple[int, float]:
     """Deal *index* of the paired deal test with *level* in the hero seat: its score and slowest decision (s)."""
     from mizerka.deal import CHOICES
 
-    deal = Deal.random(seed * 1_000_003 + index, dealer=index % 3)
+    deal = Deal.random(seed + index, dealer=index % 3)
     deal.push(CHOICES[index % 6])  # forehand's contract: each contract in turn, as often as in a match
     hero = deal.active_seats[(index // 6) % 3]  # the hero's role: in turn, every contract in every role
-    bots = [make_bot(level if s == hero else "rules", seed=100 + s) for s in range(3)]
+    bots = [make_bot(level, seed=5) if s == hero else make_bot("rules", seed=100 + s) for s in range(3)]
     slowest = 0.0
     while deal.phase is not Phase.DONE:
         seat = deal.to_move
@@ -322,7 +322,7 @@ def _paired_deal(level: str, index: int, seed: int) -> tuple[int, float]:
 def paired_deals(pair: tuple[str, str], deals: int, seed: int, skip: frozenset[int] = frozenset()) -> dict[str, object]:
     """Two levels compared on the same *deals*, each in turn in the hero seat against two Rules bots.
 
-    Deal *i* is dealt from the seed, forehand's contract is the *i*-th in turn (contracts in *skip*, by
+    Deal *i* is ``Deal.random(seed + i)``, forehand's contract is the *i*-th in turn (contracts in *skip*, by
     number, are left out), the hero's role rotates; the exchanges and the play follow.  The Rules bots
     decide from observations only, so where the two heroes decide alike the deal repeats exactly and only
     their different decisions count: a paired test of exchange and card play (not the contract choice)
@@ -370,6 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paired", default=None, metavar="A>B",
                         help="also compare two levels on the same deals against two Rules bots (see paired_deals)")
     parser.add_argument("--deals", type=int, default=120, help="deals of the --paired test (default 120)")
+    parser.add_argument("--paired-seed", type=int, default=900_000, help="deal i of the --paired test is "
+                        "Deal.random(paired-seed + i) (default 900000)")
     parser.add_argument("--skip-contracts", default="", metavar="LIST",
                         help="contracts left out of the --paired test, e.g. MZ or C,D")
     args = parser.parse_args(argv)
@@ -427,7 +429,8 @@ def main(argv: list[str] | None = None) -> int:
         skipped = [c.strip().upper() for c in args.skip_contracts.split(",") if c.strip()]
         if any(c not in names for c in skipped):
             parser.error(f"invalid --skip-contracts {args.skip_contracts!r} (contracts: {', '.join(names)})")
-        figures["paired"] = paired_deals((high, low), args.deals, args.seed, frozenset(names.index(c) for c in skipped))
+        figures["paired"] = paired_deals((high, low), args.deals, args.paired_seed,
+                                         frozenset(names.index(c) for c in skipped))
     if args.attribution:
         figures["attribution"] = attribution(args.attribution_level, args.attribution, args.seed, args.workers)
     figures["targets"] = {
