@@ -760,7 +760,12 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
             u64 opp_suit = opponents & SUIT(suit), part_suit = partners & SUIT(suit);
             if (!misere) {
                 if (!higher_out) {
-                    score = 100 + rank; /* a winner: cash it */
+                    /* a winner: not first.  Cashing top cards at once (ranked above every other lead,
+                       as before) was the first lead that failed in most cut nodes where another lead
+                       worked: it sets up the opponents' cards and spends the side's entries.  Ranked
+                       with the other leads: -10% nodes on full NT bridge deals, -13% on spades and on
+                       full Mizerka deals in trumps and no-trump */
+                    score = 35 + rank;
                 } else {
                     int part_top = part_suit ? top_bit(part_suit) : -1;
                     int opp_top = opp_suit ? top_bit(opp_suit) : -1;
@@ -1245,10 +1250,15 @@ static PyObject *py_solve_all(PyObject *self, PyObject *args) {
     u64 in_play = in_hands(&s);
     for (int i = 0; i < s.tlen; i++) in_play |= 1ULL << s.trick[i];
     Py_BEGIN_ALLOW_THREADS
-    /* the top card of each run of equivalent cards, in the search's move order (DDS scores the best
-       card first and the others against it: the likely best card's value is the next one's guess) */
-    int order[52];
-    int count = gen_moves(&s, player, order, -1);
+    /* the top card of each run of equivalent cards, high to low; DDS scores the best card first and
+       the others against its value: here each search starts from the best value found so far (in the
+       search's move order instead, the nodes were 2-7% more once cashing winners no longer leads it) */
+    int order[52], count = 0;
+    for (int card = 51; card >= 0; card--) {
+        if (!((legal >> card) & 1)) continue;
+        u64 above = in_play & SUIT(card / 13) & ~((2ULL << card) - 1);
+        if (!above || !(legal & (above & -above))) order[count++] = card;
+    }
     for (int i = 0; i < count; i++) {
         int card = order[i];
         int saved, saved_trick[4], saved_win[4];
