@@ -77,6 +77,32 @@ def test_joint_runs_agree_with_the_reference_on_few_suit_endings(n: int, sides: 
         assert solve(position, seat, impl="kernel") == solve(position, seat, impl="reference"), (str(position), seat)
 
 
+def test_the_misere_under_bound_agrees_with_the_reference() -> None:
+    """The Mizerka contract's "under" bound (every card of the seat under every card of its suit that the
+    others hold: the seat takes no more tricks, or none after one exit when it is on lead) fires where
+    the seat holds the low cards: endings dealt from one to three suits, the seat given the lowest
+    cards of the deal most of the time."""
+    rng = random.Random(8080)
+    for _ in range(700):
+        cards = rng.randint(2, 6)
+        suits = rng.sample(range(4), rng.choice((1, 2, 3)) if cards <= 4 else rng.choice((2, 3)))
+        deck = rng.sample([13 * suit + rank for suit in suits for rank in range(13)], 3 * cards)
+        seat = rng.randrange(3)
+        if rng.random() < 0.7:  # the seat gets the lowest ranks, one card maybe swapped for a high one
+            deck.sort(key=lambda card: card % 13)
+            low, high = deck[:cards], deck[cards:]
+            rng.shuffle(high)
+            if rng.random() < 0.5:
+                i = rng.randrange(cards)
+                low[i], high[0] = high[0], low[i]
+            order = [seat, *(p for p in range(3) if p != seat)]
+            parts = {order[0]: low, order[1]: high[:cards], order[2]: high[cards:]}
+            deck = [card for p in range(3) for card in parts[p]]
+        hands = tuple(sum(1 << c for c in deck[i * cards : (i + 1) * cards]) for i in range(3))
+        position = Position(hands, rng.randrange(3), (), None, True)
+        assert solve(position, seat, impl="kernel") == solve(position, seat, impl="reference"), (str(position), seat)
+
+
 def test_kernel_solve_all_agrees_with_its_own_solve() -> None:
     rng = random.Random(5)
     for _ in range(40):

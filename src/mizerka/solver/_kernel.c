@@ -57,7 +57,9 @@
  *     - the misere (misere_bounds()): the seat is "stuck" in a suit when its lowest card beats every
  *       other hand's lowest; the others leading such a suit force a trick, a leader without one lets
  *       the seat duck this trick, the seat on lead exits safely where a hand must overtake its lowest
- *       card, and a seat whose every card is on top takes every trick.
+ *       card, and a seat whose every card is on top takes every trick; a seat whose every card is under
+ *       every card of its suit that the others hold wins only by leading, so it takes no more tricks
+ *       (on lead: after one exit that some hand must overtake).
  *     The last trick is scored without search.
  *  7. Move ordering by position in the trick, DDS-style: at the lead, lead to a partner's top card,
  *     then suits a partner can ruff, then the side's own winners together with suits where the
@@ -684,6 +686,45 @@ static void misere_bounds(const State *s, int left, int *lower, u64 *rel_lower, 
         }
         high_low[suit] = hl;
         stuck[suit] = hl < low[suit];
+    }
+    /* "under": every card of the seat lies under every card of its suit that the others hold.  Then the
+       others, leading, always lead a card above the seat's cards of the suit (or one it cannot follow),
+       so the seat wins a trick only when it leads, and it leads only after winning a trick: with the
+       others on lead it takes no more tricks.  The seat on lead loses this trick if it leads a card
+       some hand must overtake (a hand holding only higher cards of the suit), and takes none after it
+       if its other cards are all under: it leads the top card of a suit whose other cards are under */
+    int under_all = 1, exits = 0;
+    u64 urel = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        u64 m = mine & SUIT(suit), t = theirs & SUIT(suit);
+        if (!m || !t) continue;
+        urel |= 1ULL << low[suit]; /* the lowest card in play of the suit when the seat is under */
+        int theirs_low = __builtin_ctzll(t), hi = top_bit(m);
+        if (hi < theirs_low) {
+            exits = 1; /* leading any card of the suit is overtaken */
+            continue;
+        }
+        u64 rest = m & ~(1ULL << hi);
+        if (!rest || top_bit(rest) < theirs_low) {
+            /* only the top card is not under: an exit if some hand holds only cards above it */
+            int safe = 0;
+            for (int p = 0; p < s->n; p++) {
+                u64 h = s->hands[p] & SUIT(suit);
+                if (p != seat && h && __builtin_ctzll(h) > hi) safe = 1;
+            }
+            under_all = under_all == 1 && safe && s->leader == seat ? 2 : 0;
+            urel |= 1ULL << __builtin_ctzll((mine | theirs) & SUIT(suit));
+            continue;
+        }
+        under_all = 0;
+    }
+    if (under_all == 1 && (s->leader != seat || exits)) {
+        *upper = 0, *rel_upper = urel;
+        return;
+    }
+    if (under_all == 2) {
+        *upper = 0, *rel_upper = urel;
+        return;
     }
     if (s->leader == seat) {
         if ((mine & ~forced) == 0) {
