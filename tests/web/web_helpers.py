@@ -29,18 +29,20 @@ VISIBLE_POINT = """e => {
 def click_card(page: Any, locator: Any, *, tap: bool = False) -> None:
     """Click (or tap) a card of the fanned hand where a person would: on the part of it that is visible.
 
-    The hand is redrawn whenever an event arrives; a card that was replaced while we aimed at it is looked up
-    again (the locator is lazy), a few times, as a person would look again.
+    The hand is redrawn whenever an event arrives; a card that was replaced or covered while we aimed at it is
+    looked up again (the locator is lazy), for up to about a second, as a person would look again.
     """
-    for attempt in range(5):
+    point = None
+    for attempt in range(20):
         try:
             locator.scroll_into_view_if_needed(timeout=5000)
             point = locator.evaluate(VISIBLE_POINT, timeout=5000)
-            break
         except PlaywrightError as error:
-            if "not attached" not in str(error) or attempt == 4:
+            if "not attached" not in str(error) or attempt == 19:
                 raise
-            page.wait_for_timeout(50)
+        if point is not None:
+            break
+        page.wait_for_timeout(50)  # replaced, or covered for a moment while the hand is redrawn: look again
     assert point is not None, "the card has no visible part to click"
     if tap:
         page.touchscreen.tap(point[0], point[1])
