@@ -29,9 +29,13 @@ from mizerka.arena import TABLES, ArenaResult, DuplicateResult, ci95, run_arena
 from mizerka.bots import BOT_LEVELS, make_bot
 from mizerka.bots.search import _Clock, play_by_ismcts, play_by_pimc
 from mizerka.deal import Observation
+from mizerka.rules import Contract
 
 LADDER = [("rules", "random"), ("pimc", "rules"), ("ismcts", "pimc"), ("expert", "ismcts"), ("expert", "rules")]
 """The ladder pairs: the four adjacent levels, and expert against rules (target: a lead of ≥ 1 point per deal)."""
+
+CONTRACT_NAMES = tuple(str(c) for c in Contract)
+"""C, D, H, S, NT, MZ: the contracts by number, as the figures name them."""
 
 
 def decision_points(n_matches: int, seed: int) -> dict[str, list[Observation]]:
@@ -294,7 +298,7 @@ def attribution(level: str, matches: int, seed: int, workers: int | None) -> dic
         mine = [r for r in rows if r[0] == kind]
         row = {"per_deal": round(sum(g for _, _, g in mine) / deals, 3),
                "differing": sum(1 for _, _, g in mine if g), "decisions": len(mine)}
-        for contract in ("C", "D", "H", "S", "NT", "MZ"):
+        for contract in CONTRACT_NAMES:
             row[contract] = round(sum(g for _, c, g in mine if c == contract) / deals, 3)
         out[kind] = row
         print(f"{kind:>8}: {row}", flush=True)
@@ -341,7 +345,7 @@ def paired_deals(pair: tuple[str, str], deals: int, seed: int, skip: frozenset[i
         "lead_per_deal": round(statistics.fmean(diffs), 3), "ci95": round(ci95(diffs), 3), "deals": len(diffs),
         "differing": sum(1 for d in diffs if d),
     }
-    for contract, name in enumerate(("C", "D", "H", "S", "NT", "MZ")):
+    for contract, name in enumerate(CONTRACT_NAMES):
         mine = [d for c, d in rows if c == contract]
         if mine:
             out[name] = round(statistics.fmean(mine), 3)
@@ -425,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
         high, sep, low = args.paired.partition(">")
         if not sep or high not in BOT_LEVELS or low not in BOT_LEVELS:
             parser.error(f"invalid --paired {args.paired!r} (expected A>B with two levels, e.g. expert>rules)")
-        names = ("C", "D", "H", "S", "NT", "MZ")
+        names = CONTRACT_NAMES
         skipped = [c.strip().upper() for c in args.skip_contracts.split(",") if c.strip()]
         if any(c not in names for c in skipped):
             parser.error(f"invalid --skip-contracts {args.skip_contracts!r} (contracts: {', '.join(names)})")
