@@ -19,6 +19,7 @@ setup(
             ["src/mizerka/solver/_kernel.c"],
             optional=True,
             extra_compile_args=FLAGS,
-        )
+        ),
+        Extension("mizerka.solver._maxn", ["src/mizerka/solver/_maxn.c"], optional=True, extra_compile_args=FLAGS),
     ]
 )

@@ -1,8 +1,15 @@
-"""Max^n: each player for himself, for endings of at most :data:`MAXN_MAX_CARDS` cards per hand.
+"""Max^n: each player for himself, for small endings.
 
 In max^n every player picks the card that is best *for himself*: most own tricks in a trump or
 no-trump contract, fewest in Mizerka.  The value is a vector (one trick count per player) and only
-shallow pruning applies, so this pure-Python search is kept to small endings.
+shallow pruning applies (a card that gives the mover everything left cannot be beaten), so the search
+is kept to small endings.  Scores in Mizerka are linear in tricks against the quota, so the vector is
+exactly what each player plays for.
+
+Two implementations answer behind one API, as for the paranoid solver: the C extension
+``mizerka.solver._maxn`` (built by ``pip install``; endings of up to :data:`MAXN_KERNEL_MAX_CARDS` cards
+per hand) and the pure-Python search here (up to :data:`MAXN_MAX_CARDS`), used when the extension is
+missing and as the oracle in tests.  Both give the same vectors.
 
 **Tie-breaking rule.**  When two cards give the mover the same own value, he picks the one that
 leaves the *fewest tricks to the next player in turn* in ordinary contracts and the *most* in Mizerka
@@ -13,90 +20,157 @@ cards always give the same vector.  The rule is deterministic, so results are re
 >>> p = Position.from_text("NT; lead 0; S:AK H:- D:- C:2 / S:Q2 H:- D:- C:3 / S:- H:- D:A2 C:4")
 >>> solve_maxn(p)
 (2, 0, 1)
+>>> solve_maxn_all(p)[Card.from_str("2C")]    # leading the club hands the lead, and both tricks, away
+(0, 0, 3)
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal
 
-from mizerka.cards import SUIT_MASKS
+from mizerka.cards import CARDS, SUIT_MASKS, Card
 from mizerka.solver.position import HandSizeError, Position
 
-__all__ = ["MAXN_MAX_CARDS", "solve_maxn"]
+__all__ = ["MAXN_KERNEL_MAX_CARDS", "MAXN_MAX_CARDS", "maxn_backend", "solve_maxn", "solve_maxn_all"]
 
 MAXN_MAX_CARDS: Final = 6
-"""The largest hand (cards per player) :func:`solve_maxn` accepts."""
+"""The largest hand (cards per player) the pure-Python search accepts (9 ms a world at 4 cards)."""
+
+MAXN_KERNEL_MAX_CARDS: Final = 8
+"""The largest hand the C extension accepts: a random three-hand ending of 8 cards each takes a few
+milliseconds at the median (see ``docs/solver.md``); beyond that the time grows about tenfold a card."""
+
+Backend = Literal["kernel", "reference"]
+
+try:
+    from mizerka.solver import _maxn  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the build
+    _maxn = None
 
 
-def solve_maxn(position: Position) -> tuple[int, ...]:
+def maxn_backend() -> Backend:
+    """``"kernel"`` when the C max^n extension is loaded, else ``"reference"``."""
+    return "kernel" if _maxn is not None else "reference"
+
+
+def _use_kernel(position: Position, impl: Backend | None) -> bool:
+    largest = max(h.bit_count() for h in position.hands)
+    kernel = _maxn is not None and impl != "reference"
+    if impl == "kernel" and _maxn is None:
+        raise RuntimeError("the max^n extension mizerka.solver._maxn is not available")
+    limit = MAXN_KERNEL_MAX_CARDS if kernel else MAXN_MAX_CARDS
+    if largest > limit:
+        raise HandSizeError(f"max^n solves endings of at most {limit} cards per hand, got {largest}")
+    return kernel
+
+
+def _kernel_args(position: Position) -> tuple[object, ...]:
+    return (position.hands, position.leader, position.trick, -1 if position.trump is None else position.trump,
+            position.misere, position.must_trump)
+
+
+def solve_maxn(position: Position, *, impl: Backend | None = None) -> tuple[int, ...]:
     """Tricks each player takes from here to the end under max^n play (see the module docstring).
 
     The vector is indexed by player (the order of ``position.hands``); the trick in progress counts.
-    ``position.sides`` is ignored: max^n is each for himself.
+    ``position.sides`` is ignored: max^n is each for himself.  *impl* forces ``"kernel"`` or
+    ``"reference"``; by default the C extension when it loads.
 
     Raises:
-        HandSizeError: if a hand holds more than :data:`MAXN_MAX_CARDS` cards.
+        HandSizeError: if a hand holds more cards than the implementation accepts
+            (:data:`MAXN_KERNEL_MAX_CARDS`, or :data:`MAXN_MAX_CARDS` for the reference).
     """
-    largest = max(h.bit_count() for h in position.hands)
-    if largest > MAXN_MAX_CARDS:
-        raise HandSizeError(f"max^n solves endings of at most {MAXN_MAX_CARDS} cards per hand, got {largest}")
-    n = position.n_players
-    trump = position.trump
-    avoid = position.misere
-    memo: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
-    hands = list(position.hands)
+    if _use_kernel(position, impl):
+        return tuple(int(v) for v in _maxn.maxn(*_kernel_args(position)))
+    return _Search(position).value(position.leader, list(position.trick))
 
-    def legal(hand: int, trick: list[int]) -> int:
+
+def solve_maxn_all(position: Position, *, impl: Backend | None = None) -> dict[Card, tuple[int, ...]]:
+    """:func:`solve_maxn`'s vector after each legal card of the player to move, lowest card first.
+
+    What a player who plays each for himself needs at a decision: every card's outcome for everyone.
+    """
+    if _use_kernel(position, impl):
+        return {CARDS[card]: tuple(int(v) for v in vector) for card, vector in _maxn.maxn_all(*_kernel_args(position))}
+    search = _Search(position)
+    return {CARDS[card]: search.after(position.leader, list(position.trick), card)
+            for card in _bits(position.legal_mask())}
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class _Search:
+    """The pure-Python max^n search with a memo of trick-start positions (the reference)."""
+
+    def __init__(self, position: Position) -> None:
+        self.n = position.n_players
+        self.trump = position.trump
+        self.avoid = position.misere
+        self.must_trump = position.must_trump
+        self.hands = list(position.hands)
+        self.memo: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+
+    def legal(self, hand: int, trick: list[int]) -> int:
         if not trick:
             return hand
         follow = hand & SUIT_MASKS[trick[0] // 13]
         if follow:
             return follow
-        if position.must_trump and trump is not None and hand & SUIT_MASKS[trump]:
+        trump = self.trump
+        if self.must_trump and trump is not None and hand & SUIT_MASKS[trump]:
             return hand & SUIT_MASKS[trump]
         return hand
 
-    def winner(leader: int, trick: list[int]) -> int:
+    def winner(self, leader: int, trick: list[int]) -> int:
         best = 0
-        for i in range(1, n):
+        for i in range(1, self.n):
             card, top = trick[i], trick[best]
-            if (card // 13 == top // 13 and card > top) or (card // 13 == trump != top // 13):
+            if (card // 13 == top // 13 and card > top) or (card // 13 == self.trump != top // 13):
                 best = i
-        return (leader + best) % n
+        return (leader + best) % self.n
 
-    def rec(leader: int, trick: list[int]) -> tuple[int, ...]:
+    def after(self, leader: int, trick: list[int], card: int) -> tuple[int, ...]:
+        """The vector once the player to move plays *card*."""
+        player = (leader + len(trick)) % self.n
+        self.hands[player] ^= 1 << card
+        played = [*trick, card]
+        if len(played) == self.n:
+            w = self.winner(leader, played)
+            rest = self.value(w, [])
+            value = tuple(v + (1 if p == w else 0) for p, v in enumerate(rest))
+        else:
+            value = self.value(leader, played)
+        self.hands[player] ^= 1 << card
+        return value
+
+    def value(self, leader: int, trick: list[int]) -> tuple[int, ...]:
+        """The vector of the position with *trick* led by *leader* (the hands as they are now)."""
         if not trick:
-            key = (tuple(hands), leader)
-            cached = memo.get(key)
+            key = (tuple(self.hands), leader)
+            cached = self.memo.get(key)
             if cached is not None:
                 return cached
+        n = self.n
         player = (leader + len(trick)) % n
-        if not hands[player]:
+        if not self.hands[player]:
             return (0,) * n
-        after = (player + 1) % n
+        nxt_player = (player + 1) % n
         best: tuple[int, ...] | None = None
         best_rank: tuple[int, int] | None = None
-        mask = legal(hands[player], trick)
-        while mask:
-            low = mask & -mask
-            mask ^= low
-            card = low.bit_length() - 1
-            hands[player] ^= low
-            played = [*trick, card]
-            if len(played) == n:
-                w = winner(leader, played)
-                rest = rec(w, [])
-                value = tuple(v + (1 if p == w else 0) for p, v in enumerate(rest))
-            else:
-                value = rec(leader, played)
-            hands[player] ^= low
-            own, nxt = value[player], value[after]
-            rank = (-own, nxt) if avoid else (own, -nxt)
+        for card in _bits(self.legal(self.hands[player], trick)):
+            value = self.after(leader, trick, card)
+            own, nxt = value[player], value[nxt_player]
+            rank = (-own, nxt) if self.avoid else (own, -nxt)
             if best_rank is None or rank > best_rank:  # strict: the lowest card wins remaining ties
                 best, best_rank = value, rank
         assert best is not None
         if not trick:
-            memo[(tuple(hands), leader)] = best
+            self.memo[(tuple(self.hands), leader)] = best
         return best
-
-    return rec(position.leader, list(position.trick))
