@@ -282,13 +282,30 @@ static inline void pop(State *s, int card, int saved_leader, int gained, const i
     s->hands[player] |= 1ULL << card;
 }
 
-/* the winning card of a complete trick if it won by rank (another card of its suit was played), else 0 */
+/* the cut a complete trick needs if it was won by rank (another card of its suit was played), else 0 */
 static inline u64 rank_winner(const State *s) {
     int w = s->trick[s->win_off[s->n - 1]];
     int suit = w / 13;
+    int loser = -1;
     for (int i = 0; i < s->n; i++)
-        if (s->trick[i] != w && s->trick[i] / 13 == suit) return 1ULL << w;
-    return 0;
+        if (s->trick[i] != w && s->trick[i] / 13 == suit && s->trick[i] > loser) loser = s->trick[i];
+    if (loser < 0) return 0;
+    /* any cut between the highest loser and the winner keeps the winner above every loser: just below
+       the winner, except in the misere when the seat's card is the highest loser: just above it (cuts
+       next to the seat's cards are shared by more of the proof's tricks: -2% nodes; above the highest
+       loser in every trick cost 20-80% more nodes on the other sets) */
+    if (!s->wants) {
+        int seat = __builtin_ctz((unsigned)s->count_mask);
+        int old_leader = wrap(s, s->leader - s->win_off[s->n - 1] + s->n);
+        int seat_card = s->trick[wrap(s, seat - old_leader + s->n)];
+        if (seat_card == loser) {
+            u64 ip = in_hands(s);
+            for (int i = 0; i < s->n; i++) ip |= 1ULL << s->trick[i];
+            u64 above = ip & SUIT(suit) & ~((2ULL << loser) - 1);
+            return above & -above;
+        }
+    }
+    return 1ULL << w;
 }
 
 /* relative-rank holdings of a trick-boundary position: in each suit the cards in play are renumbered
