@@ -77,6 +77,47 @@ def test_joint_runs_agree_with_the_reference_on_few_suit_endings(n: int, sides: 
         assert solve(position, seat, impl="kernel") == solve(position, seat, impl="reference"), (str(position), seat)
 
 
+def _side_run_position(rng: random.Random, n: int) -> tuple[Position, int]:
+    """An ending where one side holds most of the high cards, split at random between its two hands in
+    three or four suits (bridge: a partnership; three hands: the two others against the counted seat),
+    so that each hand has winners and entries to the other: where the side's run across both hands
+    fires.  No trumps, or the other side void in trumps."""
+    cards = rng.randint(3, 4) if n == 4 else rng.randint(3, 6)
+    suits = rng.sample(range(4), rng.choice((3, 4)))
+    deck = sorted(rng.sample([13 * suit + rank for suit in suits for rank in range(13)], n * cards),
+                  key=lambda card: card % 13)
+    side = [0, 2] if n == 4 else rng.sample(range(3), 2)
+    rest = [p for p in range(n) if p not in side]
+    high, low = deck[len(deck) - 2 * cards :], deck[: len(deck) - 2 * cards]
+    for _ in range(rng.randrange(3)):  # a few of the other side's cards swapped in
+        i, j = rng.randrange(len(high)), rng.randrange(len(low))
+        high[i], low[j] = low[j], high[i]
+    rng.shuffle(high)
+    rng.shuffle(low)
+    parts = {side[0]: high[:cards], side[1]: high[cards:]}
+    for k, p in enumerate(rest):
+        parts[p] = low[k * cards : (k + 1) * cards]
+    hands = tuple(sum(1 << c for c in parts[p]) for p in range(n))
+    others = sum(hands[p] for p in rest)
+    trumps = [None, None] + [t for t in suits if not others >> (13 * t) & 0x1FFF]
+    leader = rng.choice(side) if rng.random() < 0.8 else rng.randrange(n)
+    position = Position(hands, leader, (), rng.choice(trumps), False, (0, 1, 0, 1) if n == 4 else None)
+    seat = rng.randrange(n) if n == 4 else rest[0] if rng.random() < 0.7 else rng.randrange(n)
+    return position, seat
+
+
+@pytest.mark.parametrize("n", [4, 3])
+def test_the_side_run_agrees_with_the_reference(n: int) -> None:
+    """The quick tricks of the side on lead across both of its hands (any suit, either hand on lead,
+    crossing to the partner's winners and back, a void hand discarding only cards of suits where the side
+    has no winner) fire where one side holds most of the high cards in several suits.  A build that let
+    the void hand discard any card, or that kept only the lowest winning card's cut, failed here."""
+    rng = random.Random(6161 + n)
+    for _ in range(500 if n == 4 else 700):
+        position, seat = _side_run_position(rng, n)
+        assert solve(position, seat, impl="kernel") == solve(position, seat, impl="reference"), (str(position), seat)
+
+
 def test_the_misere_under_bound_agrees_with_the_reference() -> None:
     """The Mizerka contract's "under" bound (every card of the seat under every card of its suit that the
     others hold: the seat takes no more tricks, or none after one exit when it is on lead) fires where
