@@ -88,9 +88,7 @@
  *     only breaks ties between equal scores: put first, as DDS weighs it, it cost 3-4x the nodes of
  *     full deals.  Every weight was kept only if it cut nodes on benchmarks/solver_nodes.py.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
+#include "_glue.h"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -1503,31 +1501,8 @@ static int parse_state(PyObject *args, State *s) {
         return -1;
     memset(s, 0, sizeof(State));
     for (int i = 0; i < 64; i++) s->killer[i] = -1;
-    PyObject *hseq = PySequence_Fast(hands, "hands must be a sequence");
-    if (!hseq) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(hseq);
-    if (n < 2 || n > 4) {
-        Py_DECREF(hseq);
-        PyErr_SetString(PyExc_ValueError, "the kernel takes 2 to 4 hands");
-        return -1;
-    }
-    s->n = (int)n;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        s->hands[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(hseq, i));
-        if (PyErr_Occurred()) {
-            Py_DECREF(hseq);
-            return -1;
-        }
-    }
-    Py_DECREF(hseq);
-    PyObject *tseq = PySequence_Fast(trick, "trick must be a sequence");
-    if (!tseq) return -1;
-    Py_ssize_t tlen = PySequence_Fast_GET_SIZE(tseq);
-    if (tlen >= n || leader < 0 || leader >= n) {
-        Py_DECREF(tseq);
-        PyErr_SetString(PyExc_ValueError, "bad trick or leader");
-        return -1;
-    }
+    int tlen;
+    if (read_hands(hands, s->hands, &s->n) < 0 || read_trick(trick, s->n, leader, s->trick, &tlen) < 0) return -1;
     s->leader = leader;
     s->trump = trump;
     s->count_mask = count_mask;
@@ -1536,22 +1511,14 @@ static int parse_state(PyObject *args, State *s) {
     s->wants = count_mask == max_mask;
     for (int p = 0; p < s->n; p++)
         s->good[p] = ((max_mask >> p) & 1) ? count_mask : (~count_mask & ((1 << s->n) - 1));
-    for (Py_ssize_t i = 0; i < tlen; i++) {
-        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(tseq, i));
-        if (c < 0 || c > 51) {
-            Py_DECREF(tseq);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad card in trick");
-            return -1;
-        }
-        s->trick[i] = (int)c;
+    for (int i = 0; i < tlen; i++) {
         if (i == 0) s->win_off[0] = 0;
         else {
             int w = s->win_off[i - 1];
-            s->win_off[i] = beats((int)c, s->trick[w], trump) ? (int)i : w;
+            s->win_off[i] = beats(s->trick[i], s->trick[w], trump) ? i : w;
         }
     }
-    s->tlen = (int)tlen;
-    Py_DECREF(tseq);
+    s->tlen = tlen;
     if (!table && table_alloc(64u << 20) < 0) {
         PyErr_NoMemory();
         return -1;

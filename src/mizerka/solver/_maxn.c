@@ -16,9 +16,7 @@
  *     every trick to the next player) cannot be beaten, so the mover's other cards are not searched.
  * No alpha-beta: with three self-interested players there is no zero-sum bound to cut on.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
+#include "_glue.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,50 +164,11 @@ static int parse(PyObject *args, Search *s, int *leader, int *len) {
     int trump, avoid, must_trump;
     if (!PyArg_ParseTuple(args, "OiOipp", &hands, leader, &trick, &trump, &avoid, &must_trump)) return -1;
     memset(s, 0, sizeof(Search));
-    PyObject *hseq = PySequence_Fast(hands, "hands must be a sequence");
-    if (!hseq) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(hseq);
-    if (n < 2 || n > 4) {
-        Py_DECREF(hseq);
-        PyErr_SetString(PyExc_ValueError, "max^n takes 2 to 4 hands");
+    if (read_hands(hands, s->hands, &s->n) < 0 || read_trick(trick, s->n, *leader, s->trick, len) < 0) return -1;
+    if (trump < -1 || trump > 3) {
+        PyErr_SetString(PyExc_ValueError, "bad trump");
         return -1;
     }
-    s->n = (int)n;
-    u64 seen = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        u64 h = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(hseq, i));
-        if (PyErr_Occurred()) {
-            Py_DECREF(hseq);
-            return -1;
-        }
-        if (h >> 52 || (h & seen)) {
-            Py_DECREF(hseq);
-            PyErr_SetString(PyExc_ValueError, "hands must be disjoint 52-bit masks");
-            return -1;
-        }
-        seen |= h;
-        s->hands[i] = h;
-    }
-    Py_DECREF(hseq);
-    PyObject *tseq = PySequence_Fast(trick, "trick must be a sequence");
-    if (!tseq) return -1;
-    Py_ssize_t tlen = PySequence_Fast_GET_SIZE(tseq);
-    if (tlen >= n || *leader < 0 || *leader >= n || trump < -1 || trump > 3) {
-        Py_DECREF(tseq);
-        PyErr_SetString(PyExc_ValueError, "bad trick, leader or trump");
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < tlen; i++) {
-        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(tseq, i));
-        if (c < 0 || c > 51) {
-            Py_DECREF(tseq);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad card in trick");
-            return -1;
-        }
-        s->trick[i] = (int)c;
-    }
-    Py_DECREF(tseq);
-    *len = (int)tlen;
     s->trump = trump;
     s->avoid = avoid;
     s->must_trump = must_trump;

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from mizerka.cards import CARDS, SUIT_MASKS, Card
+from mizerka.cards import CARDS, SUIT_MASKS, Card, mask_indices
 from mizerka.solver.position import HandSizeError, Position
 
 __all__ = ["MAXN_KERNEL_MAX_CARDS", "MAXN_MAX_CARDS", "maxn_backend", "solve_maxn", "solve_maxn_all"]
@@ -94,16 +94,7 @@ def solve_maxn_all(position: Position, *, impl: Backend | None = None) -> dict[C
         return {CARDS[card]: tuple(int(v) for v in vector) for card, vector in _maxn.maxn_all(*_kernel_args(position))}
     search = _Search(position)
     return {CARDS[card]: search.after(position.leader, list(position.trick), card)
-            for card in _bits(position.legal_mask())}
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+            for card in mask_indices(position.legal_mask())}
 
 
 class _Search:
@@ -164,7 +155,7 @@ class _Search:
         nxt_player = (player + 1) % n
         best: tuple[int, ...] | None = None
         best_rank: tuple[int, int] | None = None
-        for card in _bits(self.legal(self.hands[player], trick)):
+        for card in mask_indices(self.legal(self.hands[player], trick)):
             value = self.after(leader, trick, card)
             own, nxt = value[player], value[nxt_player]
             rank = (-own, nxt) if self.avoid else (own, -nxt)

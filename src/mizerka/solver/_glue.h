@@ -1,0 +1,67 @@
+/* Reading a position's arguments from Python: shared by the two compiled searches (_kernel.c, _maxn.c).
+ *
+ * Both take the hands as a sequence of 2 to 4 disjoint 52-bit card masks (in order of play) and the trick
+ * in progress as a sequence of card ints (0-51), fewer than the number of hands.  The Python layer
+ * (position.py) has already validated the position; these checks only keep a bad direct call from
+ * reaching the search.  Each function returns 0, or -1 with a ValueError set.
+ */
+#ifndef MIZERKA_SOLVER_GLUE_H
+#define MIZERKA_SOLVER_GLUE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+static int read_hands(PyObject *hands, uint64_t out[4], int *n) {
+    PyObject *seq = PySequence_Fast(hands, "hands must be a sequence");
+    if (!seq) return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    if (count < 2 || count > 4) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "the search takes 2 to 4 hands");
+        return -1;
+    }
+    uint64_t seen = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        uint64_t h = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (h >> 52 || (h & seen)) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "hands must be disjoint 52-bit masks");
+            return -1;
+        }
+        seen |= h;
+        out[i] = h;
+    }
+    Py_DECREF(seq);
+    *n = (int)count;
+    return 0;
+}
+
+static int read_trick(PyObject *trick, int n, int leader, int out[4], int *len) {
+    PyObject *seq = PySequence_Fast(trick, "trick must be a sequence");
+    if (!seq) return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    if (count >= n || leader < 0 || leader >= n) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "bad trick or leader");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (c < 0 || c > 51) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad card in trick");
+            return -1;
+        }
+        out[i] = (int)c;
+    }
+    Py_DECREF(seq);
+    *len = (int)count;
+    return 0;
+}
+
+#endif
