@@ -98,10 +98,27 @@ def act_once(page: Any, *, exchange: int = 2) -> str | None:
     if v["phase"] == "play":
         card = page.locator(".hand .card.playable").first
         if card.count():
-            click_card(page, card)
-            page.wait_for_function("seq => window.mizerkaDebug.view().seq > seq", arg=v["seq"])
-            return "play"
+            for _ in range(5):
+                click_card(page, card)
+                if _answered(page, v["seq"], 4000):
+                    return "play"
+                # nothing happened: the hand was redrawn under the pointer between aiming and clicking (on a
+                # loaded machine), so the click fell beside the card; a person sees the card still in hand and
+                # clicks again
+                now = view(page)
+                if now.get("seq") != v["seq"] or not now.get("your_turn") or now.get("phase") != "play":
+                    return "play"
+            raise AssertionError(f"five clicks on a playable card got no answer; view: {view(page)}")
     return None
+
+
+def _answered(page: Any, seq: int, timeout_ms: float) -> bool:
+    """Whether the client's view moves past *seq* within *timeout_ms*."""
+    try:
+        page.wait_for_function("seq => window.mizerkaDebug.view().seq > seq", arg=seq, timeout=timeout_ms)
+    except PlaywrightError:  # playwright's TimeoutError is a subclass
+        return False
+    return True
 
 
 def play_until(page: Any, done: Any, *, timeout: float = 60.0, exchange: int = 2) -> None:
