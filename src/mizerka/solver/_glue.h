@@ -3,7 +3,7 @@
  * Both take the hands as a sequence of 2 to 4 disjoint 52-bit card masks (in order of play) and the trick
  * in progress as a sequence of card ints (0-51), fewer than the number of hands.  The Python layer
  * (position.py) has already validated the position; these checks only keep a bad direct call from
- * reaching the search.  Each function returns 0, or -1 with a ValueError set.
+ * reaching the search.  Each reader returns 0, or -1 with a ValueError set.
  */
 #ifndef MIZERKA_SOLVER_GLUE_H
 #define MIZERKA_SOLVER_GLUE_H
@@ -62,6 +62,14 @@ static int read_trick(PyObject *trick, int n, int leader, int out[4], int *len) 
     Py_DECREF(seq);
     *len = (int)count;
     return 0;
+}
+
+/* Append *item* to *list* and drop our reference to it (a NULL item is an error already set): 0, or -1. */
+static int append_steal(PyObject *list, PyObject *item) {
+    if (!item) return -1;
+    int rc = PyList_Append(list, item);
+    Py_DECREF(item);
+    return rc;
 }
 
 #endif

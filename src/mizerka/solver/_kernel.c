@@ -1580,13 +1580,10 @@ static PyObject *py_solve_all(PyObject *self, PyObject *args) {
     if (!out) return NULL;
     for (int card = 0; card < 52; card++) {
         if (!((legal >> card) & 1)) continue;
-        PyObject *pair = Py_BuildValue("(ii)", card, values[card]);
-        if (!pair || PyList_Append(out, pair) < 0) {
-            Py_XDECREF(pair);
+        if (append_steal(out, Py_BuildValue("(ii)", card, values[card])) < 0) {
             Py_DECREF(out);
             return NULL;
         }
-        Py_DECREF(pair);
     }
     return out;
 }

@@ -228,13 +228,10 @@ static PyObject *py_maxn_all(PyObject *self, PyObject *args) {
         int card = ctz(m);
         m &= m - 1;
         PyObject *vec = vector(values[card], s.n);
-        PyObject *pair = vec ? Py_BuildValue("(iN)", card, vec) : NULL;
-        if (!pair || PyList_Append(out, pair) < 0) {
-            Py_XDECREF(pair);
+        if (append_steal(out, vec ? Py_BuildValue("(iN)", card, vec) : NULL) < 0) {
             Py_DECREF(out);
             return NULL;
         }
-        Py_DECREF(pair);
     }
     return out;
 }
