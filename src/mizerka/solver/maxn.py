@@ -28,8 +28,9 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from mizerka.cards import CARDS, SUIT_MASKS, Card, mask_indices
+from mizerka.cards import CARDS, Card, mask_indices
 from mizerka.solver.position import HandSizeError, Position
+from mizerka.tricks import legal_plays, trick_winner_index
 
 __all__ = ["MAXN_KERNEL_MAX_CARDS", "MAXN_MAX_CARDS", "maxn_backend", "solve_maxn", "solve_maxn_all"]
 
@@ -109,23 +110,10 @@ class _Search:
         self.memo: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
 
     def legal(self, hand: int, trick: list[int]) -> int:
-        if not trick:
-            return hand
-        follow = hand & SUIT_MASKS[trick[0] // 13]
-        if follow:
-            return follow
-        trump = self.trump
-        if self.must_trump and trump is not None and hand & SUIT_MASKS[trump]:
-            return hand & SUIT_MASKS[trump]
-        return hand
+        return legal_plays(hand, trick[0] // 13 if trick else None, self.trump, must_trump=self.must_trump)
 
     def winner(self, leader: int, trick: list[int]) -> int:
-        best = 0
-        for i in range(1, self.n):
-            card, top = trick[i], trick[best]
-            if (card // 13 == top // 13 and card > top) or (card // 13 == self.trump != top // 13):
-                best = i
-        return (leader + best) % self.n
+        return (leader + trick_winner_index(trick, self.trump)) % self.n
 
     def after(self, leader: int, trick: list[int], card: int) -> tuple[int, ...]:
         """The vector once the player to move plays *card*."""
