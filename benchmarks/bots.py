@@ -17,19 +17,23 @@ expert beats rules by ≥ 1.0 point per deal.  The last line printed is one JSON
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import hashlib
 import json
 import os
 import random
 import statistics
 import sys
 import time
+from pathlib import Path
 
+import mizerka
 from mizerka import Deal, Match, Phase
-from mizerka.arena import TABLES, ArenaResult, DuplicateResult, ci95, run_arena
+from mizerka.arena import TABLES, ArenaResult, DuplicateResult, Incident, ci95, run_arena
 from mizerka.bots import BOT_LEVELS, make_bot
 from mizerka.bots.search import _Clock, play_by_ismcts, play_by_pimc
 from mizerka.deal import Observation
-from mizerka.rules import Contract
+from mizerka.rules import Contract, Rules
 
 LADDER = [("rules", "random"), ("pimc", "rules"), ("ismcts", "pimc"), ("expert", "ismcts"), ("expert", "rules")]
 """The ladder pairs: the four adjacent levels, and expert against rules (target: a lead of ≥ 1 point per deal)."""
@@ -185,19 +189,116 @@ def openspiel_in_subprocess(seconds: float) -> tuple[float | None, str]:
     )
 
 
+PLAY_CODE_EXCLUDED = frozenset({"server", "web", "tui", "envs"})
+"""Packages of ``mizerka`` that cannot change a bot's decisions (front ends); the rest is fingerprinted."""
+
+
+def play_code_fingerprint() -> str:
+    """A hash of every source file of ``mizerka`` that can change how a match is played (the engine, the
+    bots, the solver and its C code), so that a ledger of matches is reused only by the same code."""
+    root = Path(mizerka.__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root)
+        if path.suffix in {".py", ".c", ".h"} and relative.parts[0] not in PLAY_CODE_EXCLUDED:
+            digest.update(str(relative).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+class Ledger:
+    """Finished ladder matches in a JSON-lines file, so that a ladder can be played in pieces (one run stops,
+    the next goes on from the first match not yet played) and the figures rest on every match played.
+
+    A line is one duplicate match of one pair; it is reused only for the same pair, arena seed, seatings and
+    code fingerprint, since all four decide its result (the arena derives everything else from the seed and
+    the match index)."""
+
+    def __init__(self, path: Path | None, seed: int, tables: str) -> None:
+        self.path, self.seed, self.tables = path, seed, tables
+        self.fingerprint = play_code_fingerprint()
+        self.stale = 0
+
+    def _key(self, pair: str) -> dict[str, object]:
+        return {"pair": pair, "seed": self.seed, "tables": self.tables, "fingerprint": self.fingerprint}
+
+    def load(self, pair: str) -> tuple[list[DuplicateResult], float]:
+        """The matches 0, 1, 2, ... of *pair* already played (the unbroken run from match 0) and their
+        seconds."""
+        if self.path is None or not self.path.exists():
+            return [], 0.0
+        found: dict[int, tuple[DuplicateResult, float]] = {}
+        for number, line in enumerate(self.path.read_text().splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                if row["pair"] != pair:
+                    continue
+                if any(row[k] != v for k, v in self._key(pair).items()):
+                    self.stale += 1
+                    continue
+                result = DuplicateResult(
+                    index=int(row["index"]), points=tuple(float(x) for x in row["points"]), deals=int(row["deals"]),
+                    tables=int(row["tables_per_match"]),
+                    incidents=tuple(Incident(**incident) for incident in row["incidents"]),
+                    decision_seconds=tuple(float(x) for x in row["decision_seconds"]),
+                )
+            except (ValueError, KeyError, TypeError) as error:
+                raise ValueError(f"ledger {self.path}, line {number}: not a ladder match ({error})") from None
+            found[result.index] = (result, float(row["seconds"]))
+        results, seconds = [], 0.0
+        while len(results) in found:
+            result, spent = found[len(results)]
+            results.append(result)
+            seconds += spent
+        return results, seconds
+
+    def save(self, pair: str, results: tuple[DuplicateResult, ...], seconds: float) -> None:
+        """Append *results* (one arena call's matches, *seconds* of wall clock in all)."""
+        if self.path is None:
+            return
+        with self.path.open("a") as handle:
+            for result in results:
+                row = self._key(pair) | {
+                    "index": result.index, "points": list(result.points), "deals": result.deals,
+                    "tables_per_match": result.tables,
+                    "incidents": [dataclasses.asdict(incident) for incident in result.incidents],
+                    "decision_seconds": list(result.decision_seconds), "seconds": round(seconds / len(results), 3),
+                }
+                handle.write(json.dumps(row) + "\n")
+
+
 def ladder(
     matches: int, workers: int | None, seed: int, tables: str, minutes: float | None, pairs: list[tuple[str, str]],
-    caps: dict[tuple[str, str], int] | None = None,
+    caps: dict[tuple[str, str], int] | None = None, ledger_path: Path | None = None,
 ) -> dict[str, dict[str, object]]:
     """Each pair as ``[higher, lower, lower]``, played in rounds of a few duplicate matches per pair until every
     pair has *matches* (or its own cap in *caps*) or the time (*minutes*) is up; the figures say how many
-    matches each pair got."""
+    matches each pair got.  With *ledger_path*, the matches already in that file are reused and every new one is
+    appended to it (see :class:`Ledger`)."""
     deadline = None if minutes is None else time.perf_counter() + 60 * minutes
     chunk = max(2, workers or os.cpu_count() or 1)
     wanted = {pair: min(matches, (caps or {}).get(pair, matches)) for pair in pairs}
-    results: dict[tuple[str, str], list[DuplicateResult]] = {pair: [] for pair in pairs}
-    seconds = dict.fromkeys(pairs, 0.0)
+    ledger = Ledger(ledger_path, seed, tables)
+    results: dict[tuple[str, str], list[DuplicateResult]] = {}
+    seconds: dict[tuple[str, str], float] = {}
     out: dict[str, dict[str, object]] = {}
+
+    def report(pair: tuple[str, str]) -> None:
+        high, low = pair
+        out[f"{high}>{low}"] = row = _ladder_row(
+            ArenaResult((high, low, low), seed, Rules(), tuple(results[pair])), seconds[pair])
+        print(f"{high + '>' + low:>16}: {row['lead_per_deal']:+.3f} ± {row['ci95']:.3f} points/deal over "
+              f"{row['matches']} duplicate matches ({tables} tables, {seconds[pair]:.0f} s)", flush=True)
+
+    for pair in pairs:
+        loaded, spent = ledger.load(f"{pair[0]}>{pair[1]}")
+        results[pair], seconds[pair] = loaded[: wanted[pair]], spent
+        if loaded:
+            print(f"ledger {ledger_path}: {len(loaded)} matches of {pair[0]}>{pair[1]} already played", flush=True)
+            report(pair)
+    if ledger.stale:
+        print(f"ledger {ledger_path}: {ledger.stale} matches left out (another seed, seatings or code)", flush=True)
     while any(len(results[pair]) < wanted[pair] for pair in pairs):
         if deadline is not None and time.perf_counter() > deadline:
             break
@@ -209,12 +310,11 @@ def ladder(
             started = time.perf_counter()
             part = run_arena([high, low, low], min(chunk, wanted[pair] - done), seed=seed, workers=workers,
                              tables=tables, start=done)
-            seconds[pair] += time.perf_counter() - started
+            spent = time.perf_counter() - started
+            seconds[pair] += spent
             results[pair].extend(part.results)
-            out[f"{high}>{low}"] = row = _ladder_row(ArenaResult(part.bots, seed, part.rules, tuple(results[pair])),
-                                                     seconds[pair])
-            print(f"{high + '>' + low:>16}: {row['lead_per_deal']:+.3f} ± {row['ci95']:.3f} points/deal over "
-                  f"{row['matches']} duplicate matches ({tables} tables, {seconds[pair]:.0f} s)", flush=True)
+            ledger.save(f"{high}>{low}", part.results, spent)
+            report(pair)
     return out
 
 
@@ -365,6 +465,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="seatings per duplicate match: all 6 permutations (default) or the 3 rotations")
     parser.add_argument("--minutes", type=float, default=None,
                         help="stop the ladder after this long and report the matches played so far")
+    parser.add_argument("--ledger", type=Path, default=None, metavar="FILE",
+                        help="reuse the ladder matches recorded in FILE and append the new ones (JSON lines), so a "
+                             "ladder can be played in several runs")
     parser.add_argument("--pairs", default=None,
                         help="comma-separated pairs such as pimc>rules,ismcts>pimc; 'rules>random:12' caps a pair's "
                              "matches below --matches (a pair far apart needs fewer)")
@@ -420,7 +523,8 @@ def main(argv: list[str] | None = None) -> int:
                 if colon:
                     caps[(high, low)] = int(cap)
         figures["ladder_tables"] = args.tables
-        figures["ladder"] = steps = ladder(matches, args.workers, args.seed, args.tables, args.minutes, pairs, caps)
+        figures["ladder"] = steps = ladder(matches, args.workers, args.seed, args.tables, args.minutes, pairs, caps,
+                                                 args.ledger)
         adjacent = [f"{h}>{lo}" for h, lo in LADDER[:4]]
         figures["ladder_strict"] = all(k in steps and steps[k]["significant"] for k in adjacent)
         expert = steps.get("expert>rules")

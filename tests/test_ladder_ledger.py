@@ -1,0 +1,36 @@
+"""The benchmark's ladder ledger: a ladder played in pieces gives the figures of one played at once."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import bots as bench
+
+
+def test_a_ladder_resumed_from_its_ledger_equals_one_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pair = [("rules", "random")]
+    ledger = tmp_path / "ladder.jsonl"
+    bench.ladder(2, 1, 7, "rotations", None, pair, ledger_path=ledger)
+    assert len(ledger.read_text().splitlines()) == 2
+    resumed = bench.ladder(3, 1, 7, "rotations", None, pair, ledger_path=ledger)
+    assert "2 matches of rules>random already played" in capsys.readouterr().out
+    assert [json.loads(line)["index"] for line in ledger.read_text().splitlines()] == [0, 1, 2]
+    at_once = bench.ladder(3, 1, 7, "rotations", None, pair)
+    for key in ("lead_per_deal", "ci95", "matches"):
+        assert resumed["rules>random"][key] == at_once["rules>random"][key]
+
+
+def test_the_ledger_ignores_other_seeds_and_names_a_broken_line(tmp_path: Path) -> None:
+    ledger = tmp_path / "ladder.jsonl"
+    bench.ladder(1, 1, 7, "rotations", None, [("rules", "random")], ledger_path=ledger)
+    other = bench.Ledger(ledger, 8, "rotations")
+    assert other.load("rules>random") == ([], 0.0)
+    assert other.stale == 1
+    ledger.write_text(ledger.read_text() + "{not json\n")
+    with pytest.raises(ValueError, match="line 2: not a ladder match"):
+        bench.Ledger(ledger, 7, "rotations").load("rules>random")
