@@ -192,15 +192,21 @@ def openspiel_in_subprocess(seconds: float) -> tuple[float | None, str]:
 PLAY_CODE_EXCLUDED = frozenset({"server", "web", "tui", "envs"})
 """Packages of ``mizerka`` that cannot change a bot's decisions (front ends); the rest is fingerprinted."""
 
+LEVEL_MODULES = {"expert": "bots/expert.py"}
+"""Modules that only one level uses: a pair's fingerprint leaves out those of the levels not in the pair, so
+that work on Expert keeps the record of the lower pairs' matches."""
 
-def play_code_fingerprint() -> str:
-    """A hash of every source file of ``mizerka`` that can change how a match is played (the engine, the
+
+def play_code_fingerprint(levels: tuple[str, ...] = tuple(LEVEL_MODULES)) -> str:
+    """A hash of every source file of ``mizerka`` that can change how *levels* play a match (the engine, the
     bots, the solver and its C code), so that a ledger of matches is reused only by the same code."""
     root = Path(mizerka.__file__).parent
+    skipped = {module for level, module in LEVEL_MODULES.items() if level not in levels}
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*")):
         relative = path.relative_to(root)
-        if path.suffix in {".py", ".c", ".h"} and relative.parts[0] not in PLAY_CODE_EXCLUDED:
+        if (path.suffix in {".py", ".c", ".h"} and relative.parts[0] not in PLAY_CODE_EXCLUDED
+                and relative.as_posix() not in skipped):
             digest.update(str(relative).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
@@ -210,16 +216,16 @@ class Ledger:
     the next goes on from the first match not yet played) and the figures rest on every match played.
 
     A line is one duplicate match of one pair; it is reused only for the same pair, arena seed, seatings and
-    code fingerprint, since all four decide its result (the arena derives everything else from the seed and
-    the match index)."""
+    fingerprint of the pair's code (:func:`play_code_fingerprint`), since all four decide its result (the arena
+    derives everything else from the seed and the match index)."""
 
     def __init__(self, path: Path | None, seed: int, tables: str) -> None:
         self.path, self.seed, self.tables = path, seed, tables
-        self.fingerprint = play_code_fingerprint()
         self.stale = 0
 
     def _key(self, pair: str) -> dict[str, object]:
-        return {"pair": pair, "seed": self.seed, "tables": self.tables, "fingerprint": self.fingerprint}
+        fingerprint = play_code_fingerprint(tuple(pair.split(">")))
+        return {"pair": pair, "seed": self.seed, "tables": self.tables, "fingerprint": fingerprint}
 
     def load(self, pair: str) -> tuple[list[DuplicateResult], float]:
         """The matches 0, 1, 2, ... of *pair* already played (the unbroken run from match 0) and their
@@ -227,6 +233,7 @@ class Ledger:
         if self.path is None or not self.path.exists():
             return [], 0.0
         found: dict[int, tuple[DuplicateResult, float]] = {}
+        key = self._key(pair)
         for number, line in enumerate(self.path.read_text().splitlines(), 1):
             if not line.strip():
                 continue
@@ -234,7 +241,7 @@ class Ledger:
                 row = json.loads(line)
                 if row["pair"] != pair:
                     continue
-                if any(row[k] != v for k, v in self._key(pair).items()):
+                if any(row[k] != v for k, v in key.items()):
                     self.stale += 1
                     continue
                 result = DuplicateResult(
@@ -257,9 +264,10 @@ class Ledger:
         """Append *results* (one arena call's matches, *seconds* of wall clock in all)."""
         if self.path is None:
             return
+        key = self._key(pair)
         with self.path.open("a") as handle:
             for result in results:
-                row = self._key(pair) | {
+                row = key | {
                     "index": result.index, "points": list(result.points), "deals": result.deals,
                     "tables_per_match": result.tables,
                     "incidents": [dataclasses.asdict(incident) for incident in result.incidents],

@@ -8,9 +8,9 @@ import pytest
 
 from mizerka import Deal, parse_variant
 from mizerka.bots import Budget, make_bot
+from mizerka.bots.expert import EXPERT_SOLVE_TRICKS
 from mizerka.bots.fastsim import Table, legal_mask, playout, policy, role_scores
 from mizerka.bots.search import (
-    EXPERT_SOLVE_TRICKS,
     SOLVE_TRICKS,
     _Clock,
     contract_baselines,

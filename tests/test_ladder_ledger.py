@@ -34,3 +34,8 @@ def test_the_ledger_ignores_other_seeds_and_names_a_broken_line(tmp_path: Path) 
     ledger.write_text(ledger.read_text() + "{not json\n")
     with pytest.raises(ValueError, match="line 2: not a ladder match"):
         bench.Ledger(ledger, 7, "rotations").load("rules>random")
+
+
+def test_expert_code_is_left_out_of_the_lower_pairs_fingerprint() -> None:
+    assert bench.play_code_fingerprint(("pimc", "rules")) == bench.play_code_fingerprint(("ismcts", "pimc"))
+    assert bench.play_code_fingerprint(("expert", "rules")) != bench.play_code_fingerprint(("pimc", "rules"))

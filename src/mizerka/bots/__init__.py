@@ -37,9 +37,10 @@ from mizerka.bots.base import (
     UnknownBotError,
     exchange_limit,
 )
+from mizerka.bots.expert import ExpertBot
 from mizerka.bots.random_bot import RandomBot
 from mizerka.bots.rules_bot import RulesBot
-from mizerka.bots.search import ExpertBot, ISMCTSBot, PIMCBot, option_values, option_values_apply
+from mizerka.bots.search import ISMCTSBot, PIMCBot, option_values, option_values_apply
 from mizerka.rules import STANDARD, Rules
 
 __all__ = [

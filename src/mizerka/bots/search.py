@@ -1,4 +1,4 @@
-"""The search levels: PIMC, ISMCTS and Expert.
+"""The search levels PIMC and ISMCTS, and the simulations Expert (:mod:`mizerka.bots.expert`) shares with them.
 
 All three decide the contract and the exchange by **simulation** (see :func:`choose_by_simulation` and
 :func:`exchange_by_simulation`): worlds consistent with the seat's knowledge are sampled with
@@ -19,8 +19,8 @@ Card play differs by level:
   In the solver's endgame it plays as PIMC.
 * **Expert** is PIMC with more worlds, each weighted by how likely the opponents' earlier plays in this
   deal were under the playout policy (a world in which they would have played differently counts less),
-  solving exactly only the last tricks (:data:`EXPERT_SOLVE_TRICKS`), and with more worlds for the contract
-  and the exchange.
+  solving exactly only the last tricks (:data:`~mizerka.bots.expert.EXPERT_SOLVE_TRICKS`), and with more
+  worlds for the contract and the exchange (:mod:`mizerka.bots.expert`).
 """
 
 from __future__ import annotations
@@ -44,8 +44,6 @@ from mizerka.solver import Position, solve_all
 from mizerka.tricks import winner_of_three
 
 __all__ = [
-    "EXPERT_SOLVE_TRICKS",
-    "ExpertBot",
     "ISMCTSBot",
     "PIMCBot",
     "choose_by_simulation",
@@ -63,14 +61,6 @@ plays to hand the seat tricks), which in Mizerka, where the others avoid tricks 
 endings; playouts from 7 tricks left lost 0.25 points per Mizerka deal against solving only the last 4
 (40 paired deals, ±0.21)."""
 
-
-EXPERT_SOLVE_TRICKS = {Contract.CLUBS: 2, Contract.DIAMONDS: 2, Contract.HEARTS: 2, Contract.SPADES: 2,
-                       Contract.NO_TRUMP: 3, Contract.MIZERKA: 4}
-"""Tricks left at which Expert's card play switches from policy playouts to the exact solver: later than
-:data:`SOLVE_TRICKS`.  The solver is paranoid (the other two play together against the seat), which
-opponents who each play for themselves are not: on 600 paired trump and no-trump deals against two Rules
-bots, solving only the last 2 tricks (3 in no-trump) gained +0.105 ± 0.048 points per deal over solving
-the last 7 (8), and the last 4 (5) +0.097 ± 0.045; the two differ by +0.008 ± 0.021."""
 
 
 class _Clock:
@@ -721,25 +711,3 @@ class ISMCTSBot(_SearchBot):
             return play_by_pimc(observation, budget.worlds or 16, rng, _Clock(budget.time))
         return play_by_ismcts(observation, budget.simulations or 3000, 3 * (budget.worlds or 16), rng,
                               _Clock(budget.time))
-
-
-class ExpertBot(_SearchBot):
-    """Level 5: PIMC over worlds weighted by the opponents' earlier plays; more worlds everywhere; IS-MCTS with
-    more simulations than the ISMCTS level in Mizerka before its endgame."""
-
-    name = "expert"
-    badge = "Expert"
-    description = "PIMC with inference from the opponents' plays; contract and exchange by deeper simulation."
-    default_budget = Budget(worlds=96, simulations=4000)
-    choose_worlds = 192
-
-    def play(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
-        contract = observation.contract
-        left = observation.rules.n_tricks - len(observation.tricks)
-        if contract is Contract.MIZERKA and observation.stock_size == 0 and left > SOLVE_TRICKS[contract]:
-            # each for himself: the tree search (rewards by own score) judged Mizerka play at least as well
-            return play_by_ismcts(observation, budget.simulations or 4000, budget.worlds or 96, rng,
-                                  _Clock(budget.time))
-        assert contract is not None
-        return play_by_pimc(observation, budget.worlds or 96, rng, _Clock(budget.time), weighted=True,
-                            deeper=EXPERT_SOLVE_TRICKS[contract] - SOLVE_TRICKS[contract])
