@@ -250,9 +250,9 @@ class Ledger:
                     incidents=tuple(Incident(**incident) for incident in row["incidents"]),
                     decision_seconds=tuple(float(x) for x in row["decision_seconds"]),
                 )
+                found[result.index] = (result, float(row["seconds"]))
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(f"ledger {self.path}, line {number}: not a ladder match ({error})") from None
-            found[result.index] = (result, float(row["seconds"]))
         results, seconds = [], 0.0
         while len(results) in found:
             result, spent = found[len(results)]
