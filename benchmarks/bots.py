@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import hashlib
 import json
 import os
@@ -34,6 +35,8 @@ from mizerka.bots import BOT_LEVELS, make_bot
 from mizerka.bots.search import _Clock, play_by_ismcts, play_by_pimc
 from mizerka.deal import Observation
 from mizerka.rules import Contract, Rules
+from mizerka.solver import Position, solve_all
+from mizerka.solver.maxn import solve_maxn_all
 
 LADDER = [("rules", "random"), ("pimc", "rules"), ("ismcts", "pimc"), ("expert", "ismcts"), ("expert", "rules")]
 """The ladder pairs: the four adjacent levels, and expert against rules (target: a lead of ≥ 1 point per deal)."""
@@ -197,17 +200,48 @@ LEVEL_MODULES = {"expert": "bots/expert.py"}
 that work on Expert keeps the record of the lower pairs' matches."""
 
 
+COMPILED_SOLVER = frozenset({"solver/_kernel.c", "solver/_maxn.c", "solver/_glue.h"})
+"""The compiled solver's sources.  A bot uses the solver only through its values (:func:`solver_answers`), so
+the fingerprint takes those instead of this text: a faster kernel that answers the same keeps the ledger.  The
+kernels' values are checked against the pure-Python reference by the test suite and against DDS."""
+
+
+@functools.cache
+def solver_answers() -> bytes:
+    """A digest of the solver's answers on 240 fixed positions: paranoid ``solve_all`` in every kind of
+    contract (3 to 8 cards a hand, part of a trick played or not, every seat) and max^n ``solve_maxn_all``
+    on the small ones."""
+    rng = random.Random(20_241_130)
+    digest = hashlib.sha256()
+    for index in range(240):
+        cards = 3 + index % 6
+        trump = (None, None, 0, 1, 2, 3)[index % 6]
+        misere = index % 6 == 0
+        deck = rng.sample(range(52), 3 * cards)
+        hands = tuple(sum(1 << c for c in deck[i * cards:(i + 1) * cards]) for i in range(3))
+        position = Position(hands, rng.randrange(3), (), trump, misere)
+        for _ in range(rng.randrange(3)):
+            position = position.play(rng.choice(position.legal_cards()))
+        answers: list[object] = [sorted((int(c), v) for c, v in solve_all(position, rng.randrange(3)).items())]
+        if cards <= 5:
+            answers.append(sorted((int(c), v) for c, v in solve_maxn_all(position).items()))
+        digest.update(repr(answers).encode())
+    return digest.digest()
+
+
 def play_code_fingerprint(levels: tuple[str, ...] = tuple(LEVEL_MODULES)) -> str:
     """A hash of every source file of ``mizerka`` that can change how *levels* play a match (the engine, the
-    bots, the solver and its C code), so that a ledger of matches is reused only by the same code."""
+    bots, the solver's Python code) and of the compiled solver's answers (:func:`solver_answers`), so that a
+    ledger of matches is reused only by code that plays the same."""
     root = Path(mizerka.__file__).parent
-    skipped = {module for level, module in LEVEL_MODULES.items() if level not in levels}
+    skipped = {module for level, module in LEVEL_MODULES.items() if level not in levels} | COMPILED_SOLVER
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*")):
         relative = path.relative_to(root)
         if (path.suffix in {".py", ".c", ".h"} and relative.parts[0] not in PLAY_CODE_EXCLUDED
                 and relative.as_posix() not in skipped):
             digest.update(str(relative).encode() + b"\0" + path.read_bytes() + b"\0")
+    digest.update(b"solver answers\0" + solver_answers())
     return digest.hexdigest()[:16]
 
 

@@ -39,3 +39,16 @@ def test_the_ledger_ignores_other_seeds_and_names_a_broken_line(tmp_path: Path) 
 def test_expert_code_is_left_out_of_the_lower_pairs_fingerprint() -> None:
     assert bench.play_code_fingerprint(("pimc", "rules")) == bench.play_code_fingerprint(("ismcts", "pimc"))
     assert bench.play_code_fingerprint(("expert", "rules")) != bench.play_code_fingerprint(("pimc", "rules"))
+
+
+def test_the_compiled_solver_counts_by_its_answers_not_its_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the kernel's C sources are not hashed as text: a faster kernel that answers the same keeps the ledger ...
+    assert {"solver/_kernel.c", "solver/_maxn.c", "solver/_glue.h"} <= bench.COMPILED_SOLVER
+    before = bench.play_code_fingerprint(("pimc", "rules"))
+    # ... and one that answers differently does not
+    bench.solver_answers.cache_clear()
+    monkeypatch.setattr(bench, "solve_all", lambda position, seat: dict.fromkeys(position.legal_cards(), 0))
+    try:
+        assert bench.play_code_fingerprint(("pimc", "rules")) != before
+    finally:
+        bench.solver_answers.cache_clear()
