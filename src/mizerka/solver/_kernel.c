@@ -201,6 +201,18 @@ static inline unsigned tag_matches(const uint16_t *tags, int from, int count, ui
         for (unsigned bits_ = tag_matches((b)->tags, from_, (count), (tag), (tag2)); bits_; \
              bits_ &= bits_ - 1, bits_ &= bits_ - 1)                                     \
             for (int i = from_ + (__builtin_ctz(bits_) >> 1), once_ = 1; once_; once_ = 0)
+/* the same, last entries first (descending): the lookup's order.  A bucket fills from the front, so the
+   scan meets the newest entries first, which are the likelier to fit (they come from the same region of the
+   search).  Against the oldest-first scan: entries read per lookup in the misere 23.4 -> 15.5, in full
+   no-trump bridge deals 6.7 -> 4.4, every value the same, nodes within +-1% (spades -6%: the table's best
+   move now comes from the newest entry); kernel instructions -9% (misere) and -6% (bridge no-trump) under
+   cachegrind, first-level data cache misses -17% and -21%.  Moving an entry that cut a search off towards
+   the end as well read fewer entries still (13.1 and 3.9) but took no less time. */
+#define FOR_TAGGED_REV(b, count, tag, tag2, i)                                                  \
+    for (int from_ = ((count) - 1) & ~7; from_ >= 0; from_ -= 8)                                  \
+        for (unsigned bits_ = tag_matches((b)->tags, from_, (count), (tag), (tag2)); bits_;     \
+             bits_ &= ~(3u << ((31 - __builtin_clz(bits_)) & ~1)))                              \
+            for (int i = from_ + ((31 - __builtin_clz(bits_)) >> 1), once_ = 1; once_; once_ = 0)
 
 /* ---------------------------------------------------------------- search state --------------- */
 
@@ -1308,7 +1320,11 @@ static inline int bound_cut(State *s, int won, int target, int left, u64 in_play
 }
 
 static int reach(State *s, int won, int target, u64 *rel) {
+#ifdef TRICKNODES
+    if (!s->tlen) s->nodes++;
+#else
     s->nodes++;
+#endif
     if (s->tlen) {
         int best;
         return search_moves(s, won, target, rel, -1, &best);
@@ -1355,7 +1371,7 @@ static int reach(State *s, int won, int target, u64 *rel) {
     for (int line = 2; line < (used + 31) / 32 + 1; line++) __builtin_prefetch((char *)bk + 64 * line);
     int tt_move = -1;
     u64 canon[3], canon_mask = 0; /* the class key under the last non-prefix mask met */
-    FOR_TAGGED(bk, used, tag, tag_top, i) {
+    FOR_TAGGED_REV(bk, used, tag, tag_top, i) {
         Entry *e = &bk->entries[i];
 #ifdef STATS
         stat_scan[0]++;
