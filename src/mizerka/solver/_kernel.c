@@ -1320,7 +1320,7 @@ static inline int bound_cut(State *s, int won, int target, int left, u64 in_play
 }
 
 static int reach(State *s, int won, int target, u64 *rel) {
-#ifdef TRICKNODES
+#ifdef TRICKNODES /* a debug build that counts trick starts only: the unit of DDS's own node figure */
     if (!s->tlen) s->nodes++;
 #else
     s->nodes++;
