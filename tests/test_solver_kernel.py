@@ -179,6 +179,49 @@ def test_block_partitions_agree_with_the_reference_on_mixed_endings() -> None:
         assert solve(position, seat, impl="kernel") == solve(position, seat, impl="reference"), (str(position), seat)
 
 
+def _trick_in_progress(rng: random.Random) -> tuple[Position, int]:
+    """A short ending with part of a trick played: bridge (suit contracts, no-trump, must-trump), three
+    hands with a side of two, where the side to move may win the trick in progress by force, or the
+    misere, where the others may force the trick on the seat."""
+    kind = rng.randrange(6)
+    cards = rng.randint(3, 5)
+    if kind >= 4:
+        position = random_position(rng, 3, rng.randint(3, 6), misere=True)
+    elif kind == 0:
+        position = random_position(rng, 4, cards, trump=rng.choice([None, None, 0, 3]), sides=(0, 1, 0, 1))
+    elif kind == 1:
+        position = random_position(rng, 3, cards, trump=rng.choice([None, 1, 2]))
+    elif kind == 2:
+        position = random_position(rng, 3, cards, trump=rng.choice([None, 2]), sides=(0, 1, 1))
+    else:
+        position = random_position(rng, 4, cards, trump=rng.choice([None, 3]), sides=(0, 1, 0, 1), must_trump=True)
+    return position, rng.randrange(len(position.hands))
+
+
+def test_the_trick_in_progress_cut_agrees_with_the_reference() -> None:
+    """After the lead, the side to move that wins the trick by force (the highest card of the suit led
+    still to come, or a ruff no opponent can over-ruff) cuts off at once when that trick, with the
+    winner's cashing tricks in no-trump, decides the search.  Builds that kept no cut below the winning
+    card, that let an opponent's ruff pass, or that dropped the cut below the winner's second top card
+    each gave wrong values here; in the misere, builds that forgot a hand unable to go under the seat's
+    card, before or after it."""
+    rng = random.Random(31)
+    for _ in range(3000):
+        position, seat = _trick_in_progress(rng)
+        assert solve_all(position, seat, impl="kernel") == solve_all(position, seat, impl="reference"), (
+            str(position), seat)
+
+
+def test_a_crossing_to_the_partner_respects_must_trump() -> None:
+    """A sure-trick bound once counted the partner's clubs after a crossing, though under must-trump
+    the leader, void in clubs with a trump, has to ruff his partner's winner and then lead his losers."""
+    position = Position.from_text(
+        "S; lead 0; sides 0 1 0 1; must-trump; S:- H:K42 D:- C:9 / S:T H:- D:- C:KT43 / "
+        "S:- H:Q86 D:4 C:8 / S:Q93 H:5 D:3 C:-; trick JC")
+    assert set(solve_all(position, 0, impl="reference").values()) == {1}
+    assert solve_all(position, 0, impl="kernel") == solve_all(position, 0, impl="reference")
+
+
 def test_kernel_solve_all_agrees_with_its_own_solve() -> None:
     rng = random.Random(5)
     for _ in range(40):
