@@ -80,9 +80,9 @@
  *     count too.  In the misere, the others force the trick on a seat that needs one more trick, and a
  *     seat that needs every trick left fails as soon as it can lose this one.  Every value unchanged;
  *     on benchmarks/solver_nodes.py trick starts -25% on full no-trump bridge deals, -31% on Mizerka
- *     no-trump, -32% at 9 tricks left, card nodes -8% in the misere; kernel instructions -6% on full
- *     no-trump bridge deals and -4% in the misere (cachegrind): the trick starts saved were mostly
- *     ones that a bound cut off at once.
+ *     no-trump, -32% at 9 tricks left, card nodes -8% in the misere; kernel instructions -5% on full
+ *     no-trump bridge deals and in the misere (cachegrind): the trick starts saved were mostly ones
+ *     that a bound cut off at once.
  *  7. Move ordering by position in the trick, DDS-style: at the lead, lead to a partner's top card,
  *     then suits a partner can ruff, then the side's own winners together with suits where the
  *     opponents are short and partners long (high with three hands), away from ruffs (cashing winners
