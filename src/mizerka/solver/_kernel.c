@@ -833,6 +833,11 @@ static void sure_trick_bounds(const State *s, int left, int need, int *lower, u6
             if (own && discards <= popc(mine & ~psuits & ~osuits) && own + total > quick)
                 quick = own + total, qrel = orel | prel;
         }
+    /* the joint and side runs follow two hands of the side: a third (four hands, one seat against three)
+       could be forced to overtake with his only cards of the suit and take the lead */
+    int side_hands = 0;
+    for (int p = 0; p < s->n; p++) side_hands += ((s->count_mask >> p) & 1) == ((s->count_mask >> leader) & 1);
+    if (side_hands > 2) goto done;
     if (quick < need)
         for (int partner = 0; partner < s->n; partner++) {
             if (partner == leader || ((s->count_mask >> partner) & 1) != ((s->count_mask >> leader) & 1)) continue;
