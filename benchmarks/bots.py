@@ -495,6 +495,45 @@ def paired_deals(pair: tuple[str, str], deals: int, seed: int, skip: frozenset[i
     return out
 
 
+def policy_agreement(level: str, deals: int, seed: int) -> dict[str, object]:
+    """How well the playout policy predicts a level's card play: three bots of *level* play deal *i* =
+    ``Deal.random(seed + i)`` with forehand's contract the *i*-th in turn (trump and no-trump contracts only),
+    and at every card they play the clairvoyant policy of ``fastsim`` is asked in the true world.  The share
+    of plays where the policy's card is the one played, or equivalent to it (no card in play between them
+    but the player's own), by contract kind and position in the trick (lead, second, third hand).  Search
+    levels weight their worlds and play out their futures with this policy; this says how far it models
+    each kind of opponent."""
+    from mizerka.bots.fastsim import Table, policy
+    from mizerka.deal import CHOICES, Play
+
+    agree: dict[str, int] = {}
+    total: dict[str, int] = {}
+    for i in range(deals):
+        if i % 6 == 5:  # the Mizerka contract: left out
+            continue
+        deal = Deal.random(seed + i, dealer=i % 3)
+        deal.push(CHOICES[i % 6])
+        bots = [make_bot(level, seed=100 + s) for s in range(3)]
+        while deal.phase is not Phase.DONE:
+            action = bots[deal.to_move].decide(deal.observation(deal.to_move)).action
+            if deal.phase is Phase.PLAY and isinstance(action, Play):
+                table = Table.from_deal(deal)
+                guess, card = policy(table), int(action.card)
+                in_play = table.hands[0] | table.hands[1] | table.hands[2]
+                for c in table.trick:
+                    in_play |= 1 << c
+                low, high = min(guess, card), max(guess, card)
+                between = in_play & ~table.hands[table.to_move] & ((1 << high) - (2 << low))
+                key = f"{'NT' if i % 6 == 4 else 'T'} {('lead', 'second', 'third')[len(table.trick)]}"
+                total[key] = total.get(key, 0) + 1
+                agree[key] = agree.get(key, 0) + (guess == card or (guess // 13 == card // 13 and not between))
+            deal.push(action)
+    out: dict[str, object] = {key: round(agree[key] / total[key], 3) for key in sorted(total)}
+    out["plays"] = sum(total.values())
+    print(f"policy agreement with {level}: {out}", flush=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=60, help="duplicate matches per ladder pair (default 60)")
@@ -523,6 +562,9 @@ def main(argv: list[str] | None = None) -> int:
                         "Deal.random(paired-seed + i) (default 900000)")
     parser.add_argument("--skip-contracts", default="", metavar="LIST",
                         help="contracts left out of the --paired test, e.g. MZ or C,D")
+    parser.add_argument("--agreement", default=None, metavar="LEVEL", choices=list(BOT_LEVELS),
+                        help="also measure how often the playout policy plays LEVEL's card (see policy_agreement; "
+                        "--deals deals from --paired-seed)")
     args = parser.parse_args(argv)
     matches = 2 if args.quick else args.matches
     per_phase = 6 if args.quick else 30
@@ -581,6 +623,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"invalid --skip-contracts {args.skip_contracts!r} (contracts: {', '.join(names)})")
         figures["paired"] = paired_deals((high, low), args.deals, args.paired_seed,
                                          frozenset(names.index(c) for c in skipped))
+    if args.agreement:
+        figures["policy_agreement"] = policy_agreement(args.agreement, args.deals, args.paired_seed)
     if args.attribution:
         figures["attribution"] = attribution(args.attribution_level, args.attribution, args.seed, args.workers)
     figures["targets"] = {
