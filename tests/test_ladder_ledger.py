@@ -52,3 +52,14 @@ def test_the_compiled_solver_counts_by_its_answers_not_its_text(monkeypatch: pyt
         assert bench.play_code_fingerprint(("pimc", "rules")) != before
     finally:
         bench.solver_answers.cache_clear()
+
+
+def test_policy_agreement_counts_every_play_and_knows_rules_follows() -> None:
+    """The agreement measure sees every card of the trump and no-trump deals, and the policy, whose follows
+    are Rules' own, predicts a Rules player's third-hand plays (a random player's far less)."""
+    rules = bench.policy_agreement("rules", 6, 900_000)
+    assert rules["plays"] == 5 * 3 * 13  # deals 0-4 (deal 5 is a Mizerka contract), every card of each
+    assert rules["T third"] == 1.0
+    random_play = bench.policy_agreement("random", 6, 900_000)
+    assert random_play["plays"] == rules["plays"]
+    assert random_play["T third"] < 0.8
