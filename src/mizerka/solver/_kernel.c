@@ -230,6 +230,7 @@ typedef struct {
     u64 hands[4];
     int n, trump, count_mask, max_mask, must_trump, wants;
     int good[4]; /* good[p]: bit mask of the players whose trick wins player p prefers */
+    int side_size[2]; /* hands on the side not counted [0] and on the counted side [1] */
     int leader, tlen;
     int trick[4];
     int win_off[4]; /* win_off[k]: offset of the winning card after k+1 cards */
@@ -835,9 +836,7 @@ static void sure_trick_bounds(const State *s, int left, int need, int *lower, u6
         }
     /* the joint and side runs follow two hands of the side: a third (four hands, one seat against three)
        could be forced to overtake with his only cards of the suit and take the lead */
-    int side_hands = 0;
-    for (int p = 0; p < s->n; p++) side_hands += ((s->count_mask >> p) & 1) == ((s->count_mask >> leader) & 1);
-    if (side_hands > 2) goto done;
+    if (s->side_size[(s->count_mask >> leader) & 1] > 2) goto done;
     if (quick < need)
         for (int partner = 0; partner < s->n; partner++) {
             if (partner == leader || ((s->count_mask >> partner) & 1) != ((s->count_mask >> leader) & 1)) continue;
@@ -1651,8 +1650,10 @@ static int parse_state(PyObject *args, State *s) {
     s->max_mask = max_mask;
     s->must_trump = must_trump;
     s->wants = count_mask == max_mask;
-    for (int p = 0; p < s->n; p++)
+    for (int p = 0; p < s->n; p++) {
         s->good[p] = ((max_mask >> p) & 1) ? count_mask : (~count_mask & ((1 << s->n) - 1));
+        s->side_size[(count_mask >> p) & 1]++;
+    }
     for (int i = 0; i < tlen; i++) {
         if (i == 0) s->win_off[0] = 0;
         else {
