@@ -199,12 +199,13 @@ def _trick_in_progress(rng: random.Random) -> tuple[Position, int]:
 
 
 def test_the_trick_in_progress_cut_agrees_with_the_reference() -> None:
-    """After the lead, the side to move that wins the trick by force (the highest card of the suit led
-    still to come, or a ruff no opponent can over-ruff) cuts off at once when that trick, with the
-    winner's cashing tricks in no-trump, decides the search.  Builds that kept no cut below the winning
-    card, that let an opponent's ruff pass, or that dropped the cut below the winner's second top card
-    each gave wrong values here; in the misere, builds that forgot a hand unable to go under the seat's
-    card, before or after it."""
+    """After the lead, the side that wins the trick by force (the highest card of the suit led still to
+    come, or a ruff no opponent can over-ruff) cuts off at once when that trick, with the winner's cashing
+    tricks in no-trump or once no other hand holds a trump, decides the search.  Builds that kept no cut
+    below the winning card, that let an opponent's ruff pass, that dropped the cut below the winner's second
+    top card, or that counted the winner's cashing tricks while another hand held a trump each gave wrong
+    values here; in the misere, builds that forgot a hand unable to go under the seat's card, before or
+    after it."""
     rng = random.Random(31)
     for _ in range(3000):
         position, seat = _trick_in_progress(rng)

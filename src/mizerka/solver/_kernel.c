@@ -76,8 +76,8 @@
  *  6b. The trick in progress (after DDS's QuickTricksSecondHand, for every hand after the lead and both
  *     sides; trick_win_cut(), misere_trick_cut()): when the side holding the best card still to come of
  *     the suit led (or the only side able to ruff) wins this trick by force and that trick decides the
- *     search, no card of the trick is tried; in no-trump the winner's cashing tricks on the next lead
- *     count too.  In the misere, the others force the trick on a seat that needs one more trick, and a
+ *     search, no card of the trick is tried; in no-trump (or with no other hand holding a trump) the
+ *     winner's cashing tricks on the next lead count too.  In the misere, the others force the trick on a seat that needs one more trick, and a
  *     seat that needs every trick left fails as soon as it can lose this one.  Every value unchanged;
  *     on benchmarks/solver_nodes.py trick starts -25% on full no-trump bridge deals, -31% on Mizerka
  *     no-trump, -32% at 9 tricks left, card nodes -8% in the misere; kernel instructions -5% on full
@@ -1341,9 +1341,9 @@ static inline int bound_cut(State *s, int won, int target, int left, u64 in_play
    the suit led among the card winning now and the cards still to come: its holder plays it.  When hands of
    only one side can ruff (void in the suit led, holding trumps), that side wins it.  If this trick decides
    the search (the side that wins it needs one more trick, or the other side needs every trick left), the
-   search cuts off before any card of the trick is tried; in no-trump the winner's cashing tricks on the lead
-   that follows count too (the second top card of the suit led, then `own_tricks`; the cards the others still
-   play to this trick only weaken their holdings).  Only where each side wants its tricks.  The cut: just
+   search cuts off before any card of the trick is tried; in no-trump, or while no other hand holds a trump,
+   the winner's cashing tricks on the lead that follows count too (the second top card of the suit led, then
+   `own_tricks`; the cards the others still play to this trick only weaken their holdings).  Only where each side wants its tricks.  The cut: just
    below the winning card, as `rank_winner` would cut the finished trick (none for a ruff), and below the
    lowest top card of each suit cashed. */
 static inline int trick_win_cut(const State *s, int won, int target, u64 *rel) {
@@ -1370,10 +1370,12 @@ static inline int trick_win_cut(const State *s, int won, int target, u64 *rel) {
         *rel = ruffers ? 0 : 1ULL << best;
         return counted;
     }
-    if (need > left || s->trump >= 0) return -1;
-    u64 r = 1ULL << best, others = 0;
+    if (need > left || ruffers) return -1;
+    u64 r = 1ULL << best, others = 0, other_trumps = 0;
     for (int p = 0; p < s->n; p++)
-        if (p != holder) others |= s->hands[p] & led;
+        if (p != holder) others |= s->hands[p] & led, other_trumps |= s->hands[p];
+    /* with trumps: only while no other hand holds one (nothing of the winner's can be ruffed) */
+    if (s->trump >= 0 && (other_trumps & SUIT(s->trump))) return -1;
     u64 rest = s->hands[holder] & led & ~(1ULL << best), top = above_all(rest, others);
     int more = top ? (popc(top) >= longest_other(s, holder, suit) ? popc(rest) : popc(top)) : 0;
     if (top) r |= top & -top;
