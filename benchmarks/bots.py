@@ -519,14 +519,14 @@ def policy_agreement(level: str, deals: int, seed: int) -> dict[str, object]:
             if deal.phase is Phase.PLAY and isinstance(action, Play):
                 table = Table.from_deal(deal)
                 guess, card = policy(table), int(action.card)
-                in_play = table.hands[0] | table.hands[1] | table.hands[2]
-                for c in table.trick:
-                    in_play |= 1 << c
-                low, high = min(guess, card), max(guess, card)
-                between = in_play & ~table.hands[table.to_move] & ((1 << high) - (2 << low))
+                same = guess == card
+                if not same and guess // 13 == card // 13:  # equivalent: no one else's card in play between
+                    in_play = table.hands[0] | table.hands[1] | table.hands[2] | sum(1 << c for c in table.trick)
+                    low, high = min(guess, card), max(guess, card)
+                    same = not in_play & ~table.hands[table.to_move] & ((1 << high) - (2 << low))
                 key = f"{'NT' if i % 6 == 4 else 'T'} {('lead', 'second', 'third')[len(table.trick)]}"
                 total[key] = total.get(key, 0) + 1
-                agree[key] = agree.get(key, 0) + (guess == card or (guess // 13 == card // 13 and not between))
+                agree[key] = agree.get(key, 0) + same
             deal.push(action)
     out: dict[str, object] = {key: round(agree[key] / total[key], 3) for key in sorted(total)}
     out["plays"] = sum(total.values())

@@ -1432,6 +1432,19 @@ static inline int misere_trick_cut(const State *s, int won, int target, u64 *rel
     return 1;
 }
 
+/* -DDEBUGBOUND (with -DDEBUGTT for minimax()): every bound's cut-off checked against plain minimax */
+#ifdef DEBUGBOUND
+#define CHECK_BOUND(what, cut)                                                                  \
+    do {                                                                                        \
+        if ((cut) >= 0 && (won + minimax(s) >= target) != (cut)) {                              \
+            fprintf(stderr, "BAD %s cut %d won %d target %d:", what, (cut), won, target);       \
+            show(s->hands, s->n, s->leader);                                                    \
+        }                                                                                       \
+    } while (0)
+#else
+#define CHECK_BOUND(what, cut) ((void)0)
+#endif
+
 static int reach(State *s, int won, int target, u64 *rel) {
 #ifdef TRICKNODES /* a debug build that counts trick starts only: the unit of DDS's own node figure */
     if (!s->tlen) s->nodes++;
@@ -1440,12 +1453,7 @@ static int reach(State *s, int won, int target, u64 *rel) {
 #endif
     if (s->tlen) {
         int cut = s->wants ? trick_win_cut(s, won, target, rel) : misere_trick_cut(s, won, target, rel);
-#ifdef DEBUGBOUND
-        if (cut >= 0 && (won + minimax(s) >= target) != cut) {
-            fprintf(stderr, "BAD TRICK cut %d won %d target %d:", cut, won, target);
-            show(s->hands, s->n, s->leader);
-        }
-#endif
+        CHECK_BOUND("TRICK", cut);
         if (cut >= 0) return cut;
         int best;
         return search_moves(s, won, target, rel, -1, &best);
@@ -1482,12 +1490,7 @@ static int reach(State *s, int won, int target, u64 *rel) {
     __builtin_prefetch((char *)bk + 64);
     {
         int cut = bound_cut(s, won, target, left, in_play, rel);
-#ifdef DEBUGBOUND
-        if (cut >= 0 && (won + minimax(s) >= target) != cut) {
-            fprintf(stderr, "BAD BOUND cut %d won %d target %d:", cut, won, target);
-            show(s->hands, s->n, s->leader);
-        }
-#endif
+        CHECK_BOUND("BOUND", cut);
         if (cut >= 0) return ST(3), cut;
     }
     int used = bucket_used(bk);
