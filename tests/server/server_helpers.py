@@ -120,9 +120,12 @@ class WS:
             if message.get("view") is not None:
                 self.view = message["view"]
         elif message["type"] in ("welcome", "snapshot"):
+            # The events after the request's last_seq; events broadcast while the request was in flight
+            # may already have arrived, so the catch-up can overlap what we saw, but never leave a gap.
             for event in message["events"]:
-                assert event["seq"] == self.seq + 1 or self.seq == 0
-                self.seq = event["seq"]
+                assert event["seq"] <= self.seq + 1 or self.seq == 0, (event["seq"], self.seq)
+                self.seq = max(self.seq, event["seq"])
+            assert message["seq"] >= self.seq, (message["seq"], self.seq)
             self.seq = message["seq"]
             self.view = message["view"]
         return message
