@@ -1125,8 +1125,12 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                 else if (seat_low > others_low) score = 100 - rank;
                 /* else shed a high card where the seat can still duck: the trick is ours anyway, and
                    the low cards kept are what will force the seat later (-35% nodes against leading
-                   low; from a 5 up these come before the forcing leads) */
-                else score = 50 + 10 * rank + 2 * popc(part_suit);
+                   low; from a 5 up these come before the forcing leads).  Better still where the seat
+                   holds a card above it: ducking spends one of its low cards and leaves the high one
+                   stranded, where a lead above all its cards lets it throw its highest (that lead
+                   failed first in most cut nodes where another shed worked; ranked ahead by about
+                   seven ranks: -7.5% nodes on 80 full deals in the Mizerka contract) */
+                else score = 50 + 10 * rank + 2 * popc(part_suit) + (part_suit & ~((2ULL << card) - 1) ? 70 : 0);
             }
         } else {
             int b = beats(card, win_card, s->trump);
