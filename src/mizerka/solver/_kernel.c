@@ -1036,6 +1036,32 @@ static void misere_bounds(const State *s, int left, int *lower, u64 *rel_lower, 
 /* Ordering heuristics, DDS-style by position in the trick.  `good[p]` says whose trick wins player p
    prefers: his own side's when every side wants tricks; in Mizerka the solving seat wants the others to
    win and the others want the seat to win, so high cards are a burden and ducks come first. */
+/* A lead in a suit whose top card the opponents hold: how its top cards lie (DDS weighs the same shapes).
+   +50 for a finesse that cannot lose: the opponent with the top card plays before a partner holding the
+   second best (and another card), who then wins the trick or has the master; +40 when the side holds the
+   second and third best, so that its cards rank next once the top card is gone.  The finesse bonus
+   halved the median nodes of full no-trump bridge deals (169 k -> 74 k on the harness's 40). */
+static inline int lead_shape(const State *s, int player, int suit, u64 hands_all, u64 partners) {
+    u64 suit_all = hands_all & SUIT(suit);
+    int top = top_bit(suit_all);
+    u64 below_top = suit_all & ~(1ULL << top);
+    if (!below_top) return 0;
+    int second = top_bit(below_top), top_at = 0, second_at = 0;
+    for (int k = 1; k < s->n; k++) {
+        int p = wrap(s, player + k);
+        if ((s->hands[p] >> top) & 1) top_at = k;
+        if ((s->hands[p] >> second) & 1) second_at = k;
+    }
+    int bonus = 0;
+    if (second_at > top_at) {
+        int holder = wrap(s, player + second_at);
+        if (((s->good[player] >> holder) & 1) && popc(s->hands[holder] & SUIT(suit)) > 1) bonus += 50;
+    }
+    u64 ours = partners | s->hands[player], below_second = below_top & ~(1ULL << second);
+    if (((ours >> second) & 1) && below_second && ((ours >> top_bit(below_second)) & 1)) bonus += 40;
+    return bonus;
+}
+
 static int gen_moves(const State *s, int player, int *moves, int tt_move) {
     u64 legal = legal_of(s, player);
     u64 hands_all = in_hands(s);
@@ -1092,12 +1118,27 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                        top cards, and a lone seat must cover or give up the trick), with four the rank
                        does not matter (measured: a high lead -30% nodes on full Mizerka deals, a low
                        one -3% at 9 tricks left of a bridge deal) */
-                    else score = 40 + (s->n == 3 ? rank : 0) - 2 * popc(opp_suit) + 2 * popc(part_suit);
+                    else {
+                        score = 40 + (s->n == 3 ? rank : 0) - 2 * popc(opp_suit) + 2 * popc(part_suit);
+                        score += lead_shape(s, player, suit, hands_all, partners);
+                    }
                     if (s->trump >= 0 && suit != s->trump && opp_suit == 0 && (opponents & SUIT(s->trump)))
                         score -= 20; /* an opponent ruffs */
                     else if (s->trump >= 0 && suit != s->trump && part_suit == 0 && (partners & SUIT(s->trump)))
                         score += 25; /* a partner ruffs */
                 }
+                /* the smaller tree first (DDS's suit weight): every card an opponent can play to
+                   the trick is a branch, and a void opponent may throw (or ruff with) any card, so
+                   count him as six; a lead where the partner is void too is worth less.  Weighed
+                   against the categories above at 8 a card: -48% nodes in all on 150 full no-trump
+                   bridge deals, -57% on 60 in spades, -36% and -31% on full Mizerka deals in
+                   no-trump and in trumps (with the two bonuses of lead_shape) */
+                for (int p = 0; p < s->n; p++)
+                    if (p != player && !((good >> p) & 1)) {
+                        int length = popc(s->hands[p] & SUIT(suit));
+                        score -= 8 * (length ? length : 6);
+                    }
+                if (!part_suit) score -= 12;
             } else if ((s->count_mask >> player) & 1) {
                 /* misere, the seat: first its lowest card of a suit where it is stuck (its lowest card
                    beats every other hand's lowest), which an other hand could still overtake: where
