@@ -1091,6 +1091,7 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
         }
     }
     int killer = s->killer[popc(in_play) - s->tlen];
+    int lead_suit = -1, suit_high = 0, suit_low = 0, partner_wins = 0;
     u64 rest = legal;
     while (rest) {
         int card = __builtin_ctzll(rest);
@@ -1101,7 +1102,51 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
         int rank = card % 13, score;
         u64 higher_out = hands_all & ~s->hands[player] & SUIT(suit) & ~((2ULL << card) - 1);
         if (s->tlen == 0) {
-            u64 opp_suit = opponents & SUIT(suit), part_suit = partners & SUIT(suit);
+            u64 part_suit = partners & SUIT(suit);
+            if (suit != lead_suit) {
+                /* what depends on the suit alone, once per suit (the cards come suit by suit) */
+                lead_suit = suit;
+                u64 opp_suit = opponents & SUIT(suit);
+                suit_high = suit_low = 0;
+                if (!misere) {
+                    int part_top = part_suit ? top_bit(part_suit) : -1;
+                    int opp_top = opp_suit ? top_bit(opp_suit) : -1;
+                    partner_wins = part_top > opp_top;
+                    /* no one of ours holds the top card: with three hands lead high (it drives out
+                       the top cards, and a lone seat must cover or give up the trick), with four the
+                       rank does not matter (measured: a high lead -30% nodes on full Mizerka deals, a
+                       low one -3% at 9 tricks left of a bridge deal) */
+                    if (!partner_wins)
+                        suit_high = 40 - 2 * popc(opp_suit) + 2 * popc(part_suit) +
+                                    lead_shape(s, player, suit, hands_all, partners);
+                    if (s->trump >= 0 && suit != s->trump && opp_suit == 0 && (opponents & SUIT(s->trump)))
+                        suit_high -= 20; /* an opponent ruffs */
+                    else if (s->trump >= 0 && suit != s->trump && part_suit == 0 && (partners & SUIT(s->trump)))
+                        suit_high += 25; /* a partner ruffs */
+                    /* the smaller tree first (DDS's suit weight): every card an opponent can play to
+                       the trick is a branch, and a void opponent may throw (or ruff with) any card,
+                       so count him as six; a lead where the partner is void too is worth less.
+                       Weighed against the categories below at 8 a card: -48% nodes in all on 150
+                       full no-trump bridge deals, -57% on 60 in spades, -36% and -31% on full
+                       Mizerka deals in no-trump and in trumps (with the two bonuses of lead_shape) */
+                    for (int p = 0; p < s->n; p++)
+                        if (p != player && !((good >> p) & 1)) {
+                            int length = popc(s->hands[p] & SUIT(suit));
+                            suit_low -= 8 * (length ? length : 6);
+                        }
+                    if (!part_suit) suit_low -= 12;
+                } else {
+                    /* the highest of the lowest cards of the suit held by the players `player` does
+                       not want to win (the seat: every other hand; the others: themselves) */
+                    suit_high = -1;
+                    int seat = (s->count_mask >> player) & 1;
+                    for (int p = 0; p < s->n; p++) {
+                        u64 h = s->hands[p] & SUIT(suit);
+                        if ((seat ? p != player : !((good >> p) & 1)) && h && __builtin_ctzll(h) > suit_high)
+                            suit_high = __builtin_ctzll(h);
+                    }
+                }
+            }
             if (!misere) {
                 if (!higher_out) {
                     /* a winner: not first.  Cashing top cards at once (ranked above every other lead,
@@ -1110,35 +1155,12 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                        with the other leads: -10% nodes on full NT bridge deals, -13% on spades and on
                        full Mizerka deals in trumps and no-trump */
                     score = 35 + rank;
+                } else if (partner_wins) {
+                    score = 80 - rank + suit_high; /* a partner wins it */
                 } else {
-                    int part_top = part_suit ? top_bit(part_suit) : -1;
-                    int opp_top = opp_suit ? top_bit(opp_suit) : -1;
-                    if (part_top > opp_top) score = 80 - rank; /* a partner wins it */
-                    /* no one of ours holds the top card: with three hands lead high (it drives out the
-                       top cards, and a lone seat must cover or give up the trick), with four the rank
-                       does not matter (measured: a high lead -30% nodes on full Mizerka deals, a low
-                       one -3% at 9 tricks left of a bridge deal) */
-                    else {
-                        score = 40 + (s->n == 3 ? rank : 0) - 2 * popc(opp_suit) + 2 * popc(part_suit);
-                        score += lead_shape(s, player, suit, hands_all, partners);
-                    }
-                    if (s->trump >= 0 && suit != s->trump && opp_suit == 0 && (opponents & SUIT(s->trump)))
-                        score -= 20; /* an opponent ruffs */
-                    else if (s->trump >= 0 && suit != s->trump && part_suit == 0 && (partners & SUIT(s->trump)))
-                        score += 25; /* a partner ruffs */
+                    score = suit_high + (s->n == 3 ? rank : 0);
                 }
-                /* the smaller tree first (DDS's suit weight): every card an opponent can play to
-                   the trick is a branch, and a void opponent may throw (or ruff with) any card, so
-                   count him as six; a lead where the partner is void too is worth less.  Weighed
-                   against the categories above at 8 a card: -48% nodes in all on 150 full no-trump
-                   bridge deals, -57% on 60 in spades, -36% and -31% on full Mizerka deals in
-                   no-trump and in trumps (with the two bonuses of lead_shape) */
-                for (int p = 0; p < s->n; p++)
-                    if (p != player && !((good >> p) & 1)) {
-                        int length = popc(s->hands[p] & SUIT(suit));
-                        score -= 8 * (length ? length : 6);
-                    }
-                if (!part_suit) score -= 12;
+                score += suit_low;
             } else if ((s->count_mask >> player) & 1) {
                 /* misere, the seat: first its lowest card of a suit where it is stuck (its lowest card
                    beats every other hand's lowest), which an other hand could still overtake: where
@@ -1146,22 +1168,13 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                    cut nodes (-7% nodes on full deals); then a safe exit (a hand that must overtake:
                    all its cards of the suit are higher), the highest such card to be rid of it; else
                    low */
-                int safe = 0, highest_low = -1;
-                for (int p = 0; p < s->n; p++) {
-                    u64 h = s->hands[p] & SUIT(suit);
-                    if (p != player && h && __builtin_ctzll(h) > card) safe = 1;
-                    if (p != player && h && __builtin_ctzll(h) > highest_low) highest_low = __builtin_ctzll(h);
-                }
-                int stuck = highest_low < __builtin_ctzll(s->hands[player] & SUIT(suit));
+                int safe = suit_high > card;
+                int stuck = suit_high < __builtin_ctzll(s->hands[player] & SUIT(suit));
                 score = safe ? 100 + rank : higher_out ? (stuck ? 130 - rank : 50 - rank) : 10 - rank;
             } else {
                 /* misere, the others: best a suit where the seat must win (its lowest card beats every
                    other hand's lowest), then low cards under the seat's cards */
-                int seat_low = part_suit ? __builtin_ctzll(part_suit) : -1, others_low = -1;
-                for (int p = 0; p < s->n; p++) {
-                    u64 h = s->hands[p] & SUIT(suit);
-                    if (!((good >> p) & 1) && h && __builtin_ctzll(h) > others_low) others_low = __builtin_ctzll(h);
-                }
+                int seat_low = part_suit ? __builtin_ctzll(part_suit) : -1, others_low = suit_high;
                 if (seat_low < 0) score = 10 - rank;
                 else if (seat_low > others_low) score = 100 - rank;
                 /* else shed a high card where the seat can still duck: the trick is ours anyway, and
