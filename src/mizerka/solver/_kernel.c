@@ -1218,8 +1218,12 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
             score += 2 * popc(s->hands[player] & SUIT(suit));
         /* the killer move (the last cut-off at this depth) only breaks ties: ranked above the card
            that cut off there last time, as DDS weighs it, it cost 3-4x the nodes of full deals (a card
-           that refuted one line is a poor guess in a sibling line once the cards before it differ);
-           the table's move first */
+           that refuted one line is a poor guess in a sibling line once the cards before it differ).
+           Except for the lead in a no-trump bridge deal, where the killer is a good guess (DDS weighs it
+           heavily there): ranked ahead by 80, -13% nodes in all and -25% at the median on 150 full
+           deals; it cost nodes in trumps (+10% at the median in spades) and with three hands (+6% in
+           trumps).  The table's move first */
+        if (card == killer && !s->tlen && s->trump < 0 && s->n == 4) score += 80;
         score = 2 * score + (card == killer);
         if (card == tt_move) score += 4000;
         int i = count++;
