@@ -92,11 +92,17 @@
  *     suits.  In Mizerka (everyone wants the OTHER side to take the trick) the seat leads a safe exit
  *     (its highest such card) after its low card in a suit where it is stuck, which another hand could
  *     still overtake, the others a suit where the seat is stuck or a high card where it can
- *     still duck; followers duck with the highest card that loses, win with the highest when they
- *     must, leave the trick to a later player who will take it, shed high cards.  The card that proved
- *     the last cut-off of a table entry first; the killer move of the depth (the last cut-off there)
- *     only breaks ties between equal scores: put first, as DDS weighs it, it cost 3-4x the nodes of
- *     full deals.  Every weight was kept only if it cut nodes on benchmarks/solver_nodes.py.
+ *     still duck (first where the seat holds a card above the lead); followers duck with the highest
+ *     card that loses, win with the highest when they must, leave the trick to a later player who
+ *     will take it, shed high cards.  Every lead outside the misere is ranked down by the opponents'
+ *     length in its suit (a void opponent counts as six cards): each card an opponent can play is a
+ *     branch, so the smaller tree comes first (DDS's suit weight; this halved the nodes of full bridge
+ *     deals); where the opponents hold the top card, a finesse that cannot lose and a suit where the
+ *     side holds the second and third best come first (lead_shape).  The card that proved the last
+ *     cut-off of a table entry first; the killer move of the depth (the last cut-off there) only
+ *     breaks ties between equal scores (put first, as DDS weighs it, it cost 3-4x the nodes of full
+ *     deals), except for the lead of a no-trump bridge deal.  Every weight was kept only if it cut
+ *     nodes on benchmarks/solver_nodes.py.
  */
 #include "_glue.h"
 #include <stdlib.h>
