@@ -1039,9 +1039,6 @@ static void misere_bounds(const State *s, int left, int *lower, u64 *rel_lower, 
 
 
 
-/* Ordering heuristics, DDS-style by position in the trick.  `good[p]` says whose trick wins player p
-   prefers: his own side's when every side wants tricks; in Mizerka the solving seat wants the others to
-   win and the others want the seat to win, so high cards are a burden and ducks come first. */
 /* A lead in a suit whose top card the opponents hold: how its top cards lie (DDS weighs the same shapes).
    +50 for a finesse that cannot lose: the opponent with the top card plays before a partner holding the
    second best (and another card), who then wins the trick or has the master; +40 when the side holds the
@@ -1068,6 +1065,9 @@ static inline int lead_shape(const State *s, int player, int suit, u64 hands_all
     return bonus;
 }
 
+/* Ordering heuristics, DDS-style by position in the trick.  `good[p]` says whose trick wins player p
+   prefers: his own side's when every side wants tricks; in Mizerka the solving seat wants the others to
+   win and the others want the seat to win, so high cards are a burden and ducks come first. */
 static int gen_moves(const State *s, int player, int *moves, int tt_move) {
     u64 legal = legal_of(s, player);
     u64 hands_all = in_hands(s);
@@ -1097,7 +1097,10 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
         }
     }
     int killer = s->killer[popc(in_play) - s->tlen];
-    int lead_suit = -1, suit_high = 0, suit_low = 0, partner_wins = 0;
+    int lead_suit = -1, partner_wins = 0;
+    int under_weight = 0; /* a lead under another hand's card of the suit: the suit's weight */
+    int tree_weight = 0;  /* every lead: the size of the tree it opens */
+    int their_low = -1;   /* the misere: the highest of the lowest cards of the others concerned */
     u64 rest = legal;
     while (rest) {
         int card = __builtin_ctzll(rest);
@@ -1113,7 +1116,7 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                 /* what depends on the suit alone, once per suit (the cards come suit by suit) */
                 lead_suit = suit;
                 u64 opp_suit = opponents & SUIT(suit);
-                suit_high = suit_low = 0;
+                under_weight = tree_weight = 0;
                 if (!misere) {
                     int part_top = part_suit ? top_bit(part_suit) : -1;
                     int opp_top = opp_suit ? top_bit(opp_suit) : -1;
@@ -1123,12 +1126,12 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                        rank does not matter (measured: a high lead -30% nodes on full Mizerka deals, a
                        low one -3% at 9 tricks left of a bridge deal) */
                     if (!partner_wins)
-                        suit_high = 40 - 2 * popc(opp_suit) + 2 * popc(part_suit) +
+                        under_weight = 40 - 2 * popc(opp_suit) + 2 * popc(part_suit) +
                                     lead_shape(s, player, suit, hands_all, partners);
                     if (s->trump >= 0 && suit != s->trump && opp_suit == 0 && (opponents & SUIT(s->trump)))
-                        suit_high -= 20; /* an opponent ruffs */
+                        under_weight -= 20; /* an opponent ruffs */
                     else if (s->trump >= 0 && suit != s->trump && part_suit == 0 && (partners & SUIT(s->trump)))
-                        suit_high += 25; /* a partner ruffs */
+                        under_weight += 25; /* a partner ruffs */
                     /* the smaller tree first (DDS's suit weight): every card an opponent can play to
                        the trick is a branch, and a void opponent may throw (or ruff with) any card,
                        so count him as six; a lead where the partner is void too is worth less.
@@ -1138,18 +1141,18 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                     for (int p = 0; p < s->n; p++)
                         if (p != player && !((good >> p) & 1)) {
                             int length = popc(s->hands[p] & SUIT(suit));
-                            suit_low -= 8 * (length ? length : 6);
+                            tree_weight -= 8 * (length ? length : 6);
                         }
-                    if (!part_suit) suit_low -= 12;
+                    if (!part_suit) tree_weight -= 12;
                 } else {
                     /* the highest of the lowest cards of the suit held by the players `player` does
                        not want to win (the seat: every other hand; the others: themselves) */
-                    suit_high = -1;
+                    their_low = -1;
                     int seat = (s->count_mask >> player) & 1;
                     for (int p = 0; p < s->n; p++) {
                         u64 h = s->hands[p] & SUIT(suit);
-                        if ((seat ? p != player : !((good >> p) & 1)) && h && __builtin_ctzll(h) > suit_high)
-                            suit_high = __builtin_ctzll(h);
+                        if ((seat ? p != player : !((good >> p) & 1)) && h && __builtin_ctzll(h) > their_low)
+                            their_low = __builtin_ctzll(h);
                     }
                 }
             }
@@ -1162,11 +1165,11 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                        full Mizerka deals in trumps and no-trump */
                     score = 35 + rank;
                 } else if (partner_wins) {
-                    score = 80 - rank + suit_high; /* a partner wins it */
+                    score = 80 - rank + under_weight; /* a partner wins it */
                 } else {
-                    score = suit_high + (s->n == 3 ? rank : 0);
+                    score = under_weight + (s->n == 3 ? rank : 0);
                 }
-                score += suit_low;
+                score += tree_weight;
             } else if ((s->count_mask >> player) & 1) {
                 /* misere, the seat: first its lowest card of a suit where it is stuck (its lowest card
                    beats every other hand's lowest), which an other hand could still overtake: where
@@ -1174,13 +1177,13 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                    cut nodes (-7% nodes on full deals); then a safe exit (a hand that must overtake:
                    all its cards of the suit are higher), the highest such card to be rid of it; else
                    low */
-                int safe = suit_high > card;
-                int stuck = suit_high < __builtin_ctzll(s->hands[player] & SUIT(suit));
+                int safe = their_low > card;
+                int stuck = their_low < __builtin_ctzll(s->hands[player] & SUIT(suit));
                 score = safe ? 100 + rank : higher_out ? (stuck ? 130 - rank : 50 - rank) : 10 - rank;
             } else {
                 /* misere, the others: best a suit where the seat must win (its lowest card beats every
                    other hand's lowest), then low cards under the seat's cards */
-                int seat_low = part_suit ? __builtin_ctzll(part_suit) : -1, others_low = suit_high;
+                int seat_low = part_suit ? __builtin_ctzll(part_suit) : -1, others_low = their_low;
                 if (seat_low < 0) score = 10 - rank;
                 else if (seat_low > others_low) score = 100 - rank;
                 /* else shed a high card where the seat can still duck: the trick is ours anyway, and
