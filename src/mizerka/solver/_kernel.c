@@ -97,8 +97,8 @@
  *     will take it, shed high cards.  Every lead outside the misere is ranked down by the opponents'
  *     length in its suit (a void opponent counts as six cards): each card an opponent can play is a
  *     branch, so the smaller tree comes first (DDS's suit weight; this halved the nodes of full bridge
- *     deals); where the opponents hold the top card, a finesse that cannot lose and a suit where the
- *     side holds the second and third best come first (lead_shape).  The card that proved the last
+ *     deals); where no partner holds a card above the opponents', a finesse that cannot lose and a
+ *     suit where the side holds the second and third best come first (lead_shape).  The card that proved the last
  *     cut-off of a table entry first; the killer move of the depth (the last cut-off there) only
  *     breaks ties between equal scores (put first, as DDS weighs it, it cost 3-4x the nodes of full
  *     deals), except for the lead of a no-trump bridge deal.  Every weight was kept only if it cut
@@ -1039,11 +1039,13 @@ static void misere_bounds(const State *s, int left, int *lower, u64 *rel_lower, 
 
 
 
-/* A lead in a suit whose top card the opponents hold: how its top cards lie (DDS weighs the same shapes).
-   +50 for a finesse that cannot lose: the opponent with the top card plays before a partner holding the
-   second best (and another card), who then wins the trick or has the master; +40 when the side holds the
-   second and third best, so that its cards rank next once the top card is gone.  The finesse bonus
-   halved the median nodes of full no-trump bridge deals (169 k -> 74 k on the harness's 40). */
+/* A lead in a suit where no partner holds a card above the opponents' (the top card is an opponent's or
+   the leader's own): how its top cards lie (DDS weighs the same shapes).  +50 when a partner holds the
+   second best and another card and plays after the holder of the top card: with the top card an
+   opponent's, a finesse that cannot lose (the partner wins the trick or keeps the master); with it the
+   leader's, a lead to the partner's winner.  +40 when the side holds the second and third best, so that
+   its cards rank next once the top card is gone.  The +50 halved the median nodes of full no-trump bridge
+   deals (169 k -> 74 k on the harness's 40). */
 static inline int lead_shape(const State *s, int player, int suit, u64 hands_all, u64 partners) {
     u64 suit_all = hands_all & SUIT(suit);
     int top = top_bit(suit_all);
