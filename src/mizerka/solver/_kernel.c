@@ -1151,6 +1151,18 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                        not want to win (the seat: every other hand; the others: themselves) */
                     their_low = -1;
                     int seat = (s->count_mask >> player) & 1;
+                    /* the seat's lead: the smaller tree first, as outside the misere (each card the others
+                       can play is a branch, a void hand counting as ten: it throws any card), 16 a card.
+                       Measured by trying every lead of the seat's cut nodes (7 to 10 tricks left) in a
+                       random order: the lead that refuted with the fewest nodes lay in the suits the others
+                       hold fewest cards of; -10% nodes in all and -17% at the median on the harness's 40
+                       full Mizerka-contract deals, -8% and -10 to -27% on 120 others */
+                    if (seat)
+                        for (int p = 0; p < s->n; p++)
+                            if (p != player) {
+                                int length = popc(s->hands[p] & SUIT(suit));
+                                tree_weight -= 16 * (length ? length : 10);
+                            }
                     for (int p = 0; p < s->n; p++) {
                         u64 h = s->hands[p] & SUIT(suit);
                         if ((seat ? p != player : !((good >> p) & 1)) && h && __builtin_ctzll(h) > their_low)
@@ -1181,7 +1193,7 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
                    low */
                 int safe = their_low > card;
                 int stuck = their_low < __builtin_ctzll(s->hands[player] & SUIT(suit));
-                score = safe ? 100 + rank : higher_out ? (stuck ? 130 - rank : 50 - rank) : 10 - rank;
+                score = (safe ? 100 + rank : higher_out ? (stuck ? 130 - rank : 50 - rank) : 10 - rank) + tree_weight;
             } else {
                 /* misere, the others: best a suit where the seat must win (its lowest card beats every
                    other hand's lowest), then low cards under the seat's cards */
