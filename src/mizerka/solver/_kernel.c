@@ -97,7 +97,7 @@
  *     will take it, shed high cards.  Every lead outside the misere is ranked down by the opponents'
  *     length in its suit (a void opponent counts as six cards): each card an opponent can play is a
  *     branch, so the smaller tree comes first (DDS's suit weight; this halved the nodes of full bridge
- *     deals); where no partner holds a card above the opponents', a finesse that cannot lose and a
+ *     deals); so is the seat's lead in the misere, by the others' lengths (a void hand as ten); where no partner holds a card above the opponents', a finesse that cannot lose and a
  *     suit where the side holds the second and third best come first (lead_shape).  The card that proved the last
  *     cut-off of a table entry first; the killer move of the depth (the last cut-off there) only
  *     breaks ties between equal scores (put first, as DDS weighs it, it cost 3-4x the nodes of full
@@ -234,6 +234,8 @@ static inline unsigned tag_matches(const uint16_t *tags, int from, int count, ui
 
 typedef struct {
     u64 hands[4];
+    u64 all;  /* every card in the hands (kept by push and pop) */
+    u64 lens; /* the suit lengths, 4 bits per (hand, suit) at 16 * hand + 4 * suit (kept by push and pop) */
     int n, trump, count_mask, max_mask, must_trump, wants;
     int good[4]; /* good[p]: bit mask of the players whose trick wins player p prefers */
     int side_size[2]; /* hands on the side not counted [0] and on the counted side [1] */
@@ -247,10 +249,16 @@ typedef struct {
 /* i mod n for 0 <= i < 2n, without a division (this runs several times a node) */
 static inline int wrap(const State *s, int i) { return i >= s->n ? i - s->n : i; }
 
-static inline u64 in_hands(const State *s) {
-    u64 m = 0;
-    for (int p = 0; p < s->n; p++) m |= s->hands[p];
-    return m;
+static inline u64 in_hands(const State *s) { return s->all; }
+
+/* set `all` and `lens` from the hands (push and pop keep them from then on) */
+static void init_derived(State *s) {
+    s->all = s->lens = 0;
+    for (int p = 0; p < s->n; p++) {
+        s->all |= s->hands[p];
+        for (int suit = 0; suit < 4; suit++)
+            s->lens |= (u64)popc(s->hands[p] & SUIT(suit)) << (16 * p + 4 * suit);
+    }
 }
 
 /* every card in play: held, or in the trick so far */
@@ -279,6 +287,8 @@ static inline int beats(int card, int best, int trump) {
 static inline int push(State *s, int card, int *saved_leader) {
     int player = wrap(s, s->leader + s->tlen);
     s->hands[player] &= ~(1ULL << card);
+    s->all &= ~(1ULL << card);
+    s->lens -= 1ULL << (16 * player + 4 * (card / 13));
     if (s->tlen == 0) {
         s->win_off[0] = 0;
     } else {
@@ -307,6 +317,8 @@ static inline void pop(State *s, int card, int saved_leader, int gained, const i
     s->tlen--;
     int player = wrap(s, s->leader + s->tlen);
     s->hands[player] |= 1ULL << card;
+    s->all |= 1ULL << card;
+    s->lens += 1ULL << (16 * player + 4 * (card / 13));
 }
 
 /* the cut a complete trick needs if it was won by rank (another card of its suit was played), else 0 */
@@ -338,14 +350,12 @@ static inline u64 rank_winner(const State *s) {
 /* relative-rank holdings of a trick-boundary position: in each suit the cards in play are renumbered
    from the top (the highest card in play is bit 12 of its suit field, the next bit 11, ...) */
 static void make_key(const State *s, u64 *k, u64 *lens_out) {
-    u64 lens = 0;
     k[0] = k[1] = k[2] = 0;
     for (int suit = 0; suit < 4; suit++) {
         u64 lanes = 0, r = 0;
         for (int p = 0; p < s->n; p++) {
             u64 h = (s->hands[p] >> (13 * suit)) & SUIT_BITS;
             lanes |= h << (16 * p);
-            lens |= (u64)popc(h) << (16 * p + 4 * suit);
             r |= h;
         }
         u64 gaps = ~r & SUIT_BITS;
@@ -358,7 +368,7 @@ static void make_key(const State *s, u64 *k, u64 *lens_out) {
         }
         for (int p = 0; p < s->n - 1; p++) k[p] |= ((lanes >> (16 * p)) & SUIT_BITS) << (13 * suit);
     }
-    *lens_out = lens;
+    *lens_out = s->lens;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -368,19 +378,14 @@ static void make_key(const State *s, u64 *k, u64 *lens_out) {
    instructions of the whole search).  Chosen at load time (see PyInit__kernel): only where the CPU has
    BMI2 and pext is fast (not AMD before Zen 3, which microcodes it). */
 __attribute__((target("bmi2,popcnt"))) static void make_key_pext(const State *s, u64 *k, u64 *lens_out) {
-    u64 lens = 0, all = 0;
+    u64 all = s->all;
     k[0] = k[1] = k[2] = 0;
-    for (int p = 0; p < s->n; p++) all |= s->hands[p];
     for (int suit = 0; suit < 4; suit++) {
         u64 r = (all >> (13 * suit)) & SUIT_BITS;
         int shift = 13 - popc(r) + 13 * suit;
-        for (int p = 0; p < s->n; p++) {
-            u64 h = (s->hands[p] >> (13 * suit)) & SUIT_BITS;
-            lens |= (u64)popc(h) << (16 * p + 4 * suit);
-            if (p < s->n - 1) k[p] |= _pext_u64(h, r) << shift;
-        }
+        for (int p = 0; p < s->n - 1; p++) k[p] |= _pext_u64((s->hands[p] >> (13 * suit)) & SUIT_BITS, r) << shift;
     }
-    *lens_out = lens;
+    *lens_out = s->lens;
 }
 static int use_pext = 0;
 static void choose_make_key(void) {
@@ -581,9 +586,7 @@ static inline int cashable(const State *s, int player, int suit, u64 top) {
 /* own cashing tricks of `player` on lead, every suit but `skip`, for the joint run below: no-trump, or
    a trump contract where no other hand holds a trump (then trumps cash like any suit) */
 static int own_tricks(const State *s, int player, int skip, u64 *rel) {
-    u64 others = 0;
-    for (int p = 0; p < s->n; p++)
-        if (p != player) others |= s->hands[p];
+    u64 others = s->all & ~s->hands[player];
     if (s->trump >= 0 && (others & SUIT(s->trump))) return 0;
     int count = 0;
     for (int suit = 0; suit < 4; suit++) {
@@ -757,9 +760,7 @@ static void sure_trick_bounds(const State *s, int left, int need, int *lower, u6
                               u64 *rel_upper) {
     int leader = s->leader;
     u64 hand = s->hands[leader];
-    u64 others = 0;
-    for (int p = 0; p < s->n; p++)
-        if (p != leader) others |= s->hands[p];
+    u64 others = s->all & ~hand;
     int quick = 0, drawn = 1;
     u64 qrel = 0;
     if (s->trump >= 0) {
@@ -943,9 +944,7 @@ static int later_tricks(const State *s, int left, u64 in_play, u64 *rel) {
 static void misere_bounds(const State *s, int left, int *lower, u64 *rel_lower, int *upper, u64 *rel_upper) {
     if (s->trump >= 0 || popc((unsigned)s->count_mask) != 1) return;
     int seat = __builtin_ctz((unsigned)s->count_mask);
-    u64 mine = s->hands[seat], theirs = 0;
-    for (int p = 0; p < s->n; p++)
-        if (p != seat) theirs |= s->hands[p];
+    u64 mine = s->hands[seat], theirs = s->all & ~mine;
     u64 forced = 0, frel = 0;   /* suits where every card of the seat beats every other card */
     int stuck[4], low[4], high_low[4]; /* per suit: stuck?, the seat's lowest card, others' highest lowest */
     for (int suit = 0; suit < 4; suit++) {
@@ -1734,6 +1733,7 @@ static int parse_state(PyObject *args, State *s) {
     for (int i = 0; i < 64; i++) s->killer[i] = -1;
     int tlen;
     if (read_hands(hands, s->hands, &s->n) < 0 || read_trick(trick, s->n, leader, s->trick, &tlen) < 0) return -1;
+    init_derived(s);
     s->leader = leader;
     s->trump = trump;
     s->count_mask = count_mask;
