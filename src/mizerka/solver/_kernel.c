@@ -97,8 +97,9 @@
  *     will take it, shed high cards.  Every lead outside the misere is ranked down by the opponents'
  *     length in its suit (a void opponent counts as six cards): each card an opponent can play is a
  *     branch, so the smaller tree comes first (DDS's suit weight; this halved the nodes of full bridge
- *     deals); so is the seat's lead in the misere, by the others' lengths (a void hand as ten); where no partner holds a card above the opponents', a finesse that cannot lose and a
- *     suit where the side holds the second and third best come first (lead_shape).  The card that proved the last
+ *     deals); so is the seat's lead in the misere, by the others' lengths (a void hand as ten); where
+ *     no partner holds a card above the opponents', a finesse that cannot lose and a suit where the side
+ *     holds the second and third best come first (lead_shape).  The card that proved the last
  *     cut-off of a table entry first; the killer move of the depth (the last cut-off there) only
  *     breaks ties between equal scores (put first, as DDS weighs it, it cost 3-4x the nodes of full
  *     deals), except for the lead of a no-trump bridge deal.  Every weight was kept only if it cut
