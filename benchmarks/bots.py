@@ -447,13 +447,18 @@ def attribution(level: str, matches: int, seed: int, workers: int | None) -> dic
     return out
 
 
-def _paired_deal(level: str, index: int, seed: int) -> tuple[int, float]:
-    """Deal *index* of the paired deal test with *level* in the hero seat: its score and slowest decision (s)."""
+def paired_start(index: int, seed: int) -> tuple[Deal, int]:
+    """Deal *index* of the paired deal test with forehand's contract chosen, and the hero's seat."""
     from mizerka.deal import CHOICES
 
     deal = Deal.random(seed + index, dealer=index % 3)
     deal.push(CHOICES[index % 6])  # forehand's contract: each contract in turn, as often as in a match
-    hero = deal.active_seats[(index // 6) % 3]  # the hero's role: in turn, every contract in every role
+    return deal, deal.active_seats[(index // 6) % 3]  # the hero's role: in turn, every contract in every role
+
+
+def _paired_deal(level: str, index: int, seed: int) -> tuple[int, float]:
+    """Deal *index* of the paired deal test with *level* in the hero seat: its score and slowest decision (s)."""
+    deal, hero = paired_start(index, seed)
     bots = [make_bot(level, seed=5) if s == hero else make_bot("rules", seed=100 + s) for s in range(3)]
     slowest = 0.0
     while deal.phase is not Phase.DONE:

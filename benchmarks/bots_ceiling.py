@@ -34,11 +34,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import mizerka.bots.search as search
-from bots import CONTRACT_NAMES, ci95
+from bots import CONTRACT_NAMES, ci95, paired_start
 from mizerka.bots import make_bot
 from mizerka.bots.fastsim import Table
 from mizerka.bots.rules_bot import play_by_rules
-from mizerka.deal import CHOICES, Deal, Observation, Phase, Play
+from mizerka.deal import Deal, Observation, Phase, Play
 from mizerka.rules import Contract, Rules
 
 MODES = ("play", "play-solver", "exchange", "play-rules")
@@ -90,9 +90,7 @@ def _rules_rollout_choice(deal: Deal, seat: int, expert_card: Play) -> Play:
 
 def hero_score(index: int, seed: int, mode: str | None) -> int:
     """The hero's score in paired deal *index*: Expert, informed as *mode* says (``None``: as it is)."""
-    deal = Deal.random(seed + index, dealer=index % 3)
-    deal.push(CHOICES[index % 6])
-    hero = deal.active_seats[(index // 6) % 3]
+    deal, hero = paired_start(index, seed)
     bots = [make_bot("expert", seed=5) if s == hero else make_bot("rules", seed=100 + s) for s in range(3)]
     _true["solve"] = mode == "play-solver"
     while deal.phase is not Phase.DONE:
