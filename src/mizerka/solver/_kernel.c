@@ -69,9 +69,10 @@
  *     - the misere (misere_bounds()): the seat is "stuck" in a suit when its lowest card beats every
  *       other hand's lowest; the others leading such a suit force a trick, a leader without one lets
  *       the seat duck this trick, the seat on lead exits safely where a hand must overtake its lowest
- *       card, and a seat whose every card is on top takes every trick; a seat whose every card is under
- *       every card of its suit that the others hold wins only by leading, so it takes no more tricks
- *       (on lead: after one exit that some hand must overtake).
+ *       card (or, forced to win this trick, keeps such an exit in another suit for the next), and a
+ *       seat whose every card is on top takes every trick; a seat that can always play under the card
+ *       led (in each suit, walking up, its cards seen never fall behind the others') wins only by
+ *       leading, so it takes no more tricks (on lead: after one exit that some hand must overtake).
  *     The last trick is scored without search.
  *  6b. The trick in progress (after DDS's QuickTricksSecondHand, for every hand after the lead and both
  *     sides; trick_win_cut(), misere_trick_cut()): when the side holding the best card still to come of
@@ -929,12 +930,70 @@ static int later_tricks(const State *s, int left, u64 in_play, u64 *rel) {
     return sum < left;
 }
 
+/* Can the seat, following, always play under the card led in a suit (m: its cards, t: the others')?
+   Walking up the suit the seat's cards seen never fall behind the others' until all the seat's are seen. */
+static inline int ducks_all(u64 m, u64 t) {
+    int k = popc(m), mine = 0, theirs = 0;
+    for (u64 all = m | t; all; all &= all - 1) {
+        if ((m >> __builtin_ctzll(all)) & 1) {
+            if (++mine == k) return 1;
+        } else if (++theirs > mine) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The same test, with the cuts a table entry needs (*cuts): the coarsest blocks up the suit, from the
+   others' lowest card, such that the test still passes with each block's cards of the others put under
+   its cards of the seat (within a block only the number each hand holds is kept; the others' blocks may
+   be split between them as they will: the test does not ask which of them holds a card) */
+static inline int ducks_cut(u64 m, u64 t, u64 *cuts) {
+    int k = popc(m);
+    u64 low = t & -t;
+    int mine = popc(m & (low - 1)), theirs = 0, block_mine = 0, block_theirs = 0; /* before the block, in it */
+    *cuts |= low;
+    for (u64 all = (m | t) & ~(low - 1); all && mine < k; all &= all - 1) {
+        int card = __builtin_ctzll(all);
+        if ((m >> card) & 1) {
+            block_mine++;
+            continue;
+        }
+        if (mine < (theirs + block_theirs + 1 < k ? theirs + block_theirs + 1 : k)) {
+            mine += block_mine, theirs += block_theirs, block_mine = block_theirs = 0;
+            if (mine < (theirs + 1 < k ? theirs + 1 : k)) return 0;
+            *cuts |= 1ULL << card;
+        }
+        block_theirs++;
+    }
+    return 1;
+}
+
+/* the cuts that keep how the seat's cards (m) and the others' (t) of a suit interleave: below the others'
+   lowest card and wherever the owner changes */
+static inline u64 duck_cuts(u64 m, u64 t) {
+    u64 cuts = t & -t, all = (m | t) & ~(cuts - 1);
+    int prev = 0;
+    for (; all; all &= all - 1) {
+        int c = __builtin_ctzll(all), mine = (int)((m >> c) & 1);
+        if (mine != prev) {
+            cuts |= 1ULL << c;
+            if (!mine && !(m >> c)) break;
+            prev = mine;
+        }
+    }
+    return cuts;
+}
+
 /* Mizerka (the counted seat wants few tricks, the others want it to take them), no trumps.  In a suit
    the seat holds, call the seat "stuck" when its lowest card beats every other hand's lowest card of the
    suit: the others, playing their lowest, leave the trick to the seat whatever it plays, while a hand
    whose every card of the suit is above the seat's lowest card must overtake it.  So:
+   - the seat ducks every trick left (upper bound 0) when in every suit it can always play under the
+     card led (ducks_cut()), with the others on lead, or on lead with an exit (below);
    - the others on lead: leading a suit where the seat is stuck forces a trick on it (lower bound 1);
-     if the leader has no such suit, the seat ducks this trick (upper bound: all tricks but one);
+     if the leader has no such suit, the seat ducks this trick (upper bound: all tricks but one), and
+     so it does when after each such lead it keeps an exit in another suit (it ducks the next trick);
    - the seat on lead: leading its lowest card where it is not stuck gives the trick away (upper bound:
      all but one); stuck in every suit, it takes this trick (lower bound 1); and if every card it holds
      is above all others' cards of its suit it takes every trick.
@@ -965,44 +1024,39 @@ static void misere_bounds(const State *s, int left, int *lower, u64 *rel_lower, 
         high_low[suit] = hl;
         stuck[suit] = hl < low[suit];
     }
-    /* "under": every card of the seat lies under every card of its suit that the others hold.  Then the
-       others, leading, always lead a card above the seat's cards of the suit (or one it cannot follow),
-       so the seat wins a trick only when it leads, and it leads only after winning a trick: with the
-       others on lead it takes no more tricks.  The seat on lead loses this trick if it leads a card
-       some hand must overtake (a hand holding only higher cards of the suit), and takes none after it
-       if its other cards are all under: it leads the top card of a suit whose other cards are under */
-    int under_all = 1, exits = 0;
+    /* "ducks": in every suit the seat can always play under the card led.  Walking up the suit, the
+       seat must have seen at least as many of its own cards as of the others' (until it has seen them
+       all): then the seat's i-th lowest card is under the others' i-th lowest, and answering each lead
+       with its highest card under the card led (discarding its top cards when void) keeps it so.  The
+       seat, never winning a trick, never leads: with the others on lead it takes no more tricks.  On
+       lead it exits with its highest card under the lowest card of some hand that holds only higher
+       cards of the suit (that hand must overtake) if the rest of the suit still ducks.  The cut: below
+       the others' lowest card of each suit the seat holds, so that only the seat's cards lie under it
+       (the others' cards split among them as they will; their discards only raise their cards) */
+    int ducks = 1, exit_suit = -1;
     u64 urel = 0;
-    for (int suit = 0; suit < 4; suit++) {
+    for (int suit = 0; suit < 4 && ducks; suit++) {
         u64 m = mine & SUIT(suit), t = theirs & SUIT(suit);
         if (!m || !t) continue;
-        int theirs_low = __builtin_ctzll(t), hi = top_bit(m);
-        urel |= 1ULL << theirs_low; /* a cut below the others' lowest card keeps the seat's cards under it */
-        if (hi < theirs_low) {
-            exits = 1; /* leading any card of the suit is overtaken */
+        if (ducks_cut(m, t, &urel)) continue;
+        if (s->leader != seat || exit_suit >= 0 || stuck[suit]) {
+            ducks = 0;
             continue;
         }
-        u64 rest = m & ~(1ULL << hi);
-        if (!rest || top_bit(rest) < theirs_low) {
-            /* only the top card is not under: an exit if some hand holds only cards above it */
-            int safe = 0;
-            for (int p = 0; p < s->n; p++) {
-                u64 h = s->hands[p] & SUIT(suit);
-                if (p != seat && h && __builtin_ctzll(h) > hi && !safe) {
-                    safe = 1;
-                    urel |= h & -h; /* and one below that hand's lowest keeps the top card under it */
-                }
-            }
-            under_all = under_all == 1 && safe && s->leader == seat ? 2 : 0;
-            continue;
+        u64 under = m & ((1ULL << high_low[suit]) - 1); /* the seat's cards a hand must overtake */
+        if (ducks_all(m & ~(1ULL << top_bit(under)), t)) exit_suit = suit, urel |= duck_cuts(m, t) | (1ULL << high_low[suit]);
+        else ducks = 0;
+    }
+    if (ducks && s->leader == seat && exit_suit < 0) {
+        /* every suit ducks: an exit from a suit that still ducks without the card led */
+        for (int suit = 0; suit < 4 && exit_suit < 0; suit++) {
+            u64 m = mine & SUIT(suit), t = theirs & SUIT(suit);
+            if (m && t && !stuck[suit] && ducks_all(m & ~(1ULL << top_bit(m & ((1ULL << high_low[suit]) - 1))), t))
+                exit_suit = suit, urel |= duck_cuts(m, t) | (1ULL << high_low[suit]);
         }
-        under_all = 0;
+        ducks = exit_suit >= 0;
     }
-    if (under_all == 1 && (s->leader != seat || exits)) {
-        *upper = 0, *rel_upper = urel;
-        return;
-    }
-    if (under_all == 2) {
+    if (ducks) {
         *upper = 0, *rel_upper = urel;
         return;
     }
@@ -1023,16 +1077,36 @@ static void misere_bounds(const State *s, int left, int *lower, u64 *rel_lower, 
         *lower = 1, *rel_lower = r;
         return;
     }
-    u64 lead = s->hands[s->leader], r = 0;
+    /* the others on lead: a suit where the seat is stuck forces this trick on it (lower bound 1).  The
+       seat still ducks one of the next two tricks (upper bound: all but one) if, after any such lead, it
+       keeps an exit in another suit: a hand holding only cards above the seat's lowest there that
+       cannot throw them all on this trick (it holds two, or it leads, or it must follow the suit led) */
+    int leader = s->leader, other = -1;
+    for (int p = 0; p < s->n; p++)
+        if (p != seat && p != leader) other = p;
+    u64 lead = s->hands[leader], r = 0, lrel = 0;
+    int forced_here = 0, ducks_next = 1;
     for (int suit = 0; suit < 4; suit++) {
         if (!(lead & SUIT(suit)) || !(mine & SUIT(suit))) continue;
-        if (stuck[suit]) {
-            *lower = 1, *rel_lower = 1ULL << low[suit]; /* every other hand has a card under it */
-            return;
+        if (!stuck[suit]) {
+            r |= 1ULL << high_low[suit];
+            continue;
         }
-        r |= 1ULL << high_low[suit];
+        if (!forced_here) forced_here = 1, lrel = 1ULL << low[suit]; /* every other hand has a card under it */
+        int exit = 0;
+        for (int t = 0; t < 4 && !exit && ducks_next; t++) {
+            if (t == suit || !(mine & SUIT(t))) continue;
+            for (int p = 0; p < s->n && !exit; p++) {
+                u64 h = s->hands[p] & SUIT(t);
+                if (p == seat || !h || __builtin_ctzll(h) < low[t]) continue;
+                if (popc(h) >= 2 || p == leader || (p == other && (s->hands[p] & SUIT(suit))))
+                    exit = 1, r |= h & -h; /* a cut below its lowest keeps it above the seat's lowest */
+            }
+        }
+        if (!exit) ducks_next = 0;
     }
-    *upper = left - 1, *rel_upper = r;
+    if (forced_here) *lower = 1, *rel_lower = lrel;
+    if (ducks_next) *upper = left - 1, *rel_upper = r;
 }
 
 /* ---------------------------------------------------------------- move generation ------------ */
