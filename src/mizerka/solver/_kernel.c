@@ -997,10 +997,11 @@ static inline u64 duck_cuts(u64 m, u64 t) {
    - the seat on lead: leading its lowest card where it is not stuck gives the trick away (upper bound:
      all but one); stuck in every suit, it takes this trick (lower bound 1); and if every card it holds
      is above all others' cards of its suit it takes every trick.
-   Each bound comes with the cuts it needs, one per suit it read, near the bottom of the suit: "the
-   seat's lowest card beats every other hand's lowest" holds in every position with a cut below the
-   seat's lowest card (each other hand keeps a card in the block under it), "a hand holds only cards
-   above the seat's lowest" with a cut below that hand's lowest card. */
+   Each bound comes with the cuts it needs, most of them one per suit it read, near the bottom of the
+   suit (the ducking test needs more, see ducks_cut()): "the seat's lowest card beats every other
+   hand's lowest" holds in every position with a cut below the seat's lowest card (each other hand
+   keeps a card in the block under it), "a hand holds only cards above the seat's lowest" with a cut
+   below that hand's lowest card. */
 static void misere_bounds(const State *s, int left, int *lower, u64 *rel_lower, int *upper, u64 *rel_upper) {
     if (s->trump >= 0 || popc((unsigned)s->count_mask) != 1) return;
     int seat = __builtin_ctz((unsigned)s->count_mask);
@@ -1030,9 +1031,10 @@ static void misere_bounds(const State *s, int left, int *lower, u64 *rel_lower, 
        with its highest card under the card led (discarding its top cards when void) keeps it so.  The
        seat, never winning a trick, never leads: with the others on lead it takes no more tricks.  On
        lead it exits with its highest card under the lowest card of some hand that holds only higher
-       cards of the suit (that hand must overtake) if the rest of the suit still ducks.  The cut: below
-       the others' lowest card of each suit the seat holds, so that only the seat's cards lie under it
-       (the others' cards split among them as they will; their discards only raise their cards) */
+       cards of the suit (that hand must overtake) if the rest of the suit still ducks.  The cuts: those
+       of ducks_cut() in each suit (an exit's suit: at every change of owner, and below the lowest card
+       of the hand that must overtake); which of the others holds a card of theirs does not matter, and
+       their discards only raise their cards */
     int ducks = 1, exit_suit = -1;
     u64 urel = 0;
     for (int suit = 0; suit < 4 && ducks; suit++) {
