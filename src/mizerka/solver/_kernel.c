@@ -985,6 +985,17 @@ static inline u64 duck_cuts(u64 m, u64 t) {
     return cuts;
 }
 
+/* The seat on lead exits in a suit (m, t as above) with its highest card under `high_low`, the lowest
+   card of a hand holding only higher cards of the suit (that hand must overtake): does the rest of the
+   suit still duck?  If so, *cuts gets the cuts this relies on: at every change of owner, and below
+   that hand's lowest card. */
+static inline int exit_ducks(u64 m, u64 t, int high_low, u64 *cuts) {
+    u64 under = m & ((1ULL << high_low) - 1);
+    if (!ducks_all(m & ~(1ULL << top_bit(under)), t)) return 0;
+    *cuts |= duck_cuts(m, t) | (1ULL << high_low);
+    return 1;
+}
+
 /* Mizerka (the counted seat wants few tricks, the others want it to take them), no trumps.  In a suit
    the seat holds, call the seat "stuck" when its lowest card beats every other hand's lowest card of the
    suit: the others, playing their lowest, leave the trick to the seat whatever it plays, while a hand
@@ -1045,16 +1056,14 @@ static void misere_bounds(const State *s, int left, int *lower, u64 *rel_lower, 
             ducks = 0;
             continue;
         }
-        u64 under = m & ((1ULL << high_low[suit]) - 1); /* the seat's cards a hand must overtake */
-        if (ducks_all(m & ~(1ULL << top_bit(under)), t)) exit_suit = suit, urel |= duck_cuts(m, t) | (1ULL << high_low[suit]);
+        if (exit_ducks(m, t, high_low[suit], &urel)) exit_suit = suit;
         else ducks = 0;
     }
     if (ducks && s->leader == seat && exit_suit < 0) {
         /* every suit ducks: an exit from a suit that still ducks without the card led */
         for (int suit = 0; suit < 4 && exit_suit < 0; suit++) {
             u64 m = mine & SUIT(suit), t = theirs & SUIT(suit);
-            if (m && t && !stuck[suit] && ducks_all(m & ~(1ULL << top_bit(m & ((1ULL << high_low[suit]) - 1))), t))
-                exit_suit = suit, urel |= duck_cuts(m, t) | (1ULL << high_low[suit]);
+            if (m && t && !stuck[suit] && exit_ducks(m, t, high_low[suit], &urel)) exit_suit = suit;
         }
         ducks = exit_suit >= 0;
     }
