@@ -9,7 +9,9 @@ Reports, on the same seeded deals for both solvers:
 * full bridge deals, no-trump, West on lead (DDS ``SolveBoard``, target -1, one solution): ours, DDS's, ratio;
 * the same in a spades contract;
 * bridge positions with 9 tricks left (no-trump): ours, DDS's, ratio;
-* the kernel's nodes per second and the process's peak memory.
+* the kernel's nodes per second and the process's peak memory;
+* the first solve of a fresh process (a 3-card bridge ending: the table's set-up, not the search), ours and
+  DDS's, each in its own new interpreter, median of five.
 
 Every bridge value is checked against DDS; a mismatch stops the run.  The last line printed is one JSON
 object with every figure, the anchors, the ratios and the targets.
@@ -22,6 +24,7 @@ import json
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -52,6 +55,42 @@ def _timed(fn: Callable[[], int]) -> tuple[int, float]:
     start = time.perf_counter()
     value = fn()
     return value, time.perf_counter() - start
+
+
+FIRST_CALL = {
+    "ours": """
+import random, sys, time
+sys.path.insert(0, {path!r})
+from mizerka.solver import solve
+from solver_bridge import bridge_position, random_bridge_hands
+position = bridge_position(random_bridge_hands(random.Random(5), 3), 3, None)
+start = time.perf_counter()
+solve(position, 3)
+print(time.perf_counter() - start)
+""",
+    "dds": """
+import random, sys, time
+sys.path.insert(0, {path!r})
+import endplay._dds as dds_module
+from endplay.dds import solve_board
+from endplay.dds.solve import SolveMode
+from endplay.types import Deal, Denom, Player
+from solver_bridge import random_bridge_hands, to_pbn
+dds_module.SetMaxThreads(1)
+deal = Deal(to_pbn(random_bridge_hands(random.Random(5), 3)), first=Player.west, trump=Denom.nt)
+start = time.perf_counter()
+solve_board(deal, SolveMode.OptimalOne)
+print(time.perf_counter() - start)
+""",
+}
+"""The first solve in a new interpreter, timed inside it (imports excluded), for ours and for DDS."""
+
+
+def _first_call_ms(which: str, repeats: int = 5) -> float:
+    code = FIRST_CALL[which].format(path=str(Path(__file__).resolve().parent))
+    times = [float(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout)
+             for _ in range(repeats)]
+    return round(statistics.median(times) * 1e3, 3)
 
 
 def main() -> None:
@@ -116,6 +155,10 @@ def main() -> None:
     figures["bridge_9_left_nt"] = bridge_round("bridge, 9 tricks left, NT", args.nine_left, 9)
     figures["bridge_full_nt"] = bridge_round("bridge full deal, NT, West leads", args.bridge_deals, 13)
     figures["bridge_full_spades"] = bridge_round("bridge full deal, spades, West leads", args.spades_deals, 13, 3)
+
+    first = {"ours_ms": _first_call_ms("ours"), "dds_ms": _first_call_ms("dds")}
+    print(f"first solve of a fresh process (3-card ending): {first}")
+    figures["first_solve"] = first
 
     nodes = kernel_nodes() - nodes_before
     figures["nodes_per_second"] = round(nodes / search_time) if search_time else 0

@@ -154,6 +154,8 @@ typedef struct {
 } Bucket;
 #define BUCKET_BYTES sizeof(Bucket)
 static unsigned char *table = NULL;
+static void *table_block = NULL; /* the mapping that holds the table (table is its 2 MB-aligned start) */
+static size_t table_block_bytes = 0;
 static size_t n_buckets = 0;
 static size_t table_size = 0;
 static uint32_t generation = 1;
@@ -163,17 +165,25 @@ static int table_alloc(size_t bytes) {
     size_t buckets = bytes / BUCKET_BYTES;
     if (buckets < 1) buckets = 1;
     size_t size = buckets * BUCKET_BYTES;
-    size_t rounded = (size + (1u << 21) - 1) & ~(size_t)((1u << 21) - 1);
-    void *memory = NULL;
+    size_t huge = (size_t)1 << 21;
+    size_t rounded = (size + huge - 1) & ~(huge - 1);
     /* 2 MB alignment + transparent huge pages: a 64 MB table probed at random otherwise costs a TLB
-       miss (and, the first time, a page fault) per probe, which halved the node rate */
-    if (posix_memalign(&memory, 1 << 21, rounded) != 0) return -1;
+       miss (and, the first time, a page fault) per probe, which halved the node rate.  An anonymous
+       mapping reads as zeros (every bucket's generation 0: empty) and the system clears each page when
+       it is first touched, so the table is not cleared here: clearing all 64 MB up front made the first
+       solve of a process take 30-200 ms on these machines, even for a three-card ending; now a solve
+       pays only for the pages it touches */
+    size_t span = rounded + huge;
+    void *block = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (block == MAP_FAILED) return -1;
+    unsigned char *start = (unsigned char *)(((uintptr_t)block + huge - 1) & ~(uintptr_t)(huge - 1));
 #ifdef MADV_HUGEPAGE
-    madvise(memory, rounded, MADV_HUGEPAGE);
+    madvise(start, rounded, MADV_HUGEPAGE);
 #endif
-    memset(memory, 0, rounded);
-    free(table);
-    table = (unsigned char *)memory;
+    if (table_block) munmap(table_block, table_block_bytes);
+    table_block = block;
+    table_block_bytes = span;
+    table = start;
     n_buckets = buckets;
     table_size = size;
     generation = 1;
