@@ -308,6 +308,26 @@ def test_a_tiny_table_gives_the_same_values() -> None:
     assert _kernel.table_bytes() <= DEFAULT_TT_MB * 1024 * 1024
 
 
+def test_the_table_forgets_everything_when_its_generation_wraps() -> None:
+    """A solve stamps the buckets it writes with the table's generation, and a later solve reads only buckets
+    with its own.  After 2**32 solves the counter wraps: a bucket stamped with the value it wraps to would pass
+    for the new solve's, with bounds on another seat's tricks.  The wrap must forget every bucket."""
+    from mizerka.solver import _kernel  # type: ignore[attr-defined]
+
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(12):
+        position = random_position(rng, 3, 7, trump=None, mid_trick=False)
+        first, second = rng.sample(range(3), 2)
+        expected = solve(position, second, impl="reference")
+        _kernel._set_generation(0)  # the next solve runs as generation 1
+        solve(position, first, impl="kernel")
+        _kernel._set_generation(2**32 - 1)  # the next solve wraps round to generation 1
+        assert solve(position, second, impl="kernel") == expected, (str(position), first, second)
+        checked += solve(position, first, impl="reference") != expected
+    assert checked, "no position where the two seats' values differ: the test would prove nothing"
+
+
 endplay = pytest.importorskip("endplay")
 
 

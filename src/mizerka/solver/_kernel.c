@@ -1856,8 +1856,12 @@ static int parse_state(PyObject *args, State *s) {
         PyErr_NoMemory();
         return -1;
     }
-    generation++;
-    if (generation == 0) generation = 1;
+    if (++generation == 0) {
+        /* wrapped after 2^32 solves (a long-running server's bots): a bucket stamped 2^32 solves ago
+           would pass for this solve's, with bounds from another contract or seat; forget every bucket */
+        for (size_t i = 0; i < n_buckets; i++) ((Bucket *)(table + i * BUCKET_BYTES))->gen = 0;
+        generation = 1;
+    }
     return 0;
 }
 
@@ -1938,6 +1942,14 @@ static PyObject *py_table_bytes(PyObject *self, PyObject *noargs) {
 
 static PyObject *py_nodes(PyObject *self, PyObject *noargs) { return PyLong_FromUnsignedLongLong(total_nodes); }
 
+/* for the tests: move the generation counter, e.g. next to its wrap */
+static PyObject *py_set_generation(PyObject *self, PyObject *args) {
+    unsigned long value;
+    if (!PyArg_ParseTuple(args, "k", &value)) return NULL;
+    generation = (uint32_t)value;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS,
      "solve(hands, leader, trick, trump, count_mask, max_mask, must_trump) -> counted tricks"},
@@ -1945,6 +1957,7 @@ static PyMethodDef methods[] = {
     {"set_table_size", py_set_table_size, METH_VARARGS, "set_table_size(bytes): reallocate the table"},
     {"table_bytes", py_table_bytes, METH_NOARGS, "bytes of the transposition table"},
     {"nodes", py_nodes, METH_NOARGS, "search nodes since load"},
+    {"_set_generation", py_set_generation, METH_VARARGS, "_set_generation(n): move the table's generation (tests)"},
     {NULL, NULL, 0, NULL},
 };
 
