@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 import sys
+import threading
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -326,6 +329,47 @@ def test_the_table_forgets_everything_when_its_generation_wraps() -> None:
         assert solve(position, second, impl="kernel") == expected, (str(position), first, second)
         checked += solve(position, first, impl="reference") != expected
     assert checked, "no position where the two seats' values differ: the test would prove nothing"
+
+
+def _at_once(calls: list[Callable[[], object]]) -> list[object]:
+    """Run the calls in as many threads, released together, and return their results in order."""
+    barrier = threading.Barrier(len(calls))
+    results: list[object] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        results[i] = calls[i]()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_searches_in_several_threads_at_once_give_the_values_of_one_at_a_time() -> None:
+    """A search releases the GIL, but its table is global: each extension lets one search run at a time.  Without
+    that, one position solved for its three seats in three threads at once read each other's table entries
+    (bounds on another seat's tricks): about half the values came out wrong."""
+    from mizerka.solver.maxn import solve_maxn_all
+
+    rng = random.Random(14)
+    for _ in range(8):
+        position = random_position(rng, 3, 11, trump=rng.choice([None, 2]), misere=rng.random() < 0.4,
+                                   mid_trick=False)
+        seats = range(3)
+        expected = [solve(position, seat, impl="kernel") for seat in seats]
+        assert _at_once([partial(solve, position, seat, impl="kernel") for seat in seats]) == expected, str(position)
+    for _ in range(4):  # solve_all, max^n and a table resize, all at once
+        position = random_position(rng, 3, 6, trump=None, mid_trick=False)
+        expected_all = [solve_all(position, seat, impl="kernel") for seat in range(3)]
+        expected_maxn = solve_maxn_all(position)
+        calls: list[Callable[[], object]] = [partial(solve_all, position, seat, impl="kernel") for seat in range(3)]
+        calls += [partial(solve_maxn_all, position), partial(solve_maxn_all, position),
+                  partial(set_table_size, DEFAULT_TT_MB)]
+        results = _at_once(calls)
+        assert results[:3] == expected_all and results[3:5] == [expected_maxn] * 2, str(position)
 
 
 endplay = pytest.importorskip("endplay")

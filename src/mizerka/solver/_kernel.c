@@ -1852,10 +1852,13 @@ static int parse_state(PyObject *args, State *s) {
         }
     }
     s->tlen = tlen;
-    if (!table && table_alloc(64u << 20) < 0) {
-        PyErr_NoMemory();
-        return -1;
-    }
+    return 0;
+}
+
+/* a new search's table: made on first use, and a new generation (which empties every bucket as the search
+   meets it).  With the search lock held; -1 if the table cannot be made */
+static int begin_search(void) {
+    if (!table && table_alloc(64u << 20) < 0) return -1;
     if (++generation == 0) {
         /* wrapped after 2^32 solves (a long-running server's bots): a bucket stamped 2^32 solves ago
            would pass for this solve's, with bounds from another contract or seat; forget every bucket */
@@ -1868,9 +1871,12 @@ static int parse_state(PyObject *args, State *s) {
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     State s;
     if (parse_state(args, &s) < 0) return NULL;
-    int value;
-    Py_BEGIN_ALLOW_THREADS value = solve_value(&s, 0, tricks_left(&s), -1);
-    Py_END_ALLOW_THREADS total_nodes += s.nodes;
+    int value = -1;
+    SEARCH_BEGIN
+    if (begin_search() == 0) value = solve_value(&s, 0, tricks_left(&s), -1);
+    SEARCH_END
+    if (value < 0) return PyErr_NoMemory();
+    total_nodes += s.nodes;
     return PyLong_FromLong(value);
 }
 
@@ -1879,10 +1885,11 @@ static PyObject *py_solve_all(PyObject *self, PyObject *args) {
     if (parse_state(args, &s) < 0) return NULL;
     int player = wrap(&s, s.leader + s.tlen);
     u64 legal = legal_of(&s, player);
-    int values[52], last = -1;
+    int values[52], last = -1, made = 0;
     u64 in_play = in_hands(&s);
     for (int i = 0; i < s.tlen; i++) in_play |= 1ULL << s.trick[i];
-    Py_BEGIN_ALLOW_THREADS
+    SEARCH_BEGIN
+    made = begin_search() == 0;
     /* the top card of each run of equivalent cards, high to low; DDS scores the best card first and
        the others against its value: here each search starts from the best value found so far (in the
        search's move order instead, the nodes were 2-7% more once cashing winners no longer leads it) */
@@ -1892,7 +1899,7 @@ static PyObject *py_solve_all(PyObject *self, PyObject *args) {
         u64 above = in_play & SUIT(card / 13) & ~((2ULL << card) - 1);
         if (!above || !(legal & (above & -above))) order[count++] = card;
     }
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; i < count && made; i++) {
         int card = order[i];
         int saved, saved_trick[4], saved_win[4];
         memcpy(saved_trick, s.trick, sizeof saved_trick);
@@ -1907,12 +1914,14 @@ static PyObject *py_solve_all(PyObject *self, PyObject *args) {
         memcpy(s.win_off, saved_win, sizeof saved_win);
     }
     /* each lower equivalent card copies the one above it */
-    for (int card = 51; card >= 0; card--) {
+    for (int card = 51; card >= 0 && made; card--) {
         if (!((legal >> card) & 1)) continue;
         u64 above = in_play & SUIT(card / 13) & ~((2ULL << card) - 1);
         if (above && (legal & (above & -above))) values[card] = values[__builtin_ctzll(above)];
     }
-    Py_END_ALLOW_THREADS total_nodes += s.nodes;
+    SEARCH_END
+    if (!made) return PyErr_NoMemory();
+    total_nodes += s.nodes;
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
     for (int card = 0; card < 52; card++) {
@@ -1932,7 +1941,11 @@ static PyObject *py_set_table_size(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "table too small");
         return NULL;
     }
-    if (table_alloc((size_t)bytes) < 0) return PyErr_NoMemory();
+    int failed;
+    SEARCH_BEGIN /* not while a search in another thread uses the table */
+    failed = table_alloc((size_t)bytes) < 0;
+    SEARCH_END
+    if (failed) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
 
@@ -1946,7 +1959,9 @@ static PyObject *py_nodes(PyObject *self, PyObject *noargs) { return PyLong_From
 static PyObject *py_set_generation(PyObject *self, PyObject *args) {
     unsigned long value;
     if (!PyArg_ParseTuple(args, "k", &value)) return NULL;
+    SEARCH_BEGIN
     generation = (uint32_t)value;
+    SEARCH_END
     Py_RETURN_NONE;
 }
 
@@ -1966,5 +1981,5 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel",
 
 PyMODINIT_FUNC PyInit__kernel(void) {
     choose_make_key();
-    return PyModule_Create(&module);
+    return create_module(&module);
 }

@@ -172,13 +172,13 @@ static int parse(PyObject *args, Search *s, int *leader, int *len) {
     s->trump = trump;
     s->avoid = avoid;
     s->must_trump = must_trump;
-    if (!table) {
-        table = (Entry *)calloc(TABLE_SIZE, sizeof(Entry));
-        if (!table) {
-            PyErr_NoMemory();
-            return -1;
-        }
-    }
+    return 0;
+}
+
+/* a new search's table: made on first use, and a new generation.  With the search lock held (see
+   _glue.h); -1 if the table cannot be made */
+static int begin_search(void) {
+    if (!table && !(table = (Entry *)calloc(TABLE_SIZE, sizeof(Entry)))) return -1;
     if (++generation == 0) { /* wrapped: forget everything */
         memset(table, 0, TABLE_SIZE * sizeof(Entry));
         generation = 1;
@@ -198,8 +198,12 @@ static PyObject *py_maxn(PyObject *self, PyObject *args) {
     int leader, len;
     if (parse(args, &s, &leader, &len) < 0) return NULL;
     int8_t v[4];
-    Py_BEGIN_ALLOW_THREADS rec(&s, leader, len, v);
-    Py_END_ALLOW_THREADS total_nodes += s.nodes;
+    int made;
+    SEARCH_BEGIN
+    if ((made = begin_search() == 0)) rec(&s, leader, len, v);
+    SEARCH_END
+    if (!made) return PyErr_NoMemory();
+    total_nodes += s.nodes;
     return vector(v, s.n);
 }
 
@@ -210,8 +214,10 @@ static PyObject *py_maxn_all(PyObject *self, PyObject *args) {
     int player = (leader + len) % s.n;
     u64 legal = legal_of(&s, player, len), play = in_play(&s, len), m = legal;
     int8_t values[52][4];
-    int lower = -1;
-    Py_BEGIN_ALLOW_THREADS while (m) {
+    int lower = -1, made;
+    SEARCH_BEGIN
+    made = begin_search() == 0;
+    while (m && made) {
         int card = ctz(m);
         m &= m - 1;
         if (equivalent(play, lower, card))
@@ -220,7 +226,9 @@ static PyObject *py_maxn_all(PyObject *self, PyObject *args) {
             after_card(&s, leader, len, player, card, values[card]);
         lower = card;
     }
-    Py_END_ALLOW_THREADS total_nodes += s.nodes;
+    SEARCH_END
+    if (!made) return PyErr_NoMemory();
+    total_nodes += s.nodes;
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
     m = legal;
@@ -250,4 +258,4 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_maxn",
                                     "Max^n (each for himself) search of small endings; see mizerka.solver.maxn.",
                                     -1, methods};
 
-PyMODINIT_FUNC PyInit__maxn(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__maxn(void) { return create_module(&module); }
