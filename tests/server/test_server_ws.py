@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 import time
 from typing import Any
 
@@ -185,3 +187,68 @@ def test_every_server_message_fits_the_protocol_models(server: ThreadServer, ws_
             assert message["event"]["kind"] == "deal_end"
             del message["event"]["reveal"]
         assert '"deck"' not in json.dumps(message)
+
+
+def test_a_leave_takes_the_seat_from_every_connection_with_its_token(server: ThreadServer, ws_factory: Any) -> None:
+    """Two connections hold seat 0 with one token; one of them leaves.  The other must lose the seat too:
+    kept, it went on seeing the hand of whoever sat there next, and could act for him or give his seat up."""
+    table = new_table(server)  # three human seats, filled before the start
+    ala = join(server, table, "Ala", 0)
+    first: WS = ws_factory()
+    second: WS = ws_factory()
+    first.hello(table, ala["token"])
+    assert second.hello(table, ala["token"])["seat"] == 0
+    first.send({"type": "leave", "id": "bye"})
+    first.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "seat" and m["event"]["open"])
+    later = join(server, table, "Ola", 0)  # before the start the seat opens again: a new player takes it
+    join(server, table, "Bolek")
+    join(server, table, "Cezary")
+    second.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "start")
+    snapshot = second.request({"type": "sync", "last_seq": 0})
+    assert snapshot["view"]["seat"] is None and snapshot["view"]["hand"] == []
+    for message in ({"type": "act", "action": "NT"}, {"type": "leave"}, {"type": "hint"}):
+        assert second.request(message)["code"] == "no_seat", message
+    assert WS(server.ws_url).hello(table, ala["token"])["code"] == "bad_token"
+    assert WS(server.ws_url).hello(table, later["token"])["seat"] == 0  # Ola's seat is still hers
+
+
+def test_a_hello_that_waited_for_a_leave_of_its_token_is_refused(server: ThreadServer) -> None:
+    """The hello checks its token, then waits for the table's lock; a leave that holds the lock before it gives
+    the token up.  The hello must check again under the lock, or it joins with a seat its token no longer holds."""
+    table = new_table(server, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
+    ala = join(server, table, "Ala", 0)
+    live = server.hub.tables[table]
+    release = threading.Event()
+
+    async def hold() -> None:
+        async with live.lock:
+            await asyncio.to_thread(release.wait, 10)
+
+    held = asyncio.run_coroutine_threadsafe(hold(), server.hub.loop)  # type: ignore[arg-type]
+    leave: dict[str, httpx.Response] = {}
+    leaver = threading.Thread(target=lambda: leave.setdefault(
+        "reply", httpx.post(server.url + f"/api/tables/{table}/leave", json={"token": ala["token"]}, timeout=20)))
+    leaver.start()
+    time.sleep(0.3)  # the leave now waits for the lock
+    ws = WS(server.ws_url)
+    ws.send({"type": "hello", "protocol": 1, "table": table, "token": ala["token"], "id": "h"})
+    time.sleep(0.3)  # and the hello after it
+    release.set()
+    leaver.join()
+    held.result(timeout=20)
+    assert leave["reply"].status_code == 200
+    reply = ws.until(lambda m: m["type"] in ("welcome", "error"))
+    assert reply["type"] == "error" and reply["code"] == "bad_token", reply
+    assert all(client.seat is None for client in live.clients)
+    ws.close()
+
+
+def test_leaving_a_table_without_spectators_takes_the_connection_off_it(server: ThreadServer, ws_factory: Any) -> None:
+    table = new_table(server, spectators=False)
+    ala = join(server, table, "Ala", 0)
+    assert WS(server.ws_url).hello(table)["code"] == "spectators_off"
+    ws: WS = ws_factory()
+    ws.hello(table, ala["token"])
+    ws.send({"type": "leave"})
+    ws.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "seat")
+    assert ws.request({"type": "sync", "last_seq": 0})["code"] == "not_joined"

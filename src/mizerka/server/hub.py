@@ -164,6 +164,7 @@ class Client:
         self.id = secrets.token_hex(4)
         self.live: LiveTable | None = None
         self.seat: int | None = None
+        self.token_hash: str | None = None  # the credential that gave it the seat (checked again on leave)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=4096)
         self.last_seen = time.monotonic()
         self.closed = False
@@ -463,10 +464,19 @@ class Hub:
             if seat is None:
                 raise TableError("bad_token", "this token holds no seat at this table")
             await self._commit(live, live.table.leave(seat))
+            await self._demote(live, seat)
+        return live
+
+    async def _demote(self, live: LiveTable, seat: int) -> None:
+        """The seat's token was given up: no connection holds the seat any longer, whichever one sent the leave
+        (another connection with the same token would otherwise keep seeing the hand of whoever sits there next,
+        and act for him).  The connections stay, as spectators; at a table that admits none they are taken off
+        it (a later message gets ``not_joined``)."""
         for client in list(live.clients):
             if client.seat == seat:
-                client.seat = None  # the connection stays, as a spectator
-        return live
+                client.seat, client.token_hash = None, None
+                if not live.table.settings.spectators:
+                    await self.detach(client)
 
     async def quickplay(self, name: str, variant: str, level: str) -> tuple[LiveTable, int, str]:
         """A new private table with the caller at seat 0 and two bots of *level*."""
@@ -531,15 +541,14 @@ class Hub:
             await self._hint(client, message)
         elif isinstance(message, Leave):
             live = self._attached(client)
-            if client.seat is None:
+            if client.seat is None or client.token_hash is None:
                 raise TableError("no_seat", "this connection holds no seat")
-            table = live.table
-            token_hash = table.seats[client.seat].token_hash
             async with live.lock:
-                if token_hash is None or table.seats[client.seat].token_hash != token_hash:
+                seat = client.seat
+                if live.table.seat_of_token(client.token_hash) != seat:
                     raise TableError("no_seat", "this seat was given up already")
-                await self._commit(live, table.leave(client.seat))
-            client.seat = None
+                await self._commit(live, live.table.leave(seat))
+                await self._demote(live, seat)
         elif isinstance(message, Rematch):
             await self._rematch(client)
 
@@ -565,18 +574,23 @@ class Hub:
         live = self.get(hello.table)
         table = live.table
         seat: int | None = None
-        if hello.token is not None:
-            seat = table.seat_of_token(hash_token(hello.token))
+        token_hash = hash_token(hello.token) if hello.token is not None else None
+        if token_hash is not None:
+            seat = table.seat_of_token(token_hash)
             if seat is None:
                 raise TableError("bad_token", "this token holds no seat at this table")
         elif not table.settings.spectators:
             raise TableError("spectators_off", "this table does not admit spectators")
         if hello.last_seq is not None and hello.last_seq > table.seq:
             raise TableError("bad_seq", f"event {hello.last_seq} has not happened (the last is {table.seq})")
-        await self.detach(client)
-        client.live, client.seat = live, seat
-        live.last_activity = time.monotonic()
         async with live.lock:
+            # again under the lock: a leave waiting for it may have given the token up since the check above
+            # (the leave demotes only the connections already at the table)
+            if token_hash is not None and live.table.seat_of_token(token_hash) != seat:
+                raise TableError("bad_token", "this token holds no seat at this table")
+            await self.detach(client)
+            client.live, client.seat, client.token_hash = live, seat, token_hash
+            live.last_activity = time.monotonic()
             was_connected = seat is not None and seat in live.connected()
             live.clients.add(client)  # under the lock: no event can slip in before the welcome
             client.send(self._catch_up("welcome", live, seat, hello.last_seq, hello.id))
@@ -592,7 +606,7 @@ class Hub:
     async def detach(self, client: Client) -> None:
         """Take *client* off its table; a seat left without a connection starts its grace period."""
         live, seat = client.live, client.seat
-        client.live, client.seat = None, None
+        client.live, client.seat, client.token_hash = None, None, None
         if live is None:
             return
         live.clients.discard(client)
