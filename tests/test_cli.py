@@ -140,6 +140,8 @@ def test_deal_options_unicode_and_four_players() -> None:
         (["--seed", "-1"], "-1 is not in the range x>=0"),
         (["--dealer", "3"], "seat 3 is not at a 3-player table"),
         (["--variant", "standard,uses=many"], "invalid uses: 'many'"),
+        (["--variant", "standard,uses=²"], "invalid uses: '²'"),
+        (["--variant", "standard,quota_ordinary=7_0/5/1"], "invalid quota_ordinary: '7_0/5/1'"),
         (["--variant", "four-players,quota_ordinary=7/5"], "invalid quota_ordinary: '7/5'"),
     ],
 )

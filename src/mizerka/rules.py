@@ -353,15 +353,17 @@ def get_variant(name: str) -> Rules:
         raise RulesError(f"unknown variant: {name!r} (known: {', '.join(VARIANTS)})") from None
 
 
+def _is_number(text: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also accepts superscripts such as '²', which ``int`` rejects, and
+    ``int`` accepts '٣', ' 7' and '7_0'."""
+    return text.isascii() and text.isdigit()
+
+
 def _parse_quotas(key: str, value: str) -> tuple[int, int, int]:
     parts = value.replace("+", "/").split("/")
-    try:
-        numbers = tuple(int(p) for p in parts)
-    except ValueError:
-        raise RulesError(f"invalid {key}: {value!r} (expected three numbers like 7/5/1)") from None
-    if len(numbers) != 3:
+    if len(parts) != 3 or not all(_is_number(p.strip()) for p in parts):
         raise RulesError(f"invalid {key}: {value!r} (expected three numbers like 7/5/1)")
-    return numbers[0], numbers[1], numbers[2]
+    return int(parts[0]), int(parts[1]), int(parts[2])
 
 
 def _parse_flag(key: str, value: str | None) -> bool:
@@ -399,14 +401,14 @@ def parse_variant(text: str) -> Rules:
         elif key == "first_dealer" and value is not None:
             if value.lower() == "lot":
                 changes["first_dealer"] = None
-            elif value.isdigit():
+            elif _is_number(value):
                 changes["first_dealer"] = int(value)
             else:
                 raise RulesError(f"invalid first_dealer: {value!r} (expected a seat number or 'lot')")
         elif key == "contracts" and value:
             changes["contracts"] = tuple(Contract.from_str(c) for c in value.split("+"))
         elif key in ("uses", "uses_per_contract") and value is not None:
-            if not value.isdigit():
+            if not _is_number(value):
                 raise RulesError(f"invalid uses: {value!r} (expected a number)")
             changes["uses_per_contract"] = int(value)
         elif key == "global_unique":

@@ -61,6 +61,9 @@ def test_lobby_create_join_list_history_and_export(server: ThreadServer) -> None
 def test_bad_requests_get_specific_errors(server: ThreadServer) -> None:
     cases: list[tuple[str, str, Any, int, str]] = [
         ("post", "/api/tables", {"variant": "chess"}, 400, "bad_variant"),
+        ("post", "/api/tables", {"variant": "standard,uses=²"}, 400, "bad_variant"),  # '²'.isdigit(), int('²') fails
+        ("post", "/api/quickplay", {"name": "Ala", "variant": "standard,first_dealer=¹"}, 400, "bad_variant"),
+        ("post", "/api/tables", {"name": "Friday\x00\x1b[31m"}, 422, "bad_request"),
         ("post", "/api/tables", {"seats": [{"kind": "human"}]}, 400, "bad_seats"),
         ("post", "/api/tables", {"seats": [{"kind": "robot"}] * 3}, 422, "bad_request"),
         ("post", "/api/tables", {"turn_timer": 1}, 422, "bad_request"),

@@ -67,7 +67,15 @@ class CreateTable(_Model):
     hints: bool = True
     spectators: bool = True
     reveal: bool = True
-    name: Annotated[str, Field(max_length=60)] = ""
+    name: Annotated[str, Field(max_length=60, description="The table's name: printable, may be empty.")] = ""
+
+    @field_validator("name")
+    @classmethod
+    def _table_name(cls, value: str) -> str:
+        value = value.strip()
+        if not value.isprintable():
+            raise ValueError("a table name must be printable characters (no control characters)")
+        return value
 
 
 class JoinRequest(_Model):

@@ -82,7 +82,10 @@ class ThreadWorkers:
 
     async def decide(self, level: str, observation: Observation, seed: int) -> Decision:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, decide, level, observation, seed)
+        try:
+            return await loop.run_in_executor(self._executor, decide, level, observation, seed)
+        except Exception as error:  # as the process pool reports it: the caller handles one kind of failure
+            raise WorkerError(f"the bot failed: {error}") from error
 
     def stop(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
