@@ -17,7 +17,7 @@ from mizerka.bots import BOT_LEVELS, BotLevel, Budget, Decision, UnknownBotError
 from mizerka.bots.base import Bot
 from mizerka.bots.random_bot import RandomBot
 from mizerka.cli import cli
-from mizerka.deal import Observation
+from mizerka.deal import Choose, Observation
 
 FAST = ["rules", "random", "random"]
 SHORT = parse_variant("standard,contracts=NT+MZ")
@@ -71,6 +71,25 @@ def test_a_failing_bot_is_reported_and_the_run_goes_on(monkeypatch: pytest.Monke
     assert "seat" in str(incident)
 
 
+class _MalformedBot(RandomBot):
+    name = "malformed"
+    badge = "Malformed"
+    description = "Answers the contract choice with an unhashable contract."
+
+    def choose(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
+        return Decision(Choose([]))  # type: ignore[arg-type]
+
+
+def test_a_malformed_action_is_reported_as_illegal_and_the_run_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checking ``Choose([])`` against the legal actions raised TypeError (a list is unhashable) outside the
+    arena's guard, and the whole run stopped."""
+    monkeypatch.setitem(BOT_LEVELS, "malformed", BotLevel("malformed", "Malformed", "test", _MalformedBot))
+    result = run_arena(["malformed", "random", "random"], 1, rules=SHORT, seed=2, backend="serial")
+    chosen = [i for i in result.incidents if i.bot == "malformed"]
+    assert result.matches == 1 and chosen and all(i.kind == "illegal" for i in chosen)
+    assert "[] is not a contract" in chosen[0].detail
+
+
 def test_time_overruns_are_reported() -> None:
     result = run_arena(FAST, 1, rules=SHORT, seed=1, backend="serial", decision_limit=1e-9)
     assert any(i.kind == "time" for i in result.incidents)
@@ -103,6 +122,18 @@ def test_bad_arguments_are_named() -> None:
         run_arena(FAST, 1, rules=SHORT, budgets=[None])
     with pytest.raises(ArenaError, match="list of bot names"):
         run_arena("rules", 1)  # type: ignore[arg-type]
+    with pytest.raises(ArenaError, match="workers"):
+        run_arena(FAST, 1, rules=SHORT, workers=True)
+    for seed in ("abc", 1.5, None):
+        with pytest.raises(ArenaError, match="seed"):
+            run_arena(FAST, 1, rules=SHORT, seed=seed)  # type: ignore[arg-type]
+    for limit in ("x", -1, 0, float("nan"), float("inf")):
+        with pytest.raises(ArenaError, match="decision_limit"):
+            run_arena(FAST, 1, rules=SHORT, decision_limit=limit)  # type: ignore[arg-type]
+    with pytest.raises(ArenaError, match="rules must be a Rules"):
+        run_arena(FAST, 1, rules="standard")  # type: ignore[arg-type]
+    with pytest.raises(ArenaError, match="progress"):
+        run_arena(FAST, 1, rules=SHORT, progress=5)  # type: ignore[arg-type]
 
 
 def test_four_player_variant_needs_four_bots() -> None:
@@ -172,6 +203,9 @@ def test_arena_command(tmp_path: Path) -> None:
         (["rules", "rules", "rules", "--variant", "nonsense"], "nonsense"),
         (["rules", "rules", "rules", "--plot", "x.gif"], ".png or .svg"),
         (["rules", "rules", "rules", "--tables", "some"], "some"),
+        (["rules", "rules", "rules", "--plot", "/nonexistent-folder/x.png"], "not a writable folder"),
+        # a folder inside a file: refused before the first match, not with a traceback after it
+        (["rules", "rules", "rules", "--save-records", str(Path(__file__) / "records")], "cannot save records"),
     ],
 )
 def test_arena_command_rejects_bad_input(args: list[str], message: str) -> None:

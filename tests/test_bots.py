@@ -188,6 +188,8 @@ def test_bad_input_is_named() -> None:
         Budget(worlds=0)
     with pytest.raises(BudgetError, match="time"):
         Budget(time=float("nan"))
+    with pytest.raises(BudgetError, match="time"):  # too large for a float: OverflowError before
+        Budget(time=10**400)
     with pytest.raises(BudgetError, match="simulations"):
         Budget(simulations=2.5)  # type: ignore[arg-type]
     with pytest.raises(BudgetError, match="invalid budget item"):

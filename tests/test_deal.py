@@ -207,6 +207,9 @@ def test_play_rejects_non_actions() -> None:
         deal.parse_action(7)  # type: ignore[arg-type]
     with pytest.raises(IllegalActionError, match="not an action"):
         deal.play(7)  # type: ignore[arg-type]
+    for contract in ([], "NT", 4):  # a list is unhashable: TypeError before; a str or int is no Contract
+        with pytest.raises(IllegalActionError, match="is not a contract"):
+            deal.play(Choose(contract))  # type: ignore[arg-type]
     assert deal.history == []
 
 

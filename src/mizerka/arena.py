@@ -287,9 +287,14 @@ def play_duplicate(job: _Job, index: int) -> DuplicateResult:
                 problem = ("error", f"{type(error).__name__}: {error} | {traceback.format_exc(limit=2)!r}")
             elapsed = time.perf_counter() - started
             seconds[bot_index] += elapsed
-            if action is not None and action not in match.legal_actions:
-                problem = ("illegal", f"returned {action}, which is illegal")
-                action = None
+            if action is not None:
+                try:
+                    reason = match.deal.illegal_reason(action)
+                except Exception as error:  # an action so malformed that checking it fails
+                    reason = f"{type(error).__name__}: {error}"
+                if reason is not None:
+                    problem = ("illegal", f"returned {action!r}, which is illegal: {reason}")
+                    action = None
             limit = job.decision_limit
             budget_time = bots[seat].budget.time
             if limit is None and budget_time is not None:
@@ -324,6 +329,31 @@ def _save_record(match: Match, folder: Path, index: int, table: int, job: _Job) 
     (folder / f"match{index:05d}-table{table}.json").write_text(record.to_json(), encoding="utf-8")
 
 
+def _check_options(seed: object, rules: object, decision_limit: object, progress: object) -> None:
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ArenaError(f"the seed must be a whole number, not {seed!r}")
+    if not isinstance(rules, Rules):
+        raise ArenaError(f"rules must be a Rules (see mizerka.parse_variant), not {rules!r}")
+    if decision_limit is not None and (
+        not isinstance(decision_limit, int | float) or isinstance(decision_limit, bool)
+        or not math.isfinite(decision_limit) or decision_limit <= 0
+    ):
+        raise ArenaError(f"decision_limit must be a positive number of seconds, not {decision_limit!r}")
+    if progress is not None and not callable(progress):
+        raise ArenaError(f"progress must be a function of (done, total), not {progress!r}")
+
+
+def _check_record_dir(folder: Path) -> None:
+    """Make the records' folder and write a file in it now, before any match is played, not after the first."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".mizerka-arena-{os.getpid()}.tmp"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as error:
+        raise ArenaError(f"cannot save records in {str(folder)!r}: {error.strerror or error}") from None
+
+
 def _check(bots: Sequence[str], matches: int, rules: Rules, workers: int | None, backend: str,
            budgets: Sequence[Budget | None] | None, tables: str = "all", start: int = 0) -> None:
     if isinstance(bots, str) or not isinstance(bots, Sequence):
@@ -335,7 +365,7 @@ def _check(bots: Sequence[str], matches: int, rules: Rules, workers: int | None,
             raise UnknownBotError(f"unknown bot {name!r} (expected one of: {', '.join(BOT_LEVELS)})")
     if not isinstance(matches, int) or isinstance(matches, bool) or matches < 1:
         raise ArenaError(f"matches must be a whole number of at least 1, not {matches!r}")
-    if workers is not None and (not isinstance(workers, int) or workers < 1):
+    if workers is not None and (not isinstance(workers, int) or isinstance(workers, bool) or workers < 1):
         raise ArenaError(f"workers must be a whole number of at least 1, not {workers!r}")
     if backend not in BACKENDS:
         raise ArenaError(f"unknown backend {backend!r} (expected one of: {', '.join(BACKENDS)})")
@@ -383,7 +413,10 @@ def run_arena(
     Raises:
         ArenaError: for a bad argument; UnknownBotError: for an unknown bot.
     """
+    _check_options(seed, rules, decision_limit, progress)
     _check(bots, matches, rules, workers, backend, budgets, tables, start)
+    if record_dir is not None:
+        _check_record_dir(Path(record_dir))
     job = _Job(
         tuple(bots), tuple(budgets) if budgets is not None else (None,) * len(bots), rules, seed, decision_limit,
         None if record_dir is None else str(record_dir), tables,

@@ -703,6 +703,8 @@ class Deal:
         if isinstance(action, Choose):
             if phase is not _CHOOSE:
                 return f"cannot choose a contract in the {phase.name.lower()} phase"
+            if not isinstance(action.contract, Contract):
+                return f"{action.contract!r} is not a contract"
             if action.contract not in self.allowed_contracts:
                 if action.contract in self.rules.contracts:
                     return f"forehand (seat {seat}) has already used contract {action.contract}"

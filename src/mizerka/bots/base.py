@@ -84,7 +84,11 @@ class Budget:
     def __post_init__(self) -> None:
         if self.time is not None:
             ok = isinstance(self.time, int | float) and not isinstance(self.time, bool)
-            if not ok or not math.isfinite(self.time) or self.time <= 0:
+            try:
+                seconds = float(self.time) if ok else math.nan
+            except OverflowError:  # an int too large for a float (10**400)
+                seconds = math.inf
+            if not math.isfinite(seconds) or seconds <= 0:
                 raise BudgetError(f"budget time must be a positive number of seconds, not {self.time!r}")
         for name in ("worlds", "simulations"):
             value = getattr(self, name)

@@ -6,6 +6,8 @@ Needs the ``cli`` extra (click, rich); ``--plot`` needs matplotlib; ``--backend 
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import click
 
@@ -71,9 +73,13 @@ def arena_command(
             raise click.BadParameter(str(error), param_hint="--budget") from None
     if plot is not None and not plot.lower().endswith((".png", ".svg")):
         raise click.BadParameter("the plot file must end in .png or .svg", param_hint="--plot")
+    if plot is not None:  # checked before the run, which the plot comes after
+        folder = Path(plot).parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK):
+            raise click.BadParameter(f"cannot write {plot!r}: {str(folder)!r} is not a writable folder",
+                                     param_hint="--plot")
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    from rich.table import Table
 
     console = Console(stderr=True)
     try:
@@ -89,8 +95,18 @@ def arena_command(
         raise click.UsageError(str(error)) from None
     for incident in result.incidents:
         console.print(f"[yellow]incident:[/] {incident}")
-    if plot is not None:
-        _plot(result, plot)
+    _print_result(result, seed, as_json)
+    if plot is not None:  # after the results, so that a plot that cannot be written loses nothing
+        try:
+            _plot(result, plot)
+        except OSError as error:
+            raise click.ClickException(f"cannot write the plot {plot!r}: {error.strerror or error}") from None
+
+
+def _print_result(result: ArenaResult, seed: int, as_json: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     if as_json:
         click.echo(json.dumps(result.to_dict()))
         return
