@@ -8,19 +8,22 @@ are checked once more with the pure-Python reference solver, an implementation i
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from mizerka import analysis as analysis_module
 from mizerka.analysis import MatchAnalysis, analyse, analyse_deal, format_analysis
 from mizerka.bots import make_bot
 from mizerka.cards import CARDS, Card
 from mizerka.cli import cli
-from mizerka.deal import Phase, Play
+from mizerka.deal import Deal, Phase, Play
 from mizerka.match import Match
 from mizerka.record import MatchRecord, RecordError
-from mizerka.solver import Position, solve_all
+from mizerka.rules import get_variant
+from mizerka.solver import InvalidPositionError, Position, solve_all
 
 NAMES = ("Ala", "Bolek", "Cezary")
 MISTAKE_TRICKS = (1, 5, 11)  # the first player with a costly card in these tricks plays it
@@ -137,3 +140,96 @@ def test_bad_input(tmp_path: Path) -> None:
         assert result.exit_code == 2 and "--deal" in result.output
     with pytest.raises(RecordError, match="has deals 1-1, not 5"):
         analyse_deal(MatchRecord.from_match(match), 5)
+
+
+LITERAL_WARNING = "ignore:variant 'seed002-literal'"  # its quotas are not zero-sum: it says so on every match
+
+
+def literal_record(cards: int) -> MatchRecord:
+    """A seed002-literal match (stock drawn during tricks 1-4, 17 tricks): the contract, then *cards* cards."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        match = Match(get_variant("seed002-literal"), players=list(NAMES), seed=5)
+        for _ in range(1 + cards):
+            match.push(next(iter(match.legal_actions)))
+        return MatchRecord.from_match(match)
+
+
+@pytest.mark.filterwarnings(LITERAL_WARNING)
+def test_tricks_with_cards_drawn_from_the_stock_are_not_judged() -> None:
+    """seed002-literal: the solver cannot take a position while the stock is drawn from (it crashed the
+    analysis with HandSizeError); those tricks are listed as not judged, the later ones are judged."""
+    record = literal_record(12 + 3 * 5 + 1)  # tricks 1-4 with the stock, tricks 5-9, one card of trick 10
+    seen: list[int] = []
+
+    def evaluate(deal: Deal) -> dict[Card, int]:
+        assert not deal.stock, "the evaluator must never see a deal that still draws from its stock"
+        seen.append(len(deal.tricks) + 1)
+        return solve_all(Position.from_deal(deal), deal.to_move) if len(deal.tricks) >= 8 else {
+            CARDS[c]: 0 for c in _legal(deal.legal_play_mask())}
+
+    result = analyse_deal(record, 1, evaluate=evaluate)
+    assert result.unjudged_tricks == (1, 2, 3, 4)
+    assert [p.trick_no for p in result.plays] == [5, 5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9, 9, 10]
+    assert seen and min(seen) == 5
+    assert all(p.cost >= 0 and (p.card in p.best_cards) == (p.cost == 0) for p in result.plays if p.choices > 1)
+    text = format_analysis(MatchAnalysis(NAMES, "seed002-literal", (result,)), unicode=False)
+    assert "tricks 1-4 not judged: cards were still drawn from the stock" in text
+
+
+@pytest.mark.filterwarnings(LITERAL_WARNING)
+def test_command_on_a_literal_record_says_which_tricks_it_skips(tmp_path: Path) -> None:
+    path = tmp_path / "literal.mzn"
+    path.write_text(literal_record(4).to_text(), encoding="utf-8")  # the record stops in trick 2
+    result = CliRunner().invoke(cli, ["analyse", str(path), "--ascii"])
+    assert result.exit_code == 0, result.output
+    assert result.exception is None  # no traceback
+    assert "Deal 1: " in result.output and "tricks 1-2 not judged" in result.output
+    result = CliRunner().invoke(cli, ["analyse", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    (deal,) = json.loads(result.stdout)["deals"]
+    assert deal["unjudged_tricks"] == [1, 2] and deal["plays"] == []
+
+
+@pytest.mark.filterwarnings(LITERAL_WARNING)
+@pytest.mark.parametrize(("deals", "message"), [
+    ("5-3", "'5-3' is an empty range"),
+    ("1-", "'1-' is not a deal number or range"),
+    ("1--2", "'1--2' is not a deal number or range"),
+    ("-1", "'-1' is not a deal number or range"),
+    ("1,,1", "'' is not a deal number or range"),
+])
+def test_a_bad_deal_range_is_a_usage_error(tmp_path: Path, deals: str, message: str) -> None:
+    """'5-3' and '1--2' analysed nothing with exit 0, and '1-' was read as '1'."""
+    path = tmp_path / "literal.mzn"
+    path.write_text(literal_record(4).to_text(), encoding="utf-8")  # deal 1 has play: '1-' used to pass
+    result = CliRunner().invoke(cli, ["analyse", str(path), "--deal", deals])
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit)
+    assert "'--deal'" in result.output and message in result.output
+    assert "analysing deal" not in result.output
+
+
+@pytest.mark.filterwarnings(LITERAL_WARNING)
+def test_good_deal_ranges_still_work(tmp_path: Path) -> None:
+    path = tmp_path / "literal.mzn"
+    path.write_text(literal_record(4).to_text(), encoding="utf-8")
+    for deals in ("1", "1-1", " 1 - 1 "):
+        result = CliRunner().invoke(cli, ["analyse", str(path), "--deal", deals, "--json"])
+        assert result.exit_code == 0, result.output
+        assert [d["deal"] for d in json.loads(result.stdout)["deals"]] == [1]
+
+
+def test_an_error_during_the_analysis_is_a_message_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "full.mzn"
+    path.write_text(MatchRecord.from_match(Match(players=list(NAMES), seed=1)).to_text(), encoding="utf-8")
+
+    def broken(*args: object, **kwargs: object) -> MatchAnalysis:
+        raise InvalidPositionError("a position the solver cannot take")
+
+    monkeypatch.setattr(analysis_module, "analyse", broken)
+    result = CliRunner().invoke(cli, ["analyse", str(path)])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
+    assert "full.mzn: a position the solver cannot take" in result.output

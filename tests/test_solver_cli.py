@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
@@ -9,9 +10,13 @@ from click.testing import CliRunner, Result
 
 from mizerka.cards import CARDS
 from mizerka.cli import cli
-from mizerka.record import RecordError, read
-from mizerka.solver import Position, cli_solve, format_solution, solve_all
+from mizerka.deal import Phase
+from mizerka.match import Match
+from mizerka.record import MatchRecord, RecordError, read
+from mizerka.rules import get_variant
+from mizerka.solver import InvalidPositionError, Position, cli_solve, format_solution, solve_all
 from mizerka.solver.cli import position_from_record
+from mizerka.solver.position import StockNotEmptyError
 
 RECORDS = Path(__file__).parent / "data" / "records"
 TEXT = "NT; lead 0; S:AK H:- D:- C:2 / S:Q2 H:- D:- C:3 / S:- H:- D:A2 C:4"
@@ -98,3 +103,63 @@ def test_unreadable_record_file(tmp_path: Path) -> None:
     assert str(bad) in result.output
     with pytest.raises(RecordError):
         position_from_record(read(RECORDS / "score-only.mzn"))
+
+
+def first_legal_record(variant: str, actions: int) -> MatchRecord:
+    """A record of *actions* actions of a seed-5 match, the first legal action each time."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # seed002-literal warns that it is not zero-sum
+        match = Match(get_variant(variant), players=["A", "B", "C"], seed=5)
+        for _ in range(actions):
+            match.push(next(iter(match.legal_actions)))
+        return MatchRecord.from_match(match)
+
+
+LITERAL_WARNING = "ignore:variant 'seed002-literal'"  # its quotas are not zero-sum: it says so on every match
+
+
+@pytest.mark.filterwarnings(LITERAL_WARNING)
+def test_a_deal_drawing_from_its_stock_is_refused_not_solved_wrong(tmp_path: Path) -> None:
+    """seed002-literal: 12 stock cards drawn during tricks 1-4 (17 tricks).  Solving the opening lead as a
+    13-trick deal gave wrong values; mid-trick it failed on hand sizes.  Now a specific error, exit 1."""
+    record = first_legal_record("seed002-literal", 1 + 14)  # the contract, then 14 cards: trick 5, 2nd card
+    assert record.to_match().deal.phase is Phase.PLAY
+    path = tmp_path / "literal.mzn"
+    path.write_text(record.to_text(), encoding="utf-8")
+    for after in (0, 4, 11):
+        with pytest.raises(StockNotEmptyError, match=f"{12 - after} card\\(s\\) in its stock") as info:
+            position_from_record(record, after=after)
+        assert isinstance(info.value, InvalidPositionError) and isinstance(info.value, ValueError)
+        assert "--after 12" in str(info.value)
+        result = run("solve", str(path), "--after", str(after))
+        assert result.exit_code == 1, result.output
+        assert isinstance(result.exception, SystemExit), result.exception  # no traceback
+        assert "stock" in result.output and "should hold" not in result.output
+    # the stock is used up after 12 cards: from then on the deal is an ordinary 13-trick position
+    _, deal, position = position_from_record(record, after=12)
+    assert not deal.stock and [h.bit_count() for h in position.hands] == [13, 13, 13]
+    _, deal, position = position_from_record(record)  # the current moment: trick 5, second card
+    assert position.trick and position == Position.from_deal(deal)
+
+
+@pytest.mark.filterwarnings(LITERAL_WARNING)
+def test_from_deal_refuses_a_stock_at_the_opening_lead() -> None:
+    deal = first_legal_record("seed002-literal", 1).to_match().deal
+    assert deal.phase is Phase.PLAY and len(deal.stock) == 12
+    with pytest.raises(StockNotEmptyError, match=r"needs every card in the hands.*12 card"):
+        Position.from_deal(deal)
+
+
+def test_a_deal_still_in_its_exchange_is_not_over(tmp_path: Path) -> None:
+    """A record that stops during the exchange was reported as 'deal 1 is over after 0 cards'."""
+    record = first_legal_record("standard", 2)  # the contract and the first hand's exchange
+    assert record.to_match().deal.phase is Phase.EXCHANGE
+    path = tmp_path / "exchange.mzn"
+    path.write_text(record.to_text(), encoding="utf-8")
+    for extra in ((), ("--after", "0")):
+        result = run("solve", str(path), *extra)
+        assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+        assert "has not reached its play" in result.output and "exchange" in result.output
+        assert "is over" not in result.output
+    with pytest.raises(RecordError, match="in the exchange"):
+        position_from_record(record)

@@ -14,6 +14,8 @@ meaning of a double-dummy error in bridge.  Double dummy also means the analysis
 not, so a "mistake" may have been a reasonable guess at the table: the report measures, it does not blame.
 
 Only the play is judged (not the contract or the exchange), and a card is judged only when there was a choice.
+In a variant where the players still draw from a stock during the first tricks (seed002-literal), the cards of
+those tricks are not judged either: the solver needs every card in the hands (``DealAnalysis.unjudged_tricks``).
 
 >>> from mizerka.deal import Deal
 >>> from mizerka.record import MatchRecord
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -78,7 +81,11 @@ class CardVerdict:
 
 @dataclasses.dataclass(frozen=True)
 class DealAnalysis:
-    """The verdicts on the cards of one deal, in order of play."""
+    """The verdicts on the cards of one deal, in order of play.
+
+    ``unjudged_tricks`` lists the tricks whose cards are left out of ``plays`` because cards were still drawn
+    from a stock during them (seed002-literal): the solver cannot take such a position.
+    """
 
     deal_no: int
     dealer: int
@@ -86,6 +93,7 @@ class DealAnalysis:
     contract: Contract
     tricks_won: tuple[int, ...]
     plays: tuple[CardVerdict, ...]
+    unjudged_tricks: tuple[int, ...] = ()
 
     def errors(self) -> list[CardVerdict]:
         return [p for p in self.plays if p.is_error]
@@ -129,6 +137,7 @@ class MatchAnalysis:
                     "contract": str(d.contract),
                     "goal": d.contract.goal,
                     "tricks": list(d.tricks_won),
+                    "unjudged_tricks": list(d.unjudged_tricks),
                     "plays": [
                         {
                             "trick": p.trick_no,
@@ -178,9 +187,13 @@ def analyse_deal(
     evaluate = evaluate or _solver_values
     deal = Deal(drec.deck, rules=record.rules, dealer=drec.dealer)
     plays: list[CardVerdict] = []
+    unjudged: list[int] = []
     avoid = drec.contract.is_mizerka
     for action in drec.actions():
-        if isinstance(action, Play):
+        if isinstance(action, Play) and deal.stock:  # cards still drawn during play: the solver cannot judge
+            if len(deal.tricks) + 1 not in unjudged:
+                unjudged.append(len(deal.tricks) + 1)
+        elif isinstance(action, Play):
             seat = deal.to_move
             legal = deal.legal_play_mask()
             choices = bin(legal).count("1")
@@ -202,6 +215,7 @@ def analyse_deal(
     return DealAnalysis(
         deal_no=deal_no, dealer=drec.dealer, chooser=(drec.dealer + 1) % record.rules.n_seats,
         contract=drec.contract, tricks_won=tuple(deal.tricks_won), plays=tuple(plays),
+        unjudged_tricks=tuple(unjudged),
     )
 
 
@@ -258,6 +272,11 @@ def format_analysis(analysis: MatchAnalysis, *, unicode: bool = True) -> str:
         tricks = ", ".join(f"{names[s]} {d.tricks_won[s]}" for s in range(len(names)))
         lines.append(f"Deal {d.deal_no}: {names[d.chooser]} chose {d.contract.label} ({d.contract.goal}); "
                      f"dealer {names[d.dealer]}; tricks {tricks}")
+        if d.unjudged_tricks:
+            first, last = d.unjudged_tricks[0], d.unjudged_tricks[-1]
+            span = f"trick {first}" if first == last else f"tricks {first}-{last}"
+            lines.append(f"  {span} not judged: cards were still drawn from the stock, and the solver needs "
+                         f"every card in the hands")
         for p in d.plays:
             head = f"  trick {p.trick_no:>2}  {names[p.seat]:<{width}}  {card(p.card):>4}"
             if p.choices == 1:
@@ -278,18 +297,25 @@ def format_analysis(analysis: MatchAnalysis, *, unicode: bool = True) -> str:
     return "\n".join(lines)
 
 
+_DEAL_RANGE = re.compile(r"(\d+)(?:\s*-\s*(\d+))?")
+"""A deal number ``3`` or an inclusive range ``3-5`` (first deal first)."""
+
+
 def _parse_deals(text: str | None, available: Sequence[int]) -> list[int] | None:
     if text is None:
         return None
     numbers: list[int] = []
     for part in text.split(","):
         part = part.strip()
-        low, _, high = part.partition("-")
-        try:
-            first, last = int(low), int(high or low)
-        except ValueError:
+        match = _DEAL_RANGE.fullmatch(part)
+        if match is None:
             message = f"{part!r} is not a deal number or range like 3-5"
-            raise click.BadParameter(message, param_hint="'--deal'") from None
+            raise click.BadParameter(message, param_hint="'--deal'")
+        first = int(match[1])
+        last = int(match[2]) if match[2] is not None else first
+        if last < first:
+            message = f"{part!r} is an empty range: the first deal comes first, like {last}-{first}"
+            raise click.BadParameter(message, param_hint="'--deal'")
         for number in range(first, last + 1):
             if number not in available:
                 raise click.BadParameter(
@@ -324,7 +350,10 @@ def analyse_command(record_path: Path, as_json: bool, deal_text: str | None, uni
     def progress(number: int) -> None:
         click.echo(f"analysing deal {number}…", err=True)
 
-    analysis = analyse(record, numbers, progress=progress)
+    try:
+        analysis = analyse(record, numbers, progress=progress)
+    except ValueError as error:  # RecordError, the solver's InvalidPositionError: never a traceback
+        raise click.UsageError(f"{record_path}: {error}") from None
     if as_json:
         data: Any = analysis.to_dict()
         click.echo(json.dumps(data, indent=1, ensure_ascii=False))

@@ -19,6 +19,7 @@ from mizerka.bots import BOT_LEVELS
 from mizerka.cards import CARDS
 from mizerka.deal import Deal, Phase
 from mizerka.record import read_json, read_text
+from mizerka.rules import parse_variant
 from mizerka.server.app import BotLevel
 from mizerka.server.dd import DoubleDummy, dd_values, start_of_play
 from mizerka.server.protocol import SERVER_ADAPTER
@@ -93,6 +94,16 @@ def test_double_dummy_values_of_a_deal_match_the_solver() -> None:
     expected = [solve(position, seat) for seat in start.active_seats]
     assert values == dd_values(start, expected)
     assert values["tricks"] == [expected[start.active_seats.index(s)] for s in range(3)]
+
+
+def test_double_dummy_of_a_deal_drawing_from_a_stock_is_unsupported() -> None:
+    """In seed002-literal the players draw from a stock during the first tricks: the solver cannot take the
+    start of play (it used to be solved as if those cards did not exist, or fail as an "error")."""
+    deal = Deal.random(3, rules=parse_variant("seed002-literal"))
+    while deal.phase is not Phase.DONE:
+        deal.push(deal.parse_action("keep") if deal.phase is Phase.EXCHANGE else next(iter(deal.legal_actions)))
+    assert start_of_play(deal).stock
+    assert asyncio.run(DoubleDummy(limit=60).analyse(deal)) == (None, "unsupported")
 
 
 def test_double_dummy_past_its_limit_is_killed_and_reported() -> None:

@@ -91,7 +91,8 @@ def _child(conn: Connection, position: Any, seats: tuple[int, ...], server_pid: 
 class DoubleDummy:
     """Runs double-dummy analyses, at most *workers* at a time and *limit* seconds each.
 
-    :meth:`analyse` answers the payload, or ``None`` with a reason (``timeout``, ``busy``, ``error``).
+    :meth:`analyse` answers the payload, or ``None`` with a reason (``timeout``, ``busy``, ``error``,
+    ``unsupported``: a variant whose players draw from a stock during play, which the solver cannot take).
     """
 
     def __init__(self, limit: float, workers: int = 1, max_waiting: int = 16) -> None:
@@ -111,12 +112,15 @@ class DoubleDummy:
 
     async def analyse(self, deal: Deal) -> tuple[dict[str, list[int | None]] | None, str | None]:
         """The double-dummy values of the finished *deal* from the start of its play phase."""
-        from mizerka.solver import Position
+        from mizerka.solver import Position, StockNotEmptyError
 
         if self._waiting >= self.max_waiting:
             return None, "busy"
         start = start_of_play(deal)
-        position = Position.from_deal(start)
+        try:
+            position = Position.from_deal(start)
+        except StockNotEmptyError:  # cards drawn during play (seed002-literal): the solver cannot take it
+            return None, "unsupported"
         seats = tuple(start.active_seats)
         self._waiting += 1
         try:

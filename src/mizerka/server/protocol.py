@@ -395,7 +395,8 @@ class Presence(_Message):
 
 class DoubleDummyMessage(_Message):
     """A finished deal's double-dummy values, sent when the analysis is done (not numbered: an annotation,
-    not part of the game).  ``dd`` is null when it was not available (``reason``: timeout, busy, error)."""
+    not part of the game).  ``dd`` is null when it was not available (``reason``: timeout, busy, error,
+    unsupported)."""
 
     type: Literal["dd"]
     deal_no: int

@@ -39,6 +39,7 @@ from mizerka.solver.position import (
     InvalidPositionError,
     NotOnLeadError,
     Position,
+    StockNotEmptyError,
 )
 from mizerka.solver.reference import ReferenceSolver
 
@@ -52,6 +53,7 @@ __all__ = [
     "InvalidPositionError",
     "NotOnLeadError",
     "Position",
+    "StockNotEmptyError",
     "backend",
     "cli_solve",
     "format_solution",

@@ -23,7 +23,7 @@ import click
 
 from mizerka.deal import Deal, Phase, Play
 from mizerka.record import MatchRecord, RecordError, read
-from mizerka.solver import InvalidPositionError, Position, cli_solve, format_solution, solve_all
+from mizerka.solver import InvalidPositionError, Position, StockNotEmptyError, cli_solve, format_solution, solve_all
 
 __all__ = ["position_from_record", "solve_command"]
 
@@ -47,9 +47,12 @@ def position_from_record(
     Without *trick* and *after*: the deal's current position while it is in play, else its opening lead.
 
     Raises:
-        RecordError: a score-only record, a deal that is not there or has no contract, a moment past the
-            recorded cards or one that is not a card play (the deal is over).
-        InvalidPositionError: if the position cannot be built (should not happen for a valid record).
+        RecordError: a score-only record, a deal that is not there or has no contract, a deal whose record
+            stops before its play (in the exchange), a moment past the recorded cards or one that is not a
+            card play (the deal is over).
+        StockNotEmptyError: at a moment when cards are still drawn from a stock (seed002-literal's first
+            tricks): the solver cannot take it.
+        InvalidPositionError: if the position cannot be built otherwise (should not happen for a valid record).
     """
     if record.score_only:
         raise RecordError("a score-only record has no cards to solve")
@@ -89,9 +92,19 @@ def position_from_record(
                 break
             played += 1
         deal.push(action)
+    if deal.phase is Phase.EXCHANGE or deal.phase is Phase.CHOOSE:
+        stage = "the exchange" if deal.phase is Phase.EXCHANGE else "the choice of the contract"
+        raise RecordError(f"deal {deal_no} has not reached its play yet: the record stops in {stage}, "
+                          f"there is no card play to solve")
     if deal.phase is not Phase.PLAY:
         raise RecordError(f"deal {deal_no} is over after {played} cards: nothing left to solve")
-    return deal_no, deal, Position.from_deal(deal)
+    try:
+        position = Position.from_deal(deal)
+    except StockNotEmptyError as error:  # each card played draws one: the stock is gone that many cards later
+        usable = played + len(deal.stock)
+        raise StockNotEmptyError(f"deal {deal_no}, after {played} cards: {error}; the first moment the solver "
+                                 f"can take is --after {usable}") from None
+    return deal_no, deal, position
 
 
 @click.command("solve")

@@ -38,6 +38,7 @@ __all__ = [
     "InvalidPositionError",
     "NotOnLeadError",
     "Position",
+    "StockNotEmptyError",
 ]
 
 CONTRACT_CODES: Final[dict[str, tuple[int | None, bool]]] = {
@@ -72,6 +73,14 @@ class NotOnLeadError(InvalidPositionError):
     """A seat named as leader or as the player to move that is not the one on lead / to move."""
 
 
+class StockNotEmptyError(InvalidPositionError):
+    """A deal whose stock still holds cards that are drawn during play (the seed002-literal variant).
+
+    The solver needs every card still to be played in the hands; before the stock is used up it cannot take
+    the position (the value would ignore the cards still to be drawn).
+    """
+
+
 class DealLike(Protocol):
     """What :meth:`Position.from_deal` reads from a rules-engine ``Deal`` (read-only attributes)."""
 
@@ -91,6 +100,7 @@ class DealLike(Protocol):
     def to_move(self) -> int: ...
     @property
     def phase(self) -> Any: ...
+    # Also read when present: ``stock``, the cards still drawn during play (must be empty to solve).
 
 
 def _card_name(card: int) -> str:
@@ -275,11 +285,19 @@ class Position:
         dropped); ``seats`` keeps their table numbers, so ``solve(position, deal.to_move)`` works.
 
         Raises:
+            StockNotEmptyError: if cards are still drawn from a stock during play (seed002-literal's first
+                tricks): the solver needs every card in the hands.
             InvalidPositionError: if the deal is not in its play phase, or is inconsistent.
         """
         phase = getattr(deal.phase, "name", str(deal.phase))
         if phase != "PLAY":
             raise InvalidPositionError(f"a deal can only be solved in its play phase, not {phase}")
+        stock = len(getattr(deal, "stock", ()) or ())
+        if stock:
+            raise StockNotEmptyError(
+                f"the solver needs every card in the hands: this deal still has {stock} card(s) in its stock, "
+                f"drawn during play (it can be solved once the stock is used up)"
+            )
         players = tuple(deal.active_seats)
         if deal.trick_leader not in players:
             raise NotOnLeadError(f"trick leader {deal.trick_leader} is not an active seat {players}")
