@@ -29,6 +29,7 @@ import itertools
 import math
 import random
 import time
+from collections.abc import Iterator
 from functools import lru_cache
 
 from mizerka.bots.base import Bot, Budget, Decision, exchange_limit
@@ -73,32 +74,56 @@ class _Clock:
         return self.deadline is not None and time.perf_counter() > self.deadline
 
 
-def _worlds(observation: Observation, count: int, rng: random.Random, clock: _Clock) -> list[Deal]:
-    worlds = []
+TIMED_CHUNK = 128
+"""With a time budget, play-phase worlds are dealt this many at a time (about 2 ms of work each), so that a
+large worlds or simulations budget cannot hold the answer past the clock.  A budget of at most this many
+worlds is dealt in one batch, exactly as without a time budget."""
+
+
+def _timed_tables(observation: Observation, count: int, rng: random.Random) -> Iterator[Table] | None:
+    """*count* play-phase worlds as tables (:func:`~mizerka.bots.worlds.play_tables`), dealt lazily in batches of
+    :data:`TIMED_CHUNK`, for a caller that checks a clock between them; ``None`` where the raw worlds do not
+    model the observation.  The first batch draws from *rng* as ``play_tables(observation, count, rng)`` would
+    when *count* is at most one batch; later batches draw differently (only a timed search asks for them)."""
+    first = play_tables(observation, min(count, TIMED_CHUNK), rng)
+    if first is None:
+        return None
+    return _more_tables(first, observation, count, rng)
+
+
+def _more_tables(first: list[Table], observation: Observation, count: int, rng: random.Random) -> Iterator[Table]:
+    yield from first
+    made = len(first)
+    while made < count:
+        batch = play_tables(observation, min(count - made, TIMED_CHUNK), rng)
+        assert batch is not None
+        yield from batch
+        made += len(batch)
+
+
+def _worlds(observation: Observation, count: int, rng: random.Random, clock: _Clock) -> Iterator[Deal]:
+    """Up to *count* sampled deals, one at a time: the clock is checked when the caller asks for the next one,
+    after it has used this one, and none follows once it has expired."""
     for _ in range(count):
-        worlds.append(Deal.from_observation(observation, rng))
+        yield Deal.from_observation(observation, rng)
         if clock.expired():
-            break
-    return worlds
+            return
 
 
 def _raw_worlds(
     observation: Observation, count: int, rng: random.Random, clock: _Clock, contract: int
-) -> list[tuple[list[int], list[int]]]:
+) -> Iterator[tuple[list[int], list[int]]]:
     """Worlds of a contract-choice or exchange observation as (hands by role, talon), for the lean simulator:
     dealt on raw masks (:func:`~mizerka.bots.worlds.setup_world`) or, for a variant those do not model, from
-    checked deals.  Empty if the lean simulator does not cover the rules."""
-    if not _lean(observation.rules):
-        return []
-    out = []
+    checked deals.  One at a time, as :func:`_worlds`.  Only where the lean simulator covers the rules
+    (:func:`_lean`)."""
     for _ in range(count):
         world = setup_world(observation, rng)
         if world is None:
             world = _raw_world(Deal.from_observation(observation, rng), contract)
-        out.append(world)
+        yield world
         if clock.expired():
-            break
-    return out
+            return
 
 
 def _lean(rules: Rules) -> bool:
@@ -226,31 +251,32 @@ def choose_by_simulation(observation: Observation, worlds: int, rng: random.Rand
     contracts = [int(choice.contract) for choice in observation.legal_actions]  # type: ignore[union-attr]
     totals = dict.fromkeys(contracts, 0.0)
     cache: dict[tuple[int, int, int], int] = {}
-    raw = _raw_worlds(observation, worlds, rng, clock, contracts[0])
-    for hands, talon in raw:
-        for contract in contracts:
-            totals[contract] += _finish(hands, talon, contract, 0, 0, None, rules, cache)[0]
-    sample: list[object] = list(raw)
-    if not raw:
-        sample = list(_worlds(observation, worlds, rng, clock))
-        for world in sample:
-            assert isinstance(world, Deal)
+    lean = _lean(rules)
+    used = 0  # each world is played out before the next is dealt, so a time budget bounds both
+    if lean:
+        for hands, talon in _raw_worlds(observation, worlds, rng, clock, contracts[0]):
+            for contract in contracts:
+                totals[contract] += _finish(hands, talon, contract, 0, 0, None, rules, cache)[0]
+            used += 1
+    else:
+        for world in _worlds(observation, worlds, rng, clock):
             for contract in contracts:
                 totals[contract] += simulate_deal(world.copy(), seat, Contract(contract))
+            used += 1
     evaluations: dict[str, float] = {}
     best: tuple[float, int] | None = None
-    options = option_values(rules) if option_values_apply(rules) and raw else None
+    options = option_values(rules) if option_values_apply(rules) and lean else None
     baseline = contract_baselines(rules) if options is None else ()
     remaining = frozenset(contracts)
     for contract in contracts:
-        mean = totals[contract] / len(sample)
+        mean = totals[contract] / used
         evaluations[str(Contract(contract))] = round(mean, 3)
         # with option values: this deal's score plus what the contracts left are worth in the deals to come
         advantage = mean + options[remaining - {contract}] if options is not None else mean - baseline[contract]
         if best is None or advantage > best[0]:
             best = (advantage, contract)
     assert best is not None
-    return Decision(CHOICES[best[1]], {"evaluations": evaluations, "worlds": len(sample)})
+    return Decision(CHOICES[best[1]], {"evaluations": evaluations, "worlds": used})
 
 
 def option_values_apply(rules: Rules) -> bool:
@@ -357,11 +383,12 @@ def exchange_by_simulation(
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
     cache: dict[tuple[int, int, int], int] = {}
-    raw = _raw_worlds(observation, worlds, rng, clock, contract)
-    if raw:
-        first = max(1, len(raw) // 4)
+    if _lean(rules):
+        # each world is played out before the next is dealt (a time budget bounds both); without a time budget
+        # all *worlds* are played, so the first quarter is worlds // 4
+        first = max(1, worlds // 4)
         alive = list(range(len(candidates)))
-        for n, (hands, talon) in enumerate(raw):
+        for n, (hands, talon) in enumerate(_raw_worlds(observation, worlds, rng, clock, contract)):
             if n == first and len(alive) > 4:
                 alive = sorted(alive, key=lambda i: -totals[i] / counts[i])[:4]
             for i in alive:
@@ -507,7 +534,13 @@ def play_by_pimc(
     totals = dict.fromkeys(cards, 0.0)
     weight_sum = 0.0
     used = 0
-    tables = play_tables(observation, worlds, rng)
+    # with a time budget the worlds are dealt in batches as they are used (a large worlds budget must not be
+    # dealt before the first clock check); without one, all at once (the RNG draws the arena reproduces)
+    tables: list[Table] | Iterator[Table] | None
+    if clock.deadline is None:
+        tables = play_tables(observation, worlds, rng)
+    else:
+        tables = _timed_tables(observation, worlds, rng)
     if tables is None:  # a variant the raw worlds do not model: checked deals
         for _ in range(worlds):
             world = Deal.from_observation(observation, rng)
@@ -593,9 +626,23 @@ def play_by_ismcts(
     legal = [int(a.card) for a in observation.legal_actions]  # type: ignore[union-attr]
     n_tricks = observation.rules.n_tricks
     count = max(1, min(pool_size, simulations))
-    tables = play_tables(observation, count, rng)
+    timed = clock.deadline is not None
+    # with a time budget the pool is dealt in batches as the simulations reach them (see below); without one,
+    # all at once (the RNG draws the arena reproduces)
+    more: Iterator[Table] | None = None
+    if timed:
+        more = _timed_tables(observation, count, rng)
+        tables = None if more is None else list(itertools.islice(more, min(count, TIMED_CHUNK)))
+    else:
+        tables = play_tables(observation, count, rng)
     if tables is None:
-        worlds = [Deal.from_observation(observation, rng) for _ in range(count)]
+        worlds = [Deal.from_observation(observation, rng)]
+        if timed and worlds[0].stock:  # as below, without dealing worlds it would not use (the clock runs)
+            return play_by_pimc(observation, count, rng, clock)
+        for _ in range(count - 1):
+            if timed and clock.expired():
+                break
+            worlds.append(Deal.from_observation(observation, rng))
         if worlds[0].stock:  # the lean simulator does not cover a stock: fall back to PIMC
             return play_by_pimc(observation, len(worlds), rng, clock)
         tables = [Table.from_deal(w) for w in worlds]
@@ -609,8 +656,10 @@ def play_by_ismcts(
     scale = 1.0 / n_tricks
     root = _Node()
     done = 0
-    # UCB terms from tables: exploration * sqrt(log(avail)) and 1 / sqrt(visits)
-    size = simulations + 2
+    # UCB terms from tables: exploration * sqrt(log(avail)) and 1 / sqrt(visits); simulation i reads entries up
+    # to i + 1, so the tables grow with the simulations done (not sized by the budget: a time budget may stop
+    # a huge simulations budget early)
+    size = min(simulations, 1024) + 2
     explore = [0.0] + [exploration * math.sqrt(math.log(n)) for n in range(1, size)]
     inverse = [0.0] + [1.0 / math.sqrt(n) for n in range(1, size)]
     random_float = rng.random
@@ -618,8 +667,18 @@ def play_by_ismcts(
     suit_masks = SUIT_MASKS
     nxt = (1, 2, 0)
     n_pool = len(pool)
-    timed = clock.deadline is not None
     for i in range(simulations):
+        if i + 2 > size:
+            grown = min(2 * size, simulations + 2)
+            explore.extend(exploration * math.sqrt(math.log(n)) for n in range(size, grown))
+            inverse.extend(1.0 / math.sqrt(n) for n in range(size, grown))
+            size = grown
+        if i == n_pool and more is not None:  # timed: deal the next batch of the pool
+            pool.extend((tuple(t.hands), tuple(t.trick), t.leader, t.to_move, tuple(t.won), t.left)
+                        for t in itertools.islice(more, TIMED_CHUNK))
+            if len(pool) == n_pool or len(pool) >= count:
+                more = None
+            n_pool = len(pool)
         h0, t0, leader, mover, w0, left = pool[i % n_pool]
         hands = list(h0)
         trick = list(t0)
