@@ -195,6 +195,13 @@ def openspiel_in_subprocess(seconds: float) -> tuple[float | None, str]:
 PLAY_CODE_EXCLUDED = frozenset({"server", "web", "tui", "envs"})
 """Packages of ``mizerka`` that cannot change a bot's decisions (front ends); the rest is fingerprinted."""
 
+PLAY_CODE_EXCLUDED_FILES = frozenset({
+    "__main__.py", "cli.py", "terminal.py", "analysis.py", "record.py", "scorekeeper.py", "scoresheet.py",
+    "bots/cli.py", "solver/cli.py",
+})
+"""Modules outside those packages that no match of the arena runs (the command line, the analysis, records,
+score sheets): left out of the fingerprint since session 11, so that fixing them keeps the ledger."""
+
 LEVEL_MODULES = {"expert": "bots/expert.py"}
 """Modules that only one level uses: a pair's fingerprint leaves out those of the levels not in the pair, so
 that work on Expert keeps the record of the lower pairs' matches."""
@@ -234,7 +241,8 @@ def play_code_fingerprint(levels: tuple[str, ...] = tuple(LEVEL_MODULES)) -> str
     bots, the solver's Python code) and of the compiled solver's answers (:func:`solver_answers`), so that a
     ledger of matches is reused only by code that plays the same."""
     root = Path(mizerka.__file__).parent
-    skipped = {module for level, module in LEVEL_MODULES.items() if level not in levels} | COMPILED_SOLVER
+    skipped = ({module for level, module in LEVEL_MODULES.items() if level not in levels} | COMPILED_SOLVER
+               | PLAY_CODE_EXCLUDED_FILES)
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*")):
         relative = path.relative_to(root)

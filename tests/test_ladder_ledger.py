@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
+
+import mizerka
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import bots as bench
@@ -39,6 +42,22 @@ def test_the_ledger_ignores_other_seeds_and_names_a_broken_line(tmp_path: Path) 
 def test_expert_code_is_left_out_of_the_lower_pairs_fingerprint() -> None:
     assert bench.play_code_fingerprint(("pimc", "rules")) == bench.play_code_fingerprint(("ismcts", "pimc"))
     assert bench.play_code_fingerprint(("expert", "rules")) != bench.play_code_fingerprint(("pimc", "rules"))
+
+
+def test_modules_no_match_runs_are_left_out_of_the_fingerprint(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    root = Path(mizerka.__file__).parent
+    assert all((root / name).is_file() for name in bench.PLAY_CODE_EXCLUDED_FILES)  # no stale name
+    assert "solver/cli.py" in bench.PLAY_CODE_EXCLUDED_FILES and "arena.py" not in bench.PLAY_CODE_EXCLUDED_FILES
+    # a copy of the package whose command line changed has the same fingerprint; one whose rules changed not
+    copy = tmp_path / "mizerka"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    monkeypatch.setattr(mizerka, "__file__", str(copy / "__init__.py"))
+    before = bench.play_code_fingerprint(("pimc", "rules"))
+    (copy / "cli.py").write_text((copy / "cli.py").read_text() + "\n# changed\n")
+    assert bench.play_code_fingerprint(("pimc", "rules")) == before
+    (copy / "rules.py").write_text((copy / "rules.py").read_text() + "\n# changed\n")
+    assert bench.play_code_fingerprint(("pimc", "rules")) != before
 
 
 def test_the_compiled_solver_counts_by_its_answers_not_its_text(monkeypatch: pytest.MonkeyPatch) -> None:
