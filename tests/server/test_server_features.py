@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
+import logging
 import subprocess
 import sys
 import time
@@ -16,10 +18,12 @@ import pytest
 from server_helpers import WS, ThreadServer, free_port
 
 from mizerka.bots import BOT_LEVELS
+from mizerka.bots.random_bot import RandomBot
 from mizerka.cards import CARDS
 from mizerka.deal import Deal, Phase
 from mizerka.record import read_json, read_text
 from mizerka.rules import parse_variant
+from mizerka.server import workers
 from mizerka.server.app import BotLevel
 from mizerka.server.dd import DoubleDummy, dd_values, start_of_play
 from mizerka.server.protocol import SERVER_ADAPTER
@@ -347,3 +351,29 @@ def test_log_lines_carry_public_information_only(make_server: Any) -> None:
         logger.setLevel(old_level)
     assert not guard.problems, guard.problems[:3]
     assert guard.lines > 200 and guard.with_cards > 100  # the check saw real lines with cards in them
+
+
+class _FailingBot(RandomBot):
+    """Raises on every decision, with a message naming a card (which no log line may show)."""
+
+    def decide(self, observation: Any, budget: Any = None, rng: Any = None) -> Any:
+        raise RuntimeError(f"boom holding {observation.hand}")
+
+
+def test_a_bot_that_fails_at_a_live_table_is_stood_in_for_and_the_game_goes_on(
+    server: ThreadServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bot that raised (or chose an illegal action) used to leave its turn unplayed: the table waited for ever.
+    A stand-in now plays its first legal action, and the log names the failure, not the cards."""
+    monkeypatch.setitem(BOT_LEVELS, "random", dataclasses.replace(BOT_LEVELS["random"], bot_class=_FailingBot))
+    monkeypatch.setattr(workers, "_BOTS", {})
+    table, token = quickplay(server, variant="standard,contracts=NT", level="random")
+    ws = WS(server.ws_url)
+    ws.hello(table, token)
+    deadline = time.monotonic() + 60
+    with caplog.at_level(logging.ERROR):
+        while not any(m["type"] == "event" and m["event"]["kind"] == "deal_end" for m in ws.log):
+            assert time.monotonic() < deadline, "the game stalled at a failing bot's turn"
+            act_first(ws)
+    failures = [r.getMessage() for r in caplog.records if "failed at seat" in r.getMessage()]
+    assert failures and all("RuntimeError" in f and "stand-in" in f and "boom" not in f for f in failures)

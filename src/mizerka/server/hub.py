@@ -22,12 +22,15 @@ import logging
 import random
 import secrets
 import time
+import traceback
 import zlib
 from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from mizerka.bots import BOT_LEVELS
+from mizerka.deal import KEEP, Action, Phase
+from mizerka.match import Match
 from mizerka.server.db import Store
 from mizerka.server.dd import DoubleDummy
 from mizerka.server.encoding import encode
@@ -226,6 +229,14 @@ class LiveTable:
         return {c.seat for c in self.clients if c.seat is not None}
 
 
+
+def _stand_in(match: Match) -> Action:
+    """The action played for a bot that failed or chose an illegal action: keep the hand, else the first legal
+    action (as the arena does)."""
+    if match.deal.phase is Phase.EXCHANGE:
+        return KEEP
+    return next(iter(match.legal_actions))
+
 class Hub:
     """Every open table and every connection; the REST API and the websocket call into it."""
 
@@ -405,30 +416,38 @@ class Hub:
         level = table.seats[seat].level
         observation = table.match.observation(seat)  # the bot sees its seat's observation, nothing more
         start = loop.time()
+        action: Action | None = None
         try:
             decision = await self.pool_for(level).decide(level, observation, zlib.crc32(f"{table.id}:{seq}".encode()))
+            action = decision.action
         except WorkerDied:
             log.error("table %s: the worker of bot %s at seat %d died; asking again", table.id, level, seat)
             live.bot_seq = -1
             loop.call_later(delay, self._schedule, live)
             return
-        except Exception:
-            log.exception("table %s: bot %s failed at seat %d", table.id, level, seat)
-            return
+        except Exception as error:
+            # the type and the place only: the message may name a card of the bot's hand, and logs carry public
+            # information only
+            cause = error.__cause__ or error  # the bot's own error, under the pool's WorkerError
+            frames = traceback.extract_tb(cause.__traceback__)
+            place = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
+            log.error("table %s: bot %s failed at seat %d (%s at %s); a stand-in plays for it", table.id, level,
+                      seat, type(cause).__name__, place)
         rest = delay - (loop.time() - start)
         if rest > 0:
             await asyncio.sleep(rest)
         async with live.lock:
             if live.table is not table or table.seq != seq or table.to_move != seat or table.match is None:
                 return
-            reason = table.match.deal.illegal_reason(decision.action)  # the engine validates every action
+            reason = None if action is None else table.match.deal.illegal_reason(action)  # the engine checks all
             if reason is not None:
                 # the reason may name a card of the bot's hand: logs carry public information only
-                log.error("table %s: bot %s chose an illegal action (%s)", table.id, level,
+                log.error("table %s: bot %s chose an illegal action (%s); a stand-in plays for it", table.id, level,
                           reason_code(reason)["code"])
-                return
+            if action is None or reason is not None:  # the game goes on: the table does not wait for a bot
+                action = _stand_in(table.match)
             with contextlib.suppress(TableError):
-                await self._commit(live, table.act(seat, decision.action, auto=auto))
+                await self._commit(live, table.act(seat, action, auto=auto))
 
     # -- tables (REST) ------------------------------------------------------------------------------
 
