@@ -16,7 +16,9 @@ import pytest
 
 pytest.importorskip("sqlalchemy", reason="the server tests need the 'server' extra (pip install -e '.[dev]')")
 
-from mizerka.server.db import Store, sqlite_path
+import sqlalchemy as sa
+
+from mizerka.server.db import Store, make_engine, sqlite_path
 from mizerka.server.tables import Event, SeatState, Table, TableSettings
 
 
@@ -108,3 +110,13 @@ def test_an_inline_write_stands_when_its_waiter_is_cancelled_and_a_bad_write_sin
 def test_inline_commits_need_a_sqlite_file() -> None:
     with pytest.raises(ValueError, match="SQLite file"):
         Store("sqlite:///:memory:", inline=True)
+
+
+def test_the_database_errors_the_server_logs_carry_no_statement_parameters(database_url: str) -> None:
+    """A failed write is logged with its error, whose message would quote the statement's parameters (events,
+    deck orders, hands): the engine hides them, on SQLite and PostgreSQL alike."""
+    engine = make_engine(database_url)
+    with pytest.raises(sa.exc.DBAPIError) as failure, engine.connect() as connection:
+        connection.execute(sa.text("INSERT INTO no_such_table VALUES (:hand)"), {"hand": "AS KH QD"})
+    assert "AS KH QD" not in str(failure.value) and "hidden" in str(failure.value)
+    engine.dispose()

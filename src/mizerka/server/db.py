@@ -111,9 +111,12 @@ def normalize_url(url: str) -> str:
 
 
 def make_engine(url: str) -> Engine:
+    """The engine for *url*.  Its statements' parameters (events, deck orders, hands) are kept out of its log
+    lines and out of the messages of its errors, which the server logs: logs carry public information only."""
     url = normalize_url(url)
     if url.startswith("sqlite"):
-        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                                  hide_parameters=True)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -124,7 +127,7 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=4, max_overflow=4)
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=4, max_overflow=4, hide_parameters=True)
 
 
 def upgrade(engine: Engine) -> None:
