@@ -214,7 +214,7 @@ def test_a_bad_deal_range_is_a_usage_error(tmp_path: Path, deals: str, message: 
 def test_good_deal_ranges_still_work(tmp_path: Path) -> None:
     path = tmp_path / "literal.mzn"
     path.write_text(literal_record(4).to_text(), encoding="utf-8")
-    for deals in ("1", "1-1", " 1 - 1 "):
+    for deals in ("1", "1-1", " 1 - 1 ", "1,1"):
         result = CliRunner().invoke(cli, ["analyse", str(path), "--deal", deals, "--json"])
         assert result.exit_code == 0, result.output
         assert [d["deal"] for d in json.loads(result.stdout)["deals"]] == [1]

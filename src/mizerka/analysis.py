@@ -321,7 +321,8 @@ def _parse_deals(text: str | None, available: Sequence[int]) -> list[int] | None
                 raise click.BadParameter(
                     f"deal {number} has no play in this record (deals with play: "
                     f"{', '.join(map(str, available)) or 'none'})", param_hint="'--deal'")
-            numbers.append(number)
+            if number not in numbers:  # "1,1" or "1-3,2": each deal once
+                numbers.append(number)
     return numbers
 
 
