@@ -195,6 +195,24 @@ def test_undo_limits() -> None:
             model.undo()
 
 
+def test_a_keep_cannot_be_taken_back_once_cards_were_played_after_it() -> None:
+    """The dealer keeps, forehand leads and middlehand follows: taking back the keep would take back their two
+    cards too, and the human would make the blind exchange again knowing them."""
+    match = Match(parse_variant("standard,first_dealer=0"), players=["You", "Ala", "Bolek"], seed=5)
+    model = TableModel(match, 0, ["random", "random"], seed=5)  # seat 0 deals: it exchanges last, plays third
+    while not model.is_human_turn():
+        model.step_bot()
+    assert model.observation().phase is Phase.EXCHANGE
+    model.act(KEEP)
+    while not model.is_human_turn():
+        model.step_bot()
+    assert len(model.observation().trick) == 2
+    assert not model.can_undo()
+    with pytest.raises(UndoError, match="cards have been played since your exchange"):
+        model.undo()
+    assert len(model.observation().trick) == 2  # nothing was taken back
+
+
 def test_plain_mode_runs_the_line_game() -> None:
     runner = CliRunner()
     result = runner.invoke(cli, ["play", "--plain", "--seed", "4", "--opponents", "random"], input="quit\n")

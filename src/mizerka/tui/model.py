@@ -13,7 +13,7 @@ anything that showed the human hidden cards:
 * the **contract choice** (the rest of the hand is dealt after it).
 
 Cards played to the trick in progress by computer players may be taken back with the human's card, as the rule
-book's house rule allows; nothing else is.
+book's house rule allows; nothing else is (a *keep* once cards have been played after it stays).
 
 >>> from mizerka.match import Match
 >>> from mizerka.rules import parse_variant
@@ -145,6 +145,10 @@ class TableModel:
         if isinstance(action, Exchange) and action.discards:
             raise UndoError("you have seen the cards you drew from the talon: the exchange cannot be taken back")
         plays_after = sum(1 for a in history[last:] if isinstance(a, Play))
+        if plays_after and not isinstance(action, Play):
+            # the computer players' cards may be taken back only with the human's own card of the same trick:
+            # taking back a keep after cards were played would let the human exchange again knowing them
+            raise UndoError("cards have been played since your exchange: it cannot be taken back")
         if isinstance(action, Play) or plays_after:
             trick_start = plays_before - plays_before % 3
             if plays_before + plays_after > trick_start + 2:
