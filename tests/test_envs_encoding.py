@@ -24,7 +24,8 @@ from mizerka.envs.encoding import (  # noqa: E402
     legal_action_ids,
     views,
 )
-from mizerka.envs.table import Table  # noqa: E402
+from mizerka.envs.table import Table, resolve_rules  # noqa: E402
+from mizerka.rules import RulesError  # noqa: E402
 
 CARD_VIEWS = ("hand", "discards", "drawn", "pending", "played", "trick", "shown_card")
 
@@ -153,3 +154,34 @@ def test_table_observation_is_the_match_observation() -> None:
                 expected = table.match.observation(seat) if mode == "match" else table.deal.observation(seat)
                 assert table.observation(seat) == expected
             table.step(rng.choice(table.legal_ids()))
+
+
+@pytest.mark.filterwarnings("ignore:variant .* not zero-sum")
+@pytest.mark.parametrize(
+    ("variant", "problem"),
+    [
+        ("seed002-literal", "plays 17 tricks"),
+        ("standard,quota_ordinary=7/5/2", "quotas 7/5/2 and 1/5/7"),
+        ("standard,quota_mizerka=1/5/6", "quotas 7/5/1 and 1/5/6"),
+    ],
+)
+def test_resolve_rules_refuses_variants_that_are_not_zero_sum_with_13_tricks(variant: str, problem: str) -> None:
+    with pytest.raises(RulesError, match="zero-sum variant of 13 tricks") as refused:
+        resolve_rules(variant)
+    assert problem in str(refused.value)
+    with pytest.raises(RulesError, match="zero-sum"):
+        Table(variant)
+    with pytest.raises(RulesError, match="seats 4"):
+        resolve_rules("four-players")
+    assert resolve_rules("no-exchange,show_trump_card").n_tricks == 13
+
+
+@pytest.mark.parametrize("first_dealer", [0, 1, 2])
+def test_a_single_deal_honours_the_variants_first_dealer(first_dealer: int) -> None:
+    variant = f"standard,first_dealer={first_dealer}"
+    for seed in range(8):
+        assert Table(variant, mode="deal", seed=seed).deal.dealer == first_dealer
+        assert Table(variant, mode="match", seed=seed).deal.dealer == first_dealer
+        # the option changes the dealer only, not the deck order drawn from the seed
+        assert Table(variant, mode="deal", seed=seed).match.decks == Table(mode="deal", seed=seed).match.decks
+    assert len({Table(mode="deal", seed=seed).deal.dealer for seed in range(8)}) > 1  # no option: drawn by lot

@@ -13,6 +13,7 @@ import mizerka.envs.gymnasium  # noqa: E402, F401  (registers MizerkaSolo-v0)
 from mizerka.bots import UnknownBotError  # noqa: E402
 from mizerka.envs.encoding import CHOOSE_BASE, ActionOutOfRangeError, EnvActionError, IllegalEnvActionError  # noqa: E402
 from mizerka.envs.gymnasium import MizerkaSoloEnv  # noqa: E402
+from mizerka.rules import RulesError  # noqa: E402
 
 
 @pytest.mark.parametrize(("opponents", "mode"), [("rules", "deal"), ("random", "match")])
@@ -94,3 +95,28 @@ def test_bad_arguments() -> None:
         MizerkaSoloEnv(illegal_action="ignore")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="opponents"):
         MizerkaSoloEnv(opponents=["rules"])
+
+
+@pytest.mark.parametrize("seat", [1.0, True, "1", 3, -1])
+def test_a_bad_seat_is_refused_by_the_constructor(seat: object) -> None:
+    with pytest.raises(ValueError, match="seat"):
+        MizerkaSoloEnv(opponents="random", seat=seat)  # type: ignore[arg-type]
+
+
+def test_a_numpy_seat_is_accepted() -> None:
+    env = MizerkaSoloEnv(opponents="random", seat=np.int64(2))
+    _, info = env.reset(seed=0)
+    assert info["seat"] == 2 and type(info["seat"]) is int
+
+
+@pytest.mark.parametrize("opponents", [5, None, ("rules",), ("rules", "rules", "rules")])
+def test_bad_opponents_are_refused(opponents: object) -> None:
+    with pytest.raises(ValueError, match="opponents"):
+        MizerkaSoloEnv(opponents=opponents)  # type: ignore[arg-type]
+
+
+@pytest.mark.filterwarnings("ignore:variant .* not zero-sum")
+@pytest.mark.parametrize("variant", ["seed002-literal", "standard,quota_ordinary=7/5/2"])
+def test_variants_that_are_not_zero_sum_with_13_tricks_are_refused(variant: str) -> None:
+    with pytest.raises(RulesError, match="zero-sum variant of 13 tricks"):
+        MizerkaSoloEnv(opponents="random", variant=variant)

@@ -141,3 +141,69 @@ def test_bad_arguments() -> None:
         mizerka_v0.env(mode="tournament")
     with pytest.raises(ValueError, match="render_mode"):
         mizerka_v0.env(render_mode="human")
+
+
+@pytest.mark.filterwarnings("ignore:variant .* not zero-sum")
+@pytest.mark.parametrize("variant", ["seed002-literal", "standard,quota_ordinary=7/5/2"])
+def test_variants_that_are_not_zero_sum_with_13_tricks_are_refused(variant: str) -> None:
+    with pytest.raises(RulesError, match="zero-sum variant of 13 tricks"):
+        mizerka_v0.env(variant=variant)
+    with pytest.raises(RulesError, match="zero-sum"):
+        mizerka_v0.raw_env(variant=variant)
+
+
+@pytest.mark.parametrize("bad", [111, -1, 2.5, "3", True])
+def test_illegal_reward_option_still_refuses_values_that_are_no_id(bad: object) -> None:
+    env = mizerka_v0.env(illegal_reward=-1.0)
+    env.reset(seed=2)
+    mover = env.agent_selection
+    before = env.observe(mover)["observation"].copy()
+    with pytest.raises(ActionOutOfRangeError):
+        env.step(bad)
+    assert not any(env.terminations.values()) and not any(env.truncations.values())
+    assert env.agent_selection == mover and all(r == 0.0 for r in env.rewards.values())
+    assert np.array_equal(env.observe(mover)["observation"], before)
+    env.step(np.int64(DONE))  # an id in range outside the mask still ends the game with the penalty
+    assert all(env.terminations.values())
+    assert env.rewards[mover] == -1.0
+    for _agent in env.agent_iter():  # the dead agents' steps (None) pass through
+        env.step(None)
+    assert not env.agents
+
+
+def test_numpy_integer_seeds_are_accepted() -> None:
+    env = mizerka_v0.env()
+    env.reset(seed=np.int64(3))
+    from_numpy = (env.agent_selection, env.observe(env.agent_selection)["observation"].copy())
+    env.reset(seed=3)
+    assert env.agent_selection == from_numpy[0]
+    assert np.array_equal(env.observe(env.agent_selection)["observation"], from_numpy[1])
+
+
+@pytest.mark.parametrize("seed", [[1], 2.5, "abc", True])
+def test_bad_seeds_are_refused(seed: object) -> None:
+    env = mizerka_v0.env()
+    with pytest.raises(ValueError, match="seed"):
+        env.reset(seed=seed)
+
+
+def test_the_variants_first_dealer_is_honoured_in_deal_mode() -> None:
+    env = mizerka_v0.raw_env(variant="standard,first_dealer=0")
+    for seed in range(8):
+        env.reset(seed=seed)
+        assert env.table.deal.dealer == 0
+    lot = mizerka_v0.raw_env()
+    dealers = set()
+    for seed in range(8):
+        lot.reset(seed=seed)
+        dealers.add(lot.table.deal.dealer)
+    assert len(dealers) > 1  # without the option the dealer is still drawn from the seed
+
+
+def test_render_seat_must_be_a_seat_number() -> None:
+    for bad in (1.0, True, 3, "0"):
+        with pytest.raises(ValueError, match="render_seat"):
+            mizerka_v0.env(render_mode="ansi", render_seat=bad)
+    env = mizerka_v0.env(render_mode="ansi", render_seat=np.int64(1))
+    env.reset(seed=1)
+    assert "hand" in env.render()

@@ -32,6 +32,7 @@ A value that is not an id 0–110 at all always raises :class:`~mizerka.envs.enc
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Final, Literal, SupportsFloat
 
 import gymnasium
@@ -52,6 +53,16 @@ ObsDict = dict[str, npt.NDArray[Any]]
 IllegalPolicy = Literal["penalize", "terminate", "raise"]
 
 
+def _seat_number(value: object) -> int | None:
+    """*value* as a plain int if it is an integer (Python or NumPy, not ``bool``), else ``None``."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
 class MizerkaSoloEnv(gymnasium.Env[ObsDict, np.int64]):
     """One seat at a Mizerka table, the other two played by bots.
 
@@ -66,8 +77,9 @@ class MizerkaSoloEnv(gymnasium.Env[ObsDict, np.int64]):
 
     Raises:
         UnknownBotError: for an unknown bot level.
-        RulesError: for an unknown or four-seat variant.
-        ValueError: for a bad seat, mode, render mode or illegal-action policy.
+        RulesError: for an unknown or four-seat variant, or one that is not zero-sum with 13 tricks.
+        ValueError: for a bad seat (not an integer 0–2 or ``None``), opponents (not one level or a pair), mode,
+            render mode or illegal-action policy.
     """
 
     metadata: Final = {"render_modes": ["ansi"], "render_fps": 1}  # type: ignore[misc]
@@ -82,24 +94,28 @@ class MizerkaSoloEnv(gymnasium.Env[ObsDict, np.int64]):
         illegal_reward: float = -1.0,
         render_mode: Literal["ansi"] | None = None,
     ) -> None:
-        levels = [opponents, opponents] if isinstance(opponents, str) else list(opponents)
-        if len(levels) != 2:
+        if isinstance(opponents, str):
+            levels = [opponents, opponents]
+        elif isinstance(opponents, tuple | list) and len(opponents) == 2:
+            levels = list(opponents)
+        else:
             raise ValueError(f"opponents must be one bot level or two, not {opponents!r}")
         for level in levels:
             make_bot(level)  # raises UnknownBotError early
         self.opponent_levels = (levels[0], levels[1])
-        if seat is not None and (isinstance(seat, bool) or seat not in (0, 1, 2)):
+        fixed_seat = None if seat is None else _seat_number(seat)
+        if seat is not None and fixed_seat not in (0, 1, 2):
             raise ValueError(f"seat must be 0, 1, 2 or None, not {seat!r}")
         if illegal_action not in ("penalize", "terminate", "raise"):
             raise ValueError(f"illegal_action must be 'penalize', 'terminate' or 'raise', not {illegal_action!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
-        self.fixed_seat = seat
+        self.fixed_seat = fixed_seat
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self.table = Table(variant, mode=mode, seed=0)
-        self.seat = 0 if seat is None else seat
+        self.seat = 0 if fixed_seat is None else fixed_seat
         self.bots: dict[int, Bot] = {}
         self.observation_space = spaces.Dict(  # type: ignore[assignment]
             {

@@ -50,12 +50,28 @@ MODES: Final = ("deal", "match")
 def resolve_rules(variant: str | Rules) -> Rules:
     """A :class:`Rules` from a variant spec (``"standard"``, ``"no-exchange,show_trump_card"``) or rules object.
 
+    The environments take zero-sum variants of three seats and 13 tricks: the observation scales trick counts by
+    13 and the rewards are zero-sum (the OpenSpiel game declares ``ZERO_SUM``).
+
     Raises:
-        RulesError: for an unknown variant, or one that does not seat exactly three players.
+        RulesError: for an unknown variant, one that does not seat exactly three players, one with more than 13
+            tricks a deal (``seed002-literal``), or one whose quotas do not add up to the tricks (not zero-sum).
     """
     rules = variant if isinstance(variant, Rules) else parse_variant(variant)
+    label = variant if isinstance(variant, str) else rules.name
     if rules.n_seats != 3:
         raise RulesError(f"the environments seat three players; variant {rules.name!r} seats {rules.n_seats}")
+    if rules.n_tricks != 13:
+        raise RulesError(
+            f"the environments need a zero-sum variant of 13 tricks; "
+            f"variant {label!r} plays {rules.n_tricks} tricks a deal"
+        )
+    if not rules.zero_sum:
+        raise RulesError(
+            f"the environments need a zero-sum variant of 13 tricks; variant {label!r} has quotas "
+            f"{'/'.join(map(str, rules.quota_ordinary))} and {'/'.join(map(str, rules.quota_mizerka))}, "
+            f"which do not add up to 13"
+        )
     return rules
 
 
@@ -64,11 +80,12 @@ class Table:
 
     Args:
         rules: the variant (three seats).
-        mode: ``"deal"`` plays one deal with a dealer drawn from the seed; ``"match"`` a whole match.
+        mode: ``"deal"`` plays one deal; ``"match"`` a whole match.  The (first) dealer is the variant's
+            ``first_dealer`` if it sets one, else drawn from the seed.
         seed: seeds the deck orders (and the first dealer).
 
     Raises:
-        RulesError: for a variant with four seats.
+        RulesError: for a variant the environments do not take (see :func:`resolve_rules`).
         ValueError: for an unknown mode.
     """
 
@@ -85,8 +102,10 @@ class Table:
         rng = random.Random(seed)
         rules = self.rules
         if self.mode == "deal":
-            # one deal: a match whose schedule stops after the first deal; the dealer is drawn from the seed
-            first_dealer = rng.randrange(rules.n_seats)
+            # one deal: a match whose schedule stops after the first deal; the dealer is the variant's first dealer
+            # if it names one, else drawn from the seed (drawn either way, so the deck order does not depend on it)
+            drawn_dealer = rng.randrange(rules.n_seats)
+            first_dealer = drawn_dealer if rules.first_dealer is None else rules.first_dealer
             self.match = Match(rules, seed=rng.randrange(1 << 62), first_dealer=first_dealer)
             self.n_deals = 1
         else:

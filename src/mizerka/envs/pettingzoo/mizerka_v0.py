@@ -19,7 +19,9 @@ deals), each deal paying its scores as it ends, so the return is the match total
 
 Illegal actions: the raw environment raises :class:`~mizerka.envs.encoding.IllegalEnvActionError` (or
 :class:`~mizerka.envs.encoding.ActionOutOfRangeError`) and changes nothing.  ``env(illegal_reward=-1.0)`` instead
-wraps it in PettingZoo's ``TerminateIllegalWrapper``, which ends the game with that reward for the offender.
+wraps it in PettingZoo's ``TerminateIllegalWrapper``, which ends the game with that reward for the offender when
+it plays an id 0–110 outside the mask; a value that is no id 0–110 at all still raises
+:class:`~mizerka.envs.encoding.ActionOutOfRangeError` and changes nothing.
 
 >>> from mizerka.envs.pettingzoo import mizerka_v0
 >>> env = mizerka_v0.env()
@@ -35,6 +37,7 @@ Version history:
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any, Final, Literal
 
@@ -46,7 +49,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from mizerka.envs.encoding import N_ACTIONS, OBSERVATION_SIZE
+from mizerka.envs.encoding import N_ACTIONS, OBSERVATION_SIZE, check_action_id
 from mizerka.envs.table import Mode, Table
 from mizerka.rules import Rules
 
@@ -61,6 +64,30 @@ def _new_seed() -> int:
     return random.SystemRandom().randrange(1 << 62)
 
 
+def _whole_number(value: object) -> int | None:
+    """*value* as a plain int if it is an integer (Python or NumPy, not ``bool``), else ``None``."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def _check_seed(seed: object) -> int | None:
+    """A reset seed: ``None`` or an integer (NumPy integers accepted), as a plain int.
+
+    Raises:
+        ValueError: for anything else (a float, a string, a list...).
+    """
+    if seed is None:
+        return None
+    value = _whole_number(seed)
+    if value is None:
+        raise ValueError(f"seed must be an integer or None, not {seed!r}")
+    return value
+
+
 class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
     """The AEC environment.  Build it with :func:`env` (with PettingZoo's order checks) or :func:`raw_env`.
 
@@ -72,8 +99,8 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         render_seat: whose hand :meth:`render` shows (default ``None``: public information only).
 
     Raises:
-        RulesError: for an unknown variant or one that does not seat three.
-        ValueError: for an unknown mode or render mode.
+        RulesError: for an unknown variant, one that does not seat three, or one that is not zero-sum with 13 tricks.
+        ValueError: for an unknown mode, render mode or render seat.
     """
 
     metadata: Final = {
@@ -94,10 +121,11 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
-        if render_seat is not None and render_seat not in (0, 1, 2):
+        seat = None if render_seat is None else _whole_number(render_seat)
+        if render_seat is not None and seat not in (0, 1, 2):
             raise ValueError(f"render_seat must be 0, 1, 2 or None, not {render_seat!r}")
         self.render_mode = render_mode
-        self.render_seat = render_seat
+        self.render_seat = seat
         self.table = Table(variant, mode=mode, seed=0)
         self.possible_agents = [f"player_{i}" for i in range(3)]
         self.agents = list(self.possible_agents)
@@ -130,9 +158,14 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
     # -- the AEC protocol -------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new episode.  The same *seed* gives the same deck orders and dealer."""
-        if seed is not None:
-            self._rng = random.Random(seed)
+        """Start a new episode.  The same *seed* gives the same deck orders and dealer.
+
+        Raises:
+            ValueError: for a seed that is not an integer (NumPy integers are accepted) or ``None``.
+        """
+        checked = _check_seed(seed)
+        if checked is not None:
+            self._rng = random.Random(checked)
         elif self._rng is None:
             self._rng = random.Random(_new_seed())
         self.table.reset(self._rng.randrange(1 << 62))
@@ -196,17 +229,33 @@ def raw_env(**kwargs: Any) -> MizerkaEnv:
     return MizerkaEnv(**kwargs)
 
 
+class _ActionIdCheck(wrappers.BaseWrapper):  # type: ignore[misc]
+    """Refuses a value that is no action id 0–110 before the wrapped ``TerminateIllegalWrapper`` sees it.
+
+    That wrapper indexes the action mask with the action, so without this check ``111`` or ``2.5`` would fail with an
+    ``IndexError`` and ``-1`` would be read as id 110.  A dead agent's step (``None``) passes through.
+    """
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if not (self.terminations.get(agent, True) or self.truncations.get(agent, True)):
+            action = check_action_id(action)  # ActionOutOfRangeError; nothing changes
+        super().step(action)
+
+
 def env(*, illegal_reward: float | None = None, **kwargs: Any) -> AECEnv[str, ObsDict, int]:
     """The environment in PettingZoo's ``OrderEnforcingWrapper`` (errors for stepping before ``reset``).
 
     Args:
-        illegal_reward: if given, an illegal action ends the game with this reward for the offender
-            (PettingZoo's ``TerminateIllegalWrapper``) instead of raising.
+        illegal_reward: if given, an id 0–110 outside the action mask ends the game with this reward for the
+            offender (PettingZoo's ``TerminateIllegalWrapper``) instead of raising; a value that is no id 0–110
+            still raises :class:`~mizerka.envs.encoding.ActionOutOfRangeError`.
         **kwargs: passed to :class:`MizerkaEnv`.
     """
     environment: AECEnv[str, ObsDict, int] = raw_env(**kwargs)
     if illegal_reward is not None:
         environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=illegal_reward)
+        environment = _ActionIdCheck(environment)
     return wrappers.OrderEnforcingWrapper(environment)
 
 
