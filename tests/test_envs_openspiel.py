@@ -19,6 +19,7 @@ def test_registered() -> None:
     game = pyspiel.load_game("mizerka")
     assert game.num_players() == 3 and game.num_distinct_actions() == 111
     assert game.observation_tensor_size() == OBSERVATION_SIZE
+    assert game.information_state_tensor_size() == OBSERVATION_SIZE + 39 * 52 + 52  # + plays + first_cards
     assert (game.min_utility(), game.max_utility()) == (-12.0, 12.0)
 
 
@@ -30,6 +31,14 @@ def test_random_sim_test(spec: str) -> None:
 def test_unsupported_variants_are_refused() -> None:
     with pytest.raises(RulesError, match="zero-sum"):
         pyspiel.load_game("mizerka(variant=seed002-literal)")
+
+
+def test_variant_options_go_in_a_dict() -> None:
+    """OpenSpiel's string syntax splits parameters at commas, so a variant with options needs the dict form."""
+    game = pyspiel.load_game("mizerka", {"variant": "standard,show_trump_card"})
+    assert game.rules.show_trump_card
+    with pytest.raises(pyspiel.SpielError, match="show_trump_card"):
+        pyspiel.load_game("mizerka(variant=standard,show_trump_card)")
 
 
 def _play_to_the_end(seed: int):
@@ -75,10 +84,111 @@ def test_observer_views_and_privacy() -> None:
 def test_information_state_recalls_the_order_of_play() -> None:
     _game, state = _play_to_the_end(3)
     tensor = np.asarray(state.information_state_tensor(0))
-    plays = tensor[OBSERVATION_SIZE:].reshape(39, 52)
+    plays = tensor[OBSERVATION_SIZE : OBSERVATION_SIZE + 39 * 52].reshape(39, 52)
     assert (plays.sum(axis=1) == 1).all()
     order = [int(a) for a in state.history()[52:] if a < 52]  # player actions after the shuffle; ids < 52 are plays
     assert [int(np.argmax(row)) for row in plays] == order[-39:]
+    first = tensor[OBSERVATION_SIZE + 39 * 52 :]
+    assert np.flatnonzero(first).tolist() == sorted(int(c) for c in state.deal.observation(0).first_cards)
+
+
+def _deal_deck(game, deck, actions=()):
+    state = game.new_initial_state()
+    for card in deck:
+        state.apply_action(card)
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
+def _same_view(a, b, player: int) -> tuple[bool, bool, bool, bool]:
+    """Whether *player*'s information-state string, tensor, observation string and tensor agree in *a* and *b*."""
+    return (
+        a.information_state_string(player) == b.information_state_string(player),
+        np.array_equal(a.information_state_tensor(player), b.information_state_tensor(player)),
+        a.observation_string(player) == b.observation_string(player),
+        np.array_equal(a.observation_tensor(player), b.observation_tensor(player)),
+    )
+
+
+def test_information_state_tensor_recalls_the_first_cards() -> None:
+    """Forehand (seat 1) ends with the same 13 cards but held different six at the choice: its information
+    state string and tensor both tell the two deals apart; the other seats, who saw neither card, cannot."""
+    game = pyspiel.load_game("mizerka")  # dealer 0: forehand is seat 1, dealt deck positions 0, 4, 8, ...
+    deck = list(range(52))
+    random.Random(0).shuffle(deck)
+    other = list(deck)
+    other[0], other[24] = other[24], other[0]  # forehand's first card <-> its seventh (dealt after the choice)
+    nt = 104 + 4
+    a, b = _deal_deck(game, deck, [nt]), _deal_deck(game, other, [nt])
+    assert a.deal.hands[1] == b.deal.hands[1]
+    assert _same_view(a, b, 1) == (False, False, True, True)
+    for seat in (0, 2):
+        assert _same_view(a, b, seat) == (True, True, True, True)
+
+
+def test_shown_card_is_in_the_strings() -> None:
+    """show_trump_card: the turned-up talon card is public, in every seat's strings as in its tensors; the talon
+    cards under it stay hidden."""
+    game = pyspiel.load_game("mizerka", {"variant": "standard,show_trump_card", "dealer": 0})
+    deck = list(range(52))
+    random.Random(0).shuffle(deck)
+    shown = list(deck)
+    shown[51], shown[47] = shown[47], shown[51]  # the top talon card (turned up) <-> the one under it
+    hidden = list(deck)
+    hidden[43], hidden[47] = hidden[47], hidden[43]  # two talon cards under the top one
+    hearts = 104 + 2
+    a, b, c = (_deal_deck(game, d, [hearts]) for d in (deck, shown, hidden))
+    assert a.deal.shown_card != b.deal.shown_card
+    assert f"shown {a.deal.observation(None).shown_card}" in a.observation_string(0)
+    for seat in range(3):
+        assert _same_view(a, b, seat) == (False, False, False, False)
+        assert _same_view(a, c, seat) == (True, True, True, True)
+
+
+def _swap(action: int, x: int, y: int) -> int:
+    """*action* with cards *x* and *y* exchanged (plays and discard marks name a card)."""
+    if action >= 104:
+        return action
+    base, card = divmod(action, 52)
+    return 52 * base + (y if card == x else x if card == y else card)
+
+
+@pytest.mark.parametrize("variant", ["standard", "standard,show_trump_card", "no-exchange"])
+def test_strings_and_tensors_tell_the_same_states_apart(variant: str) -> None:
+    """Property: for every seat, two states give equal strings exactly when they give equal tensors (both for the
+    information state and the observation).  The pairs: a random position, and the same actions on the deck with
+    two cards exchanged, the actions naming them exchanged too or not.  Such pairs are often the same information
+    set for some seats (the cards were hidden from them) and not for others."""
+    game = pyspiel.load_game("mizerka", {"variant": variant})
+    rng = random.Random(variant)
+    agree = differ = 0
+    for _ in range(4):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        state = _deal_deck(game, deck)
+        actions: list[int] = []
+        for _ in range(rng.randrange(45)):
+            if state.is_terminal():
+                break
+            actions.append(rng.choice(state.legal_actions()))
+            state.apply_action(actions[-1])
+        for _ in range(25):
+            i, j = rng.sample(range(52), 2)
+            other = list(deck)
+            other[i], other[j] = other[j], other[i]
+            rename = rng.random() < 0.7
+            try:
+                twin = _deal_deck(game, other, [_swap(a, deck[i], deck[j]) if rename else a for a in actions])
+            except IllegalEnvActionError:
+                continue
+            for seat in range(3):
+                info_string, info_tensor, obs_string, obs_tensor = _same_view(state, twin, seat)
+                assert info_string == info_tensor, (seat, state.information_state_string(seat))
+                assert obs_string == obs_tensor, (seat, state.observation_string(seat))
+                agree += info_string
+                differ += not info_string
+    assert agree and differ  # both kinds of pair occurred
 
 
 def test_illegal_actions_raise() -> None:

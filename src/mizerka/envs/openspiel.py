@@ -9,11 +9,15 @@ Importing this module registers the game with :func:`pyspiel.register_game`.  On
 * the returns are the deal's scores (tricks − quota, or quota − tricks in Mizerka), zero-sum.
 
 Parameters: ``variant`` (a three-seat, zero-sum variant spec, default ``"standard"``) and ``dealer`` (0–2).
+A variant with options has a comma, which OpenSpiel's ``"name(key=value,...)"`` syntax reads as a parameter
+separator, so pass it in a dict: ``pyspiel.load_game("mizerka", {"variant": "standard,show_trump_card"})``.
 
 The observer follows OpenSpiel's conventions: with private information for one player, the tensor is the
 observation tensor of :mod:`mizerka.envs.encoding`; with ``perfect_recall`` it gains a ``plays`` section, the
-cards in order of play, which together with the rest recalls everything the player has seen; with public
-information only, the player's own cards are left out.  Everything comes from ``Deal.observation``.
+cards in order of play, and a ``first_cards`` section, the six cards the player held when forehand chose the
+contract, which together with the rest recall everything the player has seen; with public information only, the
+player's own cards are left out.  The string form holds the same information as the tensor: two states give
+the same string exactly when they give the same tensor.  Everything comes from ``Deal.observation``.
 
 >>> import pyspiel
 >>> import mizerka.envs.openspiel
@@ -239,6 +243,11 @@ class MizerkaState(pyspiel.State):  # type: ignore[misc]
 
 
 _PLAYS_SHAPE: Final = (39, 52)
+_RECALL_LAYOUT: Final[tuple[tuple[str, tuple[int, ...]], ...]] = (("plays", _PLAYS_SHAPE), ("first_cards", (52,)))
+"""The sections a perfect-recall tensor adds after the observation: the cards in order of play, then the cards the
+player held when forehand chose the contract (``plays`` comes first, at offset ``OBSERVATION_SIZE``)."""
+_RECALL_SIZE: Final = sum(int(np.prod(shape)) for _, shape in _RECALL_LAYOUT)
+_PRIVATE_VIEWS: Final = frozenset({"hand", "discards", "drawn", "pending", "first_cards"})
 
 
 class MizerkaObserver:
@@ -256,16 +265,17 @@ class MizerkaObserver:
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.public = bool(iig_obs_type.public_info)
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        size = OBSERVATION_SIZE + (int(np.prod(_PLAYS_SHAPE)) if self.perfect_recall else 0)
+        size = OBSERVATION_SIZE + (_RECALL_SIZE if self.perfect_recall else 0)
         self.tensor: npt.NDArray[np.float32] = np.zeros(size, np.float32)
         self.dict: dict[str, npt.NDArray[np.float32]] = {}
+        layout = [(name, shape) for name, shape, _ in OBSERVATION_LAYOUT]
+        if self.perfect_recall:
+            layout.extend(_RECALL_LAYOUT)
         start = 0
-        for name, shape, _ in OBSERVATION_LAYOUT:
+        for name, shape in layout:
             end = start + int(np.prod(shape))
             self.dict[name] = self.tensor[start:end].reshape(shape)
             start = end
-        if self.perfect_recall:
-            self.dict["plays"] = self.tensor[start:].reshape(_PLAYS_SHAPE)
         self._encoder = ObservationEncoder()
 
     def _observation(self, state: MizerkaState, player: int) -> Observation | None:
@@ -283,10 +293,13 @@ class MizerkaObserver:
             self._encoder.fill(base, obs, player, pending)
         else:
             self._encoder.fill(base, obs, player, 0)
+        if self.perfect_recall and self.private:
+            first = self.dict["first_cards"]
+            for card in obs.first_cards:
+                first[card] = 1.0
         if not self.public:
-            keep = {"hand", "discards", "drawn", "pending"}
             for name, view in self.dict.items():
-                if name not in keep:
+                if name not in _PRIVATE_VIEWS:
                     view.fill(0.0)
             return
         if self.perfect_recall:
@@ -317,14 +330,39 @@ class MizerkaObserver:
                 parts.append(f"contract {obs.contract}")
             counts = ["-" if c is None else str(c) for c in obs.exchange_counts]
             parts.append(f"exchanged {'/'.join(counts)}")
+            if obs.shown_card is not None:
+                parts.append(f"shown {obs.shown_card}")
             if self.perfect_recall:
                 plays = [str(action) for _, action in obs.history if not isinstance(action, int)]
                 parts.append("history " + " ".join(plays))
             else:
-                parts.append(f"tricks {'/'.join(str(t) for t in obs.tricks_won)}")
-                if obs.trick:
-                    parts.append("trick " + " ".join(str(c) for c in obs.trick))
+                parts.extend(_table_text(obs))
         return " | ".join(parts)
+
+
+def _table_text(obs: Observation) -> list[str]:
+    """The public play of the deal as the observation tensor holds it (without the order of earlier tricks)."""
+    played = [0, 0, 0]
+    order = obs.active_seats
+    tricks = [(trick.leader, trick.cards) for trick in obs.tricks]
+    if obs.trick:
+        tricks.append((obs.trick_leader, obs.trick))
+    for leader, cards in tricks:
+        start = order.index(leader)
+        for i, card in enumerate(cards):
+            played[order[(start + i) % 3]] |= 1 << card
+    voids = obs.voids()
+    parts = [f"tricks {'/'.join(str(t) for t in obs.tricks_won)}"]
+    if any(played):
+        parts.append("played " + "/".join(str(CardSet(mask)) if mask else "-" for mask in played))
+    if any(voids.values()):
+        parts.append("void " + "/".join("".join(s.letter for s in sorted(voids[seat])) or "-" for seat in range(3)))
+    parts.append(f"leader p{obs.trick_leader}")
+    if obs.to_move >= 0:
+        parts.append(f"to move p{obs.to_move}")
+    if obs.trick:
+        parts.append("trick " + " ".join(str(c) for c in obs.trick))
+    return parts
 
 
 pyspiel.register_game(_GAME_TYPE, MizerkaGame)
