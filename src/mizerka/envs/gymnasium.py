@@ -32,7 +32,6 @@ A value that is not an id 0–110 at all always raises :class:`~mizerka.envs.enc
 
 from __future__ import annotations
 
-import operator
 from typing import Any, Final, Literal, SupportsFloat
 
 import gymnasium
@@ -42,7 +41,7 @@ from gymnasium import spaces
 
 from mizerka.bots import Bot, make_bot
 from mizerka.envs.encoding import N_ACTIONS, OBSERVATION_SIZE, EnvActionError, check_action_id
-from mizerka.envs.table import Mode, Table
+from mizerka.envs.table import Mode, Table, whole_number
 from mizerka.rules import Rules
 
 __all__ = ["ENV_ID", "MizerkaSoloEnv"]
@@ -51,16 +50,6 @@ ENV_ID: Final = "MizerkaSolo-v0"
 
 ObsDict = dict[str, npt.NDArray[Any]]
 IllegalPolicy = Literal["penalize", "terminate", "raise"]
-
-
-def _seat_number(value: object) -> int | None:
-    """*value* as a plain int if it is an integer (Python or NumPy, not ``bool``), else ``None``."""
-    if isinstance(value, bool):
-        return None
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return None
 
 
 class MizerkaSoloEnv(gymnasium.Env[ObsDict, np.int64]):
@@ -103,7 +92,7 @@ class MizerkaSoloEnv(gymnasium.Env[ObsDict, np.int64]):
         for level in levels:
             make_bot(level)  # raises UnknownBotError early
         self.opponent_levels = (levels[0], levels[1])
-        fixed_seat = None if seat is None else _seat_number(seat)
+        fixed_seat = None if seat is None else whole_number(seat)
         if seat is not None and fixed_seat not in (0, 1, 2):
             raise ValueError(f"seat must be 0, 1, 2 or None, not {seat!r}")
         if illegal_action not in ("penalize", "terminate", "raise"):

@@ -36,7 +36,7 @@ import numpy.typing as npt
 import pyspiel  # type: ignore[import-not-found]
 
 from mizerka.cards import CARDS, CardSet
-from mizerka.deal import CHOICES, PLAYS, Deal, Exchange, Observation, Phase
+from mizerka.deal import CHOICES, PLAYS, Deal, Exchange, Observation, Phase, Play
 from mizerka.envs.encoding import (
     CHOOSE_BASE,
     DISCARD_BASE,
@@ -343,14 +343,9 @@ class MizerkaObserver:
 def _table_text(obs: Observation) -> list[str]:
     """The public play of the deal as the observation tensor holds it (without the order of earlier tricks)."""
     played = [0, 0, 0]
-    order = obs.active_seats
-    tricks = [(trick.leader, trick.cards) for trick in obs.tricks]
-    if obs.trick:
-        tricks.append((obs.trick_leader, obs.trick))
-    for leader, cards in tricks:
-        start = order.index(leader)
-        for i, card in enumerate(cards):
-            played[order[(start + i) % 3]] |= 1 << card
+    for actor, action in obs.history:  # every card played is public, with its player
+        if isinstance(action, Play):
+            played[actor] |= 1 << int(action.card)
     voids = obs.voids()
     parts = [f"tricks {'/'.join(str(t) for t in obs.tricks_won)}"]
     if any(played):

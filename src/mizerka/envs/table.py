@@ -19,6 +19,7 @@ mizerka.envs.encoding.IllegalEnvActionError: illegal action 3 (play 5C) for seat
 from __future__ import annotations
 
 import dataclasses
+import operator
 import random
 from typing import Final, Literal
 
@@ -45,6 +46,17 @@ __all__ = ["Mode", "Table", "resolve_rules"]
 
 Mode = Literal["deal", "match"]
 MODES: Final = ("deal", "match")
+
+
+def whole_number(value: object) -> int | None:
+    """*value* as a plain int if it is an integer (Python or NumPy, not ``bool``), else ``None``: the check of a
+    seat or seed given to an environment."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def resolve_rules(variant: str | Rules) -> Rules:

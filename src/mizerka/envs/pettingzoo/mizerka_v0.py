@@ -37,7 +37,6 @@ Version history:
 
 from __future__ import annotations
 
-import operator
 import random
 from typing import Any, Final, Literal
 
@@ -50,7 +49,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from mizerka.envs.encoding import N_ACTIONS, OBSERVATION_SIZE, check_action_id
-from mizerka.envs.table import Mode, Table
+from mizerka.envs.table import Mode, Table, whole_number
 from mizerka.rules import Rules
 
 __all__ = ["ENV_ID", "MizerkaEnv", "env", "raw_env"]
@@ -64,16 +63,6 @@ def _new_seed() -> int:
     return random.SystemRandom().randrange(1 << 62)
 
 
-def _whole_number(value: object) -> int | None:
-    """*value* as a plain int if it is an integer (Python or NumPy, not ``bool``), else ``None``."""
-    if isinstance(value, bool):
-        return None
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return None
-
-
 def _check_seed(seed: object) -> int | None:
     """A reset seed: ``None`` or an integer (NumPy integers accepted), as a plain int.
 
@@ -82,7 +71,7 @@ def _check_seed(seed: object) -> int | None:
     """
     if seed is None:
         return None
-    value = _whole_number(seed)
+    value = whole_number(seed)
     if value is None:
         raise ValueError(f"seed must be an integer or None, not {seed!r}")
     return value
@@ -121,7 +110,7 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
-        seat = None if render_seat is None else _whole_number(render_seat)
+        seat = None if render_seat is None else whole_number(render_seat)
         if render_seat is not None and seat not in (0, 1, 2):
             raise ValueError(f"render_seat must be 0, 1, 2 or None, not {render_seat!r}")
         self.render_mode = render_mode
