@@ -238,3 +238,54 @@ def test_command_line_errors(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "score-only records" in result.output
     for outcome in (run(["--file", str(tmp_path / "x.mzn")], ["Ala"]),):
         assert outcome.exit_code == 1 and "Traceback" not in outcome.output
+
+
+def test_a_saved_deal_without_its_contract_is_entered_afresh(tmp_path: Path) -> None:
+    """A valid record may end in a deal with only its number and dealer.  The keeper entered the next contract
+    as a second deal of that number (refused for ever), and undo then failed on an assertion."""
+    save = tmp_path / "begun.mzn"
+    keeper = ScoreKeeper.new(NAMES, 2)
+    keeper.enter_contract("H")
+    keeper.enter_tricks("7 3 3")
+    text = keeper.record.to_text().rstrip("\n") + '\n\n[Deal "2"]\n[Dealer "0"]\n'
+    save.write_text(text, encoding="utf-8")
+    resumed = ScoreKeeper.load(save)
+    assert resumed.deal_no == 2 and resumed.pending is None and len(resumed.deals) == 1
+    resumed.enter_contract("MZ")
+    assert resumed.undo() == "deal 2's contract (MZ)" and len(resumed.deals) == 1
+    result = run(["--resume", str(save)], ["MZ", "undo", "quit"])
+    assert result.exit_code == 0 and "Undone: deal 2's contract (MZ)" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_tricks_as_a_sequence_name_every_seat() -> None:
+    three = ScoreKeeper.new(NAMES, 0)
+    three.enter_contract("NT")
+    for wrong in ((7, 5), (7, 5, 1, 0)):  # IndexError, and a silently dropped value, before
+        with pytest.raises(EntryError, match="give 3 trick counts, one per seat"):
+            three.enter_tricks(wrong)
+    four = ScoreKeeper.new(["A", "B", "C", "D"], "A", parse_variant("four-players"))
+    four.enter_contract("S")
+    with pytest.raises(EntryError, match="A deals and sits out this deal: 0 tricks, not 9"):
+        four.enter_tricks((9, 7, 5, 1))
+    assert four.enter_tricks((0, 7, 5, 1)).tricks == (0, 7, 5, 1)
+
+
+def test_names_and_dealers_that_are_not_text_are_refused() -> None:
+    with pytest.raises(EntryError, match="a name is text"):
+        ScoreKeeper.new(["A", None, "B"], 0)  # type: ignore[list-item]
+    with pytest.raises(EntryError, match="the first dealer is a name or a seat number"):
+        ScoreKeeper.new(["A", "B", "C"], None)  # type: ignore[arg-type]
+
+
+def test_an_export_may_not_overwrite_the_saved_match(tmp_path: Path) -> None:
+    save = tmp_path / "m.mzn"
+    for option in ("--export-csv", "--export-record"):
+        result = run(["--file", str(save), option, str(save)], ["Ala", "Bolek", "Cezary", "Ala", "quit"])
+        assert result.exit_code == 2 and "is the file the match is saved in" in result.output
+        assert not save.exists()
+
+
+def test_a_variant_warning_is_a_message_not_a_python_warning(tmp_path: Path) -> None:
+    result = run(["--file", str(tmp_path / "w.mzn"), "--variant", "standard,quota_ordinary=7/5/2"], ["quit"])
+    assert "warning: variant 'standard': quotas (7, 5, 2)" in result.output and "UserWarning" not in result.output

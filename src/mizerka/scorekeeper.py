@@ -72,6 +72,10 @@ class ScoreKeeper:
     def __init__(self, record: MatchRecord) -> None:
         if record.deals and not record.score_only:
             raise EntryError("this record holds the cards of the deals; the scorekeeper keeps score-only records")
+        if record.deals and record.deals[-1].contract is None:
+            # a deal begun in the record without its contract says nothing the keeper does not know (its number
+            # and dealer follow from the deals before): it is entered afresh, contract first
+            record = dataclasses.replace(record, deals=record.deals[:-1])
         self.record = record
 
     # -- building --------------------------------------------------------------------------------------
@@ -88,6 +92,8 @@ class ScoreKeeper:
             names.append(check_name(name, names))
         if len(names) != rules.n_seats:
             raise EntryError(f"this variant seats {rules.n_seats} players, not {len(names)}")
+        if isinstance(first_dealer, bool) or not isinstance(first_dealer, int | str):
+            raise EntryError(f"the first dealer is a name or a seat number, not {first_dealer!r}")
         seat = first_dealer if isinstance(first_dealer, int) else find_player(first_dealer, names)
         if not 0 <= seat < len(names):
             raise EntryError(f"there is no seat {seat}")
@@ -294,9 +300,19 @@ class ScoreKeeper:
         return value
 
     def enter_tricks(self, text: str | Sequence[int]) -> DealResult:
-        """Record the tricks of the current deal; return its result (scores included)."""
+        """Record the tricks of the current deal; return its result (scores included).
+
+        *text* is typed text (see :meth:`parse_tricks`) or a sequence of one count per seat, in seat order (0 for
+        a dealer who sits out).
+        """
         if not isinstance(text, str):
-            text = " ".join(str(text[s]) for s in self.tricks_order())
+            order = self.tricks_order()
+            if len(text) != self.rules.n_seats:
+                raise EntryError(f"give {self.rules.n_seats} trick counts, one per seat (got {len(text)})")
+            idle = [s for s in range(self.rules.n_seats) if s not in order and text[s]]
+            if idle:
+                raise EntryError(f"{self.players[idle[0]]} deals and sits out this deal: 0 tricks, not {text[idle[0]]}")
+            text = " ".join(str(text[s]) for s in order)
         tricks = self.parse_tricks(text)
         last = dataclasses.replace(self.deals[-1], tricks_won=tricks)
         self._replace((*self.deals[:-1], last))
@@ -404,6 +420,8 @@ def check_name(name: str, taken: Sequence[str]) -> str:
     Raises:
         EntryError: naming the problem.
     """
+    if not isinstance(name, str):
+        raise EntryError(f"a name is text, not {name!r}")
     name = " ".join(name.split())
     if not name:
         raise EntryError("a name needs at least one visible character")
@@ -426,6 +444,8 @@ def find_player(text: str, players: Sequence[str]) -> int:
     Raises:
         EntryError: for a name that is nobody's, or that fits several players.
     """
+    if not isinstance(text, str):
+        raise EntryError(f"a player is named by text, not {text!r}")
     key = " ".join(text.split()).lower()
     exact = [s for s, name in enumerate(players) if name.lower() == key]
     if exact:
@@ -614,10 +634,17 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
     Every entry is checked; the sheet is shown after each deal and saved as you go.  Type ? at any
     prompt for help, undo to take back the last entry, quit to stop (resume later with --resume FILE).
     """
+    import warnings
+
     from mizerka.rules import parse_variant
 
     if resume is not None and path is not None:
         raise click.UsageError("give --resume FILE to continue a match, or --file FILE to start one, not both")
+    saved_to = resume if resume is not None else path if path is not None else Path("mizerka-score.mzn")
+    for option, export in (("--export-csv", export_csv), ("--export-record", export_record)):
+        if export is not None and export.resolve() == saved_to.resolve():
+            raise click.UsageError(f"{option} {export} is the file the match is saved in: the export would "
+                                   f"overwrite it; choose another file")
     if resume is not None:
         if variant != "standard":
             raise click.UsageError("the variant of a resumed match is the one in its file; leave out --variant")
@@ -635,9 +662,13 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
     else:
         path = path if path is not None else Path("mizerka-score.mzn")
         try:
-            rules = parse_variant(variant)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                rules = parse_variant(variant)
         except RulesError as error:
             raise click.BadParameter(str(error), param_hint="'--variant'") from None
+        for warning in caught:  # e.g. quotas that are not zero-sum: said as the other commands say it
+            click.echo(f"warning: {warning.message}", err=True)
         if path.exists():
             raise click.UsageError(f"{path} exists: continue it with --resume {path}, or choose another --file")
         keeper = None
