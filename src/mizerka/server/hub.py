@@ -28,9 +28,9 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+from mizerka.arena import _stand_in  # the action the arena plays for a bot that failed: the same here
 from mizerka.bots import BOT_LEVELS
-from mizerka.deal import KEEP, Action, Phase
-from mizerka.match import Match
+from mizerka.deal import Action
 from mizerka.server.db import Store
 from mizerka.server.dd import DoubleDummy
 from mizerka.server.encoding import encode
@@ -228,14 +228,6 @@ class LiveTable:
     def connected(self) -> set[int]:
         return {c.seat for c in self.clients if c.seat is not None}
 
-
-
-def _stand_in(match: Match) -> Action:
-    """The action played for a bot that failed or chose an illegal action: keep the hand, else the first legal
-    action (as the arena does)."""
-    if match.deal.phase is Phase.EXCHANGE:
-        return KEEP
-    return next(iter(match.legal_actions))
 
 class Hub:
     """Every open table and every connection; the REST API and the websocket call into it."""
