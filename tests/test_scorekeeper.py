@@ -289,3 +289,177 @@ def test_an_export_may_not_overwrite_the_saved_match(tmp_path: Path) -> None:
 def test_a_variant_warning_is_a_message_not_a_python_warning(tmp_path: Path) -> None:
     result = run(["--file", str(tmp_path / "w.mzn"), "--variant", "standard,quota_ordinary=7/5/2"], ["quit"])
     assert "warning: variant 'standard': quotas (7, 5, 2)" in result.output and "UserWarning" not in result.output
+
+
+def mistyped_last_deal(match: Match) -> list[str]:
+    """The keeper's lines for *match* with the last deal's tricks mistyped (rotated: still 13, other scores)."""
+    lines = entries(match)
+    a, b, c = lines[-1].split()
+    return [*lines[:-1], f"{b} {c} {a}"]
+
+
+def test_the_last_deal_can_be_undone(played: Match, tmp_path: Path) -> None:
+    """Once all 18 deals were in, the match ended at once: a mistyped last deal could not be taken back."""
+    save = tmp_path / "last.mzn"
+    lines = mistyped_last_deal(played)
+    result = run(["--file", str(save)], [*lines, "undo", "sheet", entries(played)[-1]])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Traceback" not in out and "Not accepted" not in out
+    assert out.count("The match is over.  Final standing:") == 2  # after the mistyped deal, and after the right one
+    after_undo = out.split("Undone: deal 18's tricks.")[1].split("Deal 18 (")[0]
+    assert "tricks of Ala, Bolek, Cezary" in after_undo  # deal 18 asks for its tricks again
+    table = after_undo.split("deal  dealer")[1].splitlines()  # the sheet, as the keeper asked for it
+    assert any(row.startswith("17 ") for row in table) and not any(row.startswith("18 ") for row in table)
+    record = read(save)
+    assert record.is_over() and record.totals == tuple(played.totals)
+    assert [(r.contract, r.tricks) for r in record.results()] == [(r.contract, r.tricks) for r in played.results()]
+    last_standing = out.split("Final standing:")[-1]
+    assert all(f". {NAMES[s]} " in last_standing for s in played.outcome().winners)
+
+
+def test_a_finished_match_resumed_can_undo_its_last_deal(played: Match, tmp_path: Path) -> None:
+    """A finished match resumed went straight to its standing: its last deal could not be taken back either."""
+    save = tmp_path / "done.mzn"
+    assert run(["--file", str(save)], mistyped_last_deal(played)).exit_code == 0
+    wrong = read(save)
+    assert wrong.is_over() and wrong.totals != tuple(played.totals)
+    # undo, then stop: the file keeps the undo, as after any other undo (deal 18 has its contract, no tricks)
+    undone = run(["--resume", str(save)], ["undo", "quit"])
+    assert undone.exit_code == 0, undone.output
+    assert "Undone: deal 18's tricks." in undone.output and "Stopped in deal 18" in undone.output
+    kept = read(save)
+    assert not kept.is_over() and len(kept.deals) == 18
+    assert kept.deals[-1].contract is played.results()[-1].contract and kept.deals[-1].tricks_won is None
+    assert kept.totals == tuple(w - s for w, s in zip(wrong.totals, wrong.results()[-1].scores, strict=True))
+    # resumed again: deal 18 asks for its tricks, and the right ones give the engine's totals
+    fixed = run(["--resume", str(save)], [entries(played)[-1]])
+    assert fixed.exit_code == 0 and "Final standing" in fixed.output, fixed.output
+    assert read(save).is_over() and read(save).totals == tuple(played.totals)
+    # the same in the library: a finished match loaded, undone, entered again
+    keeper = ScoreKeeper.load(save)
+    assert keeper.undo() == "deal 18's tricks"
+    assert not keeper.is_over() and keeper.deal_no == 18 and keeper.pending is played.results()[-1].contract
+    assert len(keeper.sheet().results) == 17
+    assert keeper.enter_tricks(played.results()[-1].tricks).scores == played.results()[-1].scores
+    assert keeper.is_over() and keeper.totals() == tuple(played.totals)
+
+
+def test_the_end_question_refuses_other_answers(played: Match, tmp_path: Path) -> None:
+    save = tmp_path / "end.mzn"
+    result = run(["--file", str(save)], [*entries(played), "NT", "sheet", ""])
+    assert result.exit_code == 0, result.output
+    assert "Not accepted: the match is over; press Enter to finish, or type undo" in result.output
+    assert read(save).totals == tuple(played.totals)
+
+
+SPACED = ["Anna Maria", "Jan 2", "Ola"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Anna Maria 5, Jan 2 4, Ola 4",
+        "Anna Maria 5 Jan 2 4",  # Ola took the rest
+        "Jan 2 4 Ola 4",
+        "Ola 4 Jan 2 4",
+        "jan 2=4 ola=4",
+        "Anna Maria: 5; Jan 2: 4",
+        "Anna Maria, 5, Jan 2, 4",  # a comma between a name and its number, as before
+        '"Jan 2" 4 Ola 4',
+        "„Jan 2” 4, 'Ola' 4",
+        "Anna 5, Jan 4",  # shortenings still do
+        "anna m 5 J 4",
+        "5 4 4",
+        "5, 4, 4",
+    ],
+)
+def test_names_with_spaces_and_digits(line: str) -> None:
+    """Names were split at spaces and their digits read as tricks: 'Anna Maria' and 'Jan 2' could not be named."""
+    keeper = ScoreKeeper.new(SPACED, "Ola")
+    keeper.enter_contract("H")
+    assert keeper.enter_tricks(line).tricks == (5, 4, 4)
+
+
+@pytest.mark.parametrize(
+    ("players", "line", "message"),
+    [
+        # a shorter name whose number is the end of a longer name: which is meant?
+        (["Jan", "Jan 2", "Ola"], "Jan 2 Ola 4",
+         "'Jan 2' is ambiguous: the name Jan 2 (its tricks not given), or Jan with 2 tricks; write name=tricks "
+         "(Jan=2) or put the name in quotes"),
+        (SPACED, "Jan 2 Ola 4",
+         "'Jan 2' is ambiguous: the name Jan 2 (its tricks not given), or 'Jan' (short for Jan 2) with 2 tricks"),
+        # two names that differ only by punctuation at the end: both readings are whole, quotes decide
+        (["Ala", "Ala:", "Ola"], "Ala: 5 Ola 4",
+         "'Ala: 5 Ola 4' is ambiguous: it reads as Ala=5, Ola=4 and as Ala:=5, Ola=4; put the names in quotes"),
+        (SPACED, '"Jan 2 4 Ola 4', "the quote \" before 'Jan 2 4 Ola 4' is not closed"),
+        (SPACED, '"Jan 3" 4 Ola 4', "'Jan 3' is not a player (the players: Anna Maria, Jan 2, Ola)"),
+        (["Jan 2", "Jan 3", "Ola"], "Jan 4 Ola 4", "'Jan' fits several players: Jan 2, Jan 3"),
+        (SPACED, "Anna Maria", "the number of tricks after 'Anna Maria' is missing"),
+        (SPACED, "Ola Jan 2", "'Jan' is not a number of tricks (for Ola)"),
+        (SPACED, "Maria 5 Ola 4", "'Maria' is neither a number of tricks nor the start of a player's name"),
+        (SPACED, "Ola 4 Dora 5", "'Dora' is neither a number of tricks nor a player's name (Anna Maria, Jan 2, Ola)"),
+        (SPACED, "Ola 4 4", "'4' stands where a player's name should"),
+        (SPACED, "Jan 2 4, Jan 2 5", "Jan 2 is named twice"),
+    ],
+)
+def test_names_that_cannot_be_told_apart_are_refused(players: list[str], line: str, message: str) -> None:
+    keeper = ScoreKeeper.new(players, 0)
+    keeper.enter_contract("NT")
+    before = keeper.record
+    with pytest.raises(EntryError) as caught:
+        keeper.enter_tricks(line)
+    assert message in str(caught.value)
+    assert keeper.record == before  # nothing changed
+
+
+def test_the_longest_name_wins_and_quotes_or_equals_choose() -> None:
+    keeper = ScoreKeeper.new(["Jan", "Jan 2", "Ola"], 2)
+    keeper.enter_contract("NT")
+    assert keeper.parse_tricks("Jan 2 4 Ola 4") == (5, 4, 4)  # "Jan 2" with 4, not Jan with 2
+    assert keeper.parse_tricks("Jan 2 2 Ola 4 Jan 7") == (7, 2, 4)
+    assert keeper.parse_tricks("Jan=2 Ola 4") == (2, 7, 4)
+    assert keeper.parse_tricks('"Jan" 2 Ola 4') == (2, 7, 4)
+    colon = ScoreKeeper.new(["Ala", "Ala:", "Ola"], 2)
+    colon.enter_contract("NT")
+    assert colon.parse_tricks('"Ala:" 5 Ola 4') == (4, 5, 4)
+
+
+def test_names_of_numbers_alone_are_refused_and_an_old_one_is_not_guessed() -> None:
+    with pytest.raises(EntryError, match="a name cannot be numbers alone"):
+        ScoreKeeper.new(["2 4", "Ala", "Ola"], 0)
+    # a record written elsewhere may hold such a name: "2 4 9" is then the numbers in order, or "2 4" with 9
+    from mizerka.record import MatchRecord
+
+    keeper = ScoreKeeper.from_record(MatchRecord(STANDARD, ("2 4", "Ala", "Ola"), 2, (), {}))
+    keeper.enter_contract("NT")
+    with pytest.raises(EntryError, match="'2 4 9' is ambiguous: the numbers for 2 4, Ala, Ola in that order, or "
+                                         "2 4=9 by name; put the names in quotes"):
+        keeper.enter_tricks("2 4 9")
+    assert keeper.enter_tricks('"2 4" 9 Ala 2').tricks == (9, 2, 2)
+    assert keeper.enter_contract("MZ") and keeper.enter_tricks("5 4 4").tricks == (5, 4, 4)
+
+
+def test_names_with_spaces_and_digits_at_the_table(tmp_path: Path) -> None:
+    save = tmp_path / "spaced.mzn"
+    lines = ["Anna   Maria", "Jan 2", "Ola", "jan 2",  # Jan 2 deals first: Ola chooses
+             "H", "Jan 2 Ola 4",  # ambiguous with the shortening "Jan": asked again
+             "Anna Maria 5, Jan 2 4", "quit"]
+    result = run(["--file", str(save)], lines)
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    assert "tricks of Anna Maria, Jan 2, Ola" in result.output
+    assert "Not accepted: 'Jan 2' is ambiguous" in result.output
+    record = read(save)
+    assert record.players == ("Anna Maria", "Jan 2", "Ola") and record.first_dealer == 1
+    assert record.deals[0].tricks_won == (5, 4, 4)
+
+
+def test_a_very_long_line_is_an_entry_error() -> None:
+    keeper = ScoreKeeper.new(SPACED, 0)
+    keeper.enter_contract("NT")
+    with pytest.raises(EntryError, match="Ola is named twice"):  # read in a loop: no RecursionError
+        keeper.enter_tricks("Ola 4 " * 3000)
+    with pytest.raises(EntryError, match="is ambiguous"):
+        keeper.enter_tricks("Jan 2 " * 3000)

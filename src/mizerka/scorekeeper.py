@@ -210,7 +210,7 @@ class ScoreKeeper:
             EntryError: for no contract, one not in the variant, or one the chooser has used up.
         """
         if self.is_over():
-            raise EntryError("the match is over: all deals are entered")
+            raise EntryError("the match is over: all deals are entered (undo takes back the last deal's tricks)")
         if self.pending is not None:
             raise EntryError(f"deal {self.deal_no}'s contract is already entered; enter its tricks (or undo)")
         try:
@@ -242,42 +242,47 @@ class ScoreKeeper:
     def parse_tricks(self, text: str) -> tuple[int, ...]:
         """Tricks per seat from ``"7 5 1"`` (in the order of :meth:`tricks_order`) or ``"Ala 7, Bolek 5"``.
 
-        In the named form one player may be left out: he took the tricks that are left.
+        In the named form one player may be left out: he took the tricks that are left.  A name may hold spaces
+        and digits: the line is read with the players' names in mind (see :class:`_TrickReader`), so with the
+        players ``Anna Maria``, ``Jan 2`` and ``Ola``, ``"Anna Maria 5, Jan 2 4"`` gives Ola the 4 left.  Where
+        names overlap the longest wins (``"Jan 2 4"`` is Jan 2 with 4, even beside a player ``Jan``); a name in
+        quotes (``'"Jan 2" 4'``) or ended by ``=`` (``"Jan=2"``) says it plainly.  A line the names leave in
+        doubt is refused, and the message says how it could read.
 
         Raises:
-            EntryError: for a missing contract, a bad number, an unknown or repeated name, a player who sits
-                out, a wrong count, or tricks that do not add up to the deal's number of tricks.
+            EntryError: for a missing contract, a bad number, an unknown, ambiguous or repeated name, a player
+                who sits out, a wrong count, or tricks that do not add up to the deal's number of tricks.
         """
         if self.is_over():
-            raise EntryError("the match is over: all deals are entered")
+            raise EntryError("the match is over: all deals are entered (undo takes back the last deal's tricks)")
         if self.pending is None:
             raise EntryError(f"enter deal {self.deal_no}'s contract first")
         order = self.tricks_order()
         n_tricks = self.rules.n_tricks
         names = ", ".join(self.players[s] for s in order)
+        text = " ".join(text.split())
         tokens = text.replace(",", " ").replace(";", " ").split()
         if not tokens:
             raise EntryError(f"give the tricks of {names}")
+        reader = _TrickReader(text, self.players, names)
         by_seat: dict[int, int] = {}
         if all(_is_int(t) for t in tokens):
+            named = reader.complete()
+            if named:  # only a name made of numbers alone (an old record's) can read so: say so, guess nothing
+                raise EntryError(f"{text!r} is ambiguous: the numbers for {names} in that order, or "
+                                 f"{reader.spell(named[0])} by name; put the names in quotes")
             if len(tokens) != len(order):
                 raise EntryError(f"give {len(order)} numbers, one each for {names} (got {len(tokens)})")
             for seat, token in zip(order, tokens, strict=True):
                 by_seat[seat] = self._trick_count(seat, token)
         else:
-            for token in _split(text):
-                if not _is_int(token) and not any(p.lower().startswith(token.lower()) for p in self.players):
-                    raise EntryError(f"{token!r} is neither a number of tricks nor a player's name ({names})")
-            pairs = _named_pairs(text)
-            if pairs is None:
-                raise EntryError(f"write the tricks as numbers for {names} in that order, or as 'name number' pairs")
-            for name, token in pairs:
-                seat = find_player(name, self.players)
+            for pair in reader.choose():
+                seat = pair.seat
                 if seat not in order:
                     raise EntryError(f"{self.players[seat]} deals and sits out this deal")
                 if seat in by_seat:
                     raise EntryError(f"{self.players[seat]} is named twice")
-                by_seat[seat] = self._trick_count(seat, token)
+                by_seat[seat] = self._trick_count(seat, pair.count)
             missing = [s for s in order if s not in by_seat]
             if len(missing) == 1:
                 rest = n_tricks - sum(by_seat.values())
@@ -320,6 +325,9 @@ class ScoreKeeper:
 
     def undo(self) -> str:
         """Take back the last entry (a deal's tricks, else its contract); return what was undone.
+
+        The last deal's tricks too, once the match is over: the match is unfinished again, its deal waits for
+        its tricks, and entering them gives the totals afresh.
 
         Raises:
             EntryError: if nothing is entered yet.
@@ -388,34 +396,270 @@ def _is_int(token: str) -> bool:
     return re.fullmatch(r"[+-]?\d{1,6}", token) is not None
 
 
-def _split(text: str) -> list[str]:
-    for separator in ",;=:":
-        text = text.replace(separator, " ")
-    return text.split()
+_PAIR_SEPARATORS = ",;"
+"""Separators between one player's tricks and the next (``"Ala 7, Bolek 5"``)."""
+
+_COUNT_SEPARATORS = "=:"
+"""Separators between a name and its tricks (``"Ala=7"``)."""
+
+_SEPARATORS = _PAIR_SEPARATORS + _COUNT_SEPARATORS
+
+_QUOTES = {'"': '"', "'": "'", "„": "”“", "“": "”", "«": "»"}
+"""An opening quote and the closing quotes that end it (straight quotes, Polish „…”, English “…”)."""
 
 
-def _named_pairs(text: str) -> list[tuple[str, str]] | None:
-    """``"Ala 7, Bolek=5"`` → ``[("Ala", "7"), ("Bolek", "5")]``; ``None`` if the text is not such pairs."""
-    tokens = _split(text)
-    pairs: list[tuple[str, str]] = []
-    name: list[str] = []
-    for token in tokens:
-        if _is_int(token) and name:
-            pairs.append((" ".join(name), token))
-            name = []
-        elif _is_int(token):
+@dataclasses.dataclass(frozen=True)
+class _Pair:
+    """One "name number" pair of a reading: the seat named, the name and the pair as typed, the number.
+
+    *shadow* is the seat of a longer name that starts where this name does and runs over its number (``Jan 2``
+    over ``Jan`` and ``2``), or ``None``.
+    """
+
+    seat: int
+    typed: str
+    span: str
+    count: str
+    shadow: int | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Reading:
+    """One way to read a whole line as pairs.
+
+    *loose*: it puts a ``,`` between a name and its number or an ``=`` between two pairs (taken only when no
+    reading is strict).  *shadowed*: one of its names is shadowed by a longer one (see :class:`_Pair`); such a
+    reading is never taken, it only explains the refusal.
+    """
+
+    pairs: tuple[_Pair, ...]
+    loose: bool = False
+
+    @property
+    def shadowed(self) -> _Pair | None:
+        return next((p for p in self.pairs if p.shadow is not None), None)
+
+
+class _TrickReader:
+    """Every way a line of tricks reads as "name number" pairs, the players' names being known.
+
+    Names may hold spaces, digits and punctuation (``Anna Maria``, ``Jan 2``), so the words of a line cannot be
+    told apart by their look: ``2`` is a number of tricks, or the end of ``Jan 2``.  Instead, wherever a name is
+    due, every name that fits there is tried:
+
+    * a player's **full name** (case ignored) that ends where a word ends;
+    * a **shortening**: whole words that start one player's name only (``Bo`` for ``Bolek``, ``Anna M``);
+    * anything in **quotes**, a full name or a shortening (``"Jan 2"``, Polish ``„Jan 2”``).
+
+    After the name comes its number of tricks, then the next name.  The **longest name wins** where names
+    overlap: a reading that takes ``Jan`` with 2 tricks where the line could go on with the name ``Jan 2`` is
+    never taken.  :meth:`choose` takes the reading when there is exactly one, and otherwise raises an
+    :class:`EntryError` that says why: a short name where a longer one may be meant, two readings (both spelled
+    out; rare: names that differ only by punctuation at their end), or, with no reading at all, the
+    problem found furthest into the line.
+
+    >>> players = ["Jan", "Jan 2", "Ola"]
+    >>> [(players[p.seat], p.count) for p in _TrickReader("Jan 2 4, Ola 4", players, "").choose()]
+    [('Jan 2', '4'), ('Ola', '4')]
+    >>> [(players[p.seat], p.count) for p in _TrickReader("Jan=2 Ola 4", players, "").choose()]
+    [('Jan', '2'), ('Ola', '4')]
+    >>> _TrickReader("Jan 2 Ola 4", players, "").choose()
+    Traceback (most recent call last):
+    ...
+    mizerka.scorekeeper.EntryError: 'Jan 2' is ambiguous: the name Jan 2 (its tricks not given), or Jan with 2 tricks; \
+write name=tricks (Jan=2) or put the name in quotes
+    """
+
+    KEEP = 2
+    """Readings kept per kind and place: enough to tell one from several, and the work stays small."""
+
+    def __init__(self, text: str, players: Sequence[str], names: str) -> None:
+        self.text = text
+        self.players = tuple(" ".join(p.split()) for p in players)
+        self.names = names  # the players in play, for the messages
+        self.memo: dict[int, list[_Reading]] = {}
+        self.failure: tuple[int, str] | None = None
+
+    # -- the line, piece by piece ------------------------------------------------------------------------
+
+    def fail(self, at: int, message: str) -> None:
+        """Note why a reading stops at *at*; the one that got furthest is the one reported."""
+        if self.failure is None or at > self.failure[0]:
+            self.failure = (at, message)
+
+    def skip(self, at: int) -> tuple[int, str]:
+        """The next place after spaces and separators, and the separators skipped."""
+        start = at
+        while at < len(self.text) and (self.text[at].isspace() or self.text[at] in _SEPARATORS):
+            at += 1
+        return at, "".join(self.text[start:at].split())
+
+    def word_end(self, at: int) -> int:
+        while at < len(self.text) and not self.text[at].isspace() and self.text[at] not in _SEPARATORS:
+            at += 1
+        return at
+
+    def ends_word(self, at: int) -> bool:
+        return at == len(self.text) or self.text[at].isspace() or self.text[at] in _SEPARATORS
+
+    def fitting(self, typed: str) -> list[int]:
+        """The seats *typed* may name: the player of exactly that name, else every player whose name starts so."""
+        key = " ".join(typed.split()).lower()
+        exact = [s for s, name in enumerate(self.players) if name.lower() == key]
+        if exact or not key:
+            return exact
+        return [s for s, name in enumerate(self.players) if name.lower().startswith(key)]
+
+    def several(self, typed: str, seats: list[int]) -> str:
+        return f"{typed!r} fits several players: " + ", ".join(self.players[s] for s in seats)
+
+    def names_at(self, at: int) -> list[tuple[int, int]]:
+        """The names that can start at *at*, as (seat, where the name ends), in the order found."""
+        text = self.text
+        found: dict[tuple[int, int], None] = {}
+        closers = _QUOTES.get(text[at], "")
+        if closers:
+            close = next((i for i in range(at + 1, len(text)) if text[i] in closers), None)
+            if close is None:
+                self.fail(at, f"the quote {text[at]} before {text[at + 1:]!r} is not closed")
+            else:
+                inner, seats = text[at + 1:close], self.fitting(text[at + 1:close])
+                if len(seats) == 1:
+                    found[seats[0], close + 1] = None
+                else:
+                    self.fail(at, self.several(inner, seats) if seats else
+                              f"{inner!r} is not a player (the players: {', '.join(self.players)})")
+        for seat, name in enumerate(self.players):
+            end = at + len(name)
+            if name and text[at:end].lower() == name.lower() and self.ends_word(end):
+                found[seat, end] = None
+        end = self.word_end(at)
+        while end > at:  # shortenings: one word, two words, ... while they still start a name
+            seats = self.fitting(text[at:end])
+            if not seats:
+                break
+            if len(seats) == 1:
+                found[seats[0], end] = None
+            else:
+                self.fail(at, self.several(text[at:end], seats))
+            if end + 1 < len(text) and text[end] == " " and text[end + 1] not in _SEPARATORS:
+                end = self.word_end(end + 1)
+            else:
+                break
+        if not found:
+            word = text[at:self.word_end(at)]
+            if _is_int(word):
+                self.fail(at, f"{word!r} stands where a player's name should: write the tricks as numbers for "
+                              f"{self.names} in that order, or as 'name number' pairs")
+            else:
+                self.fail(at, f"{word!r} is neither a number of tricks nor the start of a player's name "
+                              f"({self.names})")
+        return list(found)
+
+    def steps(self, at: int) -> list[tuple[_Pair, bool, int]] | None:
+        """The pairs that can come next after *at* (where the last pair ended): (pair, whether it is loose,
+        where it ends); ``None`` at the end of the line."""
+        start, gap = self.skip(at)
+        if start == len(self.text):
             return None
-        else:
-            name.append(token)
-    if name:
-        if pairs or len(name) != 2:
-            return None
-        pairs.append((name[0], name[1]))  # "Ala x": a name with a bad number, reported by the caller
-    return pairs
+        loose_gap = at > 0 and any(c in _COUNT_SEPARATORS for c in gap)
+        names = self.names_at(start)
+        steps = []
+        for seat, end in names:
+            count_at, between = self.skip(end)
+            count_end = self.word_end(count_at)
+            count = self.text[count_at:count_end]
+            if not count:
+                self.fail(count_at, f"the number of tricks after {self.text[start:end]!r} is missing")
+            elif not _is_int(count):
+                self.fail(count_at, f"{count!r} is not a number of tricks (for {self.players[seat]})")
+            else:
+                shadow = next((s for s, e in names if e > count_at), None)
+                pair = _Pair(seat, self.text[start:end], self.text[start:count_end], count, shadow)
+                steps.append((pair, loose_gap or any(c in _PAIR_SEPARATORS for c in between), count_end))
+        return steps
+
+    def read_from(self, at: int) -> list[_Reading]:
+        """The readings of the line from *at* to its end, at most KEEP of each kind.
+
+        Each place is read once, the line's end first (a loop, not recursion: a long line is no risk).
+        """
+        steps: dict[int, list[tuple[_Pair, bool, int]] | None] = {}
+        todo = [at]
+        while todo:
+            place = todo[-1]
+            if place in self.memo:
+                todo.pop()
+                continue
+            if place not in steps:
+                steps[place] = self.steps(place)
+            after = [end for _, _, end in steps[place] or () if end not in self.memo]
+            if after:
+                todo.extend(after)
+                continue
+            todo.pop()
+            readings: list[_Reading] = []
+            kept: dict[tuple[bool, bool], int] = {}
+            if steps[place] is None:
+                readings.append(_Reading(()))
+            for pair, loose, end in steps[place] or ():
+                for rest in self.memo[end]:
+                    reading = _Reading((pair, *rest.pairs), loose or rest.loose)
+                    kind = (reading.loose, reading.shadowed is not None)
+                    if kept.get(kind, 0) < self.KEEP:
+                        kept[kind] = kept.get(kind, 0) + 1
+                        readings.append(reading)
+            self.memo[place] = readings
+        return self.memo[at]
+
+    # -- the verdict ---------------------------------------------------------------------------------------
+
+    def spell(self, reading: _Reading) -> str:
+        """A reading with no doubt left: ``Ala 2=2, Ala=5``."""
+        return ", ".join(f"{self.players[p.seat]}={p.count}" for p in reading.pairs)
+
+    def complete(self) -> list[_Reading]:
+        """The readings that may be taken (none shadowed), the strict ones first."""
+        return sorted((r for r in self.read_from(0) if r.shadowed is None), key=lambda r: r.loose)
+
+    def choose(self) -> tuple[_Pair, ...]:
+        """The pairs of the one reading the line has.
+
+        Raises:
+            EntryError: when there are several (two are spelled out), only shadowed ones, or none (then a word
+                that is neither a number nor in any name, else the problem found furthest into the line).
+        """
+        readings = self.read_from(0)
+        for loose in (False, True):
+            taken = [r for r in readings if r.loose is loose and r.shadowed is None]
+            if len(taken) == 1:
+                return taken[0].pairs
+            if taken:
+                example = taken[0].pairs[0]
+                raise EntryError(f"{self.text!r} is ambiguous: it reads as {self.spell(taken[0])} and as "
+                                 f"{self.spell(taken[1])}; put the names in quotes "
+                                 f'("{self.players[example.seat]}" {example.count})')
+        shadowed = [r.shadowed for r in readings if r.shadowed is not None]
+        if shadowed:
+            pair = shadowed[0]
+            assert pair.shadow is not None
+            name, longer = self.players[pair.seat], self.players[pair.shadow]
+            short = name if pair.typed.lower() == name.lower() else f"{pair.typed!r} (short for {name})"
+            raise EntryError(f"{pair.span!r} is ambiguous: the name {longer} (its tricks not given), or {short} "
+                             f"with {pair.count} tricks; write name=tricks ({pair.typed}={pair.count}) or put "
+                             f"the name in quotes")
+        for word in re.split(r"[\s,;=:]+", self.text):  # a word that is in no name: no reading could hold it
+            bare = word.strip("".join(_QUOTES) + "”»")
+            if bare and not _is_int(bare) and not any(bare.lower() in name.lower() for name in self.players):
+                raise EntryError(f"{bare!r} is neither a number of tricks nor a player's name ({self.names})")
+        if self.failure is None:  # pragma: no cover - every reading that stops says why
+            raise EntryError(f"write the tricks as numbers for {self.names} in that order, or as 'name number' pairs")
+        raise EntryError(self.failure[1])
 
 
 def check_name(name: str, taken: Sequence[str]) -> str:
-    """A player's name, stripped, if it is usable: not empty, printable, not a command word, not taken.
+    """A player's name, stripped, if it is usable: not empty, printable, not a command word, not a number (nor
+    numbers alone, like ``2 4``: they would read as tricks), not taken.  Spaces and digits are fine (``Jan 2``).
 
     Raises:
         EntryError: naming the problem.
@@ -433,6 +677,9 @@ def check_name(name: str, taken: Sequence[str]) -> str:
         raise EntryError(f"{name!r} is a command word; choose another name")
     if _is_int(name):
         raise EntryError("a name cannot be a number (numbers are tricks)")
+    words = [word for word in re.split(r"[\s,;=:]+", name) if word]
+    if words and all(_is_int(word) for word in words):
+        raise EntryError("a name cannot be numbers alone (numbers are tricks)")
     if name.lower() in (t.lower() for t in taken):
         raise EntryError(f"{name!r} is already a player; names must differ")
     return name
@@ -478,7 +725,10 @@ HELP = """\
 At any prompt:  undo   take back the last entry      sheet  show the score sheet
                 help   this help (also ?)             quit   stop (the match is saved; resume with --resume)
 Contracts: C D H S (or ♣ ♦ ♥ ♠, or the suit's name), NT (no-trump), MZ (Mizerka: avoid tricks).
-Tricks: the numbers in the order asked ("7 5 1"), or by name ("Ala 7, Bolek 5"; one name may be left out)."""
+Tricks: the numbers in the order asked ("7 5 1"), or by name ("Ala 7, Bolek 5"; one name may be left out).
+       Names may hold spaces and digits ("Jan 2 4": the longest name that fits is read); to be plain, put
+       a name in quotes ("Jan 2" 4) or end it with = (Jan=2).
+After the last deal, undo takes its tricks back: the match goes on until they are entered again."""
 
 
 class _Quit(Exception):
@@ -496,11 +746,16 @@ class _Session:
         self.path = path
         self.keeper: ScoreKeeper | None = None
 
-    def ask(self, text: str) -> str:
-        """Prompt until there is an answer; handle the commands that mean the same everywhere."""
+    def ask(self, text: str, *, empty: bool = False) -> str:
+        """Prompt until there is an answer; handle the commands that mean the same everywhere.
+
+        With *empty*, an empty answer (just Enter) is an answer too.
+        """
         while True:
             answer = " ".join(str(click.prompt(text, default="", show_default=False, prompt_suffix=": ")).split())
             word = answer.lower()
+            if not answer and empty:
+                return answer
             if not answer:
                 click.echo("Please answer (type ? for help).")
             elif word in ("help", "?"):
@@ -552,7 +807,14 @@ class _Session:
                 click.echo(f"Not accepted: {error}.")
 
     def run(self, keeper: ScoreKeeper) -> None:
+        """Ask for the deals until the match is over and the keeper is done with it."""
         self.keeper = keeper
+        while True:
+            self.run_deals(keeper)
+            if self.finish(keeper):
+                return
+
+    def run_deals(self, keeper: ScoreKeeper) -> None:
         while not keeper.is_over():
             no = keeper.deal_no
             try:
@@ -568,7 +830,7 @@ class _Session:
                         continue
                     keeper.save(self.path)
                 else:
-                    names = " ".join(keeper.players[s] for s in keeper.tricks_order())
+                    names = ", ".join(keeper.players[s] for s in keeper.tricks_order())  # names may hold spaces
                     contract = keeper.pending
                     prompt = f"Deal {no}, {contract.symbol} ({contract.goal}): tricks of {names}"
                     answer = self.ask(prompt)
@@ -587,6 +849,35 @@ class _Session:
                     continue
                 keeper.save(self.path)
                 click.echo(f"Undone: {what}.")
+
+    def finish(self, keeper: ScoreKeeper) -> bool:
+        """The match is over: show the standing, then let the keeper take back the last deal's tricks.
+
+        A mistyped last deal is found when the standing is read, so the end is a question too: Enter (or quit, or
+        the end of input) finishes; undo takes the tricks back, is saved like every undo, and returns ``False``:
+        the match is unfinished again and the deals go on.  The same question ends a finished match resumed
+        from its file.
+        """
+        click.echo("The match is over.  Final standing:")
+        click.echo(keeper.standing())
+        last = keeper.deals[-1].number
+        while True:
+            try:
+                answer = self.ask(f"Press Enter to finish, or type undo to take back deal {last}'s tricks", empty=True)
+            except _Undo:
+                what = keeper.undo()
+                keeper.save(self.path)
+                click.echo(f"Undone: {what}.")
+                return False
+            except _Quit:
+                return True
+            except click.Abort:  # the end of input: the match is over and saved
+                click.echo("")
+                return True
+            if not answer:
+                return True
+            click.echo(f"Not accepted: the match is over; press Enter to finish, or type undo to take back deal "
+                       f"{last}'s tricks.")
 
     @staticmethod
     def show_result(keeper: ScoreKeeper, result: DealResult) -> None:
@@ -699,6 +990,4 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
         raise click.exceptions.Exit(1) from None
     except OSError as error:
         raise click.ClickException(f"cannot save to {path}: {error.strerror or error}") from None
-    click.echo("The match is over.  Final standing:")
-    click.echo(keeper.standing())
     _export(keeper, export_csv, export_record)
