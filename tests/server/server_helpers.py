@@ -23,6 +23,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from mizerka.server.app import create_app
+from mizerka.server.command import WS_MAX_SIZE
 from mizerka.server.db import normalize_url
 from mizerka.server.hub import Hub, ServerConfig
 
@@ -68,7 +69,7 @@ class ThreadServer:
         self.hub: Hub = self.app.state.hub
         self.port = free_port()
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                                    ws_max_size=65536, lifespan="on"))
+                                                    ws_max_size=WS_MAX_SIZE, lifespan="on"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def start(self) -> ThreadServer:

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import uvicorn
+from click.testing import CliRunner
 from server_helpers import WS, ThreadServer
 from websockets.exceptions import ConnectionClosed
 
-from mizerka.server.protocol import SERVER_ADAPTER
+from mizerka.server.command import WS_MAX_SIZE, serve_command
+from mizerka.server.hub import ServerConfig
+from mizerka.server.protocol import MAX_MESSAGE_BYTES, SERVER_ADAPTER
 
 
 def new_table(server: ThreadServer, **body: Any) -> str:
@@ -79,6 +85,72 @@ def test_bad_input_gets_a_specific_error_and_the_connection_stays(server: Thread
     snapshot = ws.request({"type": "sync", "last_seq": seq})
     assert snapshot["type"] == "snapshot" and snapshot["seq"] == seq and snapshot["events"] == []
     assert ws.request({"type": "ping", "id": "p"}) == {"type": "pong", "id": "p"}
+
+
+def test_a_frame_far_over_the_protocol_limit_gets_too_large_and_the_connection_stays(
+        server: ThreadServer, ws_factory: Any) -> None:
+    """A 200 KB frame, over the 64 KiB the websocket layer once read at most, gets the ``too_large`` reply like any
+    other oversized message (it used to drop the connection, close code 1009), and the connection goes on."""
+    ws: WS = ws_factory()
+    frame = json.dumps({"type": "ping", "id": "big", "pad": "x" * 200_000})
+    assert MAX_MESSAGE_BYTES < 65536 < len(frame)
+    for raw in (frame, frame.encode()):  # a text frame, and the same bytes as a binary frame
+        ws.conn.send(raw)
+        reply = ws.recv()
+        assert reply["type"] == "error" and reply["code"] == "too_large", reply
+        assert f"{len(frame)} bytes" in reply["message"]
+    assert ws.request({"type": "ping", "id": "after"}) == {"type": "pong", "id": "after"}
+
+
+def test_oversized_frames_under_the_default_rate_limit_get_too_large_not_a_drop(make_server: Any) -> None:
+    """At the default limits a 200 KB frame is charged as one byte over the protocol's limit (it has been read
+    already), so the first of a volley is answered ``too_large``, not ``rate_limited``; the rest of the volley
+    may be rate limited, and the connection and the next message go on."""
+    defaults = ServerConfig(database="sqlite://")
+    server: ThreadServer = make_server(rate=defaults.rate, burst=defaults.burst)
+    ws = WS(server.ws_url)
+    for _ in range(5):
+        ws.send("x" * 200_000)
+    ws.send({"type": "ping", "id": "after"})
+    replies: list[dict[str, Any]] = []
+    while not replies or replies[-1]["type"] != "pong":
+        replies.append(ws.recv())
+    assert replies[-1] == {"type": "pong", "id": "after"}
+    errors = replies[:-1]
+    assert 1 <= len(errors) <= 5, replies
+    assert errors[0]["type"] == "error" and errors[0]["code"] == "too_large", replies
+    assert all(r["type"] == "error" and r["code"] in ("rate_limited", "too_large") for r in errors), replies
+    assert ws.request({"type": "ping", "id": "again"}) == {"type": "pong", "id": "again"}
+    ws.close()
+
+
+def test_a_frame_over_the_transport_ceiling_closes_the_connection_with_1009(make_server: Any) -> None:
+    """A frame of exactly WS_MAX_SIZE bytes is still read (and refused as ``too_large``); one byte more is not
+    read at all: the websocket layer closes the connection with RFC 6455's 1009, "message too big"."""
+    server: ThreadServer = make_server(burst=2 * WS_MAX_SIZE / 1024)  # the rate limit lets the largest frame in
+    ws = WS(server.ws_url)
+    at_ceiling = json.dumps("x" * (WS_MAX_SIZE - 2))
+    assert len(at_ceiling) == WS_MAX_SIZE
+    ws.send(at_ceiling)
+    reply = ws.recv()
+    assert reply["type"] == "error" and reply["code"] == "too_large", reply
+    with pytest.raises(ConnectionClosed) as closed:
+        ws.send("x" * (WS_MAX_SIZE + 1))
+        while True:
+            ws.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009, closed.value
+    ws.close()
+
+
+def test_mizerka_serve_runs_uvicorn_with_the_transport_ceiling(monkeypatch: pytest.MonkeyPatch,
+                                                                tmp_path: Path) -> None:
+    """``mizerka serve`` gives uvicorn the WS_MAX_SIZE the test servers (server_helpers.ThreadServer) run with."""
+    configs: list[uvicorn.Config] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, *args, **kwargs: configs.append(self.config))
+    monkeypatch.setattr(logging, "basicConfig", lambda **kwargs: None)  # leave the test run's logging alone
+    result = CliRunner().invoke(serve_command, ["--port", "0", "--database", f"sqlite:///{tmp_path / 'db.sqlite3'}"])
+    assert result.exit_code == 0, result.output
+    assert [c.ws_max_size for c in configs] == [WS_MAX_SIZE]
 
 
 def test_nobody_acts_without_the_seat_token(server: ThreadServer, ws_factory: Any) -> None:

@@ -12,13 +12,25 @@ import os
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import click
 
 from mizerka.server.hub import ServerConfig
 
-__all__ = ["default_database", "quickplay_url", "serve_command"]
+__all__ = ["WS_MAX_SIZE", "default_database", "quickplay_url", "serve_command"]
+
+WS_MAX_SIZE: Final = 1 << 20
+"""The largest websocket message, in bytes, that uvicorn reads at all (its ``ws_max_size``): the transport ceiling.
+
+There are two limits on what a client sends.  The protocol's, :data:`mizerka.server.protocol.MAX_MESSAGE_BYTES`
+(4 KiB), is the application's: a longer message is read, refused with a ``too_large`` error reply, and the
+connection stays open, as for any other bad input.  This one is the websocket layer's: a frame over it is not
+even read, and the only answer left is RFC 6455's close code 1009 ("message too big"), which drops the
+connection.  It lies far above the protocol limit so that an oversized message gets the error reply, not a
+dropped connection; and it is finite, so that what one connection makes the server buffer stays bounded (current
+uvicorn stops reading a connection until the app has taken its last message: about one such frame a connection).
+"""
 
 
 def default_database() -> str:
@@ -123,6 +135,6 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
                 if not no_browser and _graphical_browser():
                     _open_browser(url)
 
-    uv_config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=65536,
+    uv_config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_SIZE,
                                ws_ping_interval=20.0, ws_per_message_deflate=ws_deflate)
     Server(uv_config).run()

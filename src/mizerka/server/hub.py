@@ -35,6 +35,7 @@ from mizerka.server.db import Store
 from mizerka.server.dd import DoubleDummy
 from mizerka.server.encoding import encode
 from mizerka.server.protocol import (
+    MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
     Act,
     Hello,
@@ -515,7 +516,9 @@ class Hub:
 
     async def handle_raw(self, client: Client, raw: str | bytes) -> None:
         """Handle one frame from *client*: every problem becomes an error reply, the connection stays."""
-        size = len(raw)
+        # a frame over the protocol's limit is charged as one byte over it: it has been read already, and it is
+        # answered with ``too_large`` (not ``rate_limited``, which would hide what was wrong with it)
+        size = min(len(raw), MAX_MESSAGE_BYTES + 1)
         if not client.allow(size):
             if client.limited_notice():
                 client.send({"type": "error", "id": None, "code": "rate_limited",
