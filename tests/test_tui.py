@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import warnings
 from pathlib import Path
 
 import pytest
@@ -235,3 +236,13 @@ def test_bad_options_for_the_app() -> None:
         options.update(kwargs)
         with pytest.raises(click.BadParameter, match=message):
             build_app(**options)  # type: ignore[arg-type]
+
+
+def test_a_non_zero_sum_variant_is_a_warning_line_not_a_python_warning(capsys: pytest.CaptureFixture[str]) -> None:
+    """The full-screen game says a variant's warning as the plain game does: one ``warning:`` line on stderr."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a raw UserWarning would fail the test
+        build_app(seed=1, rules=parse_variant("seed002-literal"), seat=0, name="You", opponents="random",
+                  bot_delay=0)
+    err = capsys.readouterr().err
+    assert err.count("warning:") == 1 and "not zero-sum" in err, err

@@ -297,8 +297,17 @@ def format_analysis(analysis: MatchAnalysis, *, unicode: bool = True) -> str:
     return "\n".join(lines)
 
 
-_DEAL_RANGE = re.compile(r"(\d+)(?:\s*-\s*(\d+))?")
-"""A deal number ``3`` or an inclusive range ``3-5`` (first deal first)."""
+_DEAL_RANGE = re.compile(r"([0-9]+)(?:\s*-\s*([0-9]+))?")
+"""A deal number ``3`` or an inclusive range ``3-5`` (first deal first), in ASCII digits."""
+
+
+def _deal_number(digits: str) -> int:
+    """The number *digits* writes, refusing one longer than any match (``int`` itself refuses thousands of
+    digits with a ``ValueError``, which would escape as a traceback)."""
+    if len(digits) > 6:
+        shown = digits if len(digits) <= 12 else digits[:10] + "…"
+        raise click.BadParameter(f"deal {shown} is past the last deal of any match", param_hint="'--deal'")
+    return int(digits)
 
 
 def _parse_deals(text: str | None, available: Sequence[int]) -> list[int] | None:
@@ -311,8 +320,8 @@ def _parse_deals(text: str | None, available: Sequence[int]) -> list[int] | None
         if match is None:
             message = f"{part!r} is not a deal number or range like 3-5"
             raise click.BadParameter(message, param_hint="'--deal'")
-        first = int(match[1])
-        last = int(match[2]) if match[2] is not None else first
+        first = _deal_number(match[1])
+        last = _deal_number(match[2]) if match[2] is not None else first
         if last < first:
             message = f"{part!r} is an empty range: the first deal comes first, like {last}-{first}"
             raise click.BadParameter(message, param_hint="'--deal'")

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import random
+import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -140,11 +142,39 @@ def cli() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """The console-script entry point (``mizerka = "mizerka.cli:main"``)."""
-    cli.main(args=list(argv) if argv is not None else None, prog_name="mizerka")
+    """The console-script entry point (``mizerka = "mizerka.cli:main"``).
+
+    An output that cannot be written (``mizerka deal > /dev/full``, a closed stream) ends the command with a
+    message and exit code 1, not a traceback; click itself handles only a closed pipe.
+    """
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="mizerka")
+    except OSError as error:
+        try:
+            what = str(error) if error.filename is not None else f"cannot write the output: {error.strerror or error}"
+            click.echo(f"Error: {what}", err=True)
+        except OSError:
+            pass
+        _discard_stdout()
+        sys.exit(1)
+
+
+def _discard_stdout() -> None:
+    """Point the standard output at the null device, so that the interpreter's last flush of what could not be
+    written fails silently instead of printing an "Exception ignored" report."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # no real file behind sys.stdout (a test's capture)
+        pass
 
 
 # -- shared option helpers ---------------------------------------------------------------------------------
+
+
+VARIANT_WARNED = "mizerka.variant_warned"
+"""``click.Context.meta`` key: ``--variant`` has already printed the variant's warning (custom quotas)."""
 
 
 def _parse_variant_callback(ctx: click.Context, param: click.Parameter, value: str) -> Rules:
@@ -157,6 +187,8 @@ def _parse_variant_callback(ctx: click.Context, param: click.Parameter, value: s
         raise click.BadParameter(str(error), ctx=ctx, param=param) from None
     for warning in caught:
         click.echo(f"warning: {warning.message}", err=True)
+    if caught:
+        ctx.meta[VARIANT_WARNED] = True
     return rules
 
 
@@ -258,10 +290,13 @@ def _fresh_seed() -> int:
 @click.command("deal")
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="seed for the shuffle (default: random)")
 @variant_option
-@click.option("--dealer", type=click.IntRange(min=0), default=0, show_default=True, help="the dealing seat")
+@click.option("--dealer", type=click.IntRange(min=0), default=None,
+              help="the dealing seat  [default: the variant's first_dealer, else 0]")
 @click.option("--unicode/--ascii", default=True, show_default=True, help="suit symbols or letters")
-def deal_command(seed: int | None, rules: Rules, dealer: int, unicode: bool) -> None:
+def deal_command(seed: int | None, rules: Rules, dealer: int | None, unicode: bool) -> None:
     """Deal the cards and print the hands, the talon (top card first) and forehand's first six cards."""
+    if dealer is None:
+        dealer = rules.first_dealer if rules.first_dealer is not None else 0
     if dealer >= rules.n_seats:
         raise click.BadParameter(f"seat {dealer} is not at a {rules.n_seats}-player table", param_hint="'--dealer'")
     if seed is None:

@@ -79,6 +79,7 @@ from mizerka.rules import Contract, ExchangeMode, Role, Rules, RulesError, parse
 
 __all__ = [
     "JSON_FORMAT",
+    "MAX_RECORD_BYTES",
     "RECORD_VERSION",
     "CommitmentError",
     "DealRecord",
@@ -100,6 +101,10 @@ RECORD_VERSION: Final = 1
 JSON_FORMAT: Final = "mizerka-record"
 """The ``format`` field of a JSON record."""
 
+MAX_RECORD_BYTES: Final = 16 * 1024 * 1024
+"""The largest file :func:`read` takes (a whole match is tens of kilobytes): a bigger one, or an endless one
+such as ``/dev/zero``, is refused instead of filling the memory."""
+
 RESERVED_TAGS: Final = frozenset(
     {"RecordVersion", "Variant", "FirstDealer", "Result", "Player0", "Player1", "Player2", "Player3", "Deal"}
 )
@@ -109,9 +114,9 @@ _TAG_NAME: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
 _SALT: Final = re.compile(r"[0-9A-Za-z+/=_-]{1,128}")
 _COMMIT: Final = re.compile(r"sha256:[0-9a-f]{64}")
 _TAG_LINE: Final = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]')
-_EXCHANGE_LINE: Final = re.compile(r"(\d{1,2})\s*:\s*(.*)")
-_PLAY_LINE: Final = re.compile(r"(\d{1,3})\s+@(\d{1,2})\s*:\s*(.*)")
-_INT: Final = re.compile(r"[+-]?\d{1,6}")
+_EXCHANGE_LINE: Final = re.compile(r"([0-9]{1,2})\s*:\s*(.*)")
+_PLAY_LINE: Final = re.compile(r"([0-9]{1,3})\s+@([0-9]{1,2})\s*:\s*(.*)")
+_INT: Final = re.compile(r"[+-]?[0-9]{1,6}")  # ASCII digits only: \d would also take other scripts' digits
 
 
 # -- errors ---------------------------------------------------------------------------------------
@@ -606,7 +611,7 @@ def _cards(cards: CardSet) -> str:
 def _check_text(what: str, value: object) -> str:
     if not isinstance(value, str):
         raise RecordError(f"{what} must be text, not {type(value).__name__}")
-    if len(value) > 1000 or any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
+    if len(value) > 1000 or any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in value):  # C0, DEL and C1 controls
         raise RecordError(f"{what} {value[:40]!r} must be one line of at most 1000 characters")
     return value
 
@@ -760,7 +765,10 @@ def _replay(record: MatchRecord, seed: int | None) -> Match:
     """Replay a full record with every check; store the filled-in deals on the record; return the match."""
     decks = [d.deck for d in record.deals if d.deck is not None]
     try:
-        match = Match(record.rules, players=record.players, first_dealer=record.first_dealer, decks=decks, seed=seed)
+        with warnings.catch_warnings():  # a non-zero-sum variant's warning: the record says its variant anyway
+            warnings.simplefilter("ignore")
+            match = Match(record.rules, players=record.players, first_dealer=record.first_dealer, decks=decks,
+                          seed=seed)
     except (MatchError, RulesError) as error:
         raise RecordError(str(error)) from None
     out = []
@@ -1051,14 +1059,19 @@ def _deal_from_text(td: _TextDeal, n: int, rotation: int) -> DealRecord:
 
 
 def _field(data: Mapping[str, object], key: str, kind: type | tuple[type, ...], where: str, *,
-           optional: bool = False, deal_no: int | None = None) -> object:
+           optional: bool = False, deal_no: int | None = None, trick_no: int | None = None) -> object:
+    """``data[key]``, checked to be a *kind*.  *where* names the object for the message ("the record"); inside
+    a deal or a trick it is empty, since the error's place (``deal 3, trick 2: ``) already names it."""
     if key not in data or data[key] is None:
         if optional:
             return None
-        raise RecordSyntaxError(f"{where} has no {key!r} field", deal_no=deal_no)
+        raise RecordSyntaxError(f"{where} has no {key!r} field" if where else f"no {key!r} field",
+                                deal_no=deal_no, trick_no=trick_no)
     value = data[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise RecordSyntaxError(f"{where}: field {key!r} has the wrong type ({type(value).__name__})", deal_no=deal_no)
+        prefix = f"{where}: field" if where else "field"
+        raise RecordSyntaxError(f"{prefix} {key!r} has the wrong type ({type(value).__name__})",
+                                deal_no=deal_no, trick_no=trick_no)
     return value
 
 
@@ -1097,7 +1110,7 @@ def from_dict(data: object) -> MatchRecord:
         raise RecordSyntaxError(f"unknown field(s) {', '.join(unknown)}")
     if data.get("format") != JSON_FORMAT:
         raise RecordSyntaxError(f"the format field must be {JSON_FORMAT!r}: this is not a mizerka record")
-    if data.get("version") != RECORD_VERSION or isinstance(data.get("version"), bool):
+    if type(data.get("version")) is not int or data.get("version") != RECORD_VERSION:
         raise RecordSyntaxError(f"record version {data.get('version')!r} is not supported")
     rules = _rules(_field(data, "variant", str, "the record"))
     players = _field(data, "players", list, "the record")
@@ -1125,7 +1138,7 @@ def from_dict(data: object) -> MatchRecord:
 
 
 def _deal_from_json(raw: object, number: int) -> DealRecord:
-    where = f"deal {number}"
+    where = ""  # the error's place says "deal N"
     if not isinstance(raw, dict):
         raise RecordSyntaxError("a deal is an object", deal_no=number)
     unknown = sorted(str(k) for k in set(raw) - _DEAL_KEYS)
@@ -1171,7 +1184,7 @@ def _deal_from_json(raw: object, number: int) -> DealRecord:
     for trick_no, item in enumerate(raw_tricks, start=1):
         if not isinstance(item, dict) or set(item) != {"leader", "cards"}:
             raise RecordSyntaxError("a trick is an object with 'leader' and 'cards'", deal_no=number, trick_no=trick_no)
-        leader = _field(item, "leader", int, f"trick {trick_no}", deal_no=number)
+        leader = _field(item, "leader", int, "", deal_no=number, trick_no=trick_no)
         assert isinstance(leader, int)
         leaders.append(leader)
         tricks.append(tuple(cards(item["cards"], trick_no)))
@@ -1214,10 +1227,14 @@ def read(source: str | bytes | os.PathLike[str]) -> MatchRecord:
     Raises:
         RecordSyntaxError, RecordError, CommitmentError: as :func:`read_text` and :func:`read_json`.
         OSError: if the file cannot be read.
+
+    A file larger than :data:`MAX_RECORD_BYTES` is a :class:`RecordSyntaxError`.
     """
     if isinstance(source, os.PathLike):
         with open(source, "rb") as file:
-            source = file.read()
+            source = file.read(MAX_RECORD_BYTES + 1)
+        if len(source) > MAX_RECORD_BYTES:
+            raise RecordSyntaxError(f"the file is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB: not a record")
     if isinstance(source, bytes):
         try:
             source = source.decode("utf-8")

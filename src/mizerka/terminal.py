@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import random
 import sys
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 
 import click
 
 from mizerka.cards import CARDS, Card, CardSet
-from mizerka.cli import format_cards, suit_order, variant_option
+from mizerka.cli import VARIANT_WARNED, format_cards, suit_order, variant_option
 from mizerka.deal import (
     Action,
     Choose,
@@ -110,6 +111,7 @@ class TerminalGame:
         self.colour = colour
         self.names = match.players
         self._seen = 0  # history entries of the current deal already reported
+        self._keep_announced = False  # the forced keep (empty talon) was already said: report it once
 
     # -- text helpers -------------------------------------------------------------------------------------
 
@@ -225,6 +227,7 @@ class TerminalGame:
                 self.write(f"Your only unused contract is {self.contract_text(forced.contract)}: it is chosen for you.")
             elif isinstance(forced, Exchange):
                 self.write("The talon is empty: you keep your hand.")
+                self._keep_announced = True
             else:
                 self.write(f"You play your last card, {self.card(forced.card)}.")
             return match.play(forced)
@@ -321,8 +324,9 @@ class TerminalGame:
                         f"You discard {self.cards(action.discards.cards())} "
                         f"and draw {self.cards(obs.drawn.cards())}."
                     )
-                else:
+                elif not self._keep_announced:
                     self.write("You keep your hand.")
+                self._keep_announced = False
             elif isinstance(action, int):
                 if action:
                     self.write(f"{self.who_cap(actor)} exchanges {action} card{'s' if action != 1 else ''}.")
@@ -420,6 +424,20 @@ def check_play_options(rules: Rules, seat: int, name: str, opponents: str) -> tu
     return name, levels
 
 
+def new_match(rules: Rules, players: Sequence[str], seed: int) -> Match:
+    """The match of a game at the terminal or in the TUI.  A variant's warning (its scores are not zero-sum)
+    is said once as a ``warning:`` line, not as Python's warning with a source line, and not at all if
+    ``--variant`` has said it already."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        match = Match(rules, players=players, seed=seed)
+    context = click.get_current_context(silent=True)
+    if context is None or not context.meta.get(VARIANT_WARNED):
+        for warning in caught:
+            click.echo(f"warning: {warning.message}", err=True)
+    return match
+
+
 @click.command("play")
 @click.option(
     "--seed", type=click.IntRange(min=0), default=None, help="seed for the deals and the bots (default: random)"
@@ -455,7 +473,7 @@ def play_command(seed: int | None, rules: Rules, seat: int, name: str, opponents
     players[seat] = name
     for other in others:
         players[other] = next(bot_names)
-    match = Match(rules, players=players, seed=seed)
+    match = new_match(rules, players, seed)
     if unicode is None:
         encoding = (getattr(sys.stdout, "encoding", None) or "").lower()
         unicode = "utf" in encoding

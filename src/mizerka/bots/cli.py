@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from pathlib import Path
 
 import click
@@ -59,9 +60,16 @@ def arena_command(
 ) -> None:
     """Play duplicate matches between BOTS (one level name per seat): the same decks, seats rotated."""
     try:
-        rules = parse_variant(variant)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            rules = parse_variant(variant)
     except RulesError as error:
         raise click.BadParameter(str(error), param_hint="--variant") from None
+    for warning in caught:  # said once, as a line (not Python's warning with a source line, once per match)
+        click.echo(f"warning: {warning.message}", err=True)
+    if not caught and not rules.zero_sum:  # a named variant such as seed002-literal: built without a warning
+        click.echo(f"warning: variant {rules.name!r}: the quotas do not add up to the {rules.n_tricks} tricks of "
+                   "a deal, so the scores are not zero-sum", err=True)
     overrides: dict[str, Budget] = {}
     for item in budgets:
         name, sep, spec = item.partition(":")
@@ -83,8 +91,9 @@ def arena_command(
 
     console = Console(stderr=True)
     try:
-        with Progress(TextColumn("arena"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=console, transient=True) as progress:
+        with warnings.catch_warnings(), Progress(TextColumn("arena"), BarColumn(), MofNCompleteColumn(),
+                                                 TimeElapsedColumn(), console=console, transient=True) as progress:
+            warnings.simplefilter("ignore", UserWarning)  # the variant's warning, said above (forked workers too)
             task = progress.add_task("matches", total=matches)
             result = run_arena(
                 list(bots), matches, seed=seed, rules=rules, workers=workers, backend=backend,

@@ -126,6 +126,8 @@ def solve_command(
     together against it.
     """
     record_options = deal_no is not None or trick is not None or after is not None or card != 1
+    if os.path.isdir(source):
+        raise click.ClickException(f"{source}: a folder, not a record file or a position")
     if os.path.isfile(source):
         path = Path(source)
         try:

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 import click
 
 from mizerka.cli import variant_option
-from mizerka.match import Match
 from mizerka.rules import Rules
 from mizerka.tui.model import TableModel
 
@@ -102,7 +101,7 @@ def build_app(*, seed: int | None, rules: Rules, seat: int, name: str, opponents
         seed = random.SystemRandom().randrange(1_000_000)
     bot_names = iter(b for b in BOT_NAMES if b.lower() != name.lower())
     players = [name if s == seat else next(bot_names) for s in range(n)]
-    match = Match(rules, players=players, seed=seed)
+    match = terminal.new_match(rules, players, seed)
     try:
         model = TableModel(match, seat, levels, seed=seed)
     except ValueError as error:
