@@ -226,5 +226,5 @@ def test_deal_deals_from_the_variants_first_dealer_by_default() -> None:
 
 def test_solve_names_a_folder_instead_of_parsing_its_path_as_a_position(tmp_path: Path) -> None:
     result = invoke("solve", str(tmp_path))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "a folder, not a record file" in result.output and "bad position" not in result.output

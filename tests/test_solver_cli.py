@@ -132,7 +132,7 @@ def test_a_deal_drawing_from_its_stock_is_refused_not_solved_wrong(tmp_path: Pat
         assert isinstance(info.value, InvalidPositionError) and isinstance(info.value, ValueError)
         assert "--after 12" in str(info.value)
         result = run("solve", str(path), "--after", str(after))
-        assert result.exit_code == 1, result.output
+        assert result.exit_code == 2, result.output
         assert isinstance(result.exception, SystemExit), result.exception  # no traceback
         assert "stock" in result.output and "should hold" not in result.output
     # the stock is used up after 12 cards: from then on the deal is an ordinary 13-trick position
@@ -158,7 +158,7 @@ def test_a_deal_still_in_its_exchange_is_not_over(tmp_path: Path) -> None:
     path.write_text(record.to_text(), encoding="utf-8")
     for extra in ((), ("--after", "0")):
         result = run("solve", str(path), *extra)
-        assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+        assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
         assert "has not reached its play" in result.output and "exchange" in result.output
         assert "is over" not in result.output
     with pytest.raises(RecordError, match="in the exchange"):

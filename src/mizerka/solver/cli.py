@@ -21,6 +21,7 @@ from pathlib import Path
 
 import click
 
+from mizerka.cli import InputError
 from mizerka.deal import Deal, Phase, Play
 from mizerka.record import MatchRecord, RecordError, read
 from mizerka.solver import InvalidPositionError, Position, StockNotEmptyError, cli_solve, format_solution, solve_all
@@ -127,7 +128,7 @@ def solve_command(
     """
     record_options = deal_no is not None or trick is not None or after is not None or card != 1
     if os.path.isdir(source):
-        raise click.ClickException(f"{source}: a folder, not a record file or a position")
+        raise InputError(f"{source}: a folder, not a record file or a position")
     if os.path.isfile(source):
         path = Path(source)
         try:
@@ -137,7 +138,7 @@ def solve_command(
                 seat = deal.to_move
             values = solve_all(position, seat)
         except (RecordError, InvalidPositionError, OSError) as error:
-            raise click.ClickException(f"{source}: {error}") from None
+            raise InputError(f"{source}: {error}") from None
         click.echo(f"deal {number}, "
                    f"{deal.contract.label if deal.contract is not None else '?'}, "
                    f"trick {len(deal.tricks) + 1}, tricks so far {list(deal.tricks_won)}")
@@ -148,5 +149,5 @@ def solve_command(
     try:
         click.echo(cli_solve(source, seat))
     except ValueError as error:  # InvalidPositionError, CardParseError, a bad contract: all ValueErrors
-        raise click.ClickException(f"bad position: {error}") from None
+        raise InputError(f"bad position: {error}") from None
 
