@@ -120,7 +120,7 @@ async function route() {
   }
   if (table) {
     if (seatFor(table) || query.get("watch")) {
-      const view = new TableView(app(), table, { goLobby, onError: showError });
+      const view = new TableView(app(), table, { goLobby, openTable, onError: showError });
       show(view);
     } else {
       await showJoin(table);

@@ -10,7 +10,7 @@ import { backElement, cardElement, cardFace, parseCard, sortHand, suitOf, cardCo
 import { cardName, contractName, listOf, signed, suitName, t } from "./i18n.js";
 import { TableSocket } from "./net.js";
 import { CONTRACT_CODES, contractIndex, contractLabel, h, renderScoreSheet, winnersOf } from "./sheet.js";
-import { forgetSeat, seatFor } from "./store.js";
+import { forgetSeat, saveSeat, seatFor } from "./store.js";
 
 const TRUMP_INDEX = { C: 0, D: 1, H: 2, S: 3 };
 const ROLE_KEYS = { FH: "table.forehand", MH: "table.middlehand", D: "table.dealer" };
@@ -33,7 +33,8 @@ export class TableView {
   /**
    * @param {HTMLElement} root where the table is drawn
    * @param {string} tableId
-   * @param {{goLobby: () => void, onError: (kind: string, detail?: string) => void}} hooks
+   * @param {{goLobby: () => void, openTable: (id: string) => void,
+   *   onError: (kind: string, detail?: string) => void}} hooks
    */
   constructor(root, tableId, hooks) {
     this.root = root;
@@ -83,6 +84,7 @@ export class TableView {
   }
 
   destroy() {
+    this.destroyed = true;
     document.removeEventListener("keydown", this.onKey);
     clearTimeout(this.heldTimer);
     this.socket?.close();
@@ -90,6 +92,7 @@ export class TableView {
   }
 
   onMessage(message) {
+    if (this.destroyed) return; // moved on (to the lobby, or to the rematch table)
     switch (message.type) {
       case "welcome":
       case "snapshot":
@@ -129,14 +132,34 @@ export class TableView {
       announce(t("announce.dealOver", { n: event.deal_no }));
     }
     if (event.kind === "match_end") this.winners = event.winners;
-    if (event.kind === "rematch" && event.table) this.rematchTable = event.table;
+    if (event.kind === "rematch" && event.table) {
+      this.onRematch(event.table);
+      if (this.destroyed) return; // this page now shows the new table
+    }
+    // The server sends a view on the last event of each batch only: a deal_end followed by match_end (or by the
+    // next deal) comes without one.  The summary waits for the batch's view, so that it is drawn on the table as
+    // it is now ("Close" after the last deal, not "Next deal").
     if (view) this.setView(view);
-    if (event.kind === "deal_end" || event.kind === "match_end") this.showDialogs();
+  }
+
+  /** Every seated human asked for a rematch: the same seat, with the same token, at the new table. */
+  onRematch(table) {
+    if (this.rematchTable === table || this.destroyed) return;
+    this.rematchTable = table;
+    const seat = seatFor(this.tableId);
+    if (!seat || this.view?.seat === null || this.view?.seat === undefined) return; // a spectator stays here
+    saveSeat(table, seat.token, seat.seat);
+    announce(t("over.rematchReady"));
+    this.hooks.openTable?.(table);
   }
 
   setView(view) {
     const previous = this.view;
     this.view = view;
+    if (view.rematch) { // the rematch table was made while this page was away (a reload): go there
+      this.onRematch(view.rematch);
+      if (this.destroyed) return;
+    }
     if (view.deal_no) this.lastDealView[view.deal_no] = view;
     for (const row of view.score_sheet || []) if (row.dd) this.ddByDeal[row.deal_no] = row.dd;
     if (!previous || previous.deal_no !== view.deal_no || previous.phase !== view.phase) {
@@ -659,7 +682,7 @@ export class TableView {
   }
 
   showDialogs() {
-    if (!this.view || !this.el || this.el.dialogs.querySelector("dialog[open]")) return;
+    if (this.destroyed || !this.view || !this.el || this.el.dialogs.querySelector("dialog[open]")) return;
     if (this.summaryQueue.length) {
       const { event, view } = this.summaryQueue.shift();
       this.openDialog(this.summaryDialog(event, view), { modalClass: "summary-dialog" });
@@ -794,19 +817,30 @@ export class TableView {
   overDialog(v) {
     const dialog = h("dialog", { "aria-labelledby": "over-title" });
     const winners = this.winners ?? winnersOf(v.totals);
-    const names = v.players.map((_, seat) => this.nameOf(seat, v));
-    const again = h("button", { type: "button", class: "btn primary" }, t("over.again"));
-    again.addEventListener("click", async () => {
-      const reply = await this.socket.request({ type: "rematch" });
-      if (reply.type === "error") this.showError(reply);
-      dialog.close();
+    const again = h("button", { type: "button", class: "btn primary rematch-btn" }, t("over.again"));
+    const status = h("p", { class: "rematch-out", role: "status" });
+    again.addEventListener("click", () => {
+      // No reply comes until every seated human has asked (then the rematch event moves us to the new table):
+      // only a refusal carries the request's id.
+      again.disabled = true;
+      status.className = "rematch-out";
+      status.textContent = t("over.rematchWaiting");
+      this.socket.request({ type: "rematch" }).then((reply) => {
+        if (reply.type !== "error" || this.destroyed || this.rematchTable) return;
+        again.disabled = false;
+        status.className = "rematch-out message error";
+        status.textContent = t("error.refused", { reason: reply.message || reply.code });
+      });
     });
     const lobby = h("button", { type: "button", class: "btn" }, t("error.backToLobby"));
     lobby.addEventListener("click", () => { dialog.close(); this.hooks.goLobby(); });
     const record = this.recordLink(dialog);
+    // the score sheet of a finished match opens with its winner banner: the dialog shows it once
     dialog.append(h("h2", { id: "over-title" }, t("over.title")),
-      h("p", { class: "winner-banner" }, t("sheet.winner", { n: winners.length, names: listOf(winners.map((i) => names[i])) })),
-      renderScoreSheet(v, winners), h("div", { class: "dialog-foot" }, record, again, lobby));
+      renderScoreSheet(v, winners),
+      // a spectator has no seat to play again with
+      h("div", { class: "dialog-foot" }, record, v.seat === null ? null : again, lobby),
+      v.seat === null ? null : status);
     return dialog;
   }
 }

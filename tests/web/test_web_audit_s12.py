@@ -1,0 +1,208 @@
+"""The browser client at the end of a match, on a phone, and for a spectator, in real chromium against the real
+server: the last deal's summary, "Play again", the deal summary at 375 px, and what a spectator's socket carries.
+
+The deals before the part under test are played quickly through the protocol (``server_helpers.WS``) with the
+seat's token; the browser then takes the same seat, as a player coming back to the table would.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.request
+from typing import Any
+
+from playwright.sync_api import expect
+from server_helpers import WS
+from web_helpers import play_until, quickplay, view, wait_for_table
+
+CARD = re.compile(r"^(?:10|[2-9TJQKA])[CDHS]$")
+
+
+def api_quickplay(base: str, name: str = "Ala") -> tuple[str, str, int]:
+    request = urllib.request.Request(base + "/api/quickplay", data=json.dumps({"name": name}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        result = json.loads(response.read())
+    return result["table"]["id"], result["token"], result["seat"]
+
+
+def play_through_protocol(server: Any, table: str, token: str, stop: Any, timeout: float = 120) -> dict[str, Any]:
+    """Play the token's seat (first legal choice, keep the hand, first legal card) until ``stop(view)``."""
+    ws = WS(server.ws_url)
+    try:
+        ws.hello(table, token)
+        deadline = time.monotonic() + timeout
+        while not stop(ws.view):
+            assert time.monotonic() < deadline, ws.view
+            v = ws.view
+            assert v is not None
+            if v["your_turn"]:
+                action = "keep" if v["phase"] == "exchange" else v["legal"][0]
+                reply = ws.request({"type": "act", "action": action, "id": "a"})
+                assert reply["type"] == "ack", reply
+            else:
+                ws.until(lambda m: m["type"] == "event" and m.get("view") is not None)
+        assert ws.view is not None
+        return ws.view
+    finally:
+        ws.close()
+
+
+def open_seat(page: Any, base: str, table: str, token: str, seat: int) -> dict[str, Any]:
+    """This browser holds the seat (as after quick-play): open the table."""
+    page.goto(base + "/")
+    page.evaluate("([t, token, seat]) => localStorage.setItem('mizerka.seats', "
+                  "JSON.stringify({[t]: {token, seat, at: Date.now()}}))", [table, token, seat])
+    page.goto(f"{base}/?table={table}")
+    return wait_for_table(page)
+
+
+def test_the_last_deals_summary_closes_to_the_result(new_page: Any, web_server: Any) -> None:
+    """The last deal's summary comes in one batch with match_end (only the last event carries a view): its button
+    says "Close", not "Next deal", and closing it shows the result, with the winner named once."""
+    table, token, seat = api_quickplay(web_server.url)
+    last = play_through_protocol(web_server, table, token,
+                                 lambda v: v["deal_no"] == v["n_deals"] and v["phase"] == "play")
+    assert last["deal_no"] == 18
+    page = new_page()
+    open_seat(page, web_server.url, table, token, seat)
+    play_until(page, lambda: bool(page.locator("dialog.summary-dialog[open]").count()))
+    summary = page.locator("dialog.summary-dialog[open]")
+    expect(summary).to_contain_text("Deal 18")
+    page.wait_for_function("() => window.mizerkaDebug.view().phase === 'over'")
+    expect(summary.locator(".btn.primary")).to_have_text("Close")
+    summary.locator(".btn.primary").click()
+    over = page.locator("dialog.over-dialog[open]")
+    expect(over).to_be_visible()
+    # the winner is announced once (the score sheet in the dialog opens with the banner)
+    expect(over.locator(".winner-banner")).to_have_count(1)
+    expect(over.locator(".winner-banner")).to_have_text(re.compile(r"^Winners?: "))
+
+
+def test_play_again_moves_to_the_rematch_table(new_page: Any, web_server: Any) -> None:
+    """'Play again' at a table with one human: the server makes the rematch table at once and says so with the
+    rematch event (no reply carries the request's id); the page moves there, to the same seat."""
+    table, token, seat = api_quickplay(web_server.url)
+    play_through_protocol(web_server, table, token, lambda v: v["phase"] == "over")
+    page = new_page()
+    open_seat(page, web_server.url, table, token, seat)
+    over = page.locator("dialog.over-dialog[open]")
+    expect(over).to_be_visible()
+    expect(over.locator(".winner-banner")).to_have_count(1)  # the winner is named once
+    over.get_by_role("button", name="Play again").click()
+    page.wait_for_url(re.compile(r"\?table=(?!" + re.escape(table) + r"\b)"), timeout=10_000)
+    new_table = page.url.split("?table=", 1)[1]
+    page.wait_for_function("t => window.mizerkaDebug.view() && window.mizerkaDebug.view().table === t", arg=new_table)
+    v = view(page)
+    assert v["seat"] == seat and v["deal_no"] == 1 and v["status"] == "playing"
+    expect(page.locator("dialog.over-dialog[open]")).to_have_count(0)
+    # The seat token is kept for the new table: a reload comes back to the same seat there.
+    page.reload()
+    assert wait_for_table(page)["seat"] == seat and view(page)["table"] == new_table
+
+
+def test_a_page_opened_after_the_rematch_goes_to_the_new_table(new_page: Any, web_server: Any) -> None:
+    """The rematch was agreed while the page was away (asked over another connection): opening the old table, the
+    page finds the new one in its view (``rematch``) and goes there, to the same seat."""
+    table, token, seat = api_quickplay(web_server.url)
+    play_through_protocol(web_server, table, token, lambda v: v["phase"] == "over")
+    ws = WS(web_server.ws_url)
+    try:
+        ws.hello(table, token)
+        ack = ws.request({"type": "rematch", "id": "r"})
+    finally:
+        ws.close()
+    assert ack["type"] == "ack" and ack["table"] not in (None, table), ack
+    page = new_page()
+    open_seat(page, web_server.url, table, token, seat)
+    page.wait_for_function("t => window.mizerkaDebug.view() && window.mizerkaDebug.view().table === t",
+                           arg=ack["table"])
+    assert view(page)["seat"] == seat and view(page)["status"] == "playing"
+
+
+def test_a_spectator_is_not_offered_play_again(new_page: Any, web_server: Any) -> None:
+    table, token, _ = api_quickplay(web_server.url)
+    play_through_protocol(web_server, table, token, lambda v: v["phase"] == "over")
+    spectator = new_page()
+    spectator.goto(f"{web_server.url}/?table={table}&watch=1")
+    wait_for_table(spectator)
+    over = spectator.locator("dialog.over-dialog[open]")
+    expect(over).to_be_visible()
+    expect(over.get_by_role("button", name="Back to the lobby")).to_be_visible()
+    expect(over.get_by_role("button", name="Play again")).to_have_count(0)
+
+
+def test_the_deal_summary_fits_a_phone(new_page: Any, web_server: Any) -> None:
+    """At 375 px every column of the deal summary (down to the running total) is inside the dialog, in English
+    and in Russian (the widest headers), with nothing to scroll sideways."""
+    for lang in ("en", "ru"):
+        table, token, seat = api_quickplay(web_server.url)
+        play_through_protocol(web_server, table, token, lambda v: v["phase"] == "play" and v["tricks_played"] >= 11)
+        page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
+        page.goto(web_server.url + "/")
+        page.evaluate("lang => localStorage.setItem('mizerka.lang', lang)", lang)
+        open_seat(page, web_server.url, table, token, seat)
+        play_until(page, lambda p=page: bool(p.locator("dialog.summary-dialog[open]").count()))
+        page.wait_for_timeout(100)
+        box = page.evaluate("""() => {
+            const d = document.querySelector('dialog.summary-dialog[open]');
+            const r = d.getBoundingClientRect();
+            const cells = [...d.querySelectorAll('.summary-table th, .summary-table td')];
+            return { left: r.left, right: r.right, scroll: d.scrollWidth, client: d.clientWidth,
+                     cells: Math.max(...cells.map(c => c.getBoundingClientRect().right)) };
+        }""")
+        assert box["left"] >= 0 and box["right"] <= 375, (lang, box)
+        assert box["scroll"] <= box["client"], (lang, box)  # nothing hidden to the right
+        assert box["cells"] <= box["right"], (lang, box)
+        totals = page.locator("dialog.summary-dialog[open] td.total")
+        expect(totals).to_have_count(3)
+        for i in range(3):
+            cell = totals.nth(i).bounding_box()
+            assert cell is not None and cell["x"] + cell["width"] <= 375, (lang, cell)
+
+
+def test_a_spectator_socket_carries_no_hidden_card(new_page: Any, web_server: Any) -> None:
+    """Every frame a spectator receives during a deal (views and events) names only cards already played; the
+    deck, the hands and the discards come only with the deal's end (the table's ``reveal`` option)."""
+    player = new_page()
+    v = quickplay(player, web_server.url)
+    spectator = new_page()
+    frames: list[str] = []
+    spectator.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
+        payload if isinstance(payload, str) else payload.decode())))
+    spectator.goto(f"{web_server.url}/?table={v['table']}&watch=1")
+    wait_for_table(spectator)
+    play_until(player, lambda: bool(player.locator("dialog.summary-dialog[open]").count()))
+    spectator.wait_for_function("() => document.querySelector('dialog.summary-dialog[open]') !== null")
+    assert view(spectator)["seat"] is None and view(spectator)["hand"] == []
+
+    def cards(value: Any, path: str = "") -> list[tuple[str, str]]:
+        if isinstance(value, dict):
+            found = [(f"{path}/{k}", k) for k in value if CARD.match(k)]
+            return found + [c for k, item in value.items() for c in cards(item, f"{path}/{k}")]
+        if isinstance(value, list):
+            return [c for i, item in enumerate(value) for c in cards(item, f"{path}[{i}]")]
+        if isinstance(value, str):
+            return [(path, w) for w in value.replace(",", " ").split() if CARD.match(w)]
+        return []
+
+    played: set[str] = set()
+    ever_played: set[str] = set()
+    events = 0
+    for raw in frames:
+        message = json.loads(raw)
+        event = message.get("event") or {}
+        if event.get("kind") == "deal":
+            played = set()
+        if event.get("card"):
+            played.add(event["card"])
+            ever_played.add(event["card"])
+        events += message.get("type") == "event"
+        for path, card in cards(message):
+            assert card in played or path.startswith("/event/reveal"), (path, card, message.get("type"))
+    assert events > 20
+    # The page itself holds no card but those on the table.
+    shown = spectator.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert set(shown) <= ever_played
