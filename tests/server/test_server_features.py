@@ -11,6 +11,7 @@ import logging
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any, get_args
 
 import httpx
@@ -240,6 +241,45 @@ def test_rematch_over_the_websocket(server: ThreadServer) -> None:
     again.close()
 
 
+def test_a_rematch_vote_is_acknowledged_and_the_new_table_is_in_the_view(server: ThreadServer) -> None:
+    """Each ``rematch`` gets an ``ack``: the first says who is still to ask, the last names the new table, and a
+    late or repeated one names it too; a connection that missed the ``rematch`` event finds the table in its view.
+    (A client that waited for a reply to its request got none until every human had asked.)"""
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]
+    table = httpx.post(server.url + "/api/tables", json={"seats": seats, "variant": "standard,contracts=NT"}).json()
+    tokens = [httpx.post(server.url + f"/api/tables/{table['id']}/join", json={"name": name}).json()["token"]
+              for name in ("Ala", "Bolek")]
+    ala, bolek = WS(server.ws_url), WS(server.ws_url)
+    assert ala.hello(table["id"], tokens[0])["seat"] == 0 and bolek.hello(table["id"], tokens[1])["seat"] == 1
+    while ala.view is None or ala.view["phase"] != "over" or bolek.view is None or bolek.view["phase"] != "over":
+        for ws in (ala, bolek):
+            view = ws.view
+            assert view is not None
+            if view["your_turn"]:
+                ws.request({"type": "act", "action": view["legal"][0] if view["legal"] else "keep", "seq": ws.seq})
+            else:
+                with contextlib.suppress(TimeoutError):
+                    ws.recv(timeout=0.2)
+    first = ala.request({"type": "rematch", "id": "r1"})
+    assert first == {"type": "ack", "id": "r1", "seq": ala.seq, "action": "rematch", "table": None, "waiting": [1]}
+    SERVER_ADAPTER.validate_python(first)
+    view = ala.request({"type": "sync", "last_seq": ala.seq})["view"]
+    assert view["rematch"] is None and view["rematch_asked"] == [0]
+    last = bolek.request({"type": "rematch", "id": "r2"})
+    assert last["type"] == "ack" and last["waiting"] == [] and last["table"] not in (None, table["id"])
+    new = last["table"]
+    event = ala.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "rematch")
+    assert event["event"]["table"] == new and event["view"]["rematch"] == new
+    again = ala.request({"type": "rematch", "id": "r3"})
+    assert again["table"] == new and again["waiting"] == []
+    late = WS(server.ws_url)
+    assert late.hello(table["id"], tokens[0])["view"]["rematch"] == new  # reloaded after the event
+    there = WS(server.ws_url)
+    assert there.hello(new, tokens[0])["seat"] == 0
+    for ws in (ala, bolek, late, there):
+        ws.close()
+
+
 def test_abandoned_tables_are_closed_and_finished_ones_unloaded(make_server: Any) -> None:
     server: ThreadServer = make_server(abandon_after=0.3, cleanup_interval=3600)
     waiting = httpx.post(server.url + "/api/tables", json={}).json()["id"]
@@ -377,3 +417,44 @@ def test_a_bot_that_fails_at_a_live_table_is_stood_in_for_and_the_game_goes_on(
             act_first(ws)
     failures = [r.getMessage() for r in caplog.records if "failed at seat" in r.getMessage()]
     assert failures and all("RuntimeError" in f and "stand-in" in f and "boom" not in f for f in failures)
+
+
+def test_debug_logging_prints_no_frame(tmp_path: Path) -> None:
+    """``mizerka serve --log-level debug``: the websocket library logs every frame at debug level, and a frame
+    holds a seat's token (``hello``) and its hidden discards (``act``); those lines are filtered out."""
+    port = free_port()
+    log = tmp_path / "server.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mizerka", "serve", "--host", "127.0.0.1", "--port", str(port), "--database",
+             f"sqlite:///{tmp_path / 'db.sqlite'}", "--log-level", "debug"], stdout=subprocess.DEVNULL, stderr=sink)
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1).status_code == 200:
+                        break
+                time.sleep(0.1)
+            joined = httpx.post(f"http://127.0.0.1:{port}/api/quickplay", json={"name": "Ala", "level": "random"})
+            table, token = joined.json()["table"]["id"], joined.json()["token"]
+            ws = WS(f"ws://127.0.0.1:{port}/ws")
+            ws.hello(table, token)
+            discarded: list[str] = []
+            while not discarded or (ws.view is not None and ws.view["phase"] == "exchange"):
+                view = ws.view
+                assert view is not None
+                if view["your_turn"] and view["phase"] == "exchange":
+                    discarded = view["hand"][:2]
+                    assert ws.request({"type": "act", "action": "exchange " + " ".join(discarded)})["type"] == "ack"
+                else:
+                    act_first(ws)
+            ws.close()
+            time.sleep(0.5)
+        finally:
+            process.terminate()
+            process.wait(timeout=20)
+    text = log.read_text()
+    assert "DEBUG" in text  # debug logging is on
+    assert token not in text and token[-12:] not in text
+    assert '"act"' not in text and "TEXT" not in text, [line for line in text.splitlines() if "TEXT" in line][:3]

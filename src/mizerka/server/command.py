@@ -137,4 +137,29 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
 
     uv_config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_SIZE,
                                ws_ping_interval=20.0, ws_per_message_deflate=ws_deflate)
+    hide_frames()  # after uvicorn's logging set-up, which made its handlers
     Server(uv_config).run()
+
+
+class FrameFilter(logging.Filter):
+    """Drops the websocket layer's debug lines that quote a frame (``< TEXT '{"type":"act",...}'``).
+
+    With ``--log-level debug`` the websockets library logs every frame it reads or writes.  A frame may hold a
+    seat's token (``hello``) or cards the other seats may not see (a seat's discards in its ``act``, its own
+    hand in its view), and no log line may carry either; the server's own lines carry public text only.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.levelno <= logging.DEBUG and isinstance(record.msg, str) and record.msg[:2] in ("< ", "> "))
+
+
+def hide_frames() -> None:
+    """Put a :class:`FrameFilter` on every handler that may print the websocket layer's lines (a handler's filter
+    sees the records of every logger that reaches it), and on the loggers the layer writes to."""
+    frame_filter = FrameFilter()
+    names = ("", "uvicorn", "uvicorn.error", "websockets", "websockets.server", "websockets.protocol")
+    for name in names:
+        logger = logging.getLogger(name)
+        logger.addFilter(frame_filter)
+        for handler in logger.handlers:
+            handler.addFilter(frame_filter)

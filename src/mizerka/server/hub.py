@@ -564,7 +564,7 @@ class Hub:
                 await self._commit(live, live.table.leave(seat))
                 await self._demote(live, seat)
         elif isinstance(message, Rematch):
-            await self._rematch(client)
+            await self._rematch(client, message.id)
 
     def _attached(self, client: Client) -> LiveTable:
         if client.live is None:
@@ -668,18 +668,22 @@ class Hub:
         client.send({"type": "hint", "id": message.id, "action": str(decision.action), "evaluations": evaluations,
                      "bot": "rules"})
 
-    async def _rematch(self, client: Client) -> None:
+    async def _rematch(self, client: Client, request_id: Any) -> None:
+        """Record the seat's wish for a rematch, make the new table once every seated human has asked, and answer
+        with an ``ack`` that names the new table (or null) and the seats still to ask: a client that asks first
+        learns that its wish was taken, and one that asks again after the table was made learns where it is."""
         live = self._attached(client)
         table = live.table
         if client.seat is None:
             raise TableError("no_seat", "spectators cannot ask for a rematch")
         async with live.lock:
-            if not table.vote_rematch(client.seat):
-                return
-            seats = [SeatState(s.kind, s.level, s.name if s.token_hash or s.kind == "bot" else None, s.token_hash)
-                     for s in table.seats]
-            new = await self.create_table(table.settings, seats, parent=table.id)
-            await self._commit(live, table.rematch_event(new.table.id))
+            if table.vote_rematch(client.seat):
+                seats = [SeatState(s.kind, s.level, s.name if s.token_hash or s.kind == "bot" else None, s.token_hash)
+                         for s in table.seats]
+                new = await self.create_table(table.settings, seats, parent=table.id)
+                await self._commit(live, table.rematch_event(new.table.id))
+            client.send({"type": "ack", "id": request_id, "seq": table.seq, "action": "rematch",
+                         "table": table.rematch_table, "waiting": table.rematch_waiting()})
 
     # -- housekeeping -------------------------------------------------------------------------------
 

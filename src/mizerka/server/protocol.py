@@ -324,6 +324,9 @@ class View(_Message):
     used: list[list[str]]
     score_sheet: list[ScoreRow]
     commitment: str | None = Field(description="The commitment to this deal's deck order, published before play.")
+    rematch: str | None = Field(default=None, description="The rematch table's id once every seated human has "
+                                "asked for one (also to a connection that missed the rematch event), else null.")
+    rematch_asked: list[int] = Field(default_factory=list, description="The seats that have asked for a rematch.")
     seq: int = Field(description="The number of the last event this view includes.")
 
 
@@ -363,10 +366,15 @@ class Snapshot(_Message):
 
 
 class Ack(_Message):
+    """The answer to an ``act`` (the event it made) or to a ``rematch`` (the wish is taken: ``action`` is
+    ``"rematch"``, ``seq`` the last event, ``table`` the new table once made, ``waiting`` the seats still to ask)."""
+
     type: Literal["ack"]
     id: RequestId = None
-    seq: int = Field(description="The number of the event the action produced.")
+    seq: int = Field(description="The number of the event the action produced (for a rematch: the last event).")
     action: str
+    table: str | None = Field(default=None, description="rematch only: the new table's id once made, else null.")
+    waiting: list[int] | None = Field(default=None, description="rematch only: the seated humans still to ask.")
 
 
 class ErrorReply(_Message):

@@ -504,6 +504,13 @@ class Table:
         humans = {i for i, s in enumerate(self.seats) if s.kind == "human" and s.token_hash is not None}
         return humans <= self.rematch_votes and self.rematch_table is None
 
+    def rematch_waiting(self) -> list[int]:
+        """The seated humans who have not asked for a rematch yet (empty once the rematch table is made)."""
+        if self.rematch_table is not None:
+            return []
+        return [i for i, s in enumerate(self.seats)
+                if s.kind == "human" and s.token_hash is not None and i not in self.rematch_votes]
+
     def rematch_event(self, new_table: str) -> list[Event]:
         self.rematch_table = new_table
         return [self._emit("rematch", {"table": new_table}, server={"table": new_table})]

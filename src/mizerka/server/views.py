@@ -151,6 +151,7 @@ def build_view(table: Table, seat: int | None, connected: Collection[int] = ()) 
     base: dict[str, Any] = {
         "table": table.id, "seat": seat, "status": table.status, "variant": variant,
         "players": _players(table, connected), "options": options, "n_deals": table.rules.n_deals, "seq": table.seq,
+        "rematch": table.rematch_table, "rematch_asked": sorted(table.rematch_votes),
     }
     match = table.match
     if match is None:
