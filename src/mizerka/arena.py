@@ -59,6 +59,7 @@ __all__ = [
     "play_duplicate",
     "run_arena",
     "seatings",
+    "stand_in",
 ]
 
 Backend = Literal["serial", "process", "ray"]
@@ -250,8 +251,15 @@ def _position_text(match: Match) -> str:
     return f"deck {','.join(map(str, deal.deck))}; dealer {deal.dealer}; actions {codes or '-'}"
 
 
-def _stand_in(match: Match) -> Action:
-    """The action played for a bot that failed: keep the hand, or the first legal action."""
+def stand_in(match: Match) -> Action:
+    """The action played for a bot that failed (it raised, answered illegally or ran out of time): keep the hand
+    in the exchange, else the first legal action.  The arena and the game server both play it, so a failed bot
+    costs the same in either.
+
+    >>> from mizerka.match import Match
+    >>> stand_in(Match(seed=1))  # forehand's contract: the first one he may choose
+    Choose(contract=<Contract.CLUBS: 0>)
+    """
     if match.deal.phase is Phase.EXCHANGE:
         return KEEP
     return next(iter(match.legal_actions))
@@ -308,7 +316,7 @@ def play_duplicate(job: _Job, index: int) -> DuplicateResult:
                         len(match.deal.tricks) + 1, _position_text(match), problem[1],
                     )
                 )
-            match.push(action if action is not None else _stand_in(match))
+            match.push(action if action is not None else stand_in(match))
         for seat in range(n):
             totals[perm[seat]] += match.totals[seat]
         deals = match.n_deals

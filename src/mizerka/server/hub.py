@@ -28,7 +28,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from mizerka.arena import _stand_in  # the action the arena plays for a bot that failed: the same here
+from mizerka.arena import stand_in  # the action the arena plays for a bot that failed: the same here
 from mizerka.bots import BOT_LEVELS
 from mizerka.deal import Action
 from mizerka.server.db import Store
@@ -438,7 +438,7 @@ class Hub:
                 log.error("table %s: bot %s chose an illegal action (%s); a stand-in plays for it", table.id, level,
                           reason_code(reason)["code"])
             if action is None or reason is not None:  # the game goes on: the table does not wait for a bot
-                action = _stand_in(table.match)
+                action = stand_in(table.match)
             with contextlib.suppress(TableError):
                 await self._commit(live, table.act(seat, action, auto=auto))
 
