@@ -15,7 +15,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 from server_helpers import WS
-from web_helpers import play_until, quickplay, view, wait_for_table
+from web_helpers import act_once, play_until, quickplay, view, wait_for_table
 
 CARD = re.compile(r"^(?:10|[2-9TJQKA])[CDHS]$")
 
@@ -206,3 +206,29 @@ def test_a_spectator_socket_carries_no_hidden_card(new_page: Any, web_server: An
     # The page itself holds no card but those on the table.
     shown = spectator.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
     assert set(shown) <= ever_played
+
+
+def test_the_contract_dialog_opens_on_its_title_not_on_a_contract(new_page: Any, web_server: Any) -> None:
+    """An Enter meant for the dialog before (the deal summary's "Next deal", held down) must not choose a contract:
+    the contract dialog opens with its title focused; Tab reaches the first contract, and Enter there chooses."""
+    page = new_page()
+    quickplay(page, web_server.url)
+    dialog = page.locator("dialog.choose-dialog[open]")
+    deadline = time.monotonic() + 90
+    while not dialog.count():  # act until this seat chooses (it is forehand in one deal of three)
+        assert time.monotonic() < deadline, view(page)
+        if act_once(page) is None:
+            page.wait_for_timeout(30)
+    expect(dialog).to_be_visible()
+    assert page.evaluate("() => document.activeElement.id") == "choose-title"
+    seq = view(page)["seq"]
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    expect(dialog).to_be_visible()  # nothing chosen
+    assert view(page)["seq"] == seq and view(page)["phase"] == "choose"
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.classList.contains('contract-btn')")
+    page.keyboard.press("Enter")
+    page.wait_for_function("seq => window.mizerkaDebug.view().seq > seq", arg=seq)
+    expect(dialog).to_have_count(0)  # the contract was chosen

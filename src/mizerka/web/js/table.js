@@ -718,7 +718,10 @@ export class TableView {
       button.addEventListener("click", () => { dialog.close(); this.act(code); });
       buttons.append(button);
     }
-    dialog.append(h("h2", { id: "choose-title" }, t("choose.title")), h("p", {}, t("choose.help")), cards, buttons);
+    // The dialog opens with its title focused, not the first contract: an Enter meant for what came before (the
+    // deal summary's "Next deal", held or repeated) must not choose a contract; Tab reaches the contracts.
+    dialog.append(h("h2", { id: "choose-title", tabindex: "-1", autofocus: true }, t("choose.title")),
+      h("p", {}, t("choose.help")), cards, buttons);
     if (v.options?.hints) {
       const hintBtn = h("button", { type: "button", class: "btn hint-btn" }, t("table.hint"));
       const out = h("p", { class: "hint-out", role: "status" });
