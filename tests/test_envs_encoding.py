@@ -185,3 +185,19 @@ def test_a_single_deal_honours_the_variants_first_dealer(first_dealer: int) -> N
         # the option changes the dealer only, not the deck order drawn from the seed
         assert Table(variant, mode="deal", seed=seed).match.decks == Table(mode="deal", seed=seed).match.decks
     assert len({Table(mode="deal", seed=seed).deal.dealer for seed in range(8)}) > 1  # no option: drawn by lot
+
+
+def test_an_engine_action_with_a_plain_int_card_is_stored_as_the_deal_stores_it() -> None:
+    """``Table.apply_action(Play(0))`` pushes what ``Deal.check`` returns: the history reads ``2C``, as after
+    ``deal.play("2C")``, not ``0``."""
+    from mizerka.cards import CARDS
+    from mizerka.deal import KEEP, PLAYS, Phase, Play
+    from mizerka.envs.table import Table
+
+    table = Table(seed=3)
+    deal = table.deal
+    while deal.phase is not Phase.PLAY:
+        table.apply_action(KEEP if deal.phase is Phase.EXCHANGE else next(iter(deal.legal_actions)))
+    card = int(next(iter(deal.legal_actions)).card)  # type: ignore[union-attr]
+    table.apply_action(Play(card))  # type: ignore[arg-type]
+    assert deal.history[-1] is PLAYS[card] and str(deal.history[-1]) == str(CARDS[card])

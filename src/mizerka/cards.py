@@ -48,7 +48,17 @@ __all__ = [
 
 
 class CardParseError(ValueError):
-    """Text that does not describe a card or a set of cards.  The message quotes the input."""
+    """Text, an index or a mask that does not describe a card or a set of cards.  The message quotes the input."""
+
+
+def _check_index(what: str, value: object, size: int) -> None:
+    """Refuse anything but an int ``0 <= value < size`` (a bool is a flag, not an index).
+
+    Raises:
+        CardParseError: naming *what* and the value.
+    """
+    if type(value) is bool or not isinstance(value, int) or not 0 <= value < size:
+        raise CardParseError(f"invalid {what}: {value!r} (expected an int 0-{size - 1})")
 
 
 class Suit(enum.IntEnum):
@@ -171,6 +181,8 @@ class Card(int):
     def __new__(cls, value: SupportsIndex) -> Card:
         if isinstance(value, str):
             raise CardParseError(f"invalid card index: {value!r} (an int 0-51; Card.from_str reads text)")
+        if type(value) is bool:  # True == 1, but a flag is no card
+            raise CardParseError(f"invalid card index: {value!r} (expected an int 0-51, not a bool)")
         try:
             index = value.__index__()
         except AttributeError:
@@ -181,8 +193,18 @@ class Card(int):
 
     @classmethod
     def make(cls, rank: Rank | int, suit: Suit | int) -> Card:
-        """The card of *rank* in *suit*."""
-        return CARDS[13 * int(suit) + int(rank)]
+        """The card of *rank* (0–12) in *suit* (0–3).
+
+        >>> Card.make(Rank.QUEEN, Suit.HEARTS)
+        Card.from_str('QH')
+
+        Raises:
+            CardParseError: for a rank or suit out of range (``13 * suit + rank`` alone would silently name
+                another card: rank 13 of clubs is the two of diamonds).
+        """
+        _check_index("rank", rank, 13)
+        _check_index("suit", suit, 4)
+        return CARDS[13 * suit + rank]
 
     @property
     def suit(self) -> Suit:
@@ -269,12 +291,17 @@ def mask_indices(mask: int) -> list[int]:
 
     >>> mask_indices(0b1010_0000_0000_0001)
     [0, 13, 15]
+
+    Raises:
+        CardParseError: for a negative mask (in two's complement it has infinitely many bits set).
     """
     indices = []
-    while mask:
+    while mask > 0:  # not ``while mask``: a negative mask never runs out of bits
         low = mask & -mask
         indices.append(low.bit_length() - 1)
         mask ^= low
+    if mask:  # checked after the loop, so a valid mask pays nothing for it
+        raise CardParseError(f"invalid card mask: {mask!r} (expected a non-negative int)")
     return indices
 
 
@@ -302,7 +329,15 @@ class CardSet:
     mask: int
 
     def __init__(self, cards: int | Iterable[int] = 0) -> None:
+        """A set from a 52-bit mask (an int) or from card ints / :class:`Card` objects.
+
+        Raises:
+            CardParseError: for a mask outside 52 bits, a card that is not an int 0–51, text (use
+                :meth:`from_str`), a bool, or anything else that is neither an int nor an iterable.
+        """
         if isinstance(cards, int):
+            if type(cards) is bool:
+                raise CardParseError(f"invalid cards: {cards!r} (a 52-bit mask or card ints, not a bool)")
             mask = int(cards)
             if mask & ~ALL_CARDS_MASK:
                 raise CardParseError(f"invalid card mask: {cards!r} (expected a 52-bit mask)")
@@ -310,14 +345,20 @@ class CardSet:
             if isinstance(cards, str):
                 raise CardParseError(f"invalid cards: {cards!r} (ints 0-51; CardSet.from_str reads text)")
             mask = 0
-            for card in cards:
-                try:
-                    index = card.__index__()
-                except AttributeError:
-                    raise CardParseError(f"invalid card index: {card!r} (expected an int 0-51)") from None
-                if not 0 <= index < 52:
-                    raise CardParseError(f"invalid card index: {card!r} (expected 0-51)")
-                mask |= 1 << index
+            try:
+                for card in cards:
+                    try:
+                        index = card.__index__()
+                    except AttributeError:
+                        raise CardParseError(f"invalid card index: {card!r} (expected an int 0-51)") from None
+                    if not 1 < index < 52 and (not 0 <= index < 52 or card is True or card is False):
+                        # a bool is a flag, not card 0 or 1 (asked only of indices 0 and 1: they cost nothing more)
+                        raise CardParseError(f"invalid card index: {card!r} (expected an int 0-51)")
+                    mask |= 1 << index
+            except TypeError:  # not iterable (None, 3.0), or an element whose __index__ refuses
+                raise CardParseError(
+                    f"invalid cards: {cards!r} (expected a 52-bit mask or an iterable of card ints)"
+                ) from None
         object.__setattr__(self, "mask", mask)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -408,8 +449,13 @@ class CardSet:
 
     @classmethod
     def suit(cls, suit: Suit | int) -> CardSet:
-        """All 13 cards of one suit."""
-        return cls(SUIT_MASKS[suit])
+        """All 13 cards of one suit.
+
+        Raises:
+            CardParseError: for a suit that is not 0–3 (``SUIT_MASKS[-1]`` would be spades).
+        """
+        _check_index("suit", suit, 4)
+        return cls.from_mask(SUIT_MASKS[suit])
 
     @classmethod
     def full(cls) -> CardSet:
@@ -453,13 +499,17 @@ class CardSet:
         return self.mask
 
     def __hash__(self) -> int:
-        return hash(("CardSet", self.mask))
+        # A CardSet equals the built-in set of its card ints (see __eq__), so it hashes like that frozenset:
+        # equal objects must hash equal, or a dict or set could hold both as different keys.
+        return hash(frozenset(mask_indices(self.mask)))
 
     def __eq__(self, other: object) -> bool:
+        """Equal to another CardSet with the same cards, or to a ``set``/``frozenset`` exactly when the
+        frozenset of this set's card ints is (so ``{"x"}`` or ``{99}`` is simply unequal)."""
         if isinstance(other, CardSet):
             return self.mask == other.mask
         if isinstance(other, (set, frozenset)):
-            return self == CardSet._coerce(other)
+            return frozenset(mask_indices(self.mask)) == other
         return NotImplemented
 
     @staticmethod
@@ -554,8 +604,13 @@ class CardSet:
     # -- card-game helpers ------------------------------------------------------------------------
 
     def of_suit(self, suit: Suit | int) -> CardSet:
-        """The cards of one suit in this set."""
-        return CardSet(self.mask & SUIT_MASKS[suit])
+        """The cards of one suit in this set.
+
+        Raises:
+            CardParseError: for a suit that is not 0–3.
+        """
+        _check_index("suit", suit, 4)
+        return CardSet.from_mask(self.mask & SUIT_MASKS[suit])
 
     def highest(self) -> Card:
         """The card with the highest index (the highest spade, else the highest heart, …).

@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from random import Random
 from typing import Final, NamedTuple, TypeAlias
 
@@ -152,7 +153,7 @@ def action_from_code(code: int) -> Action:
     Raises:
         InvalidActionError: for a code that is no action.
     """
-    if not isinstance(code, int) or code < 0:
+    if not isinstance(code, int) or code < 0 or type(code) is bool:
         raise InvalidActionError(f"invalid action code: {code!r}")
     if code < 52:
         return PLAYS[code]
@@ -207,18 +208,39 @@ def _mask(cards: Sequence[int]) -> int:
 
 
 _DECK_SET: Final = frozenset(range(52))
+_UNORDERED: Final = (str, bytes, AbstractSet, Mapping, CardSet)
+"""What :func:`check_deck` refuses as a deck order: text, and collections without an order (or of keys)."""
+
+
+_PLAIN_INTS: Final = {int}
+_CARD_TYPES: Final = frozenset({int, Card})
 
 
 def check_deck(deck: Sequence[int]) -> tuple[int, ...]:
-    """The deck order as a tuple of card ints, checked to hold each of the 52 cards once.
+    """The deck order as a tuple of plain card ints, checked to hold each of the 52 cards once.
+
+    The cards may be ints or :class:`Card` objects (or other ints, such as NumPy's).  Nothing is coerced:
+    ``5.9``, ``"5"`` or ``True`` is no card, even though ``int()`` would make one of it; and a set (a
+    ``CardSet`` included) is no order.
 
     Raises:
-        DeckError: naming a missing, duplicated or invalid card.
+        DeckError: naming the order's wrong type, or a missing, duplicated or invalid card.
     """
+    if type(deck) is not list and type(deck) is not tuple and isinstance(deck, _UNORDERED):
+        raise DeckError(f"a deck order is a sequence of card ints, not a {type(deck).__name__}")
     try:
-        cards = tuple(map(int, deck))
-    except (TypeError, ValueError):
-        raise DeckError(f"invalid deck order: {deck!r}") from None
+        items = tuple(deck)
+    except TypeError:
+        raise DeckError(f"invalid deck order: {deck!r} (expected a sequence of 52 card ints)") from None
+    kinds = {*map(type, items)}
+    if kinds == _PLAIN_INTS:  # the common case: nothing to convert
+        cards = items
+    else:
+        if not kinds <= _CARD_TYPES:
+            for item in items:
+                if type(item) is bool or not hasattr(type(item), "__index__"):
+                    raise DeckError(f"invalid deck order: {item!r} is no card (expected ints 0-51)")
+        cards = tuple(map(int, items))
     if len(cards) == 52 and frozenset(cards) == _DECK_SET:  # the common case, checked at C speed
         return cards
     if len(cards) != 52:
@@ -281,6 +303,25 @@ def _seating(n: int, dealer: int) -> _Seating:
     nxt[fh], nxt[mh], nxt[third] = mh, third, fh
     order[fh], order[mh], order[third] = (fh, mh, third), (mh, third, fh), (third, fh, mh)
     return (fh, mh, third), tuple(roles), tuple(nxt), tuple(order)
+
+
+_CONTRACT_TYPE: Final = frozenset({Contract})
+
+
+def _contracts_arg(contracts: object) -> frozenset[Contract]:
+    """*contracts* (Contract values or their ints 0–5) as a frozenset of :class:`Contract`.
+
+    Raises:
+        RulesError: for something that is not a collection of contracts (a bool is no contract).
+    """
+    if isinstance(contracts, (str, bytes)) or not isinstance(contracts, Iterable):
+        raise RulesError(f"invalid allowed contracts: {contracts!r} (expected Contract values)")
+    allowed = []
+    for item in contracts:
+        if type(item) is bool or not hasattr(type(item), "__index__") or not 0 <= item.__index__() < len(Contract):
+            raise RulesError(f"invalid allowed contracts: {contracts!r} ({item!r} is not a contract)")
+        allowed.append(Contract(item.__index__()))
+    return frozenset(allowed)
 
 
 def _all_contracts(rules: Rules) -> frozenset[Contract]:
@@ -388,7 +429,7 @@ class Deal:
             raise RulesError(f"rules must be a Rules object (see get_variant), not {rules!r}")
         self.deck = check_deck(deck)
         n = rules.n_seats
-        if not isinstance(dealer, int) or not 0 <= dealer < n:
+        if not isinstance(dealer, int) or type(dealer) is bool or not 0 <= dealer < n:
             raise RulesError(f"dealer must be a seat 0-{n - 1}, not {dealer!r}")
         self.rules = rules
         self._n_tricks = rules.n_tricks
@@ -400,13 +441,14 @@ class Deal:
         fh = self.active_seats[0]
         if allowed_contracts is None:
             allowed = _all_contracts(rules)
-        elif type(allowed_contracts) is frozenset and allowed_contracts <= _all_contracts(rules):
+        elif (
+            type(allowed_contracts) is frozenset
+            and allowed_contracts <= _all_contracts(rules)
+            and {*map(type, allowed_contracts)} <= _CONTRACT_TYPE  # {0, 4} <= {Contract.CLUBS, ...} too
+        ):
             allowed = allowed_contracts
         else:
-            try:
-                allowed = frozenset(Contract(c) for c in allowed_contracts)
-            except (TypeError, ValueError):
-                raise RulesError(f"invalid allowed contracts: {allowed_contracts!r}") from None
+            allowed = _contracts_arg(allowed_contracts)
         if not allowed:
             raise RulesError("forehand has no contract left to choose")
         if not allowed <= set(rules.contracts):
@@ -474,13 +516,37 @@ class Deal:
         return self.rules.n_tricks
 
     def hand(self, seat: int) -> CardSet:
-        """The cards *seat* holds now (``hands[seat]`` is the raw mask)."""
-        return CardSet(self.hands[seat])
+        """The cards *seat* holds now (``hands[seat]`` is the raw mask).
+
+        Raises:
+            RulesError: for a seat outside the table (``hands[-1]`` would be the last seat's hand).
+        """
+        if type(seat) is not int or not 0 <= seat < len(self.hands):
+            self._check_seat(seat)
+        return CardSet.from_mask(self.hands[seat])
 
     def role(self, seat: int) -> Role | None:
-        """The seat's role in this deal, or ``None`` for a dealer who sits out."""
+        """The seat's role in this deal, or ``None`` for a dealer who sits out.
+
+        Raises:
+            RulesError: for a seat outside the table.
+        """
+        if type(seat) is not int or not 0 <= seat < len(self.roles):
+            self._check_seat(seat)
         role = self.roles[seat]
         return None if role < 0 else Role(role)
+
+    def _check_seat(self, seat: object, *, spectator: bool = False) -> None:
+        """The slow path of the seat checks, after a plain in-range int was ruled out: accept an int subclass in
+        range (an IntEnum, say), refuse everything else, a bool too.
+
+        Raises:
+            RulesError: naming the seat and the table's range.
+        """
+        n = self.rules.n_seats
+        if type(seat) is bool or not isinstance(seat, int) or not 0 <= seat < n:
+            also = ", or None for a spectator" if spectator else ""
+            raise RulesError(f"invalid seat: {seat!r} (expected 0-{n - 1}{also})")
 
     def next_seat(self, seat: int) -> int:
         """The next playing seat clockwise."""
@@ -523,9 +589,12 @@ class Deal:
         """
         if self.phase is not _DONE or self.contract is None:
             raise IllegalActionError("the deal is not over: no score yet")
-        scores = [0] * self.rules.n_seats
+        rules = self.rules
+        scores = [0] * rules.n_seats
         for role, seat in enumerate(self.active_seats):
-            scores[seat] = self.rules.score(role, self.contract, self.tricks_won[seat])
+            scores[seat] = rules.score(role, self.contract, self.tricks_won[seat])
+        if sum(scores) and rules.zero_sum:  # RULES.md §8.5; an explicit raise, so that it survives python -O
+            raise AssertionError(f"the deal's scores {scores} do not sum to zero under zero-sum rules {rules.name!r}")
         return scores
 
     # -- applying actions -------------------------------------------------------------------------
@@ -611,14 +680,11 @@ class Deal:
             self.stock = talon
             self.talon = []
             self.phase = _PLAY
-        elif rules.exchange_mode is ExchangeMode.NONE:
-            self.talon = talon
-            self.phase = _PLAY
         else:
             self.talon = talon
             if rules.show_trump_card and self.trump is not None:
-                self.shown_card = talon[-1]
-            self.phase = _EXCHANGE
+                self.shown_card = talon[-1]  # turned up as a reminder, whether or not the talon is exchanged
+            self.phase = _PLAY if rules.exchange_mode is ExchangeMode.NONE else _EXCHANGE
         self.to_move = self.active_seats[0]
 
     def _push_exchange(self, discards: int) -> None:
@@ -691,7 +757,7 @@ class Deal:
             if phase is not _PLAY:
                 return f"cannot play a card in the {phase.name.lower()} phase"
             card = action.card
-            if not isinstance(card, int) or not 0 <= card < 52:
+            if not isinstance(card, int) or not 0 <= card < 52 or isinstance(card, bool):
                 return f"{card!r} is not a card"
             if not self.hands[seat] >> card & 1:
                 return f"{CARDS[card]} is not in seat {seat}'s hand"
@@ -730,7 +796,11 @@ class Deal:
         return f"{action!r} is not an action"
 
     def check(self, action: object) -> Action:
-        """Return *action* if it is legal now.
+        """Return *action* if it is legal now, in the form the deal stores.
+
+        A :class:`Play` of a plain int (``Play(0)``) is legal like ``Play(Card(0))``; it comes back as the
+        ready-made ``PLAYS[0]``, whose card is a :class:`Card`, so that the history reads ``2C``, not ``0``,
+        exactly as after ``deal.play("2C")``.  Pass the returned action to :meth:`push`.
 
         Raises:
             IllegalActionError: naming the reason.
@@ -738,6 +808,8 @@ class Deal:
         reason = self.illegal_reason(action)
         if reason is not None:
             raise IllegalActionError(f"illegal action {action}: {reason}")
+        if isinstance(action, Play):
+            return PLAYS[action.card]
         return action  # type: ignore[return-value]
 
     def is_legal(self, action: object) -> bool:
@@ -797,7 +869,7 @@ class Deal:
         """
         if isinstance(action, str):
             action = self.parse_action(action)
-        self.check(action)
+        action = self.check(action)
         self.push(action)
         return action
 
@@ -867,11 +939,11 @@ class Deal:
         """What *seat* may know now, and nothing more (``None``: a spectator, public information only).
 
         Raises:
-            ValueError: for a seat outside the table.
+            RulesError: for a seat outside the table (a ``ValueError``; a bool is no seat).
         """
         n = self.rules.n_seats
-        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < n):
-            raise ValueError(f"seat must be 0-{n - 1} or None, not {seat!r}")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < n):
+            self._check_seat(seat, spectator=True)
         own = seat is not None
         hand_sizes = tuple(h.bit_count() for h in self.hands)
         is_to_move = own and self.phase is not _DONE and self.to_move == seat

@@ -78,7 +78,8 @@ class Match:
         decks: deck orders to use, in deal order; later deals are shuffled from the seed.
 
     Raises:
-        MatchError: for a wrong number of names, a bad first dealer or a bad deck order.
+        MatchError: for a wrong number of names (or one text instead of a list of names), a seed that is not
+            an int, a bad first dealer (a bool is no seat) or a bad deck order.
     """
 
     def __init__(
@@ -102,21 +103,27 @@ class Match:
         n = rules.n_seats
         if players is None:
             players = [f"P{i}" for i in range(n)]
+        elif isinstance(players, (str, bytes)):  # "ABC" is a sequence of three one-letter names, but not meant so
+            raise MatchError(f"players must be a list of {n} names, not the text {players!r}")
         players = [str(p) for p in players]
         if len(players) != n:
             raise MatchError(f"this variant seats {n} players, not {len(players)}")
         if len(set(players)) != n:
             raise MatchError(f"player names must differ: {players}")
         self.players: tuple[str, ...] = tuple(players)
+        if seed is not None and (type(seed) is bool or not isinstance(seed, int)):
+            raise MatchError(f"seed must be an int or None, not {seed!r}")
         self.seed = seed
         self._rng = random.Random(seed)
         if first_dealer is None:
             first_dealer = rules.first_dealer
         if first_dealer is None:
             first_dealer = self._rng.randrange(n)
-        if not isinstance(first_dealer, int) or not 0 <= first_dealer < n:
+        if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < n:
             raise MatchError(f"first dealer must be a seat 0-{n - 1}, not {first_dealer!r}")
         self.first_dealer = first_dealer
+        if decks is not None and (isinstance(decks, (str, bytes)) or not isinstance(decks, Iterable)):
+            raise MatchError(f"decks must be a list of deck orders, not {decks!r}")
         try:
             self._given_decks = [check_deck(d) for d in decks] if decks is not None else []
         except ValueError as error:
@@ -153,7 +160,12 @@ class Match:
         self.deals.append(Deal(deck, rules=self.rules, dealer=dealer, allowed_contracts=allowed))
 
     def available_contracts(self, seat: int) -> frozenset[Contract]:
-        """The contracts *seat* may still choose."""
+        """The contracts *seat* may still choose.
+
+        Raises:
+            MatchError: for a seat outside the table (it would have every contract left).
+        """
+        self._check_seat(seat)
         rules = self.rules
         counts: dict[Contract, int] = {}
         for deal in self.deals:
@@ -260,7 +272,7 @@ class Match:
         deal = self.deal
         if isinstance(action, str):
             action = deal.parse_action(action)
-        deal.check(action)
+        action = deal.check(action)
         self.push(action)
         return action
 
@@ -294,9 +306,44 @@ class Match:
         )
 
     def role_of(self, seat: int, deal_no: int | None = None) -> Role | None:
-        """The seat's role in a deal (default: the current one)."""
-        deal = self.deals[(deal_no or self.deal_no) - 1]
-        return deal.role(seat)
+        """The seat's role in deal *deal_no* (1 up to the current deal; default: the current one).
+
+        Raises:
+            MatchError: for a seat outside the table or a deal not yet started (deal 0 or -1 is no deal:
+                they are not read as "the current one" or "the last one").
+        """
+        self._check_seat(seat)
+        if deal_no is None:
+            deal_no = self.deal_no
+        elif isinstance(deal_no, bool) or not isinstance(deal_no, int) or not 1 <= deal_no <= self.deal_no:
+            raise MatchError(f"invalid deal number: {deal_no!r} (expected 1-{self.deal_no})")
+        return self.deals[deal_no - 1].role(seat)
+
+    def _check_seat(self, seat: object) -> None:
+        """Refuse anything but a seat at this table.
+
+        Raises:
+            MatchError: naming the seat.
+        """
+        n = self.rules.n_seats
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            raise MatchError(f"invalid seat: {seat!r} (expected 0-{n - 1})")
+
+    def copy(self) -> Match:
+        """An independent copy, as :meth:`Deal.copy` makes of a deal: each deal copied (with its undo history),
+        the RNG in the same state but separate, so playing on either one leaves the other as it was and both
+        shuffle the same deck orders from here on.  ``copy.copy(match)`` does the same."""
+        other = type(self).__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        other._given_decks = list(self._given_decks)
+        other.decks = list(self.decks)
+        other._shuffled = list(self._shuffled)
+        other.deals = [deal.copy() for deal in self.deals]
+        return other
+
+    __copy__ = copy
 
     def score_sheet(self) -> ScoreSheet:
         """The score sheet: players × contracts with used marks, one row per deal, running totals."""

@@ -625,8 +625,8 @@ def _validate(record: MatchRecord) -> tuple[DealRecord, ...]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             written = parse_variant(rules.spec())
-    except RulesError:
-        written = None
+    except RulesError as error:  # Rules.spec() refuses rules no variant spec can express, naming the field
+        raise RecordError(f"rules {rules.name!r} cannot be written as a variant: {error}") from None
     if written != rules:
         raise RecordError(f"rules {rules.name!r} cannot be written as a variant (spec {rules.spec()!r})")
     n = rules.n_seats

@@ -104,6 +104,8 @@ class Contract(enum.IntEnum):
             ) from None
 
 
+_MIZERKA: Final = Contract.MIZERKA  # a module name: reading an enum member costs a descriptor call in Python 3.11
+
 _CONTRACT_BY_TEXT: Final[dict[str, Contract]] = {}
 for _c in Contract:
     for _key in (str(_c), _c.symbol, _c.label, _c.name, _c.name.replace("_", "-")):
@@ -189,6 +191,17 @@ class Rules:
     source: str = "RULES.md §8 (PAGAT, S000, C4A, OGR; S002 scoring)"
 
     def __post_init__(self) -> None:
+        for name, text in (("name", self.name), ("source", self.source)):
+            if not isinstance(text, str):
+                raise RulesError(f"{name} must be text, not {text!r}")
+        for name, flag in (("global_unique_contracts", self.global_unique_contracts),
+                           ("show_trump_card", self.show_trump_card)):
+            if type(flag) is not bool:  # 'no' is truthy: a flag must be True or False
+                raise RulesError(f"{name} must be True or False, not {flag!r}")
+        if self.first_dealer is not None and (
+            type(self.first_dealer) is bool or not isinstance(self.first_dealer, int)
+        ):
+            raise RulesError(f"first_dealer must be a seat number or None (by lot), not {self.first_dealer!r}")
         for name, value in (("n_seats", self.n_seats), ("uses_per_contract", self.uses_per_contract),
                             ("cards_before_choice", self.cards_before_choice)):
             if not isinstance(value, int) or isinstance(value, bool):
@@ -244,18 +257,34 @@ class Rules:
         return self.n_seats * len(self.contracts) * self.uses_per_contract
 
     def quota(self, role: Role | int, contract: Contract) -> int:
-        """Tricks expected of *role* in *contract*."""
-        quotas = self.quota_mizerka if contract is Contract.MIZERKA else self.quota_ordinary
-        return quotas[role]
+        """Tricks expected of *role* (0–2, forehand to dealer) in *contract*.
+
+        Raises:
+            RulesError: for a role that is not 0–2 or a contract that is not a :class:`Contract` (or its int):
+                ``quota_ordinary[-1]`` would be the dealer's, and ``"MZ"`` is not ``Contract.MIZERKA``.
+        """
+        if type(contract) is not Contract:
+            contract = _contract_arg(contract)
+        if (type(role) is not int and type(role) is not Role) or not 0 <= role <= 2:
+            _check_role(role)
+        return self.quota_mizerka[role] if contract is _MIZERKA else self.quota_ordinary[role]
 
     def score(self, role: Role | int, contract: Contract, tricks: int) -> int:
         """A deal's score: tricks − quota, or quota − tricks in Mizerka.
 
         >>> STANDARD.score(Role.FOREHAND, Contract.HEARTS, 9), STANDARD.score(Role.FOREHAND, Contract.MIZERKA, 9)
         (2, -8)
+
+        Raises:
+            RulesError: for a role or contract that :meth:`quota` refuses.
         """
-        quota = self.quota(role, contract)
-        return quota - tricks if contract is Contract.MIZERKA else tricks - quota
+        if type(contract) is not Contract:
+            contract = _contract_arg(contract)
+        if (type(role) is not int and type(role) is not Role) or not 0 <= role <= 2:
+            _check_role(role)
+        if contract is _MIZERKA:
+            return self.quota_mizerka[role] - tricks
+        return tricks - self.quota_ordinary[role]
 
     def replace(self, **changes: object) -> Rules:
         """A copy with some options changed, checked like the constructor.
@@ -273,8 +302,31 @@ class Rules:
             raise RulesError(str(error)) from None
 
     def spec(self) -> str:
-        """The text :func:`parse_variant` reads back to these rules (name plus changed options)."""
-        base = VARIANTS.get(self.name, STANDARD)
+        """The text :func:`parse_variant` reads back to equal rules: the variant's name plus the changed options.
+
+        >>> STANDARD.replace(uses_per_contract=2, show_trump_card=True).spec()
+        'standard,show_trump_card,uses=2'
+
+        Only the options of :data:`OPTIONS_HELP` can be written; the rest (the number of seats, the exchange
+        mode, the cards dealt before the choice, the source) come with a named variant.
+
+        Raises:
+            RulesError: naming the first field that no variant spec can express (a name that is not a
+                variant, or a field that differs from the named variant's), rather than text that reads
+                back to other rules.
+        """
+        base = VARIANTS.get(self.name)
+        if base is None:
+            raise RulesError(
+                f"rules named {self.name!r} cannot be written as a variant spec (known: {', '.join(VARIANTS)})"
+            )
+        for field in _FIXED_BY_NAME:
+            value = getattr(self, field)
+            if value != getattr(base, field):
+                raise RulesError(
+                    f"{field}={value!r} cannot be written as a variant spec: no option sets it, and the "
+                    f"{self.name!r} variant has {getattr(base, field)!r}"
+                )
         parts = [self.name]
         if self.deal_pattern is not base.deal_pattern:
             parts.append("seed002-blocks" if self.deal_pattern is DealPattern.SEED002_BLOCKS else "round-robin")
@@ -293,6 +345,31 @@ class Rules:
         if self.quota_mizerka != base.quota_mizerka:
             parts.append("quota_mizerka=" + "/".join(map(str, self.quota_mizerka)))
         return ",".join(parts)
+
+
+_FIXED_BY_NAME: Final = ("n_seats", "exchange_mode", "cards_before_choice", "source")
+"""The fields of :class:`Rules` that only a variant's name sets: :meth:`Rules.spec` cannot write other values."""
+
+
+def _contract_arg(value: object) -> Contract:
+    """*value* as a contract for :meth:`Rules.quota` and :meth:`Rules.score`: a Contract or its int 0–5.
+
+    Raises:
+        RulesError: for anything else, such as text (use :meth:`Contract.from_str`) or a bool.
+    """
+    if type(value) is bool or not isinstance(value, int) or not 0 <= value <= 5:
+        raise RulesError(f"invalid contract: {value!r} (expected a Contract, see Contract.from_str)")
+    return Contract(value)
+
+
+def _check_role(value: object) -> None:
+    """Refuse anything but a role 0–2 (a :class:`Role` or its int).
+
+    Raises:
+        RulesError: naming the value.
+    """
+    if type(value) is bool or not isinstance(value, int) or not 0 <= value <= 2:
+        raise RulesError(f"invalid role: {value!r} (expected a Role or 0-2)")
 
 
 STANDARD: Final = Rules()
@@ -359,11 +436,32 @@ def _is_number(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
+_MAX_DIGITS: Final = 9
+"""Significant digits a number in a variant spec may have: every option's valid values are far smaller."""
+_MAX_TEXT: Final = 4300
+"""Digits, leading zeros included, a number in a variant spec may have: ``int``'s default limit, beyond which it
+raised a bare ValueError, so no longer number was ever read."""
+
+
+def _number(key: str, value: str) -> int:
+    """The int of *value*, already known to be ASCII digits (leading zeros allowed, as ``int`` allows them).
+
+    Raises:
+        RulesError: for more than :data:`_MAX_DIGITS` significant digits or :data:`_MAX_TEXT` digits in all,
+            naming the option and (the start of) the value.
+    """
+    digits = value.lstrip("0") or "0"
+    if len(digits) > _MAX_DIGITS or len(value) > _MAX_TEXT:
+        shown = repr(value) if len(value) <= 20 else f"{value[:20]!r}... ({len(value)} digits)"
+        raise RulesError(f"invalid {key}: {shown} (a number far too large)")
+    return int(digits)
+
+
 def _parse_quotas(key: str, value: str) -> tuple[int, int, int]:
-    parts = value.replace("+", "/").split("/")
-    if len(parts) != 3 or not all(_is_number(p.strip()) for p in parts):
+    parts = [p.strip() for p in value.replace("+", "/").split("/")]
+    if len(parts) != 3 or not all(_is_number(p) for p in parts):
         raise RulesError(f"invalid {key}: {value!r} (expected three numbers like 7/5/1)")
-    return int(parts[0]), int(parts[1]), int(parts[2])
+    return _number(key, parts[0]), _number(key, parts[1]), _number(key, parts[2])
 
 
 def _parse_flag(key: str, value: str | None) -> bool:
@@ -402,7 +500,7 @@ def parse_variant(text: str) -> Rules:
             if value.lower() == "lot":
                 changes["first_dealer"] = None
             elif _is_number(value):
-                changes["first_dealer"] = int(value)
+                changes["first_dealer"] = _number(key, value)
             else:
                 raise RulesError(f"invalid first_dealer: {value!r} (expected a seat number or 'lot')")
         elif key == "contracts" and value:
@@ -410,7 +508,7 @@ def parse_variant(text: str) -> Rules:
         elif key in ("uses", "uses_per_contract") and value is not None:
             if not _is_number(value):
                 raise RulesError(f"invalid uses: {value!r} (expected a number)")
-            changes["uses_per_contract"] = int(value)
+            changes["uses_per_contract"] = _number("uses", value)
         elif key == "global_unique":
             changes["global_unique_contracts"] = _parse_flag(key, value)
         elif key in ("quota_ordinary", "quota_mizerka") and value is not None:

@@ -239,9 +239,10 @@ def _sample_once(obs: Observation, rng: random.Random, *, use_voids: bool) -> De
                 break
     if shown is not None and rules.exchange_mode is ExchangeMode.REPLENISH:
         shown_holder = None  # set aside, face up: out of play
+    # ... or on top of a talon that nobody draws from (no exchange: the talon is dead, its top card turned up)
     shown_in_talon = (
         shown is not None
-        and rules.exchange_mode is ExchangeMode.STANDARD
+        and rules.exchange_mode in (ExchangeMode.STANDARD, ExchangeMode.NONE)
         and shown_holder is None
         and not played_mask >> shown & 1
     )

@@ -251,8 +251,7 @@ class Table:
         if self.pending:
             raise IllegalEnvActionError("finish the pending exchange with 'done' first")
         self.last_scores = None
-        self.deal.check(action)
-        self._push(action)
+        self._push(self.deal.check(action))  # in the form the deal stores (a Play of a plain int reads as its card)
 
     def _push(self, action: Action) -> None:
         deal = self.deal
