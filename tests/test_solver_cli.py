@@ -49,7 +49,7 @@ def test_record_moment_matches_the_solver_on_the_replayed_deal() -> None:
     assert set(values) == {CARDS[c] for c in range(52) if deal.legal_play_mask() >> c & 1}
     result = run("solve", str(RECORDS / "standard-seed7.mzn"), "--deal", "1", "--trick", "4", "--card", "2")
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[1:] == format_solution(position, values, deal.to_move).splitlines()
+    assert result.output.splitlines()[2:] == format_solution(position, values, deal.to_move).splitlines()
 
 
 def test_after_counts_cards_and_agrees_with_trick_and_card() -> None:
@@ -163,3 +163,19 @@ def test_a_deal_still_in_its_exchange_is_not_over(tmp_path: Path) -> None:
         assert "is over" not in result.output
     with pytest.raises(RecordError, match="in the exchange"):
         position_from_record(record)
+
+
+def test_a_record_position_says_which_hand_is_which_seat() -> None:
+    """The position's text numbers its hands in the order of play, the lines after it name table seats: the
+    output maps one to the other, and the printed position, solved for the hand of the seat to play, gives the
+    same values."""
+    record = Path(__file__).parent / "data" / "records" / "partial.mzn"
+    result = run("solve", str(record), "--deal", "1", "--after", "36")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[1] == "hands in the position below, in order: seat 1, seat 2, seat 0"
+    seats = [int(part.split()[-1]) for part in lines[1].split(": ", 1)[1].split(", ")]
+    to_play = int(lines[3].split()[1])
+    again = run("solve", lines[2], "--seat", str(seats.index(to_play)))
+    assert again.exit_code == 0, again.output
+    assert again.output.splitlines()[2:] == lines[4:]

@@ -142,6 +142,10 @@ def solve_command(
         click.echo(f"deal {number}, "
                    f"{deal.contract.label if deal.contract is not None else '?'}, "
                    f"trick {len(deal.tricks) + 1}, tricks so far {list(deal.tricks_won)}")
+        # the position's text numbers its hands in the order of play ("lead 1" is its hand 1), the lines
+        # below name table seats: say which hand is which seat
+        click.echo("hands in the position below, in order: "
+                   + ", ".join(f"seat {seat}" for seat in position.seat_labels()))
         click.echo(format_solution(position, values, seat))
         return
     if record_options:

@@ -823,8 +823,8 @@ export class TableView {
     const again = h("button", { type: "button", class: "btn primary rematch-btn" }, t("over.again"));
     const status = h("p", { class: "rematch-out", role: "status" });
     again.addEventListener("click", () => {
-      // No reply comes until every seated human has asked (then the rematch event moves us to the new table):
-      // only a refusal carries the request's id.
+      // The ack says the wish is taken (and who is still to ask); the rematch event, once every seated human has
+      // asked, moves us to the new table.  Only a refusal needs an answer here.
       again.disabled = true;
       status.className = "rematch-out";
       status.textContent = t("over.rematchWaiting");
