@@ -17,9 +17,12 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mizerka.bots import BOT_LEVELS
 from mizerka.record import DealRecord, MatchRecord, RecordError
@@ -29,16 +32,55 @@ from mizerka.server.protocol import ERROR_CODES, PROTOCOL_VERSION
 from mizerka.server.tables import SeatState, Table, TableError, TableSettings
 from mizerka.server.views import build_view
 
-__all__ = ["create_app"]
+__all__ = ["MAX_BODY_BYTES", "create_app"]
+
+MAX_BODY_BYTES = 64 * 1024
+"""The largest HTTP request body the server reads (the lobby's bodies are a few hundred bytes); a longer one is
+refused with 413 ``too_large`` by its declared length, or as soon as a chunked one passes the limit."""
+
+
+class _BodyLimit:
+    """ASGI middleware: HTTP request bodies over :data:`MAX_BODY_BYTES` are refused before they are read whole
+    (without it a 200 MB body was read into memory before validation refused it)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+            response = _error(413, "too_large", f"the request body is over {MAX_BODY_BYTES} bytes")
+            await response(scope, receive, send)
+            return
+        received = 0
+
+        async def limited() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > MAX_BODY_BYTES:  # the handler reading the body gets this, answered as a 413
+                    raise StarletteHTTPException(413, f"the request body is over {MAX_BODY_BYTES} bytes")
+            return message
+
+        await self.app(scope, limited, send)
+
 
 # -- REST models ------------------------------------------------------------------------------------
 
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+
 _STATUS = {"unknown_table": 404, "bad_token": 403, "seat_taken": 409, "table_full": 409, "match_over": 409,
-           "not_over": 409, "internal": 503}
+           "not_over": 409, "internal": 503, "server_full": 503}
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: a wrong type is refused with a message that names the field, never coerced (``"seat": true`` took
+    # seat 1, ``"hints": "no"`` turned hints off)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 BotLevel = Literal["random", "rules", "pimc", "ismcts", "expert"]
@@ -63,7 +105,7 @@ class CreateTable(_Model):
     seats: Annotated[list[SeatSpec] | None, Field(max_length=4)] = Field(
         None, description="One entry per seat; default: three human seats.")
     visibility: Literal["public", "private"] = "public"
-    turn_timer: Annotated[float | None, Field(ge=5, le=3600)] = None
+    turn_timer: Annotated[float | None, Field(ge=5, le=3600, allow_inf_nan=False)] = None
     hints: bool = True
     spectators: bool = True
     reveal: bool = True
@@ -218,10 +260,28 @@ def create_app(config: ServerConfig) -> FastAPI:
                     "(docs/protocol.md). Players are anonymous: no accounts, no ratings.",
     )
     app.state.hub = hub
+    app.add_middleware(_BodyLimit)
 
     @app.exception_handler(TableError)
     async def _table_error(_request: Request, error: TableError) -> JSONResponse:
         return _error(_STATUS.get(error.code, 400), error.code, error.message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, error: StarletteHTTPException) -> Response:
+        """Under ``/api`` every refusal has the API's shape (an unknown path, a wrong method, a body too large)."""
+        if not request.url.path.startswith("/api/") and error.status_code != 413:
+            return await http_exception_handler(request, error)
+        code = _HTTP_CODES.get(error.status_code, "bad_request")
+        if error.status_code == 404:
+            message = "no such endpoint (see /api/docs)"
+        elif error.status_code == 405:
+            message = f"method {request.method} is not allowed on this endpoint"
+        else:
+            message = str(error.detail)
+        response = _error(error.status_code, code, message)
+        if error.headers:
+            response.headers.update(error.headers)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:

@@ -98,13 +98,16 @@ def _open_browser(url: str) -> None:
               help="Seconds the double-dummy analysis of a finished deal may take (0: no analysis).")
 @click.option("--dd-busy-rate", default=60.0, show_default=True, type=click.FloatRange(0),
               help="Skip the analysis while the server stores more events a second than this (0: never skip).")
+@click.option("--max-tables", default=10_000, show_default=True, type=click.IntRange(1),
+              help="The most tables kept open at once; a new table past it is refused (server_full).")
 @click.option("--ws-deflate/--no-ws-deflate", default=False, show_default=True,
               help="Compress websocket frames (saves bandwidth, costs CPU on every message).")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["debug", "info", "warning", "error"]))
 def serve_command(host: str, port: int, database: str | None, open_game: bool, no_browser: bool, bot_delay: float,
                   grace: float, abandon_after: float, heartbeat: float, bot_workers: int, slow_bot_workers: int,
-                  bot_pool: str, dd_limit: float, dd_busy_rate: float, ws_deflate: bool, log_level: str) -> None:
+                  bot_pool: str, dd_limit: float, dd_busy_rate: float, max_tables: int, ws_deflate: bool,
+                  log_level: str) -> None:
     """Run the game server (REST lobby under /api, websocket at /ws, browser client at /)."""
     import uvicorn
 
@@ -115,7 +118,7 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
                           abandon_after=abandon_after, heartbeat=heartbeat, bot_workers=bot_workers,
                           slow_bot_workers=slow_bot_workers,
                           bot_pool="process" if bot_pool == "process" else "thread", dd_limit=dd_limit,
-                          dd_busy_rate=dd_busy_rate)
+                          dd_busy_rate=dd_busy_rate, max_tables=max_tables)
     try:
         app = create_app(config)
     except ValueError as error:

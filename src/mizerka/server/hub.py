@@ -83,6 +83,8 @@ class ServerConfig:
             analysis is a best-effort extra and must not take CPU from play (0: never skip).
         gc_freeze: keep what lives long out of the garbage collector's full collections
             (:meth:`Hub._gc_loop`); off in tests that run many servers in one process.
+        max_tables: the most tables the server keeps open (in memory) at once; a new table past it is refused
+            (``server_full``), so that one client creating tables in a loop cannot exhaust the memory.
     """
 
     database: str
@@ -102,6 +104,7 @@ class ServerConfig:
     dd_workers: int = 1
     dd_busy_rate: float = 60.0
     gc_freeze: bool = True
+    max_tables: int = 10_000
 
 
 GC_FREEZE_INTERVAL = 30.0
@@ -447,6 +450,9 @@ class Hub:
     async def create_table(
         self, settings: TableSettings, seats: Sequence[SeatState], *, parent: str | None = None
     ) -> LiveTable:
+        if len(self.tables) >= self.config.max_tables:
+            raise TableError("server_full", f"the server has {len(self.tables)} open tables, its limit; "
+                                            "try again later")
         table = Table.new(self._new_id(), settings, seats, seed=self._seed(), parent=parent)
         table.maybe_start()
         await self._store().write(self._store().insert_table_op(table))

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 __all__ = [
     "CLIENT_TYPES",
@@ -86,6 +86,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "hints_off": "this table does not give hints",
     "not_over": "a rematch can only be asked for once the match is over",
     "internal": "the server failed to store the action; nothing changed; try again",
+    "server_full": "the server has as many open tables as it may keep: no new table (a rematch) for now",
 }
 """Every error code the websocket can send, with its meaning."""
 
@@ -104,7 +105,19 @@ class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
-RequestId = Annotated[str | int | None, Field(description="Echoed in the reply, so a client can pair them.")]
+def _unicode_text(value: str | int | None) -> str | int | None:
+    """Refuse a string with a lone surrogate (``"\\ud800"`` is valid JSON, but no text UTF-8 can carry): an id is
+    echoed in the reply, and that reply could not be sent."""
+    if isinstance(value, str):
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            raise ValueError("must be Unicode text (it holds a lone surrogate escape)") from None
+    return value
+
+
+RequestId = Annotated[str | int | None, AfterValidator(_unicode_text),
+                      Field(description="Echoed in the reply, so a client can pair them.")]
 Seq = Annotated[int, Field(ge=0, le=10**9)]
 
 # -- client → server --------------------------------------------------------------------------------

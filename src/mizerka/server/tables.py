@@ -338,7 +338,7 @@ class Table:
         if self.status in ("finished", "abandoned"):
             raise TableError("match_over", "the match at this table is over")
         if seat is None:
-            seat = next((i for i, s in enumerate(self.seats) if s.kind == "human" and s.token_hash is None), None)
+            seat = next((i for i, s in enumerate(self.seats) if s.is_open), None)
             if seat is None:
                 raise TableError("table_full", "no human seat is free at this table")
         if not 0 <= seat < len(self.seats):
@@ -348,8 +348,9 @@ class Table:
             raise TableError("seat_taken", f"seat {seat} is a bot's seat")
         if state.token_hash is not None:
             raise TableError("seat_taken", f"seat {seat} is taken")
-        first_join = self.status == "waiting"
-        state.name = name if first_join or state.name is None else state.name
+        if not state.is_open:  # given up during the match: a bot plays it for good, nobody takes it over
+            raise TableError("seat_taken", f"seat {seat} was given up to a bot for the rest of the match")
+        state.name = name
         state.token_hash = token_hash
         state.standin = False
         events = [self._seat_event(seat)]

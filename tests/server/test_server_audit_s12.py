@@ -1,0 +1,129 @@
+"""Defects found by the second server audit (s12): each test failed on the code before its fix.
+
+Every server here is a real uvicorn on 127.0.0.1 (the ``make_server`` / ``server`` fixtures)."""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+import httpx
+from server_helpers import WS, ThreadServer
+
+
+def new_table(server: ThreadServer, **body: Any) -> str:
+    response = httpx.post(server.url + "/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    return str(response.json()["id"])
+
+
+def join(server: ThreadServer, table: str, name: str, seat: int | None = None) -> httpx.Response:
+    return httpx.post(server.url + f"/api/tables/{table}/join", json={"name": name, "seat": seat})
+
+
+def test_a_request_id_with_a_lone_surrogate_is_refused_and_the_connection_goes_on(server: ThreadServer,
+                                                                                  ws_factory: Any) -> None:
+    """``"id": "\\ud800"`` is valid JSON but no Unicode text.  The id was taken and echoed in the reply, whose
+    encoding to UTF-8 then failed in the connection's sender task: the sender died silently and the connection
+    never got another message (no reply, no events, no pong)."""
+    ws: WS = ws_factory()
+    ws.send('{"type": "ping", "id": "\\ud800"}')
+    reply = ws.recv(timeout=5)
+    assert reply["type"] == "error" and reply["code"] == "bad_message" and reply["id"] is None
+    assert "id" in reply["message"]
+    assert ws.request({"type": "ping", "id": "alive"}) == {"type": "pong", "id": "alive"}
+
+
+def test_a_seat_given_up_during_the_match_cannot_be_taken_by_a_stranger(server: ThreadServer,
+                                                                         ws_factory: Any) -> None:
+    """A human who leaves gives the seat to a bot for good (docs/server.md, docs/protocol.md), and the lobby shows
+    the seat as not open.  Yet ``join`` still seated anyone on it, under the leaver's name, with the seat's hand."""
+    table = new_table(server, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
+    tokens = [join(server, table, name).json()["token"] for name in ("Ala", "Bolek", "Cezary")]
+    left = httpx.post(server.url + f"/api/tables/{table}/leave", json={"token": tokens[0]})
+    assert left.status_code == 200 and left.json()["status"] == "playing"
+    assert not left.json()["seats"][0]["open"]
+    for seat in (None, 0):
+        response = join(server, table, "Mallory", seat)
+        assert response.status_code == 409, response.text
+        assert response.json()["error"] in ("table_full", "seat_taken")
+    info = httpx.get(server.url + f"/api/tables/{table}").json()
+    assert info["seats"][0]["name"] == "Ala" and info["seats"][0]["standin"]
+    # before the start a seat given up opens again, and may be taken
+    waiting = new_table(server)
+    token = join(server, waiting, "Ala").json()["token"]
+    assert httpx.post(server.url + f"/api/tables/{waiting}/leave", json={"token": token}).status_code == 200
+    assert join(server, waiting, "Bolek", 0).status_code == 200
+
+
+def test_rest_bodies_of_the_wrong_type_are_refused_not_coerced(server: ThreadServer) -> None:
+    """``"seat": true`` took seat 1, ``"seat": "2"`` seat 2, ``"hints": "no"`` turned hints off: wrong types were
+    coerced instead of being refused with a message that names the field."""
+    table = new_table(server)
+    for seat in (True, "2", 1.0):
+        response = httpx.post(server.url + f"/api/tables/{table}/join", json={"name": "Ala", "seat": seat})
+        assert response.status_code == 422, (seat, response.text)
+        assert response.json()["error"] == "bad_request" and "seat" in response.json()["message"]
+    for body in ({"hints": "no"}, {"reveal": 0}, {"visibility": 1}, {"turn_timer": "30"}, {"turn_timer": True}):
+        response = httpx.post(server.url + "/api/tables", json=body)
+        assert response.status_code == 422, (body, response.text)
+        assert response.json()["error"] == "bad_request"
+    response = httpx.post(server.url + "/api/tables", content=b'{"turn_timer": NaN}',
+                          headers={"content-type": "application/json"})
+    assert response.status_code == 422 and "finite" in response.json()["message"], response.text
+    # an integer where a number is asked for is fine
+    assert httpx.post(server.url + "/api/tables", json={"turn_timer": 30}).status_code == 201
+    assert httpx.get(server.url + f"/api/tables/{table}").json()["seats"][1]["open"]
+
+
+def test_unknown_paths_and_wrong_methods_get_the_api_error_shape(server: ThreadServer) -> None:
+    """A 404 for an unknown path and a 405 for a wrong method answered ``{"detail": ...}``, not the API's
+    ``{"error", "message"}`` that every other refusal has."""
+    cases = [("DELETE", "/api/tables/abc", 405, "method_not_allowed"), ("PUT", "/api/tables", 405,
+             "method_not_allowed"), ("GET", "/api/nothing-here", 404, "not_found"),
+             ("GET", "/api/tables/abc/join", 405, "method_not_allowed")]
+    for method, path, status, code in cases:
+        response = httpx.request(method, server.url + path)
+        assert response.status_code == status, (method, path, response.text)
+        body = response.json()
+        assert body["error"] == code and body["message"], body
+
+
+def test_a_huge_request_body_is_refused_before_it_is_read(server: ThreadServer) -> None:
+    """Bodies had no limit: a 200 MB POST was read whole into memory (the server's peak memory grew by 600 MB)
+    before validation refused it.  Now anything over the limit gets 413 ``too_large``, by its declared length or,
+    chunked, as soon as it passes the limit, and the server goes on."""
+    big = b'{"name": "' + b"a" * (2 << 20) + b'"}'
+    response = httpx.post(server.url + "/api/tables", content=big, headers={"content-type": "application/json"})
+    assert response.status_code == 413, response.text
+    assert response.json()["error"] == "too_large"
+
+    def chunks() -> Any:
+        yield b'{"name": "'
+        for _ in range(64):
+            yield b"a" * 65536
+        yield b'"}'
+
+    response = httpx.post(server.url + "/api/tables", content=chunks(), headers={"content-type": "application/json"})
+    assert response.status_code == 413, response.text
+    assert response.json()["error"] == "too_large"
+    # a lying Content-Length is no way around it either
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 99999999999\r\n\r\n{}")
+        head = sock.recv(65536)
+    assert head.startswith(b"HTTP/1.1 413"), head[:200]
+    assert new_table(server)  # and the server goes on
+
+
+def test_the_number_of_open_tables_is_bounded(make_server: Any) -> None:
+    """One client could create tables without end (2,000 in 15 s, ~27 KiB of memory each, all kept for an hour):
+    past ``max_tables`` a new table is refused with 503 ``server_full``; quick-play too."""
+    server: ThreadServer = make_server(max_tables=3)
+    for _ in range(3):
+        new_table(server)
+    response = httpx.post(server.url + "/api/tables", json={})
+    assert response.status_code == 503 and response.json()["error"] == "server_full", response.text
+    response = httpx.post(server.url + "/api/quickplay", json={"name": "Ala"})
+    assert response.status_code == 503 and response.json()["error"] == "server_full", response.text
+    assert len(httpx.get(server.url + "/api/tables").json()) == 3
