@@ -8,7 +8,9 @@ import socket
 from typing import Any
 
 import httpx
+import pytest
 from server_helpers import WS, ThreadServer
+from websockets.exceptions import ConnectionClosed
 
 
 def new_table(server: ThreadServer, **body: Any) -> str:
@@ -127,3 +129,26 @@ def test_the_number_of_open_tables_is_bounded(make_server: Any) -> None:
     response = httpx.post(server.url + "/api/quickplay", json={"name": "Ala"})
     assert response.status_code == 503 and response.json()["error"] == "server_full", response.text
     assert len(httpx.get(server.url + "/api/tables").json()) == 3
+
+
+def test_a_message_that_cannot_be_sent_closes_the_connection(server: ThreadServer,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """If sending a message fails, the connection is closed (1011) rather than left reading and never answering:
+    the sender task used to die silently, and every later reply, event and ping was lost."""
+    from starlette.websockets import WebSocket
+
+    real = WebSocket.send_text
+
+    async def send_text(self: WebSocket, data: str) -> None:
+        if "poison" in data:
+            raise RuntimeError("cannot send this one")
+        await real(self, data)
+
+    monkeypatch.setattr(WebSocket, "send_text", send_text)
+    ws = WS(server.ws_url)
+    assert ws.request({"type": "ping", "id": "fine"}) == {"type": "pong", "id": "fine"}
+    ws.send({"type": "ping", "id": "poison"})
+    with pytest.raises(ConnectionClosed) as closed:
+        ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
+    ws.close()

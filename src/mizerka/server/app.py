@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
@@ -31,6 +32,8 @@ from mizerka.server.hub import Client, Hub, ServerConfig
 from mizerka.server.protocol import ERROR_CODES, PROTOCOL_VERSION
 from mizerka.server.tables import SeatState, Table, TableError, TableSettings
 from mizerka.server.views import build_view
+
+_log = logging.getLogger("mizerka.server")
 
 __all__ = ["MAX_BODY_BYTES", "create_app"]
 
@@ -384,11 +387,21 @@ def create_app(config: ServerConfig) -> FastAPI:
         client = Client(config)
 
         async def sender() -> None:
-            while True:
-                text = await client.queue.get()
-                if text is None:
-                    break
-                await ws.send_text(text)
+            try:
+                while True:
+                    text = await client.queue.get()
+                    if text is None:
+                        break
+                    await ws.send_text(text)
+            except Exception as error:  # the connection broke, or a message could not be sent
+                # a sender that stopped here would leave a connection that reads but never answers: close it
+                # (the reason only by its kind: a message may hold the seat's cards)
+                if not client.closed:
+                    _log.warning("websocket closed: a message could not be sent (%s)", type(error).__name__)
+                client.close()
+                with contextlib.suppress(Exception):
+                    await ws.close(code=1011)
+                return
             with contextlib.suppress(Exception):
                 await ws.close(code=1000)
 
