@@ -382,7 +382,8 @@ def test_log_lines_carry_public_information_only(make_server: Any) -> None:
             while ws.view is None or ws.view["phase"] != "over":
                 view = ws.view
                 if view is not None and view["your_turn"] and view["exchange"] and view["exchange"]["max"]:
-                    ws.request({"type": "act", "action": "exchange " + " ".join(view["hand"][:2])})
+                    discards = view["hand"][:min(2, view["exchange"]["max"])]
+                    ws.request({"type": "act", "action": "exchange " + " ".join(discards)})
                 else:
                     act_first(ws)
             ws.close()
