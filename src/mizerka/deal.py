@@ -39,7 +39,7 @@ from random import Random
 from typing import Final, NamedTuple, TypeAlias
 
 from mizerka.cards import CARDS, SUIT_MASKS, Card, CardParseError, CardSet, Suit, parse_cards
-from mizerka.rules import STANDARD, Contract, DealPattern, ExchangeMode, Role, Rules, RulesError
+from mizerka.rules import STANDARD, Contract, DealPattern, ExchangeMode, Role, Rules, RulesError, check_seat
 from mizerka.tricks import winner_of_three
 
 __all__ = [
@@ -522,7 +522,7 @@ class Deal:
             RulesError: for a seat outside the table (``hands[-1]`` would be the last seat's hand).
         """
         if type(seat) is not int or not 0 <= seat < len(self.hands):
-            self._check_seat(seat)
+            check_seat(seat, self.rules.n_seats)
         return CardSet.from_mask(self.hands[seat])
 
     def role(self, seat: int) -> Role | None:
@@ -532,21 +532,9 @@ class Deal:
             RulesError: for a seat outside the table.
         """
         if type(seat) is not int or not 0 <= seat < len(self.roles):
-            self._check_seat(seat)
+            check_seat(seat, self.rules.n_seats)
         role = self.roles[seat]
         return None if role < 0 else Role(role)
-
-    def _check_seat(self, seat: object, *, spectator: bool = False) -> None:
-        """The slow path of the seat checks, after a plain in-range int was ruled out: accept an int subclass in
-        range (an IntEnum, say), refuse everything else, a bool too.
-
-        Raises:
-            RulesError: naming the seat and the table's range.
-        """
-        n = self.rules.n_seats
-        if type(seat) is bool or not isinstance(seat, int) or not 0 <= seat < n:
-            also = ", or None for a spectator" if spectator else ""
-            raise RulesError(f"invalid seat: {seat!r} (expected 0-{n - 1}{also})")
 
     def next_seat(self, seat: int) -> int:
         """The next playing seat clockwise."""
@@ -943,7 +931,7 @@ class Deal:
         """
         n = self.rules.n_seats
         if seat is not None and (type(seat) is not int or not 0 <= seat < n):
-            self._check_seat(seat, spectator=True)
+            check_seat(seat, self.rules.n_seats, spectator=True)
         own = seat is not None
         hand_sizes = tuple(h.bit_count() for h in self.hands)
         is_to_move = own and self.phase is not _DONE and self.to_move == seat

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from mizerka.deal import Action, Deal, IllegalActionError, LegalActions, Observation, Phase, check_deck
-from mizerka.rules import STANDARD, Contract, Role, Rules, RulesError
+from mizerka.rules import STANDARD, Contract, Role, Rules, RulesError, check_seat
 
 if TYPE_CHECKING:
     from mizerka.scoresheet import ScoreSheet
@@ -325,9 +325,10 @@ class Match:
         Raises:
             MatchError: naming the seat.
         """
-        n = self.rules.n_seats
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
-            raise MatchError(f"invalid seat: {seat!r} (expected 0-{n - 1})")
+        try:
+            check_seat(seat, self.rules.n_seats)
+        except RulesError as error:
+            raise MatchError(str(error)) from None
 
     def copy(self) -> Match:
         """An independent copy, as :meth:`Deal.copy` makes of a deal: each deal copied (with its undo history),
@@ -358,13 +359,4 @@ class Match:
         )
 
 
-def check_seat(seat: object, n_seats: int) -> int:
-    """*seat* as a seat number.
-
-    Raises:
-        RulesError: for anything that is not a seat at this table.
-    """
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n_seats:
-        raise RulesError(f"invalid seat: {seat!r} (expected 0-{n_seats - 1})")
-    return seat
 

@@ -32,6 +32,7 @@ __all__ = [
     "Role",
     "Rules",
     "RulesError",
+    "check_seat",
     "get_variant",
     "parse_variant",
 ]
@@ -278,13 +279,8 @@ class Rules:
         Raises:
             RulesError: for a role or contract that :meth:`quota` refuses.
         """
-        if type(contract) is not Contract:
-            contract = _contract_arg(contract)
-        if (type(role) is not int and type(role) is not Role) or not 0 <= role <= 2:
-            _check_role(role)
-        if contract is _MIZERKA:
-            return self.quota_mizerka[role] - tricks
-        return tricks - self.quota_ordinary[role]
+        quota = self.quota(role, contract)
+        return quota - tricks if contract == _MIZERKA else tricks - quota
 
     def replace(self, **changes: object) -> Rules:
         """A copy with some options changed, checked like the constructor.
@@ -360,6 +356,19 @@ def _contract_arg(value: object) -> Contract:
     if type(value) is bool or not isinstance(value, int) or not 0 <= value <= 5:
         raise RulesError(f"invalid contract: {value!r} (expected a Contract, see Contract.from_str)")
     return Contract(value)
+
+
+def check_seat(seat: object, n_seats: int, *, spectator: bool = False) -> int:
+    """*seat* as a seat number of a table of *n_seats* (``spectator``: the caller also takes ``None``, and the
+    message says so).
+
+    Raises:
+        RulesError: for anything that is not a seat at this table (a bool is no seat).
+    """
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n_seats:
+        also = ", or None for a spectator" if spectator else ""
+        raise RulesError(f"invalid seat: {seat!r} (expected 0-{n_seats - 1}{also})")
+    return seat
 
 
 def _check_role(value: object) -> None:
