@@ -25,7 +25,7 @@ def test_registered() -> None:
 
 @pytest.mark.parametrize("spec", ["mizerka", "mizerka(variant=no-exchange,dealer=2)"])
 def test_random_sim_test(spec: str) -> None:
-    pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=3, serialize=False, verbose=False)
+    pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=3, serialize=True, verbose=False)
 
 
 def test_unsupported_variants_are_refused() -> None:

@@ -140,7 +140,7 @@ def test_bad_arguments() -> None:
     with pytest.raises(ValueError, match="mode"):
         mizerka_v0.env(mode="tournament")
     with pytest.raises(ValueError, match="render_mode"):
-        mizerka_v0.env(render_mode="human")
+        mizerka_v0.env(render_mode="rgb_array")
 
 
 @pytest.mark.filterwarnings("ignore:variant .* not zero-sum")

@@ -41,7 +41,7 @@ from gymnasium import spaces
 
 from mizerka.bots import Bot, make_bot
 from mizerka.envs.encoding import N_ACTIONS, OBSERVATION_SIZE, EnvActionError, check_action_id
-from mizerka.envs.table import Mode, Table, whole_number
+from mizerka.envs.table import Mode, Table, check_options, check_reward, check_seed, whole_number
 from mizerka.rules import Rules
 
 __all__ = ["ENV_ID", "MizerkaSoloEnv"]
@@ -61,17 +61,19 @@ class MizerkaSoloEnv(gymnasium.Env[ObsDict, np.int64]):
         variant: a three-seat variant spec or :class:`~mizerka.rules.Rules`.
         mode: ``"deal"`` or ``"match"``.
         illegal_action: ``"penalize"``, ``"terminate"`` or ``"raise"`` (see the module's documentation).
-        illegal_reward: the reward for an illegal action under ``"penalize"`` and ``"terminate"``.
-        render_mode: ``"ansi"`` or ``None``; the picture shows public information and the agent's hand.
+        illegal_reward: the reward for an illegal action under ``"penalize"`` and ``"terminate"`` (a finite number).
+        render_mode: ``"ansi"`` (:meth:`render` returns the text), ``"human"`` (the text is printed after every
+            reset and step; :meth:`render` prints it and returns ``None``) or ``None``.  The picture shows public
+            information and the agent's hand.
 
     Raises:
         UnknownBotError: for an unknown bot level.
         RulesError: for an unknown or four-seat variant, or one that is not zero-sum with 13 tricks.
         ValueError: for a bad seat (not an integer 0–2 or ``None``), opponents (not one level or a pair), mode,
-            render mode or illegal-action policy.
+            render mode, illegal-action policy or illegal reward (not a finite number).
     """
 
-    metadata: Final = {"render_modes": ["ansi"], "render_fps": 1}  # type: ignore[misc]
+    metadata: Final = {"render_modes": ["ansi", "human"], "render_fps": 1}  # type: ignore[misc]
 
     def __init__(
         self,
@@ -81,7 +83,7 @@ class MizerkaSoloEnv(gymnasium.Env[ObsDict, np.int64]):
         mode: Mode = "deal",
         illegal_action: IllegalPolicy = "penalize",
         illegal_reward: float = -1.0,
-        render_mode: Literal["ansi"] | None = None,
+        render_mode: Literal["ansi", "human"] | None = None,
     ) -> None:
         if isinstance(opponents, str):
             levels = [opponents, opponents]
@@ -97,11 +99,11 @@ class MizerkaSoloEnv(gymnasium.Env[ObsDict, np.int64]):
             raise ValueError(f"seat must be 0, 1, 2 or None, not {seat!r}")
         if illegal_action not in ("penalize", "terminate", "raise"):
             raise ValueError(f"illegal_action must be 'penalize', 'terminate' or 'raise', not {illegal_action!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
+        self.illegal_reward = check_reward(illegal_reward, "illegal_reward")
         self.fixed_seat = fixed_seat
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self.table = Table(variant, mode=mode, seed=0)
         self.seat = 0 if fixed_seat is None else fixed_seat
@@ -133,8 +135,16 @@ class MizerkaSoloEnv(gymnasium.Env[ObsDict, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsDict, dict[str, Any]]:
-        """Deal anew; the bots move until the agent's first turn.  The same *seed* gives the same episode."""
-        super().reset(seed=seed)
+        """Deal anew; the bots move until the agent's first turn.  The same *seed* gives the same episode;
+        ``seed=None`` continues the stream of the last seed.  *options* are accepted and ignored (there are none).
+
+        Raises:
+            ValueError: for a seed that is not a non-negative integer (NumPy integers are accepted) or ``None``,
+                or options that are not a dict or ``None``; nothing changes.
+        """
+        checked = check_seed(seed, negative=False)
+        check_options(options)
+        super().reset(seed=checked)
         draw = self.np_random.integers(0, 1 << 62, size=4)
         self.seat = int(draw[0] % 3) if self.fixed_seat is None else self.fixed_seat
         self.table.reset(int(draw[1]))
@@ -145,6 +155,8 @@ class MizerkaSoloEnv(gymnasium.Env[ObsDict, np.int64]):
         }
         self._over = False
         self._run_bots()
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), {"seat": self.seat}
 
     def step(self, action: Any) -> tuple[ObsDict, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -164,10 +176,11 @@ class MizerkaSoloEnv(gymnasium.Env[ObsDict, np.int64]):
             if self.illegal_action == "raise":
                 table.step(action_id)  # raises IllegalEnvActionError with the reason
             info: dict[str, Any] = {"seat": self.seat, "illegal_action": reason}
-            if self.illegal_action == "terminate":
-                self._over = True
-                return self._obs(), self.illegal_reward, True, False, info
-            return self._obs(), self.illegal_reward, False, False, info
+            terminated = self.illegal_action == "terminate"
+            self._over = terminated
+            if self.render_mode == "human":
+                self.render()
+            return self._obs(), self.illegal_reward, terminated, False, info
         table.apply_legal(action_id)
         reward = 0.0
         if table.last_scores is not None:
@@ -175,14 +188,21 @@ class MizerkaSoloEnv(gymnasium.Env[ObsDict, np.int64]):
         reward += self._run_bots()
         terminated = table.is_over()
         self._over = terminated
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), reward, terminated, False, {"seat": self.seat}
 
     def render(self) -> str | None:
-        """The table as text: public information and the agent's own hand."""
+        """The table as text: public information and the agent's own hand.  ``render_mode="ansi"`` returns it,
+        ``"human"`` prints it and returns ``None``."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
-        return self.table.render(self.seat)
+        text = self.table.render(self.seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
 
 def _register() -> None:

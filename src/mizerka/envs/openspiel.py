@@ -8,9 +8,15 @@ Importing this module registers the game with :func:`pyspiel.register_game`.  On
   chooses, each player exchanges by discard marks and ``done``, and 39 cards are played;
 * the returns are the deal's scores (tricks − quota, or quota − tricks in Mizerka), zero-sum.
 
-Parameters: ``variant`` (a three-seat, zero-sum variant spec, default ``"standard"``) and ``dealer`` (0–2).
-A variant with options has a comma, which OpenSpiel's ``"name(key=value,...)"`` syntax reads as a parameter
-separator, so pass it in a dict: ``pyspiel.load_game("mizerka", {"variant": "standard,show_trump_card"})``.
+Parameters: ``variant`` (a three-seat, zero-sum variant spec, default ``"standard"``) and ``dealer`` (0–2; the
+default, -1, takes the variant's ``first_dealer`` option, else seat 0; a dealer given must agree with that
+option).  A variant spec separates its options with commas and gives their values with ``=``, which
+OpenSpiel's ``"name(key=value,...)"`` syntax would read as its own, so the game also reads ``;`` for ``,`` and
+``:`` for ``=``, and keeps its ``variant`` parameter in that form:
+``pyspiel.load_game("mizerka", {"variant": "standard,show_trump_card"})`` and
+``pyspiel.load_game("mizerka(variant=standard;show_trump_card)")`` are the same game, whose ``str(game)`` is
+``mizerka(dealer=0,variant=standard;show_trump_card)``, the string that pickling, ``serialize_game_and_state``
+and ``load_game(str(game))`` read back.
 
 The observer follows OpenSpiel's conventions: with private information for one player, the tensor is the
 observation tensor of :mod:`mizerka.envs.encoding`; with ``perfect_recall`` it gains a ``plays`` section, the
@@ -44,6 +50,7 @@ from mizerka.envs.encoding import (
     N_ACTIONS,
     OBSERVATION_LAYOUT,
     OBSERVATION_SIZE,
+    ActionOutOfRangeError,
     IllegalEnvActionError,
     ObservationEncoder,
     action_name,
@@ -51,10 +58,10 @@ from mizerka.envs.encoding import (
     illegal_reason,
     legal_action_ids,
 )
-from mizerka.envs.table import resolve_rules
+from mizerka.envs.table import resolve_rules, whole_number
 from mizerka.rules import ExchangeMode, Rules, RulesError
 
-__all__ = ["GAME_NAME", "MizerkaGame", "MizerkaObserver", "MizerkaState"]
+__all__ = ["GAME_NAME", "MizerkaGame", "MizerkaObserver", "MizerkaState", "NotAChanceNodeError"]
 
 GAME_NAME: Final = "mizerka"
 
@@ -72,15 +79,31 @@ _GAME_TYPE: Final = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"variant": "standard", "dealer": 0},
+    parameter_specification={"variant": "standard", "dealer": -1},
 )
 
 
-def _rules(params: dict[str, Any]) -> Rules:
-    rules = resolve_rules(str(params.get("variant", "standard")))
-    if not rules.zero_sum or rules.n_tricks != 13:
-        raise RulesError(f"the OpenSpiel game needs a zero-sum variant of 13 tricks, not {rules.name!r}")
-    return rules
+class NotAChanceNodeError(ValueError):
+    """A chance-node question (:meth:`MizerkaState.chance_outcomes`) asked of a state where a player or nobody is
+    to move."""
+
+
+def _rules(variant: object) -> Rules:
+    """The rules of a ``variant`` parameter, in a spec's own form or OpenSpiel's (``;`` for ``,``, ``:`` for
+    ``=``).
+
+    Raises:
+        RulesError: for a parameter that is not text, or a variant the environments do not take.
+    """
+    if not isinstance(variant, str):
+        raise RulesError(f"the variant parameter must be a variant spec (text), not {variant!r}")
+    return resolve_rules(variant.replace(";", ",").replace(":", "="))
+
+
+def _parameter_form(rules: Rules) -> str:
+    """The ``variant`` parameter OpenSpiel's string syntax reads back to *rules*: the spec, ``;`` for ``,`` and
+    ``:`` for ``=``."""
+    return rules.spec().replace(",", ";").replace("=", ":")
 
 
 def _game_info(rules: Rules) -> pyspiel.GameInfo:
@@ -106,14 +129,27 @@ class MizerkaGame(pyspiel.Game):  # type: ignore[misc]
     """The game: one deal of the chosen variant, the deck shuffled by chance."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
+        """Raises :class:`RulesError` (a ``ValueError``) for an unknown parameter (``load_game`` refuses those
+        first, with OpenSpiel's own error), a variant the environments do not take, a dealer that is no seat
+        0–2, or a variant whose ``first_dealer`` is not the dealer."""
         params = dict(params or {})
-        rules = _rules({**_GAME_TYPE.parameter_specification, **params})
-        super().__init__(_GAME_TYPE, _game_info(rules), params)
-        merged = self.get_parameters()
+        unknown = sorted(set(params) - set(_GAME_TYPE.parameter_specification))
+        if unknown:
+            raise RulesError(f"unknown parameter {unknown[0]!r} (the parameters are: dealer, variant)")
+        merged = {**_GAME_TYPE.parameter_specification, **params}
+        rules = _rules(merged["variant"])
+        dealer = whole_number(merged["dealer"])
+        if dealer == -1:  # the default: the variant's first dealer, else seat 0
+            dealer = rules.first_dealer if rules.first_dealer is not None else 0
+        if dealer is None or not 0 <= dealer < 3:
+            raise RulesError(f"dealer must be a seat 0-2 (or -1: the variant's first dealer), not {merged['dealer']!r}")
+        if rules.first_dealer is not None and rules.first_dealer != dealer:
+            raise RulesError(
+                f"the variant's first_dealer={rules.first_dealer} is not the dealer parameter ({dealer}): "
+                f"pass dealer={rules.first_dealer}, or leave first_dealer out of the variant"
+            )
+        super().__init__(_GAME_TYPE, _game_info(rules), {"dealer": dealer, "variant": _parameter_form(rules)})
         self.rules = rules
-        dealer = int(merged.get("dealer", 0))
-        if not 0 <= dealer < 3:
-            raise RulesError(f"dealer must be a seat 0-2, not {dealer!r}")
         self.dealer = dealer
 
     def new_initial_state(self) -> MizerkaState:
@@ -173,6 +209,15 @@ class MizerkaState(pyspiel.State):  # type: ignore[misc]
         return legal_action_ids(obs, self.pending)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The cards left to place in the deck, each with the same probability.
+
+        Raises:
+            NotAChanceNodeError: once the deck is shuffled (a player, or nobody, is to move).
+        """
+        if self.deal is not None:
+            raise NotAChanceNodeError(
+                f"chance_outcomes: the state is not a chance node ({self.deal.phase.name.lower()} phase)"
+            )
         dealt = set(self.deck)
         remaining = [card for card in range(52) if card not in dealt]
         p = 1.0 / len(remaining)
@@ -224,9 +269,16 @@ class MizerkaState(pyspiel.State):  # type: ignore[misc]
         return action == DONE and phase is Phase.EXCHANGE
 
     def _action_to_string(self, player: int, action: int) -> str:
+        """``deal <card>`` for a chance outcome, else :func:`~mizerka.envs.encoding.action_name`.
+
+        Raises:
+            ActionOutOfRangeError: for a chance outcome that is no card 0–51, or an action that is no id 0–110.
+        """
         if player == pyspiel.PlayerId.CHANCE:
+            if not 0 <= action < 52:
+                raise ActionOutOfRangeError(f"chance outcome {action} is out of range: the outcomes are cards 0-51")
             return f"deal {CARDS[action]}"
-        return action_name(action)
+        return action_name(check_action_id(action))
 
     def is_terminal(self) -> bool:
         return self.deal is not None and self.deal.phase is Phase.DONE

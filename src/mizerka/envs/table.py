@@ -19,8 +19,11 @@ mizerka.envs.encoding.IllegalEnvActionError: illegal action 3 (play 5C) for seat
 from __future__ import annotations
 
 import dataclasses
+import math
+import numbers
 import operator
 import random
+from collections.abc import Mapping
 from typing import Final, Literal
 
 import numpy as np
@@ -42,7 +45,7 @@ from mizerka.envs.encoding import (
 from mizerka.match import Match
 from mizerka.rules import STANDARD, Contract, Rules, RulesError, parse_variant
 
-__all__ = ["Mode", "Table", "resolve_rules"]
+__all__ = ["Mode", "Table", "check_options", "check_reward", "check_seed", "resolve_rules"]
 
 Mode = Literal["deal", "match"]
 MODES: Final = ("deal", "match")
@@ -57,6 +60,50 @@ def whole_number(value: object) -> int | None:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         return None
+
+
+def check_seed(seed: object, *, negative: bool = True) -> int | None:
+    """A reset seed: ``None`` or an integer (NumPy integers accepted, ``bool`` not), as a plain int.
+
+    Args:
+        negative: whether a negative seed is allowed (Gymnasium's seeding takes none).
+
+    Raises:
+        ValueError: for anything else (a float, a string, a list...), or a negative seed where none is allowed.
+    """
+    if seed is None:
+        return None
+    value = whole_number(seed)
+    if value is None:
+        raise ValueError(f"seed must be an integer or None, not {seed!r}")
+    if value < 0 and not negative:
+        raise ValueError(f"seed must be a non-negative integer or None, not {value}")
+    return value
+
+
+def check_options(options: object) -> None:
+    """Refuse reset options that are not a dict (or ``None``).  The environments take no options: the keys of a
+    dict are ignored, as PettingZoo's ``api_test`` passes one with an arbitrary key.
+
+    Raises:
+        ValueError: for options that are not a dict or ``None``.
+    """
+    if options is not None and not isinstance(options, Mapping):
+        raise ValueError(f"options must be a dict or None, not {options!r}")
+
+
+def check_reward(value: object, name: str) -> float:
+    """A reward given as an argument, as a float: a finite real number (NumPy numbers accepted, ``bool`` not).
+
+    Raises:
+        ValueError: for anything else (``None``, text, NaN, an infinity...), naming the argument.
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a finite number, not {value!r}")
+    reward = float(value)
+    if not math.isfinite(reward):
+        raise ValueError(f"{name} must be a finite number, not {reward}")
+    return reward
 
 
 def resolve_rules(variant: str | Rules) -> Rules:

@@ -7,6 +7,7 @@ Actions              ``Discrete(111)``
 Parallel API         no (turn-based)
 Agents               ``player_0``, ``player_1``, ``player_2`` (the seats)
 Observation          ``Dict(observation=Box(-1, 1, (647,), float32), action_mask=Box(0, 1, (111,), int8))``
+Render modes         ``"ansi"`` (returns the text), ``"human"`` (prints it)
 ===================  ====================================================================
 
 The action ids and the observation layout are those of :mod:`mizerka.envs.encoding`.  The agent to move comes
@@ -49,10 +50,10 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from mizerka.envs.encoding import N_ACTIONS, OBSERVATION_SIZE, check_action_id
-from mizerka.envs.table import Mode, Table, whole_number
+from mizerka.envs.table import Mode, Table, check_options, check_reward, check_seed, whole_number
 from mizerka.rules import Rules
 
-__all__ = ["ENV_ID", "MizerkaEnv", "env", "raw_env"]
+__all__ = ["ENV_ID", "MizerkaEnv", "UnknownAgentError", "env", "raw_env"]
 
 ENV_ID: Final = "mizerka/mizerka-v0"
 
@@ -63,18 +64,12 @@ def _new_seed() -> int:
     return random.SystemRandom().randrange(1 << 62)
 
 
-def _check_seed(seed: object) -> int | None:
-    """A reset seed: ``None`` or an integer (NumPy integers accepted), as a plain int.
+class UnknownAgentError(KeyError, ValueError):
+    """An agent name that is not ``player_0``, ``player_1`` or ``player_2`` (a ``KeyError``, as PettingZoo's own
+    games raise, and a ``ValueError``, as all of this package's bad input does)."""
 
-    Raises:
-        ValueError: for anything else (a float, a string, a list...).
-    """
-    if seed is None:
-        return None
-    value = whole_number(seed)
-    if value is None:
-        raise ValueError(f"seed must be an integer or None, not {seed!r}")
-    return value
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
@@ -84,7 +79,8 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         variant: a three-seat variant spec (``"standard"``, ``"no-exchange"``, ``"standard,show_trump_card"``) or a
             :class:`~mizerka.rules.Rules`.
         mode: ``"deal"`` (one deal per episode) or ``"match"`` (a whole match).
-        render_mode: ``"ansi"`` or ``None``.
+        render_mode: ``"ansi"`` (:meth:`render` returns the text), ``"human"`` (the text is printed after every
+            reset and step, and :meth:`render` prints it and returns ``None``) or ``None``.
         render_seat: whose hand :meth:`render` shows (default ``None``: public information only).
 
     Raises:
@@ -93,7 +89,7 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
     """
 
     metadata: Final = {
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "human"],
         "name": "mizerka_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -103,13 +99,13 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         self,
         variant: str | Rules = "standard",
         mode: Mode = "deal",
-        render_mode: Literal["ansi"] | None = None,
+        render_mode: Literal["ansi", "human"] | None = None,
         render_seat: int | None = None,
     ) -> None:
         EzPickle.__init__(self, variant, mode, render_mode, render_seat)
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
         seat = None if render_seat is None else whole_number(render_seat)
         if render_seat is not None and seat not in (0, 1, 2):
             raise ValueError(f"render_seat must be 0, 1, 2 or None, not {render_seat!r}")
@@ -135,11 +131,19 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.table.to_move]
 
+    def _seat_of(self, agent: str) -> int:
+        try:
+            return self._seat[agent]
+        except (KeyError, TypeError):
+            raise UnknownAgentError(
+                f"unknown agent {agent!r}: the agents are {', '.join(self.possible_agents)}"
+            ) from None
+
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self._seat_of(agent)]]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self._seat_of(agent)]]
 
     def __str__(self) -> str:
         return "mizerka_v0"
@@ -147,12 +151,16 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
     # -- the AEC protocol -------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new episode.  The same *seed* gives the same deck orders and dealer.
+        """Start a new episode.  The same *seed* gives the same deck orders and dealer; ``seed=None`` continues
+        the stream of the last seed (or starts one from the system's entropy).  *options* are accepted and ignored
+        (the environment has none; PettingZoo's ``api_test`` passes a dict with an arbitrary key).
 
         Raises:
-            ValueError: for a seed that is not an integer (NumPy integers are accepted) or ``None``.
+            ValueError: for a seed that is not an integer (NumPy integers are accepted) or ``None``, or options
+                that are not a dict or ``None``; nothing changes.
         """
-        checked = _check_seed(seed)
+        checked = check_seed(seed)
+        check_options(options)
         if checked is not None:
             self._rng = random.Random(checked)
         elif self._rng is None:
@@ -165,9 +173,11 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.table.to_move]
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> ObsDict:
-        seat = self._seat[agent]
+        seat = self._seat_of(agent)
         return {"observation": self.table.tensor(seat), "action_mask": self.table.mask(seat)}
 
     def step(self, action: Any) -> None:
@@ -197,13 +207,20 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         else:
             self.agent_selection = self.possible_agents[table.to_move]
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
-        """The table as text (``render_mode="ansi"``); public information plus ``render_seat``'s hand."""
+        """The table as text: public information plus ``render_seat``'s hand.  ``render_mode="ansi"`` returns it,
+        ``"human"`` prints it and returns ``None``."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
-        return self.table.render(self.render_seat)
+        text = self.table.render(self.render_seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def state(self) -> npt.NDArray[np.float32]:
         """Not provided: a global state would reveal every hand; train from the observations."""
@@ -240,10 +257,15 @@ def env(*, illegal_reward: float | None = None, **kwargs: Any) -> AECEnv[str, Ob
             offender (PettingZoo's ``TerminateIllegalWrapper``) instead of raising; a value that is no id 0–110
             still raises :class:`~mizerka.envs.encoding.ActionOutOfRangeError`.
         **kwargs: passed to :class:`MizerkaEnv`.
+
+    Raises:
+        ValueError: for an ``illegal_reward`` that is not a finite number (``None`` aside), and as
+            :class:`MizerkaEnv` says.
     """
+    reward = None if illegal_reward is None else check_reward(illegal_reward, "illegal_reward")
     environment: AECEnv[str, ObsDict, int] = raw_env(**kwargs)
-    if illegal_reward is not None:
-        environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=illegal_reward)
+    if reward is not None:
+        environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=reward)
         environment = _ActionIdCheck(environment)
     return wrappers.OrderEnforcingWrapper(environment)
 
