@@ -13,11 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
@@ -28,14 +29,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from mizerka.bots import BOT_LEVELS
 from mizerka.record import DealRecord, MatchRecord, RecordError
 from mizerka.rules import VARIANTS
-from mizerka.server.hub import Client, Hub, ServerConfig
+from mizerka.server.encoding import encode
+from mizerka.server.hub import Client, Hub, ServerConfig, address_key, hash_token
 from mizerka.server.protocol import ERROR_CODES, PROTOCOL_VERSION
 from mizerka.server.tables import SeatState, Table, TableError, TableSettings
 from mizerka.server.views import build_view
 
 _log = logging.getLogger("mizerka.server")
 
-__all__ = ["MAX_BODY_BYTES", "create_app"]
+__all__ = ["DEFAULT_TABLES_PAGE", "MAX_BODY_BYTES", "MAX_TABLES_PAGE", "create_app", "record_access",
+           "table_record"]
 
 MAX_BODY_BYTES = 64 * 1024
 """The largest HTTP request body the server reads (the lobby's bodies are a few hundred bytes); a longer one is
@@ -72,12 +75,42 @@ class _BodyLimit:
         await self.app(scope, limited, send)
 
 
+class _RequestLimit:
+    """ASGI middleware: each client address may make ``request_rate`` requests under ``/api`` a second on average
+    (``request_burst`` at once); one more is refused with 429 ``rate_limited`` and ``Retry-After``, before any
+    work is done for it.  The browser client's files (``/``) are not counted: a page load is a dozen of them."""
+
+    def __init__(self, app: ASGIApp, hub: Hub) -> None:
+        self.app = app
+        self.hub = hub
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and str(scope.get("path", "")).startswith("/api/"):
+            client = scope.get("client")
+            wait = self.hub.charge_request(client[0] if client else None)
+            if wait > 0:
+                seconds = max(1, math.ceil(wait))
+                response = _error(429, "rate_limited", f"too many requests from your address; try again in "
+                                                       f"{seconds} s")
+                response.headers["Retry-After"] = str(seconds)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+DEFAULT_TABLES_PAGE = 100
+"""How many tables ``GET /api/tables`` lists without a ``limit``."""
+
+MAX_TABLES_PAGE = 500
+"""The largest ``limit`` of ``GET /api/tables``."""
+
+
 # -- REST models ------------------------------------------------------------------------------------
 
 _HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 
-_STATUS = {"unknown_table": 404, "bad_token": 403, "seat_taken": 409, "table_full": 409, "match_over": 409,
-           "not_over": 409, "internal": 503, "server_full": 503}
+_STATUS = {"unknown_table": 404, "bad_token": 403, "spectators_off": 403, "seat_taken": 409, "table_full": 409,
+           "match_over": 409, "not_over": 409, "internal": 503, "server_full": 503}
 
 
 class _Model(BaseModel):
@@ -199,7 +232,8 @@ class ApiError(BaseModel):
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ApiError, "description": description}
     for status, description in ((400, "a request the server refuses"), (403, "a bad token"), (404, "no such table"),
-                                (409, "a conflict with the table's state"), (422, "an invalid request body"))
+                                (409, "a conflict with the table's state"), (422, "an invalid request body"),
+                                (429, "too many requests from this address: see Retry-After"))
 }
 
 
@@ -215,8 +249,34 @@ def _info(hub: Hub, table: Table) -> TableInfo:
     )
 
 
+def record_access(table: Table, authorization: str | None) -> int | None:
+    """Who asks for *table*'s record: the seat of the token in the ``Authorization: Bearer <token>`` header, or
+    ``None`` without one.  The record shows what its asker could see at the table: at a table that admits
+    spectators anyone with its id (the invite) may watch, and may have the record; at one that admits none,
+    only its players may, during the match and after it.
+
+    Raises:
+        TableError: ``bad_token`` for a token that holds no seat at the table (or a header that is no bearer
+            token); ``spectators_off`` for a request without a token at a table that admits no spectators.
+    """
+    seat: int | None = None
+    if authorization is not None:
+        scheme, _, token = authorization.strip().partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token or len(token) > 128:
+            raise TableError("bad_token", "send the seat token as the header 'Authorization: Bearer <token>'")
+        seat = table.seat_of_token(hash_token(token))
+        if seat is None:
+            raise TableError("bad_token", "this token holds no seat at this table")
+    if seat is None and not table.settings.spectators:
+        raise TableError("spectators_off", "this table admits no spectators: its record is for its players only "
+                                           "(send the seat token as 'Authorization: Bearer <token>')")
+    return seat
+
+
 def table_record(table: Table) -> MatchRecord:
-    """The record a table may give anyone now: see the ``record`` endpoint.  Never the deal in progress."""
+    """The record a table gives now (to whom: :func:`record_access`): see the ``record`` endpoint.  Never the
+    deal in progress."""
     match = table.match
     assert match is not None
     over = match.is_over()
@@ -264,6 +324,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     )
     app.state.hub = hub
     app.add_middleware(_BodyLimit)
+    app.add_middleware(_RequestLimit, hub=hub)  # added last: the outermost, so a refusal costs the least
 
     @app.exception_handler(TableError)
     async def _table_error(_request: Request, error: TableError) -> JSONResponse:
@@ -298,10 +359,21 @@ def create_app(config: ServerConfig) -> FastAPI:
         return Meta(protocol=PROTOCOL_VERSION, variants=list(VARIANTS), bot_levels=list(BOT_LEVELS),
                     error_codes=ERROR_CODES)
 
-    @app.get("/api/tables", response_model=list[TableInfo])
-    async def list_tables() -> list[TableInfo]:
-        """The public tables that are waiting for players or playing."""
-        return [_info(hub, t) for t in hub.list_public()]
+    @app.get("/api/tables", response_model=list[TableInfo], responses={
+        200: {"description": "One page of the public tables; the header X-Total-Count says how many there are.",
+              "headers": {"X-Total-Count": {"description": "The number of public tables, on all pages.",
+                                            "schema": {"type": "integer"}}}},
+        422: _ERRORS[422], 429: _ERRORS[429]})
+    async def list_tables(
+        response: Response,
+        limit: Annotated[int, Query(ge=1, le=MAX_TABLES_PAGE)] = DEFAULT_TABLES_PAGE,
+        offset: Annotated[int, Query(ge=0, le=10**6)] = 0,
+    ) -> list[TableInfo]:
+        """The public tables that are waiting for players or playing: those waiting first, then those playing,
+        each oldest first; *limit* of them from the *offset*-th on."""
+        tables = hub.list_public()
+        response.headers["X-Total-Count"] = str(len(tables))
+        return [_info(hub, t) for t in tables[offset:offset + limit]]
 
     @app.post("/api/tables", response_model=TableInfo, status_code=201, responses=_ERRORS)
     async def create_table(body: CreateTable) -> TableInfo:
@@ -358,17 +430,26 @@ def create_app(config: ServerConfig) -> FastAPI:
     @app.get("/api/tables/{table_id}/record", responses={
         200: {"content": {"text/plain": {}, "application/json": {}}, "description": "The game record."}, **_ERRORS})
     async def record(
-        table_id: Annotated[str, Field(max_length=64)], format: Literal["text", "json"] = "text"
+        table_id: Annotated[str, Field(max_length=64)], format: Literal["text", "json"] = "text",
+        authorization: Annotated[str | None, Header(
+            max_length=200, description="'Bearer <seat token>': needed at a table that admits no spectators.")
+        ] = None,
     ) -> Response:
         """The game record (docs/record.md) of the deals finished so far, as a download.
 
         A finished match: every deal in full, with its deck's commitment and salt.  A match in progress: only
         the finished deals, never the deal being played; in full when the table reveals each deal after it
         (option ``reveal``), else score-only (contract and tricks of each deal: what every player saw).
+
+        Who may have it: at a table that admits spectators, anyone with its id (as anyone with the invite may
+        watch); at one that admits none, only its players, with the seat token in the ``Authorization:
+        Bearer <token>`` header (403 ``spectators_off`` without it).  A token that holds no seat: 403
+        ``bad_token``.
         """
         table = await hub.find(table_id)
         if table is None:
             raise TableError("unknown_table", f"no table {table_id!r}")
+        record_access(table, authorization)
         if table.match is None:
             raise TableError("not_over", "the match has not started: no deal is finished yet")
         try:
@@ -383,6 +464,21 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
+        host = ws.client.host if ws.client else None
+        refusal = hub.admit(host)
+        if refusal is not None:  # over a cap: one error reply, then the close (no connection is counted)
+            code, message, close_code = refusal
+            with contextlib.suppress(Exception):
+                await ws.accept()
+                await ws.send_text(encode({"type": "error", "id": None, "code": code, "message": message}))
+                await ws.close(code=close_code, reason=code)
+            return
+        try:
+            await serve_websocket(ws)
+        finally:  # every way out of the connection, an error or a cancellation too, gives its place back
+            hub.connections.release(address_key(host))
+
+    async def serve_websocket(ws: WebSocket) -> None:
         await ws.accept()
         client = Client(config)
 
@@ -429,10 +525,12 @@ def create_app(config: ServerConfig) -> FastAPI:
             pass
         finally:
             beat_task.cancel()
-            await hub.detach(client)
-            client.close()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(send_task, timeout=2)
+            try:
+                await hub.detach(client)
+            finally:  # the sender ends even if the detach failed (it would wait for its queue for ever)
+                client.close()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await asyncio.wait_for(send_task, timeout=2)
 
     web = config.web_dir
     if web is not None and (web / "index.html").is_file():

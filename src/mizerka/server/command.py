@@ -100,13 +100,26 @@ def _open_browser(url: str) -> None:
               help="Skip the analysis while the server stores more events a second than this (0: never skip).")
 @click.option("--max-tables", default=10_000, show_default=True, type=click.IntRange(1),
               help="The most tables kept open at once; a new table past it is refused (server_full).")
+@click.option("--max-connections", default=10_000, show_default=True, type=click.IntRange(1),
+              help="The most websocket connections held at once; one more is refused (too_many_connections).")
+@click.option("--max-connections-per-address", default=256, show_default=True, type=click.IntRange(1),
+              help="The most websocket connections one client address (IPv6: one /64) holds at once.")
+@click.option("--request-rate", default=20.0, show_default=True, type=click.FloatRange(0),
+              help="REST requests (and websocket connection attempts) a second one client address may make on "
+                   "average; past it, 429 rate_limited (0: no limit).")
+@click.option("--request-burst", default=100.0, show_default=True, type=click.FloatRange(1),
+              help="REST requests one client address may make at once, before --request-rate applies.")
+@click.option("--limit-loopback", is_flag=True,
+              help="Apply the per-address caps to clients on this machine (loopback, Unix socket) too.")
 @click.option("--ws-deflate/--no-ws-deflate", default=False, show_default=True,
               help="Compress websocket frames (saves bandwidth, costs CPU on every message).")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["debug", "info", "warning", "error"]))
 def serve_command(host: str, port: int, database: str | None, open_game: bool, no_browser: bool, bot_delay: float,
                   grace: float, abandon_after: float, heartbeat: float, bot_workers: int, slow_bot_workers: int,
-                  bot_pool: str, dd_limit: float, dd_busy_rate: float, max_tables: int, ws_deflate: bool,
+                  bot_pool: str, dd_limit: float, dd_busy_rate: float, max_tables: int, max_connections: int,
+                  max_connections_per_address: int, request_rate: float, request_burst: float, limit_loopback: bool,
+                  ws_deflate: bool,
                   log_level: str) -> None:
     """Run the game server (REST lobby under /api, websocket at /ws, browser client at /)."""
     import uvicorn
@@ -118,7 +131,9 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
                           abandon_after=abandon_after, heartbeat=heartbeat, bot_workers=bot_workers,
                           slow_bot_workers=slow_bot_workers,
                           bot_pool="process" if bot_pool == "process" else "thread", dd_limit=dd_limit,
-                          dd_busy_rate=dd_busy_rate, max_tables=max_tables)
+                          dd_busy_rate=dd_busy_rate, max_tables=max_tables, max_connections=max_connections,
+                          max_connections_per_address=max_connections_per_address, request_rate=request_rate,
+                          request_burst=request_burst, limit_loopback=limit_loopback)
     try:
         app = create_app(config)
     except ValueError as error:

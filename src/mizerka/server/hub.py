@@ -17,16 +17,19 @@ import contextlib
 import dataclasses
 import gc
 import hashlib
+import ipaddress
 import json
 import logging
+import math
 import random
+import re
 import secrets
 import time
 import traceback
 import zlib
 from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from mizerka.arena import stand_in  # the action the arena plays for a bot that failed: the same here
 from mizerka.bots import BOT_LEVELS
@@ -52,7 +55,8 @@ from mizerka.server.tables import Event, SeatState, Table, TableError, TableSett
 from mizerka.server.views import build_view
 from mizerka.server.workers import ProcessWorkers, ThreadWorkers, WorkerDied, WorkerError, Workers
 
-__all__ = ["Client", "Hub", "LiveTable", "ServerConfig", "hash_token", "render_events"]
+__all__ = ["Client", "ConnectionCount", "Hub", "LiveTable", "RequestBudget", "ServerConfig", "address_key",
+           "hash_token", "is_local", "render_events"]
 
 log = logging.getLogger("mizerka.server")
 
@@ -85,6 +89,19 @@ class ServerConfig:
             (:meth:`Hub._gc_loop`); off in tests that run many servers in one process.
         max_tables: the most tables the server keeps open (in memory) at once; a new table past it is refused
             (``server_full``), so that one client creating tables in a loop cannot exhaust the memory.
+        max_connections: the most websocket connections the server holds at once; one more gets the error
+            ``too_many_connections`` and is closed (code 1013, "try again later").
+        max_connections_per_address: the most websocket connections one client address holds at once (IPv6:
+            one ``/64`` network); one more gets ``too_many_connections`` and is closed (code 1008).
+        request_rate, request_burst: each client address may make *request_rate* REST requests (under
+            ``/api``) and websocket connection attempts a second on average, *request_burst* at once (a token
+            bucket); one more gets 429 ``rate_limited`` with ``Retry-After`` (a websocket: the error
+            ``rate_limited``, then close code 1008).  ``request_rate`` 0: no limit.
+        limit_loopback: apply the per-address caps (connections, request rate) to clients on this machine too
+            (loopback addresses, a Unix socket).  Off by default: the machine's own clients are its operator's
+            (the load benchmark, the terminal client), or a reverse proxy's that does not pass on the client's
+            address (one that does, in ``X-Forwarded-For``, is trusted from 127.0.0.1 by uvicorn, and each
+            client is counted by its own address).  The total cap applies to every connection.
     """
 
     database: str
@@ -105,6 +122,11 @@ class ServerConfig:
     dd_busy_rate: float = 60.0
     gc_freeze: bool = True
     max_tables: int = 10_000
+    max_connections: int = 10_000
+    max_connections_per_address: int = 256
+    request_rate: float = 20.0
+    request_burst: float = 100.0
+    limit_loopback: bool = False
 
 
 GC_FREEZE_INTERVAL = 30.0
@@ -159,6 +181,15 @@ def render_events(
         messages[-1]["view"] = build_view(table, seat, connected)
     return messages
 
+
+TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a table id can be: the server makes them (URL-safe base64 of random bytes, or hex in tests)."""
+
+POLICY_VIOLATION: Final = 1008
+"""The websocket close code (RFC 6455) of a connection refused for its address's caps or request rate."""
+
+TRY_AGAIN_LATER: Final = 1013
+"""The websocket close code (RFC 6455, "try again later") of a connection refused because the server is full."""
 
 FAST_LEVELS = frozenset({"random", "rules"})
 """Bot levels that decide in milliseconds; the others search, and get a pool of their own."""
@@ -216,6 +247,131 @@ class Client:
         return False
 
 
+def address_key(host: str | None) -> str:
+    """The key under which the per-address caps count a client: its IP address; an IPv6 one by its ``/64``
+    network (a host, or a home, is given a whole ``/64``: counted address by address, one machine could pass
+    any cap); ``""`` when the server does not know the address (a Unix socket).
+
+    >>> address_key("203.0.113.7"), address_key("::ffff:203.0.113.7"), address_key(None)
+    ('203.0.113.7', '203.0.113.7', '')
+    >>> address_key("2001:db8:1:2:3:4:5:6")
+    '2001:db8:1:2::/64'
+    """
+    if not host:
+        return ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+def is_local(host: str | None) -> bool:
+    """Whether a client connects from this machine: a loopback address, or a Unix socket (no address).
+
+    >>> is_local("127.0.0.1"), is_local("::1"), is_local("::ffff:127.0.0.1"), is_local(None)
+    (True, True, True, True)
+    >>> is_local("203.0.113.7"), is_local("::ffff:203.0.113.7"), is_local("testclient")
+    (False, False, False)
+    """
+    if not host:
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped.is_loopback  # an IPv4 client of a server bound to "::"
+    return address.is_loopback
+
+
+class RequestBudget:
+    """A token bucket per client address: *rate* requests a second on average, *burst* at once (*rate* 0: no
+    limit).  A bucket that has filled up again is forgotten (it is the same as a new one), so the table of
+    buckets holds only the addresses seen lately, however many there were.
+
+    >>> budget = RequestBudget(rate=1.0, burst=2.0)
+    >>> [budget.charge("a", now=10.0) for _ in range(3)]
+    [0.0, 0.0, 1.0]
+    >>> budget.charge("a", now=11.0), budget.charge("b", now=11.0)
+    (0.0, 0.0)
+    """
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = max(1.0, burst)
+        self._buckets: dict[str, tuple[float, float]] = {}  # address → (tokens, when they were counted)
+        self._prune_at = 1024
+
+    def charge(self, key: str, now: float | None = None) -> float:
+        """Take one request from *key*'s bucket: 0.0 if it may go ahead, else the seconds until it may."""
+        if self.rate <= 0:
+            return 0.0
+        now = time.monotonic() if now is None else now
+        tokens, stamp = self._buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + max(0.0, now - stamp) * self.rate)
+        if tokens >= 1.0:
+            self._buckets[key] = (tokens - 1.0, now)
+            if len(self._buckets) >= self._prune_at:
+                self._prune(now)
+            return 0.0
+        self._buckets[key] = (tokens, now)
+        return (1.0 - tokens) / self.rate
+
+    def _prune(self, now: float) -> None:
+        self._buckets = {k: (tokens, stamp) for k, (tokens, stamp) in self._buckets.items()
+                         if tokens + (now - stamp) * self.rate < self.burst}
+        self._prune_at = max(1024, 2 * len(self._buckets))
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+class ConnectionCount:
+    """The open websocket connections, in all and per client address (see :func:`address_key`).
+
+    >>> count = ConnectionCount(total=3, per_address=2)
+    >>> [count.admit("a") for _ in range(3)]
+    [None, None, 'address']
+    >>> count.admit("b"), count.admit("c")
+    (None, 'total')
+    >>> count.release("a"); count.release("a"); count.total, count.by_address
+    (1, {'b': 1})
+    """
+
+    def __init__(self, total: int, per_address: int) -> None:
+        self.cap, self.per_address = total, per_address
+        self.total = 0
+        self.by_address: dict[str, int] = {}
+
+    def admit(self, key: str, *, per_address: bool = True) -> Literal["total", "address"] | None:
+        """Count one more connection from *key*; or, past a cap, say which one (and count nothing).  Without
+        *per_address* only the total cap applies."""
+        if self.total >= self.cap:
+            return "total"
+        held = self.by_address.get(key, 0)
+        if per_address and held >= self.per_address:
+            return "address"
+        self.total += 1
+        self.by_address[key] = held + 1
+        return None
+
+    def release(self, key: str) -> None:
+        """One connection from *key* is gone (call once for each :meth:`admit` that counted it)."""
+        held = self.by_address.get(key, 0)
+        if held <= 0:
+            return
+        self.total -= 1
+        if held == 1:
+            del self.by_address[key]
+        else:
+            self.by_address[key] = held - 1
+
+
 class LiveTable:
     """A table in memory with its clients, its lock and its timers."""
 
@@ -250,6 +406,8 @@ class Hub:
         self.dd: DoubleDummy | None = None
         self.rate = EventRate()
         self.dd_skipped = 0
+        self.connections = ConnectionCount(config.max_connections, config.max_connections_per_address)
+        self.requests = RequestBudget(config.request_rate, config.request_burst)
 
     # -- life cycle ---------------------------------------------------------------------------------
 
@@ -508,17 +666,52 @@ class Hub:
         return live, seat, token
 
     def list_public(self) -> list[Table]:
-        return [live.table for live in self.tables.values()
-                if live.table.settings.visibility == "public" and live.table.status in ("waiting", "playing")]
+        """The public tables waiting or playing: the waiting ones (which a player can join) first, so that a page
+        of the lobby's list shows them, then the playing ones; each in the order they were opened."""
+        tables = [live.table for live in self.tables.values()
+                  if live.table.settings.visibility == "public" and live.table.status in ("waiting", "playing")]
+        return sorted(tables, key=lambda table: table.status != "waiting")
 
     async def find(self, table_id: str) -> Table | None:
-        """A table in memory, or else from the database (finished and closed tables)."""
+        """A table in memory, or else from the database (finished and closed tables).  An id that no table can
+        have (see :data:`TABLE_ID`) is not looked for: PostgreSQL refused one with a NUL character with an
+        error, which became a 500 for ``GET /api/tables/%00``."""
         live = self.tables.get(table_id)
         if live is not None:
             return live.table
+        if not TABLE_ID.fullmatch(table_id):
+            return None
         return await asyncio.to_thread(self._store().load, table_id)
 
     # -- websocket ----------------------------------------------------------------------------------
+
+    def exempt(self, host: str | None) -> bool:
+        """Whether the per-address caps spare a client at *host*: one on this machine is, unless
+        ``limit_loopback`` is set (see :class:`ServerConfig`)."""
+        return not self.config.limit_loopback and is_local(host)
+
+    def charge_request(self, host: str | None) -> float:
+        """Charge a REST request (or a connection attempt) from *host* to its address's budget: 0.0 if it may go
+        ahead, else the seconds until it may."""
+        return 0.0 if self.exempt(host) else self.requests.charge(address_key(host))
+
+    def admit(self, host: str | None) -> tuple[str, str, int] | None:
+        """Count a new websocket connection from *host*; or, when it may not open one now, the error code and
+        message to send it and the close code to close it with (and nothing is counted).  Each admitted
+        connection must be given back with ``connections.release(address_key(host))`` when it ends."""
+        wait = self.charge_request(host)
+        if wait > 0:
+            return ("rate_limited", f"too many requests from your address; try again in {math.ceil(wait)} s",
+                    POLICY_VIOLATION)
+        over = self.connections.admit(address_key(host), per_address=not self.exempt(host))
+        if over == "total":
+            return ("too_many_connections", f"the server holds {self.connections.total} connections, its limit; "
+                                            "try again later", TRY_AGAIN_LATER)
+        if over == "address":
+            return ("too_many_connections", f"your address holds {self.config.max_connections_per_address} "
+                                            "connections, its limit; close one first", POLICY_VIOLATION)
+        return None
+
 
     async def handle_raw(self, client: Client, raw: str | bytes) -> None:
         """Handle one frame from *client*: every problem becomes an error reply, the connection stays."""
@@ -542,6 +735,15 @@ class Hub:
             if error.reason is not None:
                 reply["reason"] = error.reason
             client.send(reply)
+        except Exception as error:
+            # a bug of the server's, not the client's: the client gets an error reply and keeps its connection
+            # (before, the exception ended the connection).  Logged by its type and place only: its message may
+            # name a card of a seat's hand, and logs carry public information only.
+            frames = traceback.extract_tb(error.__traceback__)
+            place = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
+            log.error("a message could not be handled (%s at %s)", type(error).__name__, place)
+            client.send({"type": "error", "id": request_id, "code": "internal",
+                         "message": "the server failed to handle this message; try again"})
 
     async def handle(self, client: Client, message: Any) -> None:
         if isinstance(message, Ping):

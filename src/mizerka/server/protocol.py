@@ -69,7 +69,8 @@ ERROR_CODES: Final[dict[str, str]] = {
     "bad_message": "valid JSON, but not a valid message of its type (missing or wrong field)",
     "unknown_type": "the message type is not one the server knows",
     "too_large": f"the message is longer than {MAX_MESSAGE_BYTES} bytes",
-    "rate_limited": "too many messages (or too many bytes) in too short a time; the message was dropped",
+    "rate_limited": "too many messages (or too many bytes) in too short a time; the message was dropped (or, "
+                    "for too many connection attempts from one address, the connection is closed: code 1008)",
     "bad_version": "the client speaks another protocol version",
     "unknown_table": "no open table has this id",
     "bad_token": "the seat token is not valid at this table",
@@ -85,8 +86,10 @@ ERROR_CODES: Final[dict[str, str]] = {
     "illegal_action": "the rules forbid this action now; the message says why",
     "hints_off": "this table does not give hints",
     "not_over": "a rematch can only be asked for once the match is over",
-    "internal": "the server failed to store the action; nothing changed; try again",
+    "internal": "the server failed to store the action (nothing changed), or failed to handle the message; try again",
     "server_full": "the server has as many open tables as it may keep: no new table (a rematch) for now",
+    "too_many_connections": "the server, or the client's address, holds as many connections as it may: the "
+                            "connection is closed (code 1013 or 1008)",
 }
 """Every error code the websocket can send, with its meaning."""
 

@@ -795,7 +795,10 @@ export class TableView {
       if (!out.isConnected) dialog.append(out);
       out.textContent = "";
       try {
-        const response = await fetch(link.href);
+        // a table without spectators gives its record to its players only: the seat's token says who asks
+        const seat = seatFor(this.tableId);
+        const headers = seat?.token ? { Authorization: `Bearer ${seat.token}` } : {};
+        const response = await fetch(link.href, { headers });
         if (!response.ok) {
           let reason = response.statusText;
           try { reason = (await response.json()).message || reason; } catch { /* not JSON */ }

@@ -1,0 +1,353 @@
+"""Who may have a table's record (tables without spectators), the caps on connections and on REST requests
+(counted down on every way a connection ends), paging of the table list, and ids the database cannot hold."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import WS, ThreadServer
+from websockets.exceptions import ConnectionClosed
+
+from mizerka.record import read_json
+from mizerka.server.hub import ConnectionCount, Hub, RequestBudget, ServerConfig, address_key
+
+SHORT = "standard,contracts=NT"  # three deals
+BOTS = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+
+
+def wait_for(predicate: Any, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the condition did not come true")
+        time.sleep(0.02)
+
+
+def play_until(ws: WS, done: Any) -> None:
+    """Play the first legal action at each of our turns until *done(view)*."""
+    while ws.view is None or not done(ws.view):
+        view = ws.view
+        if view is not None and view["your_turn"]:
+            reply = ws.request({"type": "act", "action": view["legal"][0] if view["legal"] else "keep",
+                                "seq": ws.seq})
+            assert reply["type"] == "ack" or reply.get("code") == "stale_seq", reply
+        else:
+            ws.recv()
+
+
+def record(server: ThreadServer, table: str, token: str | None = None, header: str | None = None) -> httpx.Response:
+    headers = {"Authorization": header if header is not None else f"Bearer {token}"} if token or header else {}
+    return httpx.get(server.url + f"/api/tables/{table}/record", params={"format": "json"}, headers=headers)
+
+
+# -- the record of a table without spectators ---------------------------------------------------------
+
+
+def test_record_of_a_table_without_spectators_is_for_its_players_only(make_server: Any) -> None:
+    server: ThreadServer = make_server(abandon_after=0.2)
+    table = httpx.post(server.url + "/api/tables", json={
+        "seats": [{"kind": "human"}, *BOTS], "variant": SHORT, "spectators": False, "reveal": True,
+        "visibility": "public"}).json()["id"]
+    token = httpx.post(server.url + f"/api/tables/{table}/join", json={"name": "Ala"}).json()["token"]
+    ws = WS(server.ws_url)
+    ws.hello(table, token)
+    play_until(ws, lambda v: len(v["score_sheet"]) >= 1 and v["phase"] in ("choose", "exchange", "play"))
+
+    # the match is on, deal 1 is over and was revealed to the players: the record is theirs, nobody else's
+    refused = record(server, table)
+    assert refused.status_code == 403 and refused.json()["error"] == "spectators_off", refused.text
+    assert set(refused.json()) == {"error", "message"} and "AS" not in refused.text
+    for bad in ("Bearer not-a-token", "Basic QWxhOmtvdA==", "Bearer", "Bearer " + "x" * 150):
+        response = record(server, table, header=bad)
+        assert (response.status_code, response.json()["error"]) == (403, "bad_token"), (bad, response.text)
+    mine = record(server, table, token)
+    assert mine.status_code == 200, mine.text
+    partial = read_json(mine.text)
+    assert [d.number for d in partial.deals] == [1] and not partial.score_only
+
+    play_until(ws, lambda v: v["phase"] == "over")
+    ws.close()
+    # the match is over: still the players' alone (every card of every deal is in it)
+    assert record(server, table).json()["error"] == "spectators_off"
+    assert record(server, table, "nope").json()["error"] == "bad_token"
+    final = read_json(record(server, table, token).text)
+    assert final.is_over() and final.verify_commitments() == (1, 2, 3)
+
+    # unloaded from memory, read back from the database: the same rule, the same token
+    time.sleep(0.3)
+    assert table in server.call(server.hub.cleanup())
+    assert table not in server.hub.tables
+    assert record(server, table).json()["error"] == "spectators_off"
+    assert read_json(record(server, table, token).text).verify_commitments() == (1, 2, 3)
+
+
+def test_record_of_a_table_with_spectators_is_for_anyone_with_its_id(server: ThreadServer) -> None:
+    """A private table that admits spectators: its id is its invite, and whoever has it may watch (and have the
+    record); a token, if sent, must hold a seat there."""
+    table = httpx.post(server.url + "/api/tables", json={
+        "seats": [{"kind": "human"}, *BOTS], "variant": SHORT, "visibility": "private"}).json()["id"]
+    token = httpx.post(server.url + f"/api/tables/{table}/join", json={"name": "Ala"}).json()["token"]
+    spectator = WS(server.ws_url)
+    assert spectator.hello(table)["type"] == "welcome"
+    spectator.close()
+    ws = WS(server.ws_url)
+    ws.hello(table, token)
+    play_until(ws, lambda v: len(v["score_sheet"]) >= 1)
+    ws.close()
+    anyone, seat = record(server, table), record(server, table, token)
+    assert anyone.status_code == seat.status_code == 200 and anyone.text == seat.text
+    assert record(server, table, "nope").json()["error"] == "bad_token"
+
+
+# -- caps on websocket connections ------------------------------------------------------------------
+
+
+def refused(server: ThreadServer) -> tuple[dict[str, Any], int | None]:
+    """Open a connection that should be refused: its error reply and the close code."""
+    ws = WS(server.ws_url)
+    try:
+        error = ws.recv()
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+        assert closed.value.rcvd is not None
+        return error, closed.value.rcvd.code
+    finally:
+        ws.close()
+
+
+def test_websocket_connections_per_address_are_capped(make_server: Any) -> None:
+    server: ThreadServer = make_server(max_connections_per_address=2, limit_loopback=True)
+    first, second = WS(server.ws_url), WS(server.ws_url)
+    for ws in (first, second):
+        assert ws.request({"type": "ping", "id": 1})["type"] == "pong"
+    error, code = refused(server)
+    assert (error["type"], error["code"], code) == ("error", "too_many_connections", 1008)
+    assert server.hub.connections.total == 2  # the refused one was never counted
+    first.close()
+    wait_for(lambda: server.hub.connections.total == 1)
+    third = WS(server.ws_url)
+    assert third.request({"type": "ping", "id": 2})["type"] == "pong"
+    second.close()
+    third.close()
+    wait_for(lambda: server.hub.connections.total == 0 and not server.hub.connections.by_address)
+
+
+def test_websocket_connections_in_all_are_capped_and_loopback_spared_per_address(make_server: Any) -> None:
+    # without limit_loopback the per-address cap spares 127.0.0.1; the total cap applies to every connection
+    server: ThreadServer = make_server(max_connections=3, max_connections_per_address=1)
+    held = [WS(server.ws_url) for _ in range(3)]
+    for ws in held:
+        assert ws.request({"type": "ping", "id": 1})["type"] == "pong"
+    error, code = refused(server)
+    assert (error["code"], code) == ("too_many_connections", 1013)
+    for ws in held:
+        ws.close()
+    wait_for(lambda: server.hub.connections.total == 0)
+
+
+def test_connections_are_counted_down_on_every_way_they_end(make_server: Any) -> None:
+    server: ThreadServer = make_server(max_connections=4)
+    hub = server.hub
+    table = httpx.post(server.url + "/api/tables", json={}).json()["id"]
+    token = httpx.post(server.url + f"/api/tables/{table}/join", json={"name": "Ala"}).json()["token"]
+
+    seated = WS(server.ws_url)  # closed by the client, cleanly, holding a seat
+    seated.hello(table, token)
+    assert hub.connections.total == 1
+    seated.close()
+    wait_for(lambda: hub.connections.total == 0)
+
+    dropped = WS(server.ws_url)  # the network drops it: no close frame
+    dropped.hello(table)
+    dropped.conn.socket.close()
+    wait_for(lambda: hub.connections.total == 0)
+    with contextlib.suppress(Exception):
+        dropped.close()
+
+    # the handler fails on its way out (here: taking the connection off its table): given back all the same
+    async def boom(*_args: Any) -> None:
+        raise ValueError("boom")
+
+    async def tasks() -> int:
+        return len(asyncio.all_tasks())
+
+    before = server.call(tasks())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(hub, "detach", boom)
+        broken = WS(server.ws_url)
+        assert broken.request({"type": "ping", "id": 1})["type"] == "pong"
+        broken.close()
+        wait_for(lambda: hub.connections.total == 0)
+        # and its sender task ended (it waited for its queue for ever: a task leaked per such connection)
+        wait_for(lambda: server.call(tasks()) <= before)
+
+    # the caps still admit as many as before
+    held = [WS(server.ws_url) for _ in range(4)]
+    for ws in held:
+        assert ws.request({"type": "ping", "id": 1})["type"] == "pong"
+    for ws in held:
+        ws.close()
+    wait_for(lambda: hub.connections.total == 0 and not hub.connections.by_address)
+
+
+def test_a_silent_connection_dropped_by_the_heartbeat_is_counted_down(make_server: Any) -> None:
+    server: ThreadServer = make_server(heartbeat=0.1)
+    silent = WS(server.ws_url)  # never answers: three heartbeats of silence and the server drops it
+    wait_for(lambda: server.hub.connections.total == 1)
+    wait_for(lambda: server.hub.connections.total == 0, timeout=15)
+    silent.close()
+
+
+def test_a_fault_of_the_server_gets_an_error_reply_not_a_dropped_connection(
+    server: ThreadServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An exception the server did not foresee, while it handles a message, ended the connection; now the client
+    gets ``internal`` and keeps it, and the log names the exception's type and place, never its message (which
+    may hold a card of a seat's hand)."""
+    hub = server.hub
+    original = hub.handle
+
+    async def faulty(client: Any, message: Any) -> None:
+        if getattr(message, "type", None) == "sync":
+            raise KeyError("AS KH the hidden hand")
+        await original(client, message)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(hub, "handle", faulty)
+        ws = WS(server.ws_url)
+        with caplog.at_level(logging.ERROR, logger="mizerka.server"):
+            reply = ws.request({"type": "sync", "id": 7, "last_seq": 0})
+        assert (reply["type"], reply["id"], reply["code"]) == ("error", 7, "internal"), reply
+        assert ws.request({"type": "ping", "id": 8}) == {"type": "pong", "id": 8}
+        ws.close()
+    lines = [r.getMessage() for r in caplog.records]
+    assert any("KeyError" in line for line in lines), lines
+    assert not any("hidden hand" in line or "AS KH" in line for line in lines), lines
+
+
+def test_connection_count_and_request_budget_units() -> None:
+    count = ConnectionCount(total=2, per_address=1)
+    assert count.admit("a") is None and count.admit("a") == "address"
+    assert count.admit("a", per_address=False) is None and count.admit("b") == "total"
+    count.release("a")
+    count.release("a")
+    count.release("a")  # one release too many counts nothing below zero
+    assert (count.total, count.by_address) == (0, {})
+
+    budget = RequestBudget(rate=10.0, burst=5.0)
+    for i in range(5000):  # one request from each of many addresses: the idle ones are forgotten
+        assert budget.charge(f"10.0.{i // 256}.{i % 256}", now=i * 0.01) == 0.0
+    assert len(budget) < 1100
+    assert RequestBudget(rate=0.0, burst=1.0).charge("a") == 0.0  # rate 0: no limit
+    assert address_key("2001:db8::1") == address_key("2001:db8::2") == "2001:db8::/64"
+    assert address_key("2001:db8:0:1::1") != address_key("2001:db8::1")
+
+
+# -- the REST request budget ------------------------------------------------------------------------
+
+
+def test_rest_requests_per_address_are_rate_limited(make_server: Any) -> None:
+    server: ThreadServer = make_server(request_rate=0.5, request_burst=3, limit_loopback=True)
+    with httpx.Client(base_url=server.url) as http:
+        assert [http.get("/api/meta").status_code for _ in range(3)] == [200, 200, 200]
+        limited = http.get("/api/tables")
+        assert limited.status_code == 429, limited.text
+        assert limited.json()["error"] == "rate_limited" and set(limited.json()) == {"error", "message"}
+        assert 1 <= int(limited.headers["Retry-After"]) <= 2
+        assert http.post("/api/tables", json={}).status_code == 429  # refused before any work: no table made
+        assert not server.hub.tables
+        # a websocket connection attempt is charged to the same budget: an error reply, then close code 1008
+        error, code = refused(server)
+        assert (error["code"], code) == ("rate_limited", 1008)
+        assert server.hub.connections.total == 0
+        time.sleep(2.1)  # one request's worth refilled
+        assert http.get("/api/meta").status_code == 200
+
+
+def test_loopback_is_spared_the_request_budget_by_default(make_server: Any) -> None:
+    server: ThreadServer = make_server(request_rate=0.5, request_burst=1)
+    with httpx.Client(base_url=server.url) as http:
+        assert {http.get("/api/meta").status_code for _ in range(10)} == {200}
+
+
+def test_serve_takes_the_limits_as_options() -> None:
+    defaults = ServerConfig(database="sqlite://")
+    assert (defaults.max_connections, defaults.max_connections_per_address) == (10_000, 256)
+    assert (defaults.request_rate, defaults.request_burst, defaults.limit_loopback) == (20.0, 100.0, False)
+    from click.testing import CliRunner
+
+    from mizerka.server.command import serve_command
+
+    result = CliRunner().invoke(serve_command, ["--help"])
+    for option in ("--max-connections", "--max-connections-per-address", "--request-rate", "--request-burst",
+                   "--limit-loopback"):
+        assert option in result.output
+    bad = CliRunner().invoke(serve_command, ["--max-connections", "0"])
+    assert bad.exit_code == 2
+
+
+# -- paging of the table list -----------------------------------------------------------------------
+
+
+def test_table_list_pages(server: ThreadServer) -> None:
+    playing = httpx.post(server.url + "/api/tables", json={"seats": [{"kind": "bot", "level": "random"}] * 3})
+    assert playing.json()["status"] == "playing"
+    waiting = [httpx.post(server.url + "/api/tables", json={"name": f"T{i}"}).json()["id"] for i in range(4)]
+    httpx.post(server.url + "/api/tables", json={"visibility": "private"})
+    everything = httpx.get(server.url + "/api/tables")
+    assert everything.status_code == 200 and everything.headers["X-Total-Count"] == "5"
+    assert [t["id"] for t in everything.json()] == [*waiting, playing.json()["id"]]  # the joinable ones first
+    page = httpx.get(server.url + "/api/tables", params={"limit": 2, "offset": 1})
+    assert [t["id"] for t in page.json()] == waiting[1:3] and page.headers["X-Total-Count"] == "5"
+    assert httpx.get(server.url + "/api/tables", params={"offset": 5}).json() == []
+    assert len(httpx.get(server.url + "/api/tables", params={"limit": 500}).json()) == 5
+    for params in ({"limit": 0}, {"limit": 501}, {"offset": -1}, {"limit": "ten"}, {"offset": 10**7}):
+        response = httpx.get(server.url + "/api/tables", params=params)
+        assert response.status_code == 422 and response.json()["error"] == "bad_request", (params, response.text)
+        assert set(response.json()) == {"error", "message"}
+
+
+def test_table_list_default_page_is_a_hundred(server: ThreadServer) -> None:
+    async def open_tables() -> None:
+        from mizerka.server.tables import SeatState, TableSettings
+
+        for _ in range(105):
+            await server.hub.create_table(TableSettings(), [SeatState.human()] * 3)
+
+    server.call(open_tables())
+    listed = httpx.get(server.url + "/api/tables")
+    assert len(listed.json()) == 100 and listed.headers["X-Total-Count"] == "105"
+
+
+# -- ids the database cannot hold -------------------------------------------------------------------
+
+
+def test_an_id_no_table_can_have_is_not_looked_for(server: ThreadServer) -> None:
+    """``GET /api/tables/%00`` was a 500 on PostgreSQL (which refuses a NUL in text): such an id is no table's, and
+    it never reaches the database."""
+    hub: Hub = server.hub
+
+    def fail(table_id: str) -> None:
+        raise AssertionError(f"the database was asked for {table_id!r}")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(hub._store(), "load", fail)
+        for junk in ("\x00", "a\x00b", "x y", "é", "a/b"):
+            assert server.call(hub.find(junk)) is None
+        for path in ("/api/tables/%00", "/api/tables/%00/record", "/api/tables/a%00b/record?format=json"):
+            response = httpx.get(server.url + path)
+            assert (response.status_code, response.json()["error"]) == (404, "unknown_table"), (path, response.text)
+    assert server.call(hub.find("NoSuchTable_-1")) is None  # a plausible id is looked for
+
+
+def test_hub_admits_and_gives_back_a_connection() -> None:
+    hub = Hub(ServerConfig(database="sqlite://"))
+    assert hub.admit("127.0.0.1") is None and hub.connections.total == 1
+    hub.connections.release(address_key("127.0.0.1"))
+    assert hub.connections.total == 0
