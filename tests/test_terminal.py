@@ -63,7 +63,7 @@ def test_a_whole_match_through_the_command_line() -> None:
     out = result.output
     assert "The match is over." in out
     assert out.count("═══ Deal ") == 18
-    assert out.count("player  ♣  ♦  ♥  ♠  NT  MZ  total") >= 18  # the score sheet after every deal
+    assert out.count("player  C  D  H  S  NT  MZ  total") >= 18  # the score sheet after every deal, in letters
     names = game.match.players
     totals = " · ".join(
         (("You" if s == 1 else names[s]) + (f" {t:+d}" if t else " 0")) for s, t in enumerate(outcome.totals)
@@ -279,3 +279,14 @@ def test_a_bad_card_at_the_command_line_is_refused_then_the_game_goes_on() -> No
     assert code == 1  # input ends after the bad answers
     assert "Not accepted: invalid action '11X'" in output
     assert f"Not accepted: illegal action {not_mine}: {not_mine} is not in seat 0's hand" in output
+
+
+def test_ascii_output_has_no_suit_symbols_in_the_score_sheet() -> None:
+    """``--ascii`` (suit letters, for screen readers and plain terminals) printed the score sheet, after every
+    deal, with the suit symbols of the contracts."""
+    game, _, output = scripted_game(seed=5, levels=("random", "random"))
+    game.unicode = False
+    game.run()
+    sheets = [text for text in output if text.startswith("player  ")]
+    assert len(sheets) == 18 and "player  C  D  H  S  NT  MZ  total" in sheets[0]
+    assert not [text for text in output if any(symbol in text for symbol in "♣♦♥♠")]

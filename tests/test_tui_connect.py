@@ -288,3 +288,74 @@ def test_full_screen_plays_a_deal_at_the_server(server: ThreadServer) -> None:
     asyncio.run(play())
     assert app.failure is None
     table.close()
+
+
+def test_full_screen_asks_again_when_a_reply_is_lost_with_the_connection(server: ThreadServer) -> None:
+    """The connection drops right after an action is sent: its reply never comes.  The screen waited for it
+    for ever ("wait: the server has not answered"), and no dialog or card was asked for again."""
+    pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
+    import asyncio
+    import time
+
+    from textual.widgets import RichLog
+
+    from mizerka.tui.app import ContractDialog, ExchangeDialog
+    from mizerka.tui.remote_app import RemoteApp
+
+    url = make_table(server, BOTS)
+    table = RemoteTable(parse_invite(url), timeout=10)
+    table.join("Ola")
+    table.connect()
+    app = RemoteApp(table)
+    dropped: list[int] = []
+    send = table.send_nowait
+
+    def send_then_drop(message: dict[str, Any]) -> int:
+        ident = send(message)
+        if message.get("type") == "act" and not dropped:
+            dropped.append(ident)
+            table.drop()  # the ack (or the refusal) is lost with this connection
+        return ident
+
+    table.send_nowait = send_then_drop  # type: ignore[method-assign]
+
+    def logged() -> str:
+        return "\n".join(str(line.text) for line in app.query_one("#log", RichLog).lines)
+
+    async def play() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            deadline = time.monotonic() + 60
+            while not any(e["kind"] == "deal_end" for e in table.events):
+                assert time.monotonic() < deadline, f"the deal did not end: pending={app._pending}\n{logged()}"
+                await pilot.pause(0.02)
+                if isinstance(app.screen, ContractDialog):
+                    await pilot.press("n")
+                elif isinstance(app.screen, ExchangeDialog) or (
+                        table.my_turn() and app._pending is None and table.view["phase"] == "play"):
+                    await pilot.press("enter")  # keep the hand; play the card under the cursor
+            assert dropped and table.reconnects >= 1
+            assert "The connection dropped and was made again" in logged()
+            await pilot.press("x")
+
+    asyncio.run(play())
+    assert app.failure is None
+    table.close()
+
+
+def test_the_line_game_at_a_server_shows_the_turned_up_card(server: ThreadServer,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``show_trump_card`` the top talon card is public in a trump contract: the local line game said so,
+    the game at a server did not."""
+    url = make_table(server, BOTS, variant="standard,show_trump_card,contracts=H")
+
+    def read(prompt: str) -> str:
+        if "Choose a contract" in prompt:
+            return "H"
+        if "discard" in prompt:
+            return "-"
+        raise EOFError  # the first card: enough
+
+    monkeypatch.setattr(mizerka.terminal, "_read_line", read)
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--ascii"])
+    assert result.exit_code == 1, result.output  # the input ended at the first card
+    assert "Turned-up talon card (a reminder only): " in result.output, result.output

@@ -64,6 +64,9 @@ or - to keep your hand.  The exchange is blind and happens once: you draw from t
 BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
 
 
+_SUIT_LETTERS = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S"})
+
+
 def _signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
@@ -125,6 +128,11 @@ class TerminalGame:
 
     def cards(self, cards: Sequence[int]) -> str:
         return " ".join(self.card(c) for c in cards) if cards else "-"
+
+    def sheet_text(self) -> str:
+        """The match's score sheet, its suit symbols as letters unless :attr:`unicode`."""
+        text = str(self.match.score_sheet())
+        return text if self.unicode else text.translate(_SUIT_LETTERS)
 
     def hand_text(self, hand: CardSet, trump: int | None) -> str:
         return format_cards(hand, unicode=self.unicode, trump=trump)
@@ -240,7 +248,7 @@ class TerminalGame:
             elif command == "hand":
                 self.write(self.hand_line(match.observation(self.seat)))
             elif command == "sheet":
-                self.write(str(match.score_sheet()))
+                self.write(self.sheet_text())
             elif command in ("last", "last trick"):
                 self.write(self.last_trick(match.observation(self.seat)))
             elif command in ("quit", "exit", "q"):
@@ -356,7 +364,7 @@ class TerminalGame:
         number = next(i for i, d in enumerate(self.match.deals, start=1) if d is deal)
         self.write(self._style(f"Deal {number} is over ({obs.contract.label}, {goal}): ", bold=True) + "; ".join(parts))
         self.write("")
-        self.write(str(self.match.score_sheet()))
+        self.write(self.sheet_text())
 
 
 # -- mizerka play ------------------------------------------------------------------------------------------

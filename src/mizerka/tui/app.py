@@ -13,11 +13,14 @@ the score sheet (points), ``x`` or Ctrl+Q quit, F1 help.
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from typing import Any, ClassVar
 
+from rich.markup import escape
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, RichLog, Static
 
@@ -155,7 +158,11 @@ class ExchangeDialog(ModalScreen[CardSet]):
 
 
 class InfoDialog(ModalScreen[None]):
-    """A page of text (help, the score sheet, the last trick); any key closes it."""
+    """A page of text (help, the score sheet, the last trick): the arrows, Page Up/Down, Home and End scroll a
+    page larger than the screen (it is never wrapped); any other key closes it."""
+
+    SCROLL_KEYS: ClassVar[frozenset[str]] = frozenset(
+        {"up", "down", "left", "right", "pageup", "pagedown", "home", "end"})
 
     def __init__(self, title: str, text: str) -> None:
         super().__init__()
@@ -165,23 +172,33 @@ class InfoDialog(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(f"[b]{self.title_text}[/b]")
-            yield Static(self.text, markup=False)
-            yield Label("(any key closes)")
+            with VerticalScroll(id="page"):
+                yield Static(self.text, markup=False, id="text")
+            yield Label("(arrows, PgUp, PgDn scroll; any other key closes)")
+
+    def on_mount(self) -> None:
+        self.query_one("#page", VerticalScroll).focus()
 
     def on_key(self, event: Any) -> None:
+        if event.key in self.SCROLL_KEYS:
+            return  # the page's own bindings scroll it
         event.stop()
         self.dismiss(None)
 
 
 HELP = """\
-← →      move over your cards           Enter   play the card under the cursor
-rank suit type a card, e.g. a s = A♠, t h = 10♥
-?        hint (the strongest bot's advice, from your view only)
-u        undo (never past a completed trick, cards you drew, or your contract)
-l        the last trick                  p       the score sheet (points)
-x, ^q    quit                            F1      this help
+← →        move over your cards
+Enter      play the card under the cursor
+rank suit  type a card: a s = A♠, t h (or 1 0 h, 0 h) = 10♥
+?          hint (the strongest bot's advice, from your view only)
+u          undo (never past a completed trick, cards you drew, or your contract)
+l          the last trick
+p          the score sheet (points)
+x, Ctrl+Q  quit
+F1         this help
 
-Contract dialog: C D H S N M, or ← → and Enter.  Exchange dialog: Space marks, Enter confirms once."""
+Contract dialog: C D H S N M, or ← → and Enter.
+Exchange dialog: ← →, Space marks a card, Enter confirms once (nothing marked: keep)."""
 
 
 class TableApp(App[None]):
@@ -196,12 +213,17 @@ class TableApp(App[None]):
     CSS = """
     #top { height: auto; }
     #status { width: 1fr; height: auto; padding: 0 1; }
-    #scores { width: 44; height: auto; padding: 0 1; border-left: solid $accent; }
-    #table { height: 5; padding: 0 1; border: round $accent; }
-    #hand { height: 3; padding: 0 1; border: round $secondary; }
+    #scores { width: auto; max-width: 60%; height: auto; padding: 0 1; border-left: solid $accent; }
+    #table { height: auto; min-height: 5; padding: 0 1; border: round $accent; }
+    #hand { height: auto; min-height: 3; padding: 0 1; border: round $secondary; }
     #log { height: 1fr; padding: 0 1; }
     ContractDialog, ExchangeDialog, InfoDialog { align: center middle; }
-    #dialog { width: 100; max-width: 100%; height: auto; padding: 1 2; border: thick $accent; background: $panel; }
+    #dialog { width: 100; max-width: 100%; height: auto; max-height: 100%; padding: 1 2; border: thick $accent;
+              background: $panel; }
+    #dialog > Label { width: 100%; }
+    InfoDialog #dialog { padding: 0 1; }
+    #page { height: auto; max-height: 80vh; overflow-x: auto; }
+    #text { width: auto; }
     """
 
     def __init__(self) -> None:
@@ -233,6 +255,29 @@ class TableApp(App[None]):
     def refresh_view(self) -> None:
         raise NotImplementedError
 
+    def observation_now(self) -> Observation:
+        """The human's observation now (a refused card is explained from it)."""
+        raise NotImplementedError
+
+    def refuse(self, text: str) -> None:
+        """Say why something the human asked for was not done: a notice, and a line in the log."""
+        self.notify(text, severity="warning")
+        self.log_line(f"[yellow]{escape(text)}[/yellow]")
+
+    def why_not(self, card: Card) -> str:
+        """Why *card* (not among :meth:`playable`) cannot be played now."""
+        obs = self.observation_now()
+        name = card.unicode()
+        if card not in obs.hand:
+            return f"{name} is not in your hand"
+        if not self.playable():
+            return f"it is not your turn to play a card ({name} stays in your hand)"
+        if obs.trick:
+            led = CARDS[obs.trick[0]].suit
+            if card.suit is not led and obs.hand.of_suit(led):
+                return f"{name} cannot be played: follow suit ({led.symbol} {led.name.lower()} were led)"
+        return f"{name} cannot be played now"
+
     def point_at(self, card: Card) -> None:
         """Put the cursor on *card* if it is playable (a hint shows where it points)."""
         legal = self.playable()
@@ -254,23 +299,37 @@ class TableApp(App[None]):
         self.play_card(legal[min(self.cursor, len(legal) - 1)])
 
     def on_key(self, event: Any) -> None:
-        """Typing a card: a rank key (2-9, t/0 for 10, j q k a) then a suit key (c d h s)."""
+        """Typing a card: a rank key (2-9, t, 0 or 1 0 for 10, j q k a) then a suit key (c d h s).
+
+        Any other character after a rank is refused (and does nothing else); a key that types no character
+        (an arrow, Enter) forgets the rank.
+        """
+        if self._dialog_open:
+            return
         key = str(event.character or "").lower()
-        if not key or self._dialog_open:
+        if len(key) != 1 or not key.isprintable() or key == " ":
+            self.typed = ""
             return
         ranks, suits = "23456789tjqka", "cdhs"
-        if not self.typed and (key in ranks or key in "01"):
-            self.typed = "t" if key in "01" else key
+        if self.typed == "1" and key == "0":
+            self.typed = "t"
             event.stop()
         elif self.typed and key in suits:
             event.stop()
-            card, self.typed = Card.from_str(self.typed + key), ""
+            rank, self.typed = "t" if self.typed == "1" else self.typed, ""
+            card = Card.from_str(rank + key)
             if card in self.playable():
                 self.play_card(card)
             else:
-                self.notify(f"{card.unicode()} is not a legal card now", severity="warning")
+                self.refuse(f"Not accepted: {self.why_not(card)}.")
         elif self.typed:
+            event.stop()
+            typed = {"t": "10", "1": "1"}.get(self.typed, self.typed.upper())
             self.typed = ""
+            self.refuse(f"Not a card: {typed} then {key!r}.  Type a rank, then its suit (c d h s), e.g. a s = A♠.")
+        elif key in ranks or key in "01":
+            self.typed = "t" if key == "0" else key
+            event.stop()
 
 
 class MizerkaApp(TableApp):
@@ -297,6 +356,7 @@ class MizerkaApp(TableApp):
         self._seen = 0
         self._deal_seen = 0
         self._final_reported = False
+        self._hinting = False  # a hint is being worked out in a thread
 
     # -- layout ------------------------------------------------------------------------------------------
 
@@ -333,6 +393,8 @@ class MizerkaApp(TableApp):
             c = obs.contract
             goal = "[b red]avoid[/b red] tricks" if c.goal == "avoid" else "[b green]take[/b green] tricks"
             lines.append(f"Contract: [b]{c.symbol} {c.label}[/b], {goal}   chosen by {self.who(obs.active_seats[0])}")
+        if obs.shown_card is not None:
+            lines.append(f"Turned up: {card_markup(obs.shown_card)} (a reminder only)")
         if obs.phase is Phase.EXCHANGE:
             counts = [f"{self.who(s)} {n}" for s, n in enumerate(obs.exchange_counts) if n is not None]
             lines.append(f"Exchange: talon {obs.talon_size} cards" + (f"; exchanged {', '.join(counts)}"
@@ -349,6 +411,10 @@ class MizerkaApp(TableApp):
             q = f"{obs.tricks_won[seat]:>2} / {quota}" if quota is not None else "  -"
             total = obs.totals[seat] if obs.totals else 0
             score_lines.append(f"{self.who(seat):<9} {q:<12}  {total:+d}")
+        for seat in range(rules.n_seats):  # four at the table: the dealer sits out, and keeps a total
+            if seat not in obs.active_seats:
+                total = obs.totals[seat] if obs.totals else 0
+                score_lines.append(f"{self.who(seat):<9} {'sits out':<12}  {total:+d}")
         self.query_one("#scores", Static).update("\n".join(score_lines))
         # the trick on the table
         table = []
@@ -479,10 +545,12 @@ class MizerkaApp(TableApp):
             self.push_screen(ExchangeDialog(obs), self._exchanged)
 
     def _apply(self, action: Action, note: str | None = None) -> None:
+        self.typed = ""
         try:
             self.model.act(action)
         except ValueError as error:
-            self.notify(str(error), severity="error")
+            self.refuse(f"Not accepted: {error}.")
+            self.call_later(self.advance)  # the same question again (a dialog opens again)
             return
         if note:
             self.log_line(note)
@@ -503,6 +571,9 @@ class MizerkaApp(TableApp):
 
     # -- keys --------------------------------------------------------------------------------------------
 
+    def observation_now(self) -> Observation:
+        return self.model.observation()
+
     def playable(self) -> list[Card]:
         obs = self.model.observation()
         if not self.model.is_human_turn() or obs.phase is not Phase.PLAY:
@@ -513,11 +584,42 @@ class MizerkaApp(TableApp):
     def play_card(self, card: Card) -> None:
         self._apply(Play(card))
 
+    def _position(self) -> tuple[int, tuple[Action, ...]]:
+        return self.model.match.deal_no, tuple(self.model.match.deal.history)
+
     def action_hint(self) -> None:
+        """Ask the hint bot in a thread (it may think for seconds): the screen keeps answering meanwhile."""
         if not self.model.is_human_turn():
             self.notify("a hint is for your turn", severity="warning")
             return
-        action, evaluations = self.model.hint()
+        if self._hinting:
+            self.notify("the hint is still being worked out", severity="information")
+            return
+        self._hinting = True
+        obs, position = self.model.observation(), self._position()
+        self.notify(f"The {self.model.hint_level} bot is thinking…", timeout=2)
+
+        def work() -> None:
+            result: tuple[Action, dict[str, float]] | Exception
+            try:
+                result = self.model.hint(obs)
+            except Exception as error:  # shown on the screen, never a crash of the game
+                result = error
+            with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
+                self.call_from_thread(self._hinted, position, result)
+
+        threading.Thread(target=work, name="mizerka-hint", daemon=True).start()
+
+    def _hinted(self, position: tuple[int, tuple[Action, ...]],
+                result: tuple[Action, dict[str, float]] | Exception) -> None:
+        self._hinting = False
+        if isinstance(result, Exception):
+            self.refuse(f"No hint: {result}")
+            return
+        if position != self._position():
+            self.log_line("(The hint came after the table moved on; ask again with ?.)")
+            return
+        action, evaluations = result
         shown = action.card.unicode() if isinstance(action, Play) else str(action)
         text = f"Hint ({self.model.hint_level} bot, from your view only): {shown}"
         if evaluations:

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mizerka.bots import BOT_LEVELS, SEARCH_LEVELS, Bot, make_bot, warm_up_in_background
-from mizerka.deal import Action, Choose, Exchange, Observation, Play
+from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play
 from mizerka.match import Match
 
 __all__ = ["HINT_LEVELS", "TableModel", "UndoError"]
@@ -174,16 +174,23 @@ class TableModel:
 
     # -- hints -------------------------------------------------------------------------------------------
 
-    def hint(self) -> tuple[Action, dict[str, float]]:
+    def hint(self, observation: Observation | None = None) -> tuple[Action, dict[str, float]]:
         """What the hint bot would do in the human's place, from the human's observation only, with its
         evaluations of the candidates (expected score; may be empty).
 
+        *observation* is the human's observation to advise on (default: the current one).  Given, it is all
+        the bot reads, so the hint can be worked out in another thread while the match goes on.
+
         Raises:
-            RuntimeError: if it is not the human's turn.
+            RuntimeError: if it is not the human's turn (in *observation*).
         """
-        if not self.is_human_turn():
+        if observation is None:
+            if not self.is_human_turn():
+                raise RuntimeError("it is not your turn")
+            observation = self.observation()
+        elif observation.seat != self.seat or observation.to_move != self.seat or observation.phase is Phase.DONE:
             raise RuntimeError("it is not your turn")
-        decision = self.hint_bot.decide(self.observation())
+        decision = self.hint_bot.decide(observation)
         raw = decision.info.get("evaluations", {})
         evaluations = {str(k): float(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
         return decision.action, evaluations

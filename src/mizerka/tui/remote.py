@@ -851,6 +851,9 @@ class RemoteLineGame(TerminalGame):
             verb = "choose" if actor == self.seat else "chooses"
             text = f"{who} {verb} {self.contract_text(Contract.from_str(event['contract']))}.{auto}"
             self.write(self._style(text, bold=True))
+            view = self.table.view
+            if view.get("shown_card") and view.get("deal_no") == event.get("deal_no"):
+                self.write(f"Turned-up talon card (a reminder only): {self.card(Card.from_str(view['shown_card']))}")
         elif kind == "exchange":
             count = int(event["count"])
             if actor == self.seat and "discards" in event:

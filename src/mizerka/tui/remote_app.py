@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from mizerka.cards import CARDS, Card, CardSet
-from mizerka.deal import Phase, Play
+from mizerka.deal import Observation, Phase, Play
 from mizerka.rules import Contract
 from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, TableApp, card_markup, sorted_hand
 from mizerka.tui.remote import RemoteError, RemoteTable, sheet_text
@@ -71,18 +71,35 @@ class RemoteApp(TableApp):
         self._stop.set()
 
     def _read(self) -> None:
+        reconnects = self.table.reconnects
         while not self._stop.is_set():
             try:
                 message = self.table.poll(0.25)
             except RemoteError as error:
                 if not self._stop.is_set():
-                    self.call_from_thread(self._lost, str(error))
+                    with contextlib.suppress(RuntimeError):  # the app has stopped meanwhile
+                        self.call_from_thread(self._lost, str(error))
                 return
+            if self.table.reconnects != reconnects and not self._stop.is_set():
+                reconnects = self.table.reconnects
+                try:
+                    self.call_from_thread(self._reconnected)
+                except RuntimeError:
+                    return
             if message is not None and not self._stop.is_set():
                 try:
                     self.call_from_thread(self._received, message)
                 except RuntimeError:  # the app has stopped meanwhile
                     return
+
+    def _reconnected(self) -> None:
+        """The connection dropped and was made again: a reply still awaited will never come (it was lost with
+        the old connection), so the question is asked again if the table still waits for us."""
+        lost = self._pending is not None or self._hint is not None
+        self._pending = self._hint = None
+        self.log_line("The connection dropped and was made again" + (
+            "; your last action may not have arrived: the table shows whether it did." if lost else "."))
+        self.update()
 
     def _lost(self, reason: str) -> None:
         self.failure = reason
@@ -172,6 +189,9 @@ class RemoteApp(TableApp):
         names = self.table.names()
         return "You" if seat == self.table.seat else (names[seat] if seat < len(names) else f"seat {seat}")
 
+    def observation_now(self) -> Observation:
+        return self.table.observation()
+
     def playable(self) -> list[Card]:
         obs = self.table.observation()
         legal = {int(a.card) for a in obs.legal_actions if isinstance(a, Play)} if self.table.my_turn() else set()
@@ -195,6 +215,8 @@ class RemoteApp(TableApp):
                 avoid = contract["goal"] == "avoid"
                 goal = "[b red]avoid[/b red] tricks" if avoid else "[b green]take[/b green] tricks"
                 lines.append(f"Contract: [b]{contract['symbol']} {contract['label']}[/b], {goal}")
+            if obs.shown_card is not None:
+                lines.append(f"Turned up: {card_markup(obs.shown_card)} (a reminder only)")
             if view["phase"] == "exchange":
                 counts = [f"{self.who(s)} {n}" for s, n in enumerate(view["exchange_counts"]) if n is not None]
                 lines.append(f"Exchange: talon {view['talon_size']} cards"
@@ -205,9 +227,13 @@ class RemoteApp(TableApp):
             lines.append("[b]The match is over.[/b] Press p for the sheet, x to quit.")
         self.query_one("#status", Static).update("\n".join(lines))
         score_lines = ["[b]seat      tricks/quota  total[/b]"]
-        for seat in (obs.active_seats if view["roles"] else range(len(view["players"]))):
+        seats = list(obs.active_seats) if view["roles"] else []
+        seats += [s for s in range(len(view["players"])) if s not in seats]
+        for seat in seats:
             quota = view["quotas"].get(str(seat))
             q = f"{view['tricks_won'][seat]:>2} / {quota}" if quota is not None else "  -"
+            if view["roles"] and seat not in obs.active_seats:
+                q = "sits out"  # four at the table: the dealer sits out, and keeps a total
             score_lines.append(f"{self.who(seat):<9} {q:<12}  {view['totals'][seat]:+d}")
         self.query_one("#scores", Static).update("\n".join(score_lines))
         trick = view["trick"]
