@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -169,16 +170,26 @@ def _solver_values(deal: Deal) -> dict[Card, int]:
     return solve_all(Position.from_deal(deal), deal.to_move)
 
 
+def _check_record(record: object) -> None:
+    if not isinstance(record, MatchRecord):
+        raise RecordError(f"the analysis takes a MatchRecord, not {type(record).__name__}")
+    if record.score_only:
+        raise RecordError("a score-only record has no cards to analyse")
+
+
 def analyse_deal(
     record: MatchRecord, deal_no: int, *, evaluate: Evaluator | None = None
 ) -> DealAnalysis:
     """Judge every card of deal *deal_no* (from 1) of a full *record*.
 
     Raises:
-        RecordError: for a score-only record, a deal that is not in it, or one without a contract yet.
+        RecordError: for a score-only record (or no record at all), a deal number that is not a whole number or
+            not in it, or a deal without a contract yet.
     """
-    if record.score_only:
-        raise RecordError("a score-only record has no cards to analyse")
+    _check_record(record)
+    if isinstance(deal_no, bool) or not hasattr(type(deal_no), "__index__"):  # a NumPy integer is a number
+        raise RecordError(f"a deal number must be a whole number, not {deal_no!r}")
+    deal_no = operator.index(deal_no)
     if not 1 <= deal_no <= len(record.deals):
         raise RecordError(f"the record has deals 1-{len(record.deals)}, not {deal_no}")
     drec = record.deals[deal_no - 1]
@@ -194,45 +205,26 @@ def analyse_deal(
             if len(deal.tricks) + 1 not in unjudged:
                 unjudged.append(len(deal.tricks) + 1)
         elif isinstance(action, Play):
+            # a forced card is valued too (it costs nothing): the value of its position, which is the value after
+            # it.  The value of the seat's next card with a choice is no substitute: the others' errors in between
+            # change it, and so does an error of the seat with that card (its value is after the error)
             seat = deal.to_move
-            legal = deal.legal_play_mask()
-            choices = bin(legal).count("1")
-            if choices > 1:
-                base = deal.tricks_won[seat]
-                values = {card: base + v for card, v in evaluate(deal).items()}
-                best = min(values.values()) if avoid else max(values.values())
-                value = values[CARDS[action.card]]
-                plays.append(CardVerdict(
-                    trick_no=len(deal.tricks) + 1, seat=seat, card=CARDS[action.card], value=value, best=best,
-                    best_cards=tuple(c for c, v in sorted(values.items()) if v == best),
-                    cost=abs(value - best), choices=choices,
-                ))
-            else:
-                plays.append(CardVerdict(len(deal.tricks) + 1, seat, CARDS[action.card], -1, -1, (), 0, 1))
+            choices = deal.legal_play_mask().bit_count()
+            base = deal.tricks_won[seat]
+            values = {card: base + v for card, v in evaluate(deal).items()}
+            best = min(values.values()) if avoid else max(values.values())
+            value = values[CARDS[action.card]]
+            plays.append(CardVerdict(
+                trick_no=len(deal.tricks) + 1, seat=seat, card=CARDS[action.card], value=value, best=best,
+                best_cards=tuple(c for c, v in sorted(values.items()) if v == best),
+                cost=abs(value - best), choices=choices,
+            ))
         deal.push(action)
-    if plays:  # fill in the forced cards' values from the position after them: nothing to choose, no cost
-        plays = _fill_forced(plays, deal)
     return DealAnalysis(
         deal_no=deal_no, dealer=drec.dealer, chooser=(drec.dealer + 1) % record.rules.n_seats,
         contract=drec.contract, tricks_won=tuple(deal.tricks_won), plays=tuple(plays),
         unjudged_tricks=tuple(unjudged),
     )
-
-
-def _fill_forced(plays: list[CardVerdict], deal: Deal) -> list[CardVerdict]:
-    """A forced card gets the value of the next judged card of the same seat, or the seat's final tricks."""
-    out: list[CardVerdict] = []
-    later: dict[int, int] = {}
-    if deal.is_over():
-        later = {seat: deal.tricks_won[seat] for seat in deal.active_seats}
-    for verdict in reversed(plays):
-        if verdict.choices > 1:
-            later[verdict.seat] = verdict.value
-            out.append(verdict)
-        else:
-            value = later.get(verdict.seat, -1)
-            out.append(dataclasses.replace(verdict, value=value, best=value, best_cards=(verdict.card,)))
-    return out[::-1]
 
 
 def analyse(
@@ -242,10 +234,11 @@ def analyse(
     """Analyse the given deals (all deals with play by default) of a full *record*.
 
     Raises:
-        RecordError: as :func:`analyse_deal`.
+        RecordError: as :func:`analyse_deal`, and for *deals* that is not a collection of deal numbers.
     """
-    if record.score_only:
-        raise RecordError("a score-only record has no cards to analyse")
+    _check_record(record)
+    if deals is not None and (isinstance(deals, (str, bytes)) or not isinstance(deals, Iterable)):
+        raise RecordError(f"deals must be a collection of deal numbers, not {deals!r}")
     numbers = list(deals) if deals is not None else [
         d.number for d in record.deals if d.contract is not None and d.tricks
     ]

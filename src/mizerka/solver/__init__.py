@@ -26,6 +26,7 @@ adds the max^n value (each player for himself) of small endings.
 
 from __future__ import annotations
 
+import operator
 import warnings
 from typing import Literal
 
@@ -46,6 +47,7 @@ from mizerka.solver.reference import ReferenceSolver
 __all__ = [
     "DEFAULT_TT_MB",
     "MAXN_MAX_CARDS",
+    "MAX_TT_MB",
     "DealLike",
     "DuplicateCardError",
     "FollowSuitError",
@@ -54,6 +56,7 @@ __all__ = [
     "NotOnLeadError",
     "Position",
     "StockNotEmptyError",
+    "TableSizeError",
     "backend",
     "cli_solve",
     "format_solution",
@@ -67,6 +70,14 @@ Backend = Literal["kernel", "reference"]
 
 DEFAULT_TT_MB = 64
 """Default size of the kernel's transposition table in megabytes (see :func:`set_table_size`)."""
+
+MAX_TT_MB = 1 << 20
+"""The largest table :func:`set_table_size` takes, in megabytes (1 TiB; the system may refuse less)."""
+
+
+class TableSizeError(ValueError):
+    """A transposition-table size that is not a whole number of megabytes in range, or that the system could not
+    map (the table in use is kept)."""
 
 try:
     from mizerka.solver import _kernel  # type: ignore[attr-defined]
@@ -85,11 +96,23 @@ def backend() -> Backend:
 
 
 def set_table_size(megabytes: int) -> None:
-    """Resize the kernel's transposition table (bounded; 64 MB by default).  No-op for the reference."""
-    if megabytes < 1:
-        raise ValueError(f"table size must be at least 1 MB, got {megabytes}")
+    """Resize the kernel's transposition table (bounded; 64 MB by default).  No-op for the reference.
+
+    Raises:
+        TableSizeError: for a size that is not a whole number of megabytes from 1 to :data:`MAX_TT_MB`, or
+            one the system cannot map; the table in use is then kept as it was.
+    """
+    if isinstance(megabytes, bool) or not hasattr(type(megabytes), "__index__"):
+        raise TableSizeError(f"the table size must be a whole number of megabytes, not {megabytes!r}")
+    megabytes = operator.index(megabytes)
+    if not 1 <= megabytes <= MAX_TT_MB:
+        raise TableSizeError(f"the table size must be from 1 to {MAX_TT_MB} MB, got {megabytes}")
     if _kernel is not None:
-        _kernel.set_table_size(megabytes * 1024 * 1024)
+        try:
+            _kernel.set_table_size(megabytes * 1024 * 1024)
+        except MemoryError:
+            raise TableSizeError(f"the system could not map a table of {megabytes} MB; "
+                                 f"the table in use is kept") from None
 
 
 def kernel_nodes() -> int:
@@ -97,8 +120,20 @@ def kernel_nodes() -> int:
     return int(_kernel.nodes()) if _kernel is not None else 0
 
 
+def _check_impl(impl: object) -> None:
+    if impl is not None and impl not in ("kernel", "reference"):
+        raise ValueError(f"impl must be 'kernel', 'reference' or None (the kernel when it loads), not {impl!r}")
+
+
+def _check_position(position: object) -> None:
+    if not isinstance(position, Position):
+        raise InvalidPositionError(f"the solver takes a Position, not {type(position).__name__} "
+                                   "(build one with Position.from_text or Position.from_deal)")
+
+
 def _choose(impl: Backend | None) -> Backend:
     global _warned
+    _check_impl(impl)
     if impl == "reference":
         return "reference"
     if _kernel is None:
@@ -118,6 +153,7 @@ def _choose(impl: Backend | None) -> Backend:
 
 def _masks(position: Position, seat: int) -> tuple[int, int]:
     """(count_mask, max_mask) of the two-sided search for *seat*."""
+    _check_position(position)
     player = position.player_of(seat)
     side = position.side_mask(player)
     everyone = (1 << position.n_players) - 1
@@ -149,8 +185,11 @@ def solve(position: Position, seat: int, *, impl: Backend | None = None) -> int:
         impl: force ``"kernel"`` or ``"reference"``; by default the kernel when it loads.
 
     Raises:
-        NotOnLeadError: if *seat* is not a playing seat.
+        NotOnLeadError: if *seat* is not a playing seat (or not a seat number at all).
+        InvalidPositionError: if *position* is not a :class:`Position`.
+        ValueError: if *impl* is not ``"kernel"``, ``"reference"`` or ``None``.
     """
+    _check_impl(impl)
     count_mask, max_mask = _masks(position, seat)
     if _choose(impl) == "kernel":
         return int(_kernel.solve(*_kernel_args(position, count_mask, max_mask)))
@@ -160,8 +199,10 @@ def solve(position: Position, seat: int, *, impl: Backend | None = None) -> int:
 def solve_all(position: Position, seat: int, *, impl: Backend | None = None) -> dict[Card, int]:
     """:func:`solve`'s value after each legal card of the player to move, lowest card first.
 
-    Like DDS's ``SolveBoard`` with every card scored; the player to move need not be *seat*.
+    Like DDS's ``SolveBoard`` with every card scored; the player to move need not be *seat*.  Raises as
+    :func:`solve`.
     """
+    _check_impl(impl)
     count_mask, max_mask = _masks(position, seat)
     if _choose(impl) == "kernel":
         pairs = _kernel.solve_all(*_kernel_args(position, count_mask, max_mask))
@@ -200,6 +241,7 @@ def cli_solve(text: str, seat: int | None = None, *, impl: Backend | None = None
     Raises:
         InvalidPositionError, CardParseError: on bad text.
     """
+    _check_impl(impl)
     position = Position.from_text(text)
     if seat is None:
         seat = position.seat_labels()[position.to_move]

@@ -4,7 +4,8 @@ The position is either text in :meth:`Position.from_text` form, or a game record
 read by :func:`mizerka.record.read`) with options that pick a moment of one of its deals:
 
 * ``--deal N``: the deal (from 1; default: the last deal with a contract);
-* ``--trick T`` and ``--card K``: just before the K-th card (from 1) of trick T (from 1);
+* ``--trick T`` and ``--card K``: just before the K-th card (from 1, default 1) of trick T (from 1); ``--card``
+  needs ``--trick``;
 * ``--after N``: after the first N cards of the deal's play (0 = before the opening lead).
 
 Without ``--trick``/``--after`` the position is the current one of a deal still in play, or the opening lead
@@ -34,7 +35,7 @@ def position_from_record(
     deal_no: int | None = None,
     *,
     trick: int | None = None,
-    card: int = 1,
+    card: int | None = None,
     after: int | None = None,
 ) -> tuple[int, Deal, Position]:
     """The deal's number, the rules-engine deal and the solver position at one moment of a full *record*.
@@ -42,7 +43,8 @@ def position_from_record(
     Args:
         record: a record with cards (not score-only).
         deal_no: the deal, from 1; by default the last deal whose contract is chosen.
-        trick, card: stop just before card *card* (from 1) of trick *trick* (from 1).
+        trick, card: stop just before card *card* (from 1; default 1) of trick *trick* (from 1); *card* needs
+            *trick*.
         after: stop after the first *after* cards of the play (0 = before the opening lead).
 
     Without *trick* and *after*: the deal's current position while it is in play, else its opening lead.
@@ -50,11 +52,20 @@ def position_from_record(
     Raises:
         RecordError: a score-only record, a deal that is not there or has no contract, a deal whose record
             stops before its play (in the exchange), a moment past the recorded cards or one that is not a
-            card play (the deal is over).
+            card play (the deal is over), a number that is not a whole number, *card* without *trick*, or
+            both *trick* and *after*.
         StockNotEmptyError: at a moment when cards are still drawn from a stock (seed002-literal's first
             tricks): the solver cannot take it.
         InvalidPositionError: if the position cannot be built otherwise (should not happen for a valid record).
     """
+    if not isinstance(record, MatchRecord):
+        raise RecordError(f"expected a MatchRecord, not {type(record).__name__}")
+    for name, value in (("deal", deal_no), ("trick", trick), ("card", card), ("after", after)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise RecordError(f"--{name} must be a whole number, not {value!r}")
+    if card is not None and trick is None:
+        raise RecordError(f"--card {card} picks a card of a trick: give --trick too")
+    card = 1 if card is None else card
     if record.score_only:
         raise RecordError("a score-only record has no cards to solve")
     record.to_match()  # replays the whole record with every check of the rules engine
@@ -113,10 +124,10 @@ def position_from_record(
 @click.option("--seat", type=int, default=None, help="whose tricks to count (default: the player to move)")
 @click.option("--deal", "deal_no", type=int, default=None, help="record: the deal (from 1; default: the last)")
 @click.option("--trick", type=int, default=None, help="record: stop before a card of this trick (from 1)")
-@click.option("--card", type=int, default=1, show_default=True, help="record: the card of --trick (from 1)")
+@click.option("--card", type=int, default=None, help="record: the card of --trick (from 1; default: 1)")
 @click.option("--after", type=int, default=None, help="record: stop after this many cards of the play")
 def solve_command(
-    source: str, seat: int | None, deal_no: int | None, trick: int | None, card: int, after: int | None
+    source: str, seat: int | None, deal_no: int | None, trick: int | None, card: int | None, after: int | None
 ) -> None:
     """Print the double-dummy value of every legal card: a position as text, or a moment of a record file.
 
@@ -126,7 +137,7 @@ def solve_command(
     lead of the last deal).  Values are the seat's tricks from that moment on, the two others playing
     together against it.
     """
-    record_options = deal_no is not None or trick is not None or after is not None or card != 1
+    record_options = deal_no is not None or trick is not None or after is not None or card is not None
     if os.path.isdir(source):
         raise InputError(f"{source}: a folder, not a record file or a position")
     if os.path.isfile(source):

@@ -25,6 +25,10 @@ mizerka.solver.position.DuplicateCardError: card AS is in the trick and in the h
 
 from __future__ import annotations
 
+import operator
+import re
+from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
@@ -107,6 +111,34 @@ def _card_name(card: int) -> str:
     return str(CARDS[card])
 
 
+def _whole(value: object, what: str, error: type[InvalidPositionError] = InvalidPositionError) -> int:
+    """*value* as a plain int: an int or anything with ``__index__`` (a NumPy integer), but never a bool.
+
+    Raises:
+        *error* (an :class:`InvalidPositionError`): for a bool, a float, text or anything else, naming *what*.
+    """
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise error(f"{what} must be a whole number, not {value!r}")
+
+
+def _flag(value: object, what: str) -> bool:
+    if not isinstance(value, bool):  # 'no' and 0.5 are truthy: a flag must be True or False
+        raise InvalidPositionError(f"{what} must be True or False, not {value!r}")
+    return value
+
+
+def _numbers(value: object, what: str, item: str) -> tuple[int, ...]:
+    """A sequence of whole numbers (a tuple, a list, a NumPy array) as a tuple of ints.  Text, a set (no order)
+    or a mapping is no such sequence."""
+    if isinstance(value, (str, bytes, AbstractSet, Mapping)) or not isinstance(value, Iterable):
+        raise InvalidPositionError(f"{what} must be a sequence of whole numbers, not {value!r}")
+    return tuple(_whole(number, item) for number in value)
+
+
 @dataclass(frozen=True)
 class Position:
     """A position to solve.  Build it directly, or with :meth:`from_deal` / :meth:`from_text`.
@@ -121,8 +153,12 @@ class Position:
         must_trump: a player void in the suit led must trump if able (Preferans).
         seats: the table seat of each player (defaults to ``0 … n-1``).
 
+    Every field is checked for its type (whole numbers are ints or NumPy integers, never bools, floats or text;
+    the flags are bools) and stored as plain ints and tuples.
+
     Raises:
         DuplicateCardError, HandSizeError, FollowSuitError, NotOnLeadError: on an impossible position.
+        InvalidPositionError: on a field of the wrong type, or trumps in a misere position (Mizerka has none).
 
     >>> p = Position((CardSet.from_str("AS 2S").mask, CardSet.from_str("KS 3S").mask), leader=1)
     >>> p.to_move, p.tricks_left, p.legal_cards()
@@ -139,17 +175,34 @@ class Position:
     seats: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "hands", tuple(int(h) for h in self.hands))
-        object.__setattr__(self, "trick", tuple(int(c) for c in self.trick))
-        n = len(self.hands)
+        # every field is checked for its type first (a bool is no number, 'no' is no flag), then normalised
+        # to plain ints and tuples; NumPy integers are taken as the ints they hold
+        hands = _numbers(self.hands, "hands", "a hand (a card mask)")
+        trick = _numbers(self.trick, "the trick", "a card of the trick (an index 0-51)")
+        leader = _whole(self.leader, "the leader", NotOnLeadError)
+        trump = None if self.trump is None else _whole(self.trump, "trump (a suit 0-3 or None)")
+        sides = None if self.sides is None else _numbers(self.sides, "sides", "a side id")
+        seats = None if self.seats is None else _numbers(self.seats, "seats", "a seat")
+        _flag(self.misere, "misere")
+        _flag(self.must_trump, "must_trump")
+        for name, value in (("hands", hands), ("trick", trick), ("leader", leader), ("trump", trump),
+                            ("sides", sides), ("seats", seats)):
+            object.__setattr__(self, name, value)
+        n = len(hands)
         if not 2 <= n <= 4:
             raise HandSizeError(f"the solver takes 2 to 4 playing hands, got {n}")
-        if self.trump is not None and self.trump not in range(4):
-            raise InvalidPositionError(f"trump must be a suit 0-3 or None, got {self.trump!r}")
-        if self.sides is not None and len(self.sides) != n:
-            raise InvalidPositionError(f"sides {self.sides!r} do not give one side per hand ({n} hands)")
-        if self.seats is not None and (len(self.seats) != n or len(set(self.seats)) != n):
-            raise InvalidPositionError(f"seats {self.seats!r} do not name {n} distinct seats")
+        if trump is not None and trump not in range(4):
+            raise InvalidPositionError(f"trump must be a suit 0-3 or None, got {trump!r}")
+        if trump is not None and self.misere:
+            raise InvalidPositionError(
+                f"a misere (Mizerka) position is played without trumps, but trump {trump} was given"
+            )
+        if sides is not None and len(sides) != n:
+            raise InvalidPositionError(f"sides {sides!r} do not give one side per hand ({n} hands)")
+        if seats is not None and (len(seats) != n or len(set(seats)) != n):
+            raise InvalidPositionError(f"seats {seats!r} do not name {n} distinct seats")
+        if seats is not None and min(seats) < 0:
+            raise InvalidPositionError(f"seats {seats!r} are table seats, numbered from 0")
         if not 0 <= self.leader < n:
             raise NotOnLeadError(f"leader {self.leader} is not one of the players 0-{n - 1}")
         seen = 0
@@ -229,9 +282,11 @@ class Position:
         """The player index of a table *seat*.
 
         Raises:
-            NotOnLeadError: if *seat* is not one of the playing seats.
+            NotOnLeadError: if *seat* is not one of the playing seats, or not a seat number at all (a bool, a
+                float, text).
         """
         labels = self.seat_labels()
+        seat = _whole(seat, "the seat", NotOnLeadError)
         if seat not in labels:
             raise NotOnLeadError(f"seat {seat} is not one of the playing seats {labels}")
         return labels.index(seat)
@@ -262,8 +317,11 @@ class Position:
         """The position after the player to move plays *card* (which must be legal).
 
         Raises:
-            InvalidPositionError: if *card* is not a legal play here.
+            InvalidPositionError: if *card* is not a card index 0-51 or not a legal play here.
         """
+        card = _whole(card, "a card (an index 0-51)")
+        if not 0 <= card < 52:
+            raise InvalidPositionError(f"{card} is not a card: card indices run from 0 to 51")
         if not self.legal_mask() >> card & 1:
             raise InvalidPositionError(f"{_card_name(card)} is not a legal card in {self}")
         hands = list(self.hands)
@@ -289,6 +347,11 @@ class Position:
                 tricks): the solver needs every card in the hands.
             InvalidPositionError: if the deal is not in its play phase, or is inconsistent.
         """
+        missing = [name for name in ("hands", "active_seats", "contract", "trump", "trick_leader", "trick", "to_move",
+                                     "phase") if not hasattr(deal, name)]
+        if missing:
+            raise InvalidPositionError(f"from_deal needs a rules-engine Deal, not {type(deal).__name__} "
+                                       f"(it has no {', '.join(missing)})")
         phase = getattr(deal.phase, "name", str(deal.phase))
         if phase != "PLAY":
             raise InvalidPositionError(f"a deal can only be solved in its play phase, not {phase}")
@@ -328,9 +391,11 @@ class Position:
         * optional ``trick AS KS``: the cards played to the current trick, leader's first;
         * optional ``sides 0 1 0 1``, ``must-trump``, and ``to-move N`` (checked against the position).
 
+        Each part may be given once.
+
         Raises:
             CardParseError: on a bad card.
-            InvalidPositionError: on a bad part or an impossible position.
+            InvalidPositionError: on a bad or repeated part, text that is not a string, or an impossible position.
 
         >>> p = Position.from_text("S; lead 3; sides 0 1 0 1; AK.-.-.- / QJ.-.-.- / 32.-.-.- / T9.-.-.-")
         >>> p.trump, p.sides, p.n_players
@@ -345,12 +410,22 @@ class Position:
         sides: tuple[int, ...] | None = None
         must_trump = False
         to_move: int | None = None
+        if not isinstance(text, str):
+            raise InvalidPositionError(f"a position's text must be a string, not {type(text).__name__}")
+        seen: dict[str, str] = {}
         for raw in text.split(";"):
             part = raw.strip()
             if not part:
                 continue
             word, _, rest = part.partition(" ")
             key = word.lower()
+            kind = ("contract" if part.upper() in CONTRACT_CODES else
+                    "to-move" if key in ("to-move", "to_move") else
+                    "must-trump" if key in ("must-trump", "must_trump") else
+                    "hands" if key == "hands" or (key not in ("lead", "trick", "sides") and "/" in part) else key)
+            if kind in seen:  # two contracts or two leads: which one is meant?
+                raise InvalidPositionError(f"two {kind} parts, {seen[kind]!r} and {part!r}, in position {text!r}")
+            seen[kind] = part
             if part.upper() in CONTRACT_CODES:
                 trump, misere = CONTRACT_CODES[part.upper()]
                 contract_seen = True
@@ -363,6 +438,8 @@ class Position:
             elif key == "sides":
                 sides = tuple(_parse_int(s, part, text) for s in rest.replace(",", " ").split())
             elif key in ("must-trump", "must_trump"):
+                if rest.strip():
+                    raise InvalidPositionError(f"'must-trump' takes nothing after it, not {part!r}, in {text!r}")
                 must_trump = True
             elif key == "hands" or "/" in part:
                 body = rest if key == "hands" else part
@@ -398,10 +475,16 @@ class Position:
         return f"Position.from_text({str(self)!r})"
 
 
+_INT = re.compile(r"[+-]?[0-9]+")
+"""A number of the text form: ASCII digits only (``int`` also reads other scripts' digits and ``1_0``)."""
+
+
 def _parse_int(word: str, part: str, text: str) -> int:
     try:
+        if _INT.fullmatch(word.strip()) is None:
+            raise ValueError(word)
         return int(word.strip())
-    except ValueError:
+    except ValueError:  # also a number of more digits than int() reads
         raise InvalidPositionError(f"expected a number in {part!r} of position {text!r}") from None
 
 
