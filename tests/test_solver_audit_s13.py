@@ -333,3 +333,22 @@ def test_the_analysis_refuses_what_is_not_a_record_or_a_list_of_deals() -> None:
     for call in (lambda: analyse(None), lambda: analyse_deal(TEXT, 1)):  # type: ignore[arg-type]
         with pytest.raises(RecordError, match="takes a MatchRecord"):
             call()
+
+
+@pytest.mark.parametrize(
+    ("hands", "trick", "trump", "what"),
+    [
+        ((1, 2, 4), (), 7, "bad trump"),
+        ((1, 2, 4), (), -2, "bad trump"),
+        ((1, 2, 4), (0,), -1, "also in a hand"),  # card 0 is in hand 0 and in the trick
+        ((2, 4, 8), (0, 0), -1, "twice in the trick"),
+    ],
+)
+def test_the_kernel_called_directly_refuses_a_trump_or_trick_it_cannot_search(
+    hands: tuple[int, ...], trick: tuple[int, ...], trump: int, what: str
+) -> None:
+    """Position checks these before the kernel sees them; a direct call (tools, benchmarks) must not read past
+    the four suits or count a card twice."""
+    kernel = pytest.importorskip("mizerka.solver._kernel", reason="the C kernel is not built")
+    with pytest.raises(ValueError, match=what):
+        kernel.solve(hands, 0, trick, trump, 1, 1, False)

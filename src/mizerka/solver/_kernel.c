@@ -1833,6 +1833,19 @@ static int parse_state(PyObject *args, State *s) {
     for (int i = 0; i < 64; i++) s->killer[i] = -1;
     int tlen;
     if (read_hands(hands, s->hands, &s->n) < 0 || read_trick(trick, s->n, leader, s->trick, &tlen) < 0) return -1;
+    if (trump < -1 || trump > 3) { /* Position checks these; a direct call must not read past the suits */
+        PyErr_SetString(PyExc_ValueError, "bad trump: a suit 0-3, or -1 for none");
+        return -1;
+    }
+    for (int i = 0; i < tlen; i++) {
+        u64 held = 0;
+        for (int p = 0; p < s->n; p++) held |= s->hands[p];
+        for (int j = 0; j < i; j++) held |= 1ULL << s->trick[j];
+        if ((held >> s->trick[i]) & 1) {
+            PyErr_SetString(PyExc_ValueError, "a card of the trick is also in a hand, or twice in the trick");
+            return -1;
+        }
+    }
     init_derived(s);
     s->leader = leader;
     s->trump = trump;
