@@ -246,3 +246,34 @@ def test_a_non_zero_sum_variant_is_a_warning_line_not_a_python_warning(capsys: p
                   bot_delay=0)
     err = capsys.readouterr().err
     assert err.count("warning:") == 1 and "not zero-sum" in err, err
+
+
+def test_n_starts_a_new_match_once_the_match_is_over() -> None:
+    asyncio.run(_test_n_starts_a_new_match_once_the_match_is_over())
+
+
+async def _test_n_starts_a_new_match_once_the_match_is_over() -> None:
+    import random
+
+    match = Match(RULES, players=["You", "Ala", "Olek"], seed=5)
+    rng = random.Random(5)
+    while not match.is_over():  # a finished match, played by random legal actions
+        match.play(rng.choice(list(match.deal.legal_actions)))
+    app = MizerkaApp(TableModel(match, 0, ["random", "rules"], seed=5), bot_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "Press n for a new match" in screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        new = app.model.match
+        assert new is not match and not new.is_over() and new.deal_no == 1
+        assert new.players == match.players and new.rules == match.rules
+        assert app.model.seat == 0 and app.model.levels == {1: "random", 2: "rules"}
+        text = screen_text(app)
+        assert "A new match (seed" in text and "Deal 1 of 18" in text
+        # during a match it starts nothing (the contract dialog, open now, reads the key n as no-trump)
+        before = len(new.deal.history)
+        app.action_new_match()
+        await pilot.pause()
+        assert app.model.match is new and len(new.deal.history) == before
+        await pilot.press("x")

@@ -8,13 +8,15 @@ then you see what you drew.
 
 Keys (everything works from the keyboard): ← → move over your cards, Enter plays the card under the cursor
 (or type its rank then suit, e.g. ``a`` ``s`` for A♠), ``?`` a hint, ``u`` undo, ``l`` the last trick, ``p``
-the score sheet (points), ``x`` or Ctrl+Q quit, F1 help.
+the score sheet (points), ``n`` a new match once the match is over, ``x`` or Ctrl+Q quit, F1 help.
 """
 
 from __future__ import annotations
 
 import contextlib
+import random
 import threading
+import warnings
 from typing import Any, ClassVar
 
 from rich.markup import escape
@@ -26,6 +28,7 @@ from textual.widgets import Footer, Label, RichLog, Static
 
 from mizerka.cards import CARDS, Card, CardSet, Suit
 from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play
+from mizerka.match import Match
 from mizerka.rules import Contract, Role
 from mizerka.tui.model import TableModel, UndoError
 
@@ -194,6 +197,7 @@ rank suit  type a card: a s = A♠, t h (or 1 0 h, 0 h) = 10♥
 u          undo (never past a completed trick, cards you drew, or your contract)
 l          the last trick
 p          the score sheet (points)
+n          a new match, once this one is over (the same players and rules)
 x, Ctrl+Q  quit
 F1         this help
 
@@ -347,6 +351,7 @@ class MizerkaApp(TableApp):
         Binding("u", "undo", "undo"), Binding("l", "last_trick", "last trick"),
         Binding("p", "sheet", "points sheet"), Binding("f1", "help", "help"),
         Binding("ctrl+q", "quit", "quit"), Binding("x", "quit", "quit", show=False),
+        Binding("n", "new_match", "new match", show=False),
     ]
 
     def __init__(self, model: TableModel, *, bot_delay: float = 0.6) -> None:
@@ -357,6 +362,7 @@ class MizerkaApp(TableApp):
         self._deal_seen = 0
         self._final_reported = False
         self._hinting = False  # a hint is being worked out in a thread
+        self._match_no = 1  # ``n`` starts another match at the same table
 
     # -- layout ------------------------------------------------------------------------------------------
 
@@ -402,7 +408,7 @@ class MizerkaApp(TableApp):
         elif obs.phase is Phase.PLAY:
             lines.append(f"Trick {len(obs.tricks) + 1} of {rules.n_tricks}")
         if match.is_over():
-            lines.append("[b]The match is over.[/b] Press p for the sheet, x to quit.")
+            lines.append("[b]The match is over.[/b] Press n for a new match, p for the sheet, x to quit.")
         self.query_one("#status", Static).update("\n".join(lines))
         # quotas against tricks, totals
         score_lines = ["[b]seat      tricks/quota  total[/b]"]
@@ -584,8 +590,29 @@ class MizerkaApp(TableApp):
     def play_card(self, card: Card) -> None:
         self._apply(Play(card))
 
-    def _position(self) -> tuple[int, tuple[Action, ...]]:
-        return self.model.match.deal_no, tuple(self.model.match.deal.history)
+    def _position(self) -> tuple[int, int, tuple[Action, ...]]:
+        """Where the table is: the match (a new match starts from the same deal number), deal and actions."""
+        return self._match_no, self.model.match.deal_no, tuple(self.model.match.deal.history)
+
+    def action_new_match(self) -> None:
+        """Once the match is over, a new one at the same table: the same players, computer levels, seat and
+        rules, a new seed (said in the log, so the match can be played again with ``--seed``)."""
+        if not self.model.is_over():
+            self.notify("the match is still on (x quits it)", severity="warning")
+            return
+        old = self.model
+        seed = random.SystemRandom().randrange(1_000_000)
+        with warnings.catch_warnings():  # a variant's warning was said when the first match began
+            warnings.simplefilter("ignore")
+            match = Match(old.match.rules, players=list(old.match.players), seed=seed)
+        self.model = TableModel(match, old.seat, list(old.levels.values()), seed=seed)
+        self._seen = self._deal_seen = 0
+        self._final_reported = False
+        self._match_no += 1
+        self.cursor = 0
+        self.log_line(f"[b]══ A new match (seed {seed}): deal 1 of {match.n_deals} ══[/b]")
+        self.refresh_view()
+        self.call_after_refresh(self.advance)
 
     def action_hint(self) -> None:
         """Ask the hint bot in a thread (it may think for seconds): the screen keeps answering meanwhile."""
@@ -610,7 +637,7 @@ class MizerkaApp(TableApp):
 
         threading.Thread(target=work, name="mizerka-hint", daemon=True).start()
 
-    def _hinted(self, position: tuple[int, tuple[Action, ...]],
+    def _hinted(self, position: tuple[int, int, tuple[Action, ...]],
                 result: tuple[Action, dict[str, float]] | Exception) -> None:
         self._hinting = False
         if isinstance(result, Exception):
