@@ -134,6 +134,8 @@ def _flag(value: object, what: str) -> bool:
 def _numbers(value: object, what: str, item: str) -> tuple[int, ...]:
     """A sequence of whole numbers (a tuple, a list, a NumPy array) as a tuple of ints.  Text, a set (no order)
     or a mapping is no such sequence."""
+    if type(value) is tuple and all(type(number) is int for number in value):  # the common case, and the quick one
+        return value
     if isinstance(value, (str, bytes, AbstractSet, Mapping)) or not isinstance(value, Iterable):
         raise InvalidPositionError(f"{what} must be a sequence of whole numbers, not {value!r}")
     return tuple(_whole(number, item) for number in value)
@@ -179,8 +181,9 @@ class Position:
         # to plain ints and tuples; NumPy integers are taken as the ints they hold
         hands = _numbers(self.hands, "hands", "a hand (a card mask)")
         trick = _numbers(self.trick, "the trick", "a card of the trick (an index 0-51)")
-        leader = _whole(self.leader, "the leader", NotOnLeadError)
-        trump = None if self.trump is None else _whole(self.trump, "trump (a suit 0-3 or None)")
+        leader = self.leader if type(self.leader) is int else _whole(self.leader, "the leader", NotOnLeadError)
+        trump = self.trump if self.trump is None or type(self.trump) is int else _whole(
+            self.trump, "trump (a suit 0-3 or None)")
         sides = None if self.sides is None else _numbers(self.sides, "sides", "a side id")
         seats = None if self.seats is None else _numbers(self.seats, "seats", "a seat")
         _flag(self.misere, "misere")
