@@ -56,7 +56,7 @@ const CATALOGS = {
     "lobby.variant": "Rules",
     "lobby.name": "Your name",
     "lobby.private": "Create a private table",
-    "lobby.privateHelp": "Invite two friends with a link; empty seats can be given to bots.",
+    "lobby.privateHelp": "Invite one or two friends with a link; the other seats go to bots of the level above.",
     "lobby.invite": "Invite link",
     "lobby.copy": "Copy link",
     "lobby.copied": "Link copied",
@@ -175,6 +175,47 @@ const CATALOGS = {
     "level.ismcts": "Strong (IS-MCTS)",
     "level.expert": "Expert",
     "motion.reduced": "Reduced motion",
+    "announce.playedYou": "You played {card}.",
+    "announce.trickWonYou": "You won the trick.",
+    "announce.choseYou": "You chose {contract}.",
+    "announce.exchangedYou": { one: "You exchanged {n} card.", other: "You exchanged {n} cards." },
+    "announce.kept": "{name} kept the hand.",
+    "announce.keptYou": "You kept your hand.",
+    "announce.scores": "Scores: {list}.",
+    "lobby.opponents": "Opponents",
+    "lobby.twoFriends": "Two friends",
+    "lobby.friendAndBot": "A friend and a bot",
+    "lobby.twoBots": "Two bots",
+    "lobby.hints": "Hints",
+    "lobby.spectators": "Spectators may watch",
+    "lobby.shown": "Showing {n} of {total}",
+    "lobby.more": "Show more",
+    "variant.standard": "Standard",
+    "variant.no_exchange": "No exchange",
+    "variant.four_players": "Four players",
+    "variant.seed002_literal": "S002 as written",
+    "refusal.rate_limited": "Too many requests: wait a moment and try again.",
+    "refusal.rate_limitedIn": "Too many requests: try again in {n} s.",
+    "refusal.server_full": "The server is full: no new table can be opened just now. Try again later.",
+    "refusal.spectators_off": "This table admits no spectators.",
+    "refusal.too_many_connections": "The server has too many connections. Try again later.",
+    "refusal.table_full": "This table is full.",
+    "refusal.seat_taken": "That seat is taken.",
+    "refusal.unknown_table": "This table does not exist or has ended.",
+    "refusal.bad_token": "This seat is no longer yours.",
+    "refusal.match_over": "The match is over.",
+    "refusal.not_over": "The match is not over yet.",
+    "refusal.not_started": "The match has not started: seats are still open.",
+    "refusal.not_your_turn": "It is not your turn.",
+    "refusal.stale_seq": "The table moved on meanwhile: look again and decide.",
+    "refusal.hints_off": "This table gives no hints.",
+    "refusal.no_seat": "Spectators cannot do that.",
+    "refusal.illegal_action": "The rules do not allow that now.",
+    "refusal.internal": "The server failed to handle this. Try again.",
+    "refusal.network": "The server cannot be reached.",
+    "refusal.not_in_hand": "You do not hold that card.",
+    "refusal.contract_used": "You have played that contract already.",
+    "refusal.wrong_phase": "That is not done now.",
   },
   pl: {
     "lobby.defaultName": "Gracz",
@@ -190,7 +231,7 @@ const CATALOGS = {
     "lobby.variant": "Zasady",
     "lobby.name": "Twoje imię",
     "lobby.private": "Utwórz prywatny stół",
-    "lobby.privateHelp": "Zaproś dwoje znajomych linkiem; wolne miejsca mogą zająć boty.",
+    "lobby.privateHelp": "Zaproś jedną lub dwie osoby linkiem; pozostałe miejsca zajmą boty o wybranym wyżej poziomie.",
     "lobby.invite": "Link z zaproszeniem",
     "lobby.copy": "Kopiuj link",
     "lobby.copied": "Skopiowano link",
@@ -317,6 +358,48 @@ const CATALOGS = {
     "level.ismcts": "Silny (IS-MCTS)",
     "level.expert": "Ekspert",
     "motion.reduced": "Ograniczony ruch",
+    "announce.playedYou": "Zagrywasz: {card}.",
+    "announce.trickWonYou": "Bierzesz lewę.",
+    "announce.choseYou": "Wybierasz: {contract}.",
+    "announce.exchangedYou": { one: "Wymieniasz {n} kartę.", few: "Wymieniasz {n} karty.", many: "Wymieniasz {n} kart.",
+      other: "Wymieniasz {n} karty." },
+    "announce.kept": "{name} zostawia swoje karty.",
+    "announce.keptYou": "Zostawiasz swoje karty.",
+    "announce.scores": "Wyniki: {list}.",
+    "lobby.opponents": "Przeciwnicy",
+    "lobby.twoFriends": "Dwoje znajomych",
+    "lobby.friendAndBot": "Znajomy i bot",
+    "lobby.twoBots": "Dwa boty",
+    "lobby.hints": "Podpowiedzi",
+    "lobby.spectators": "Obserwatorzy mogą patrzeć",
+    "lobby.shown": "Pokazano {n} z {total}",
+    "lobby.more": "Pokaż więcej",
+    "variant.standard": "Standardowe",
+    "variant.no_exchange": "Bez wymiany",
+    "variant.four_players": "Czterech graczy",
+    "variant.seed002_literal": "S002 dosłownie",
+    "refusal.rate_limited": "Zbyt wiele prób: odczekaj chwilę i spróbuj ponownie.",
+    "refusal.rate_limitedIn": "Zbyt wiele prób: spróbuj ponownie za {n} s.",
+    "refusal.server_full": "Serwer jest pełny: nie można teraz otworzyć nowego stołu. Spróbuj później.",
+    "refusal.spectators_off": "Ten stół nie przyjmuje obserwatorów.",
+    "refusal.too_many_connections": "Serwer ma zbyt wiele połączeń. Spróbuj później.",
+    "refusal.table_full": "Przy tym stole nie ma wolnych miejsc.",
+    "refusal.seat_taken": "To miejsce jest zajęte.",
+    "refusal.unknown_table": "Ten stół nie istnieje albo gra już się skończyła.",
+    "refusal.bad_token": "To miejsce nie należy już do Ciebie.",
+    "refusal.match_over": "Partia się skończyła.",
+    "refusal.not_over": "Partia jeszcze trwa.",
+    "refusal.not_started": "Partia się nie zaczęła: są jeszcze wolne miejsca.",
+    "refusal.not_your_turn": "To nie Twój ruch.",
+    "refusal.stale_seq": "W międzyczasie gra poszła dalej: spójrz jeszcze raz i zdecyduj.",
+    "refusal.hints_off": "Przy tym stole nie ma podpowiedzi.",
+    "refusal.no_seat": "Obserwator nie może tego zrobić.",
+    "refusal.illegal_action": "Zasady teraz na to nie pozwalają.",
+    "refusal.internal": "Serwer nie poradził sobie z tym. Spróbuj ponownie.",
+    "refusal.network": "Nie można połączyć się z serwerem.",
+    "refusal.not_in_hand": "Nie masz tej karty.",
+    "refusal.contract_used": "Ten kontrakt już rozegrałeś.",
+    "refusal.wrong_phase": "Tego teraz się nie robi.",
   },
   ru: {
     "lobby.defaultName": "Игрок",
@@ -332,7 +415,7 @@ const CATALOGS = {
     "lobby.variant": "Правила",
     "lobby.name": "Ваше имя",
     "lobby.private": "Создать закрытый стол",
-    "lobby.privateHelp": "Пригласите двух друзей по ссылке; свободные места можно отдать ботам.",
+    "lobby.privateHelp": "Пригласите одного или двух друзей по ссылке; остальные места займут боты выбранного выше уровня.",
     "lobby.invite": "Ссылка-приглашение",
     "lobby.copy": "Скопировать ссылку",
     "lobby.copied": "Ссылка скопирована",
@@ -459,6 +542,48 @@ const CATALOGS = {
     "level.ismcts": "Сильный (IS-MCTS)",
     "level.expert": "Эксперт",
     "motion.reduced": "Меньше анимации",
+    "announce.playedYou": "Вы сыграли: {card}.",
+    "announce.trickWonYou": "Вы берёте взятку.",
+    "announce.choseYou": "Вы выбрали: {contract}.",
+    "announce.exchangedYou": { one: "Вы поменяли {n} карту.", few: "Вы поменяли {n} карты.",
+      many: "Вы поменяли {n} карт.", other: "Вы поменяли {n} карты." },
+    "announce.kept": "{name} оставляет свои карты.",
+    "announce.keptYou": "Вы оставили свои карты.",
+    "announce.scores": "Очки: {list}.",
+    "lobby.opponents": "Соперники",
+    "lobby.twoFriends": "Два друга",
+    "lobby.friendAndBot": "Друг и бот",
+    "lobby.twoBots": "Два бота",
+    "lobby.hints": "Подсказки",
+    "lobby.spectators": "Зрители могут смотреть",
+    "lobby.shown": "Показано {n} из {total}",
+    "lobby.more": "Показать ещё",
+    "variant.standard": "Стандартные",
+    "variant.no_exchange": "Без обмена",
+    "variant.four_players": "Вчетвером",
+    "variant.seed002_literal": "S002 дословно",
+    "refusal.rate_limited": "Слишком много запросов: подождите немного и попробуйте снова.",
+    "refusal.rate_limitedIn": "Слишком много запросов: попробуйте снова через {n} с.",
+    "refusal.server_full": "Сервер переполнен: новый стол сейчас открыть нельзя. Попробуйте позже.",
+    "refusal.spectators_off": "За этим столом нельзя наблюдать: зрители не допускаются.",
+    "refusal.too_many_connections": "У сервера слишком много подключений. Попробуйте позже.",
+    "refusal.table_full": "За этим столом нет свободных мест.",
+    "refusal.seat_taken": "Это место занято.",
+    "refusal.unknown_table": "Этого стола нет или игра уже закончилась.",
+    "refusal.bad_token": "Это место больше не ваше.",
+    "refusal.match_over": "Партия окончена.",
+    "refusal.not_over": "Партия ещё не окончена.",
+    "refusal.not_started": "Партия не началась: есть свободные места.",
+    "refusal.not_your_turn": "Сейчас не ваш ход.",
+    "refusal.stale_seq": "Пока вы решали, игра ушла вперёд: посмотрите ещё раз.",
+    "refusal.hints_off": "За этим столом подсказок нет.",
+    "refusal.no_seat": "Зритель не может этого сделать.",
+    "refusal.illegal_action": "Правила сейчас этого не позволяют.",
+    "refusal.internal": "Сервер не справился. Попробуйте снова.",
+    "refusal.network": "Сервер недоступен.",
+    "refusal.not_in_hand": "У вас нет этой карты.",
+    "refusal.contract_used": "Этот контракт вы уже играли.",
+    "refusal.wrong_phase": "Сейчас это не делается.",
   },
 };
 
@@ -541,6 +666,41 @@ export function rankIndex(rank) {
 /** The suit's name in the nominative plural: "hearts", "kier", "червы". */
 export function suitName(suit) {
   return CARD_WORDS[current].suits[suit];
+}
+
+/** A bot level's name: "Casual (rules)", "Amator (reguły)"; an unknown level as the server wrote it. */
+export function levelName(level) {
+  const key = `level.${level}`;
+  return CATALOGS[current][key] ?? CATALOGS.en[key] ?? String(level);
+}
+
+/** A rules variant's name: "Standard", "Bez wymiany"; an unknown variant as the server wrote it. */
+export function variantName(variant) {
+  const key = `variant.${String(variant).replace(/-/g, "_")}`;
+  return CATALOGS[current][key] ?? CATALOGS.en[key] ?? String(variant);
+}
+
+/**
+ * What a refusal from the server means, in the player's language (the server's own message is English), or null
+ * for a code without a sentence here.  *params*: `seconds` (Retry-After), `suit` (the suit led, for an illegal
+ * action that did not follow suit), `reason` (an illegal action's reason code).
+ */
+export function refusalReason(code, params = {}) {
+  if (code === "illegal_action" && params.suit !== undefined && params.suit !== null) {
+    return t("illegal.follow", { suit: suitName(params.suit) });
+  }
+  // an illegal action's own reason code, when there is a sentence for it
+  if (code === "illegal_action" && params.reason && CATALOGS.en[`refusal.${params.reason}`] !== undefined) {
+    return t(`refusal.${params.reason}`);
+  }
+  if (code === "rate_limited" && params.seconds) return t("refusal.rate_limitedIn", { n: params.seconds });
+  const key = `refusal.${code}`;
+  return code && CATALOGS.en[key] !== undefined ? t(key) : null;
+}
+
+/** A refusal as a sentence: what its code means, else "The server refused: <the server's message>". */
+export function refusalText(code, message, params = {}) {
+  return refusalReason(code, params) ?? t("error.refused", { reason: message || code });
 }
 
 /** The contract's name: "Hearts", "Bez atu", "Мизерка". */

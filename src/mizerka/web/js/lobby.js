@@ -1,12 +1,11 @@
 // The home screen: play against the computer in one click, create a private table, list the open tables.
 
-import { api } from "./net.js";
-import { t } from "./i18n.js";
+import { api, apiResponse } from "./net.js";
+import { levelName, refusalText, t, variantName } from "./i18n.js";
 import { h } from "./sheet.js";
 import { prefs, savePrefs, saveSeat } from "./store.js";
 
-const LEVEL_KEYS = { random: "level.random", rules: "level.rules", pimc: "level.pimc", ismcts: "level.ismcts",
-  expert: "level.expert" };
+const PAGE = 100; // the server's default page of GET /api/tables
 
 let metaCache = null;
 
@@ -29,6 +28,11 @@ export async function quickplay() {
   return result.table.id;
 }
 
+/** A refused REST call in the player's language (the server's message is English). */
+export function apiErrorText(error) {
+  return refusalText(error.code, error.message, { seconds: error.retryAfter });
+}
+
 /** Join *table* (the first open seat); resolves to the seat. */
 export async function joinTable(table) {
   const result = await api("POST", `/api/tables/${encodeURIComponent(table)}/join`, { name: playerName() });
@@ -41,8 +45,11 @@ export class Lobby {
     this.root = root;
     this.hooks = hooks; // {openTable(id), showError(kind, detail)}
     this.tables = [];
+    this.total = 0; // how many open tables there are on all pages (X-Total-Count)
     this.busy = false;
     this.error = null;
+    // the private table's options, kept across re-renders: opponents who are friends (the rest are bots)
+    this.privateOptions = { friends: 2, hints: true, spectators: true };
   }
 
   async start() {
@@ -61,12 +68,29 @@ export class Lobby {
     this.destroyed = true;
   }
 
+  /** Reload the open tables: as many as are shown now (at least the first page). */
   async refresh() {
+    await this.load(0, Math.min(500, Math.max(PAGE, this.tables.length)));
+  }
+
+  /** The next page of open tables, after those shown. */
+  async more() {
+    await this.load(this.tables.length, PAGE);
+  }
+
+  async load(offset, limit) {
     try {
-      this.tables = await api("GET", "/api/tables");
+      // the first page is the server's default page (100 tables): no query
+      const query = offset === 0 && limit === PAGE ? "" : `?limit=${limit}&offset=${offset}`;
+      const { data, headers } = await apiResponse("GET", `/api/tables${query}`);
+      const known = new Set(offset ? this.tables.map((tb) => tb.id) : []);
+      const page = (data || []).filter((tb) => !known.has(tb.id));
+      this.tables = offset ? [...this.tables, ...page] : page;
+      const total = Number.parseInt(headers.get("X-Total-Count") ?? "", 10);
+      this.total = Number.isFinite(total) ? total : this.tables.length;
       this.error = null;
     } catch (error) {
-      this.error = t("error.network");
+      this.error = error.code === "network" ? t("error.network") : apiErrorText(error);
     }
     if (!this.destroyed) this.render();
   }
@@ -79,7 +103,7 @@ export class Lobby {
     try {
       await task();
     } catch (error) {
-      this.error = t("error.refused", { reason: error.message || error.code });
+      this.error = apiErrorText(error);
     } finally {
       this.busy = false;
       if (!this.destroyed) this.render();
@@ -103,10 +127,10 @@ export class Lobby {
     name.addEventListener("input", () => savePrefs({ name: name.value }));
     name.addEventListener("change", () => savePrefs({ name: name.value.trim() }));
     const level = h("select", { id: "bot-level" });
-    for (const lv of levels) level.append(h("option", { value: lv, selected: lv === p.level }, t(LEVEL_KEYS[lv] ?? lv)));
+    for (const lv of levels) level.append(h("option", { value: lv, selected: lv === p.level }, levelName(lv)));
     level.addEventListener("change", () => savePrefs({ level: level.value }));
     const variant = h("select", { id: "variant" });
-    for (const vr of variants) variant.append(h("option", { value: vr, selected: vr === p.variant }, vr));
+    for (const vr of variants) variant.append(h("option", { value: vr, selected: vr === p.variant }, variantName(vr)));
     variant.addEventListener("change", () => savePrefs({ variant: variant.value }));
 
     const play = h("button", { type: "button", id: "quickplay", class: "btn primary big", disabled: this.busy },
@@ -119,10 +143,29 @@ export class Lobby {
     const priv = h("button", { type: "button", id: "create-private", class: "btn", disabled: this.busy }, t("lobby.private"));
     priv.addEventListener("click", () => this.run(async () => {
       savePrefs({ name: name.value.trim() });
-      const info = await api("POST", "/api/tables", { visibility: "private", variant: prefs().variant });
+      const { variant: rules, level: botLevel } = prefs();
+      const o = this.privateOptions;
+      // you, then the friends' seats, then bots in the other seats (the fourth seat of a four-player variant too)
+      const n = rules === "four-players" ? 4 : 3;
+      const seats = [{ kind: "human" }];
+      for (let i = 1; i < n; i += 1) seats.push(i <= o.friends ? { kind: "human" } : { kind: "bot", level: botLevel });
+      // all friends: the server makes every seat human, as many as the variant has
+      const info = await api("POST", "/api/tables", { visibility: "private", variant: rules,
+        seats: o.friends >= 2 ? undefined : seats, hints: o.hints, spectators: o.spectators });
       await joinTable(info.id);
       this.hooks.openTable(info.id);
     }));
+    const o = this.privateOptions;
+    const opponents = h("select", { id: "private-opponents" });
+    for (const [value, key] of [[2, "lobby.twoFriends"], [1, "lobby.friendAndBot"], [0, "lobby.twoBots"]]) {
+      opponents.append(h("option", { value, selected: o.friends === value }, t(key)));
+    }
+    opponents.addEventListener("change", () => { o.friends = Number(opponents.value); });
+    const check = (id, key, prop) => {
+      const box = h("input", { type: "checkbox", id, checked: o[prop] });
+      box.addEventListener("change", () => { o[prop] = box.checked; });
+      return h("div", { class: "check-row" }, box, h("label", { for: id }, t(key)));
+    };
 
     const quick = h("section", { class: "panel quick", "aria-labelledby": "quick-title" },
       h("h2", { id: "quick-title" }, t("lobby.quickplay")),
@@ -131,7 +174,10 @@ export class Lobby {
       h("div", { class: "form-row" }, h("label", { for: "variant" }, t("lobby.variant")), variant),
       play);
     const privatePanel = h("section", { class: "panel private", "aria-labelledby": "private-title" },
-      h("h2", { id: "private-title" }, t("lobby.private")), h("p", {}, t("lobby.privateHelp")), priv);
+      h("h2", { id: "private-title" }, t("lobby.private")), h("p", {}, t("lobby.privateHelp")),
+      h("div", { class: "form-row" }, h("label", { for: "private-opponents" }, t("lobby.opponents")), opponents),
+      check("private-hints", "lobby.hints", "hints"), check("private-spectators", "lobby.spectators", "spectators"),
+      priv);
 
     const list = h("section", { class: "panel open-tables", "aria-labelledby": "open-title" });
     const refresh = h("button", { type: "button", class: "btn small" }, t("lobby.refresh"));
@@ -147,7 +193,7 @@ export class Lobby {
         const who = tb.seats.filter((s) => !s.open).map((s) => s.name || "?").join(", ");
         const li = h("li", { "data-table": tb.id },
           h("span", { class: "tb-name" }, tb.name || tb.id),
-          h("span", { class: "tb-variant" }, tb.variant),
+          h("span", { class: "tb-variant" }, variantName(tb.variant)),
           h("span", { class: "tb-players" }, who),
           h("span", { class: "tb-free" }, t("lobby.seatsFree", { n: free })));
         if (free > 0) {
@@ -166,6 +212,14 @@ export class Lobby {
         ul.append(li);
       }
       list.append(ul);
+    }
+    if (this.total > this.tables.length || this.tables.length > PAGE) {
+      list.append(h("p", { class: "muted tables-shown" }, t("lobby.shown", { n: this.tables.length, total: this.total })));
+    }
+    if (this.total > this.tables.length) {
+      const more = h("button", { type: "button", id: "more-tables", class: "btn small" }, t("lobby.more"));
+      more.addEventListener("click", () => this.more());
+      list.append(more);
     }
 
     const children = [h("p", { class: "tagline" }, t("app.tagline"))];

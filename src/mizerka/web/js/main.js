@@ -6,7 +6,7 @@
 //   /?table=ID&watch=1  watch a table
 
 import { initAnnouncer } from "./announce.js";
-import { LANGUAGES, initLang, lang, onLangChange, setLang, t } from "./i18n.js";
+import { LANGUAGES, initLang, lang, onLangChange, refusalText, setLang, t } from "./i18n.js";
 import { Lobby, joinTable, quickplay } from "./lobby.js";
 import { api } from "./net.js";
 import { h } from "./sheet.js";
@@ -44,16 +44,19 @@ export function openTable(id, { watch = false } = {}) {
   go(`/?table=${encodeURIComponent(id)}${watch ? "&watch=1" : ""}`);
 }
 
-/** A message screen for bad links and refusals, always with the way back to the lobby. */
-function showError(kind, detail = "") {
+/**
+ * A message screen for bad links and refusals, always with the way back to the lobby.  A refusal says what the
+ * server's code means in the player's language (*extra*: `code`, `seconds` to wait), else the server's message.
+ */
+function showError(kind, detail = "", extra = {}) {
   show(null);
   const back = h("button", { type: "button", class: "btn primary", id: "back-to-lobby" }, t("error.backToLobby"));
   back.addEventListener("click", goLobby);
-  const text = kind === "refused" ? t("error.refused", { reason: detail }) : t(`error.${kind}`);
+  const text = kind === "refused" ? refusalText(extra.code, detail, { seconds: extra.seconds }) : t(`error.${kind}`);
   app().replaceChildren(h("div", { class: "error-screen panel", role: "alert" },
     h("h2", {}, t("error.title")), h("p", { class: "error-text", "data-kind": kind }, text), back));
   back.focus();
-  screen = { rerender: () => showError(kind, detail) };
+  screen = { rerender: () => showError(kind, detail, extra) };
 }
 
 /** The page for a table this browser has no seat at: join a free seat, or watch, or go back. */
@@ -62,7 +65,8 @@ async function showJoin(id) {
   try {
     info = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
   } catch (error) {
-    showError(error.status === 404 ? "notFound" : error.code === "network" ? "network" : "refused", error.message);
+    showError(error.status === 404 ? "notFound" : error.code === "network" ? "network" : "refused", error.message,
+      { code: error.code, seconds: error.retryAfter });
     return;
   }
   const free = info.seats.filter((s) => s.open).length;
@@ -83,7 +87,7 @@ async function showJoin(id) {
           go(`/?table=${encodeURIComponent(id)}`, { replace: true });
         } catch (error) {
           showError(error.code === "table_full" || error.code === "seat_taken" ? "full"
-            : error.status === 404 ? "notFound" : "refused", error.message);
+            : error.status === 404 ? "notFound" : "refused", error.message, { code: error.code, seconds: error.retryAfter });
         }
       });
       box.append(join);
@@ -114,7 +118,8 @@ async function route() {
       const id = await quickplay();
       go(`/?table=${encodeURIComponent(id)}`, { replace: true });
     } catch (error) {
-      showError(error.code === "network" ? "network" : "refused", error.message);
+      showError(error.code === "network" ? "network" : "refused", error.message,
+        { code: error.code, seconds: error.retryAfter });
     }
     return;
   }

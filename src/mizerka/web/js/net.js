@@ -7,15 +7,21 @@
 export const PROTOCOL_VERSION = 1;
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, retryAfter = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.retryAfter = retryAfter; // seconds, from a 429's Retry-After header
   }
 }
 
 /** Call the REST API: `api("POST", "/api/tables", {...})`.  Errors become ApiError with the server's code. */
 export async function api(method, path, body = undefined) {
+  return (await apiResponse(method, path, body)).data;
+}
+
+/** Like `api`, with the response's headers too: `{data, headers}` (a paged list says its total in one). */
+export async function apiResponse(method, path, body = undefined) {
   let response;
   try {
     response = await fetch(path, {
@@ -37,9 +43,10 @@ export async function api(method, path, body = undefined) {
     // The server answers {"error": code, "message": text}.
     const code = (data && (data.error || data.code)) || String(response.status);
     const message = (data && data.message) || response.statusText;
-    throw new ApiError(response.status, code, message);
+    const retry = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
+    throw new ApiError(response.status, code, message, Number.isFinite(retry) && retry > 0 ? retry : null);
   }
-  return data;
+  return { data, headers: response.headers };
 }
 
 function socketUrl() {

@@ -7,7 +7,7 @@
 
 import { announce, announceUrgent, recentAnnouncements } from "./announce.js";
 import { backElement, cardElement, cardFace, parseCard, sortHand, suitOf, cardCode } from "./cards.js";
-import { cardName, contractName, listOf, signed, suitName, t } from "./i18n.js";
+import { cardName, contractName, levelName, listOf, refusalReason, signed, suitName, t } from "./i18n.js";
 import { TableSocket } from "./net.js";
 import { CONTRACT_CODES, contractIndex, contractLabel, h, renderScoreSheet, winnersOf } from "./sheet.js";
 import { forgetSeat, saveSeat, seatFor } from "./store.js";
@@ -71,7 +71,7 @@ export class TableView {
       const code = e.detail.code;
       if (code === "bad_token") forgetSeat(this.tableId);
       this.hooks.onError(code === "unknown_table" ? "notFound" : code === "bad_token" ? "badInvite" : "refused",
-        e.detail.message);
+        e.detail.message, { code });
     });
     this.buildSkeleton();
     this.socket.connect();
@@ -128,10 +128,19 @@ export class TableView {
       this.heldTimer = setTimeout(() => { this.heldTrick = null; this.render(); }, TRICK_HOLD_MS);
     }
     if (event.kind === "deal_end") {
-      this.summaryQueue.push({ event, view: this.lastDealView[event.deal_no] ?? before });
-      announce(t("announce.dealOver", { n: event.deal_no }));
+      const dealView = this.lastDealView[event.deal_no] ?? before;
+      this.summaryQueue.push({ event, view: dealView });
+      // the deal's scores, seat by seat (the seats that played it), in the same sentence as its end
+      const seats = Object.keys(dealView?.roles || {}).map(Number).sort((a, b) => a - b);
+      const scored = (seats.length ? seats : (event.scores || []).map((_, i) => i))
+        .map((seat) => `${this.nameOf(seat, dealView)} ${signed(event.scores[seat])}`);
+      announce(`${t("announce.dealOver", { n: event.deal_no })} ${t("announce.scores", { list: scored.join(", ") })}`);
     }
-    if (event.kind === "match_end") this.winners = event.winners;
+    if (event.kind === "match_end") {
+      this.winners = event.winners;
+      const names = (event.winners || []).map((seat) => this.nameOf(seat, view ?? before));
+      if (names.length) announce(t("sheet.winner", { n: names.length, names: listOf(names) }));
+    }
     if (event.kind === "rematch" && event.table) {
       this.onRematch(event.table);
       if (this.destroyed) return; // this page now shows the new table
@@ -213,8 +222,11 @@ export class TableView {
   }
 
   showError(reply) {
-    const reason = reply.message || reply.code;
-    this.message = { kind: "error", text: t("error.refused", { reason }) };
+    // the server's message is English: its code says what happened in the player's language
+    const why = reply.reason || {};
+    const reason = refusalReason(reply.code, {
+      suit: why.code === "follow" && why.suit in TRUMP_INDEX ? TRUMP_INDEX[why.suit] : null, reason: why.code });
+    this.message = { kind: "error", text: t("error.refused", { reason: reason ?? (reply.message || reply.code) }) };
     announceUrgent(this.message.text);
     this.render();
   }
@@ -257,19 +269,26 @@ export class TableView {
 
   announceAction(event, view) {
     const name = this.nameOf(event.actor, view);
+    const seat = (view ?? this.view)?.seat;
+    // your own moves in the second person: the verb agrees ("Zagrywasz", "Вы берёте взятку"), not "Ty zagrywa"
+    const mine = (who) => seat !== null && seat !== undefined && who === seat;
     if (event.action_kind === "play") {
-      announce(t("announce.played", { name, card: cardName(parseCard(event.card)) }));
+      const card = cardName(parseCard(event.card));
+      announce(mine(event.actor) ? t("announce.playedYou", { card }) : t("announce.played", { name, card }));
       if (event.trick && event.trick.winner !== null && event.trick.winner !== undefined) {
-        announce(t("announce.trickWon", { name: this.nameOf(event.trick.winner, view) }));
+        announce(mine(event.trick.winner) ? t("announce.trickWonYou")
+          : t("announce.trickWon", { name: this.nameOf(event.trick.winner, view) }));
       }
     } else if (event.action_kind === "choose") {
       const contract = contractName(contractIndex(event.contract));
       if (event.auto && event.actor === this.view?.seat) {
         this.message = { kind: "info", text: t("choose.forced", { contract }) };
       }
-      announce(t("announce.chose", { name, contract }));
+      announce(mine(event.actor) ? t("announce.choseYou", { contract }) : t("announce.chose", { name, contract }));
     } else if (event.action_kind === "exchange") {
-      announce(t("announce.exchanged", { name, n: event.count }));
+      const n = event.count;
+      if (mine(event.actor)) announce(n ? t("announce.exchangedYou", { n }) : t("announce.keptYou"));
+      else announce(n ? t("announce.exchanged", { name, n }) : t("announce.kept", { name }));
       if (event.actor === this.view?.seat && event.drawn) {
         announce(t("exchange.drawn", { n: event.drawn.length }));
       }
@@ -314,6 +333,9 @@ export class TableView {
     if (!v || !this.el) return;
     const active = document.activeElement;
     const focusInHand = active && active.closest && active.closest(".hand");
+    // Every render rebuilds the bar and the panels: a control that had the focus gets it back (by its data-focus)
+    const focusKey = active && active !== document.body && this.root.contains(active) && !active.closest("dialog")
+      ? active.dataset?.focus : null;
     this.root.dataset.phase = v.phase;
     this.root.dataset.seq = String(v.seq);
     this.root.dataset.connection = this.socket?.state === "open" ? "open" : this.socket?.state ?? "";
@@ -321,6 +343,12 @@ export class TableView {
     this.renderFelt(v);
     this.renderMe(v);
     this.renderSheet(v);
+    if (focusKey && !this.root.contains(document.activeElement)) {
+      // gone or disabled now (the hint button off turn, the exchange's confirm once sent): the hand takes it
+      const again = this.root.querySelector(`[data-focus="${focusKey}"]:not([disabled])`)
+        ?? this.el.me.querySelector('.hand .card[tabindex="0"]');
+      again?.focus({ preventScroll: true });
+    }
     // Keep keyboard focus on the hand across re-renders.
     if (focusInHand || (v.your_turn && (active === document.body || active === null))) {
       const target = this.el.me.querySelector('.hand .card[tabindex="0"]');
@@ -347,15 +375,16 @@ export class TableView {
       bar.append(banner);
     }
     const tools = h("div", { class: "tools" });
-    const lastBtn = h("button", { type: "button", class: "btn", "aria-pressed": String(this.showLast),
+    const lastBtn = h("button", { type: "button", class: "btn", "data-focus": "last", "aria-pressed": String(this.showLast),
       "aria-keyshortcuts": "L", disabled: !v.last_trick }, t(this.showLast ? "table.hideLastTrick" : "table.lastTrick"));
     lastBtn.addEventListener("click", () => { this.showLast = !this.showLast; this.render(); });
-    const sheetBtn = h("button", { type: "button", class: "btn", "aria-expanded": String(this.sheetOpen),
+    const sheetBtn = h("button", { type: "button", class: "btn", "data-focus": "sheet", "aria-expanded": String(this.sheetOpen),
       "aria-controls": "sheet-panel", "aria-keyshortcuts": "S" }, t("table.scoreSheet"));
     sheetBtn.addEventListener("click", () => { this.sheetOpen = !this.sheetOpen; this.render(); });
     tools.append(lastBtn, sheetBtn);
     if (v.options?.hints && v.seat !== null && v.your_turn) {
-      const hintBtn = h("button", { type: "button", class: "btn hint-btn", "aria-keyshortcuts": "H" }, t("table.hint"));
+      const hintBtn = h("button", { type: "button", class: "btn hint-btn", "data-focus": "hint", "aria-keyshortcuts": "H" },
+        t("table.hint"));
       hintBtn.addEventListener("click", () => this.requestHint());
       tools.append(hintBtn);
     }
@@ -372,8 +401,10 @@ export class TableView {
     const head = h("div", { class: "seat-head" },
       h("span", { class: "seat-name" }, player.open ? t("table.empty") : this.nameOf(seat)));
     if (isBot) {
-      head.append(h("span", { class: "badge bot-badge", title: player.bot || "" },
-        `${player.badge || "🤖"} ${t("table.bot")}${player.bot ? ` · ${player.bot}` : ""}`));
+      // the level in the player's language (the server's badge is an English word)
+      const level = player.bot ? levelName(player.bot) : "";
+      head.append(h("span", { class: "badge bot-badge", title: level },
+        `${t("table.bot")}${level ? ` · ${level}` : ""}`));
     }
     if (!player.open && player.kind === "human") {
       head.append(h("span", { class: `conn-dot ${player.connected ? "online" : "offline"}`,
@@ -388,7 +419,7 @@ export class TableView {
       facts.append(h("span", { class: "count" }, t("table.cards", { n })));
     }
     panel.append(facts);
-    if (place !== "bottom" && v.phase !== "waiting") {
+    if ((place !== "bottom" || v.seat === null) && v.phase !== "waiting") { // a spectator's bottom seat too
       const mini = h("div", { class: "mini-hand", "aria-hidden": "true" });
       const n = Math.min(v.hand_sizes[seat] ?? 0, 13);
       for (let i = 0; i < n; i += 1) mini.append(backElement());
@@ -476,7 +507,7 @@ export class TableView {
     box.append(list);
     const url = inviteUrl(v.table);
     const input = h("input", { type: "text", readonly: true, value: url, class: "invite-url", "aria-label": t("table.invite") });
-    const copy = h("button", { type: "button", class: "btn" }, t("lobby.copy"));
+    const copy = h("button", { type: "button", class: "btn", "data-focus": "copy" }, t("lobby.copy"));
     copy.addEventListener("click", async () => {
       try { await navigator.clipboard.writeText(url); } catch { input.select(); document.execCommand?.("copy"); }
       copy.textContent = t("lobby.copied");
@@ -489,6 +520,9 @@ export class TableView {
     const me = this.el.me;
     me.replaceChildren();
     if (v.seat === null) {
+      // a spectator has no seat of its own: the bottom place is the first seat's, its cards face down
+      const bottom = Object.entries(placements(v.players.length, v.seat)).find(([, place]) => place === "bottom");
+      if (bottom) me.append(this.seatPanel(v, Number(bottom[0]), "bottom"));
       me.append(h("p", { class: "spectator-note" }, t("table.spectator")));
       return;
     }
@@ -589,7 +623,8 @@ export class TableView {
       h("span", { class: "exchange-help" }, t("exchange.help")),
       h("span", { class: "exchange-limit" }, t("exchange.limit", { n: v.talon_size })),
       h("span", { class: "exchange-selected", "aria-live": "polite" }, t("exchange.selected", { n })));
-    const confirm = h("button", { type: "button", class: "btn primary exchange-confirm", disabled: this.pending || n > max },
+    const confirm = h("button", { type: "button", class: "btn primary exchange-confirm", "data-focus": "exchange-confirm",
+      disabled: this.pending || n > max },
       n ? t("exchange.confirm", { n }) : t("exchange.keep"));
     confirm.addEventListener("click", () => {
       const discards = [...this.selected];
@@ -663,7 +698,11 @@ export class TableView {
     panel.hidden = !this.sheetOpen;
     if (!this.sheetOpen) { panel.replaceChildren(); return; }
     const close = h("button", { type: "button", class: "btn close-sheet", "aria-label": t("common.close") }, "×");
-    close.addEventListener("click", () => { this.sheetOpen = false; this.render(); });
+    close.addEventListener("click", () => {
+      this.sheetOpen = false;
+      this.render();
+      this.el.bar.querySelector('[data-focus="sheet"]')?.focus(); // back to the button that opens it
+    });
     panel.replaceChildren(h("div", { class: "sheet-head" }, h("h2", {}, t("sheet.title")), close),
       renderScoreSheet(v, this.winners));
   }
@@ -733,7 +772,7 @@ export class TableView {
             (value !== undefined ? ` (${t("table.hintEval", { value: formatEval(value) })})` : "");
           for (const b of buttons.children) b.classList.toggle("hinted", b.dataset.contract === reply.action);
         } else {
-          out.textContent = t("error.refused", { reason: reply.message || reply.code });
+          out.textContent = t("error.refused", { reason: refusalReason(reply.code) ?? (reply.message || reply.code) });
         }
       });
       dialog.append(h("div", { class: "dialog-foot" }, hintBtn, out));
@@ -801,7 +840,10 @@ export class TableView {
         const response = await fetch(link.href, { headers });
         if (!response.ok) {
           let reason = response.statusText;
-          try { reason = (await response.json()).message || reason; } catch { /* not JSON */ }
+          try {
+            const body = await response.json();
+            reason = refusalReason(body.error) ?? (body.message || reason);
+          } catch { /* not JSON */ }
           out.className = "record-out message error";
           out.textContent = t("error.refused", { reason });
           return;
@@ -823,7 +865,8 @@ export class TableView {
   overDialog(v) {
     const dialog = h("dialog", { "aria-labelledby": "over-title" });
     const winners = this.winners ?? winnersOf(v.totals);
-    const again = h("button", { type: "button", class: "btn primary rematch-btn" }, t("over.again"));
+    // the dialog opens on its primary action: "Play again" (a spectator: "Back to the lobby"), not the download
+    const again = h("button", { type: "button", class: "btn primary rematch-btn", autofocus: true }, t("over.again"));
     const status = h("p", { class: "rematch-out", role: "status" });
     again.addEventListener("click", () => {
       // The ack says the wish is taken (and who is still to ask); the rematch event, once every seated human has
@@ -835,10 +878,10 @@ export class TableView {
         if (reply.type !== "error" || this.destroyed || this.rematchTable) return;
         again.disabled = false;
         status.className = "rematch-out message error";
-        status.textContent = t("error.refused", { reason: reply.message || reply.code });
+        status.textContent = t("error.refused", { reason: refusalReason(reply.code) ?? (reply.message || reply.code) });
       });
     });
-    const lobby = h("button", { type: "button", class: "btn" }, t("error.backToLobby"));
+    const lobby = h("button", { type: "button", class: "btn", autofocus: v.seat === null }, t("error.backToLobby"));
     lobby.addEventListener("click", () => { dialog.close(); this.hooks.goLobby(); });
     const record = this.recordLink(dialog);
     // the score sheet of a finished match opens with its winner banner: the dialog shows it once
