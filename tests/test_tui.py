@@ -4,7 +4,6 @@ undo within its limits, hints, and ``mizerka play`` handing over to the line gam
 from __future__ import annotations
 
 import asyncio
-import io
 import os
 import warnings
 from pathlib import Path
@@ -14,7 +13,6 @@ import pytest
 pytest.importorskip("textual", reason="the tui extra (textual) is not installed")
 
 from click.testing import CliRunner
-from rich.console import Console
 
 from mizerka.cli import cli
 from mizerka.deal import KEEP, Exchange, Phase, Play
@@ -23,6 +21,7 @@ from mizerka.rules import Contract, parse_variant
 from mizerka.tui.app import ContractDialog, ExchangeDialog, MizerkaApp
 from mizerka.tui.command import build_app
 from mizerka.tui.model import TableModel, UndoError
+from tui_helpers import screen_text
 
 GOLDEN = Path(__file__).parent / "data" / "tui" / "layout.txt"
 RULES = parse_variant("standard,first_dealer=2")  # seat 0 is forehand in deal 1
@@ -30,15 +29,6 @@ RULES = parse_variant("standard,first_dealer=2")  # seat 0 is forehand in deal 1
 
 def app_for_test() -> MizerkaApp:
     return build_app(seed=3, rules=RULES, seat=0, name="You", opponents="random", bot_delay=0)
-
-
-def screen_text(app: MizerkaApp) -> str:
-    """The screen as plain text (what a snapshot compares): rendered by Textual's compositor, styles dropped."""
-    width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), record=True, force_terminal=True,
-                      color_system="truecolor", legacy_windows=False, safe_box=False)
-    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-    return "\n".join(line.rstrip() for line in console.export_text().splitlines())
 
 
 async def play_deal_one_by_keys(app: MizerkaApp, pilot: object) -> None:

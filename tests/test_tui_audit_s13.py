@@ -4,7 +4,6 @@ the score sheet in a dialog, four-player totals, the turned-up card, and a hint 
 from __future__ import annotations
 
 import asyncio
-import io
 import random
 import threading
 import time
@@ -13,7 +12,6 @@ import pytest
 
 pytest.importorskip("textual", reason="the tui extra (textual) is not installed")
 
-from rich.console import Console
 from textual.widgets import RichLog
 
 from mizerka.cards import CARDS, Card
@@ -22,20 +20,13 @@ from mizerka.rules import parse_variant
 from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, MizerkaApp
 from mizerka.tui.command import build_app
 from mizerka.tui.model import TableModel
+from tui_helpers import screen_text
 
 RULES = parse_variant("standard,first_dealer=2")  # seat 0 is forehand in deal 1
 
 
 def make_app(variant: str = "standard,first_dealer=2", seed: int = 3) -> MizerkaApp:
     return build_app(seed=seed, rules=parse_variant(variant), seat=0, name="You", opponents="random", bot_delay=0)
-
-
-def screen_text(app: MizerkaApp) -> str:
-    width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), record=True, force_terminal=True,
-                      color_system="truecolor", legacy_windows=False, safe_box=False)
-    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-    return "\n".join(line.rstrip() for line in console.export_text().splitlines())
 
 
 def flat(text: str) -> str:

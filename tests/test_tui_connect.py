@@ -30,6 +30,8 @@ from mizerka.tui.remote import HeldSeat, RemoteError, RemoteRefused, RemoteTable
 sys.path.insert(0, str(Path(__file__).parent / "server"))
 from server_helpers import ThreadServer, free_port
 
+from tui_helpers import logged as log_text
+
 VARIANT = "standard,contracts=NT"  # three deals: a whole match stays quick
 
 
@@ -235,24 +237,27 @@ def test_a_bad_token_is_refused_without_retrying(server: ThreadServer) -> None:
     assert isinstance(RemoteRefused("x"), RemoteError)
 
 
+def seated_app(server: ThreadServer) -> tuple[RemoteTable, Any]:
+    """A table against two bots, joined as Ola and connected, with the full-screen app over it."""
+    from mizerka.tui.remote_app import RemoteApp
+
+    table = RemoteTable(parse_invite(make_table(server, BOTS)), timeout=10)
+    table.join("Ola")
+    table.connect()
+    return table, RemoteApp(table)
+
+
 def test_full_screen_plays_a_deal_at_the_server(server: ThreadServer) -> None:
     """The Textual app over a server's table: dialogs, a refused action re-asked, cards by Enter, to a deal's end."""
     pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
     import asyncio
 
-    from textual.widgets import RichLog
-
     from mizerka.tui.app import ContractDialog, ExchangeDialog
-    from mizerka.tui.remote_app import RemoteApp
 
-    url = make_table(server, BOTS)
-    table = RemoteTable(parse_invite(url), timeout=10)
-    table.join("Ola")
-    table.connect()
-    app = RemoteApp(table)
+    table, app = seated_app(server)
 
     def logged() -> str:
-        return "\n".join(str(line.text) for line in app.query_one("#log", RichLog).lines)
+        return log_text(app)
 
     async def play() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
@@ -297,16 +302,9 @@ def test_full_screen_asks_again_when_a_reply_is_lost_with_the_connection(server:
     import asyncio
     import time
 
-    from textual.widgets import RichLog
-
     from mizerka.tui.app import ContractDialog, ExchangeDialog
-    from mizerka.tui.remote_app import RemoteApp
 
-    url = make_table(server, BOTS)
-    table = RemoteTable(parse_invite(url), timeout=10)
-    table.join("Ola")
-    table.connect()
-    app = RemoteApp(table)
+    table, app = seated_app(server)
     dropped: list[int] = []
     send = table.send_nowait
 
@@ -320,7 +318,7 @@ def test_full_screen_asks_again_when_a_reply_is_lost_with_the_connection(server:
     table.send_nowait = send_then_drop  # type: ignore[method-assign]
 
     def logged() -> str:
-        return "\n".join(str(line.text) for line in app.query_one("#log", RichLog).lines)
+        return log_text(app)
 
     async def play() -> None:
         async with app.run_test(size=(120, 40)) as pilot:

@@ -68,7 +68,7 @@ def test_the_last_deals_summary_closes_to_the_result(new_page: Any, web_server: 
     assert last["deal_no"] == 18
     page = new_page()
     open_seat(page, web_server.url, table, token, seat)
-    play_until(page, lambda: bool(page.locator("dialog.summary-dialog[open]").count()))
+    play_until(page, lambda: bool(page.locator("dialog.summary-dialog[open]").count()), close_summary=False)
     summary = page.locator("dialog.summary-dialog[open]")
     expect(summary).to_contain_text("Deal 18")
     page.wait_for_function("() => window.mizerkaDebug.view().phase === 'over'")
@@ -83,7 +83,9 @@ def test_the_last_deals_summary_closes_to_the_result(new_page: Any, web_server: 
 
 def test_play_again_moves_to_the_rematch_table(new_page: Any, web_server: Any) -> None:
     """'Play again' at a table with one human: the server makes the rematch table at once and says so with the
-    rematch event (no reply carries the request's id); the page moves there, to the same seat."""
+    rematch event (no reply carries the request's id); the page moves there, to the same seat.  The result dialog
+    opens on "Play again", its primary action (session 13: it opened on the record's download, the first control
+    in it), so Enter after the last deal plays again."""
     table, token, seat = api_quickplay(web_server.url)
     play_through_protocol(web_server, table, token, lambda v: v["phase"] == "over")
     page = new_page()
@@ -91,6 +93,7 @@ def test_play_again_moves_to_the_rematch_table(new_page: Any, web_server: Any) -
     over = page.locator("dialog.over-dialog[open]")
     expect(over).to_be_visible()
     expect(over.locator(".winner-banner")).to_have_count(1)  # the winner is named once
+    expect(over.get_by_role("button", name="Play again")).to_be_focused()
     over.get_by_role("button", name="Play again").click()
     page.wait_for_url(re.compile(r"\?table=(?!" + re.escape(table) + r"\b)"), timeout=10_000)
     new_table = page.url.split("?table=", 1)[1]
@@ -123,6 +126,8 @@ def test_a_page_opened_after_the_rematch_goes_to_the_new_table(new_page: Any, we
 
 
 def test_a_spectator_is_not_offered_play_again(new_page: Any, web_server: Any) -> None:
+    """A spectator has no "Play again": the result dialog opens on its way out, "Back to the lobby" (session 13:
+    it opened on the record's download)."""
     table, token, _ = api_quickplay(web_server.url)
     play_through_protocol(web_server, table, token, lambda v: v["phase"] == "over")
     spectator = new_page()
@@ -130,7 +135,7 @@ def test_a_spectator_is_not_offered_play_again(new_page: Any, web_server: Any) -
     wait_for_table(spectator)
     over = spectator.locator("dialog.over-dialog[open]")
     expect(over).to_be_visible()
-    expect(over.get_by_role("button", name="Back to the lobby")).to_be_visible()
+    expect(over.get_by_role("button", name="Back to the lobby")).to_be_focused()
     expect(over.get_by_role("button", name="Play again")).to_have_count(0)
 
 

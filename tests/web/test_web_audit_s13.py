@@ -46,29 +46,6 @@ def active(page: Any, script: str) -> Any:
 # -- keyboard ---------------------------------------------------------------------------------------
 
 
-def test_the_result_dialog_opens_on_play_again(new_page: Any, web_server: Any) -> None:
-    """At the end of the match the result dialog focuses its primary action, "Play again", not the record
-    download (the first control in it): Enter after the last deal plays again, as a player expects."""
-    table, token, seat = api_quickplay(web_server.url)
-    play_through_protocol(web_server, table, token, lambda v: v["phase"] == "over")
-    page = new_page()
-    open_seat(page, web_server.url, table, token, seat)
-    over = page.locator("dialog.over-dialog[open]")
-    expect(over).to_be_visible()
-    expect(over.locator(".rematch-btn")).to_be_focused()
-
-
-def test_a_spectators_result_dialog_opens_on_its_way_out(new_page: Any, web_server: Any) -> None:
-    """A spectator has no "Play again": the result dialog focuses "Back to the lobby", not the download."""
-    table, token, _ = api_quickplay(web_server.url)
-    play_through_protocol(web_server, table, token, lambda v: v["phase"] == "over")
-    spectator = new_page()
-    spectator.goto(f"{web_server.url}/?table={table}&watch=1")
-    wait_for_table(spectator)
-    over = spectator.locator("dialog.over-dialog[open]")
-    expect(over.get_by_role("button", name="Back to the lobby")).to_be_focused()
-
-
 def test_a_toolbar_button_keeps_the_focus(new_page: Any, web_server: Any) -> None:
     """The table is redrawn on every event (each bot's card): a keyboard player who pressed "Score sheet" or
     "Last trick" keeps the focus on that button, rather than losing it to the page (and starting Tab again from

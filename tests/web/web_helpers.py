@@ -72,14 +72,15 @@ def quickplay(page: Any, base_url: str) -> dict[str, Any]:
     return wait_for_table(page)
 
 
-def act_once(page: Any, *, exchange: int = 2) -> str | None:
+def act_once(page: Any, *, exchange: int = 2, close_summary: bool = True) -> str | None:
     """Take this seat's next action through the interface, if there is one; return what was done.
 
     Contract choice: the first offered contract.  Exchange: discard the first *exchange* cards.  Play: the first
-    playable card.  An end-of-deal summary is closed.
+    playable card.  An end-of-deal summary is closed, unless *close_summary* is false (a test that looks at it:
+    the summary may open between its check and this one).
     """
     summary = page.locator("dialog.summary-dialog[open]")
-    if summary.count():
+    if summary.count() and close_summary:
         summary.locator(".btn.primary").click()  # on to the next deal, as the docstring promises
         return "summary"
     if page.locator("dialog.choose-dialog[open]").count():
@@ -121,13 +122,13 @@ def _answered(page: Any, seq: int, timeout_ms: float) -> bool:
     return True
 
 
-def play_until(page: Any, done: Any, *, timeout: float = 60.0, exchange: int = 2) -> None:
-    """Act whenever it is this seat's turn until ``done()`` is true."""
+def play_until(page: Any, done: Any, *, timeout: float = 60.0, exchange: int = 2, close_summary: bool = True) -> None:
+    """Act whenever it is this seat's turn until ``done()`` is true (see :func:`act_once`)."""
     deadline = time.monotonic() + timeout
     while not done():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out; view: {view(page)}")
-        if act_once(page, exchange=exchange) is None:
+        if act_once(page, exchange=exchange, close_summary=close_summary) is None:
             page.wait_for_timeout(30)
 
 
