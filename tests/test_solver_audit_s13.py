@@ -352,3 +352,15 @@ def test_the_kernel_called_directly_refuses_a_trump_or_trick_it_cannot_search(
     kernel = pytest.importorskip("mizerka.solver._kernel", reason="the C kernel is not built")
     with pytest.raises(ValueError, match=what):
         kernel.solve(hands, 0, trick, trump, 1, 1, False)
+
+
+def test_the_analysis_takes_each_deal_once() -> None:
+    """``analyse(record, [1, 1])`` analysed deal 1 twice (the command line removed the repeat; the library did
+    not); an unhashable item is no deal number."""
+    match = Match(players=["A", "B", "C"], seed=4)
+    while match.deal_no == 1:
+        match.play(min(match.deal.legal_actions, key=str))
+    record = MatchRecord.from_match(match)
+    assert [d.deal_no for d in analyse(record, [1, 1]).deals] == [1]
+    with pytest.raises(RecordError, match="collection of deal numbers"):
+        analyse(record, [[1]])  # type: ignore[list-item]

@@ -239,7 +239,11 @@ def analyse(
     _check_record(record)
     if deals is not None and (isinstance(deals, (str, bytes)) or not isinstance(deals, Iterable)):
         raise RecordError(f"deals must be a collection of deal numbers, not {deals!r}")
-    numbers = list(deals) if deals is not None else [
+    try:
+        given = None if deals is None else list(dict.fromkeys(deals))  # each deal once, in the order given
+    except TypeError:  # an unhashable item: no deal number
+        raise RecordError(f"deals must be a collection of deal numbers, not {deals!r}") from None
+    numbers = given if given is not None else [
         d.number for d in record.deals if d.contract is not None and d.tricks
     ]
     out = []
