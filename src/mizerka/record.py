@@ -116,6 +116,9 @@ _COMMIT: Final = re.compile(r"sha256:[0-9a-f]{64}")
 _TAG_LINE: Final = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]')
 _EXCHANGE_LINE: Final = re.compile(r"([0-9]{1,2})\s*:\s*(.*)")
 _PLAY_LINE: Final = re.compile(r"([0-9]{1,3})\s+@([0-9]{1,2})\s*:\s*(.*)")
+_LINE_BREAKS: Final = frozenset("\u2028\u2029")
+"""Line and paragraph separators: not control characters, but :meth:`str.splitlines` ends a line at them (as it
+does at the C0 and C1 controls), so a name holding one would write a text record that cannot be read back."""
 _INT: Final = re.compile(r"[+-]?[0-9]{1,6}")  # ASCII digits only: \d would also take other scripts' digits
 
 
@@ -611,7 +614,7 @@ def _cards(cards: CardSet) -> str:
 def _check_text(what: str, value: object) -> str:
     if not isinstance(value, str):
         raise RecordError(f"{what} must be text, not {type(value).__name__}")
-    if len(value) > 1000 or any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in value):  # C0, DEL and C1 controls
+    if len(value) > 1000 or any(ord(ch) < 32 or 127 <= ord(ch) < 160 or ch in _LINE_BREAKS for ch in value):
         raise RecordError(f"{what} {value[:40]!r} must be one line of at most 1000 characters")
     return value
 
@@ -867,6 +870,7 @@ def read_text(text: str) -> MatchRecord:
     """
     if not isinstance(text, str):
         raise RecordSyntaxError(f"a record is text, not {type(text).__name__}")
+    text = text.removeprefix("\ufeff")  # a byte order mark, as some editors write
     header: dict[str, tuple[str, int]] = {}
     deals: list[_TextDeal] = []
     section: str | None = None
@@ -965,7 +969,10 @@ def _build_from_text(header: dict[str, tuple[str, int]], text_deals: list[_TextD
     for td in text_deals:
         deals.append(_deal_from_text(td, n, (first_dealer + td.number - 1) % n))
     record = _construct(rules, players, first_dealer, deals, tags)
-    if result is not None:
+    if result is None:
+        if record.is_over():  # as in JSON: a finished match states its result, the check on the deals' totals
+            raise RecordSyntaxError(_NO_RESULT)
+    else:
         _check_result(record, result[0], result[1])
     return record
 
@@ -985,6 +992,11 @@ def _construct(
     rules: Rules, players: list[str], first_dealer: int, deals: list[DealRecord], tags: dict[str, str]
 ) -> MatchRecord:
     return MatchRecord(rules, tuple(players), first_dealer, tuple(deals), tags)
+
+
+_NO_RESULT: Final = "the result is missing, but the match is over: a finished match states its totals"
+"""Both forms refuse a finished match without its result (the text form's ``Result`` tag, JSON's ``result``);
+an unfinished one may leave it out (as ``*`` or ``null``)."""
 
 
 def _check_result(record: MatchRecord, value: str, line_no: int) -> None:
@@ -1081,6 +1093,23 @@ _DEAL_KEYS: Final = frozenset(
 )
 
 
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object as a dict, refusing a key given twice (``json`` would keep the last one silently, where the
+    text form refuses a second tag)."""
+    data: dict[str, object] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _DuplicateKey(key)
+        data[key] = value
+    return data
+
+
 def read_json(text: str | bytes) -> MatchRecord:
     """Read the JSON form of a record, checking every rule.
 
@@ -1089,8 +1118,14 @@ def read_json(text: str | bytes) -> MatchRecord:
             ill-typed field).
         RecordError, CommitmentError: as :func:`read_text`.
     """
+    if isinstance(text, bytes):
+        text = text.removeprefix(b"\xef\xbb\xbf")
+    elif isinstance(text, str):
+        text = text.removeprefix("\ufeff")  # a byte order mark, as some editors write
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_no_duplicates)
+    except _DuplicateKey as error:
+        raise RecordSyntaxError(f"the field {error.key!r} is given twice") from None
     except (ValueError, RecursionError, TypeError) as error:
         line = getattr(error, "lineno", None)
         raise RecordSyntaxError(f"not JSON: {error}", line_no=line) from None
@@ -1128,7 +1163,7 @@ def from_dict(data: object) -> MatchRecord:
     result = data.get("result")
     if result is None:
         if record.is_over():
-            raise RecordError("the result is missing but the match is over")
+            raise RecordSyntaxError(_NO_RESULT)
     else:
         if not isinstance(result, list) or not record.is_over():
             raise RecordSyntaxError(f"a result {result!r} for a match that is not over, or not a list of totals")

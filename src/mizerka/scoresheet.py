@@ -33,7 +33,11 @@ from mizerka.rules import STANDARD, Contract, Rules
 if TYPE_CHECKING:
     from mizerka.match import DealResult, Match
 
-__all__ = ["ScoreSheet"]
+__all__ = ["ScoreSheet", "ScoreSheetError"]
+
+
+class ScoreSheetError(ValueError):
+    """Players or results that do not make a score sheet; the message names the problem."""
 
 
 def _signed(value: int) -> str:
@@ -52,9 +56,32 @@ class ScoreSheet:
     def __init__(
         self, players: Sequence[str], results: Sequence[DealResult], rules: Rules = STANDARD
     ) -> None:
+        """Raises:
+            ScoreSheetError: for players that are not one name per seat of *rules*, or a result that does not fit
+                them (a seat out of range, a contract the rules do not play, tricks or scores not one per seat).
+        """
         self.players = tuple(players)
         self.results = tuple(results)
         self.rules = rules
+        n = rules.n_seats
+        if len(self.players) != n or not all(isinstance(p, str) for p in self.players):
+            raise ScoreSheetError(f"{rules.name!r} seats {n} players: give {n} names, not {list(self.players)!r}")
+        for index, result in enumerate(self.results):
+            where = f"result {index + 1} (deal {getattr(result, 'deal_no', '?')})"
+            try:
+                dealer, chooser, contract = result.dealer, result.chooser, result.contract
+                tricks, scores = tuple(result.tricks), tuple(result.scores)
+            except (AttributeError, TypeError):
+                raise ScoreSheetError(f"{where} is not a DealResult: {result!r}") from None
+            for what, seat in (("dealer", dealer), ("chooser", chooser)):
+                if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+                    raise ScoreSheetError(f"{where}: the {what} {seat!r} is not a seat 0-{n - 1}")
+            if not isinstance(contract, Contract) or contract not in rules.contracts:
+                raise ScoreSheetError(f"{where}: {contract!r} is not a contract of {rules.name!r}")
+            for what, values in (("tricks", tricks), ("scores", scores)):
+                if len(values) != n or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+                    raise ScoreSheetError(f"{where}: the {what} must be {n} whole numbers, one per seat, "
+                                          f"not {values!r}")
 
     @classmethod
     def from_match(cls, match: Match) -> ScoreSheet:
@@ -92,11 +119,18 @@ class ScoreSheet:
             rows.append([name, *marks, _signed(self.totals()[seat])])
         return _columns(rows)
 
+    def sits_out(self, result: DealResult) -> int | None:
+        """The seat that sits the deal out (four players: the dealer), or ``None``.  The table shows its tricks
+        and score as ``-``: it took no tricks because it did not play, not because it played and took none."""
+        return result.dealer if self.rules.n_seats > 3 else None
+
     def table(self) -> str:
-        """One row per deal: dealer, chooser, contract, take/avoid, tricks, scores | running totals."""
+        """One row per deal: dealer, chooser, contract, take/avoid, tricks, scores | running totals (a seat that
+        sits the deal out shows ``-`` for its tricks and score)."""
         names = list(self.players)
         rows = [["deal", "dealer", "chooser", "contract", "goal", "tricks", *names, "|", *names]]
         for result, running in zip(self.results, self.running_totals(), strict=True):
+            out = self.sits_out(result)
             rows.append(
                 [
                     str(result.deal_no),
@@ -104,8 +138,8 @@ class ScoreSheet:
                     names[result.chooser],
                     result.contract.symbol,
                     result.contract.goal,
-                    " ".join(str(t) for t in result.tricks),
-                    *(_signed(s) for s in result.scores),
+                    " ".join("-" if seat == out else str(t) for seat, t in enumerate(result.tricks)),
+                    *("-" if seat == out else _signed(s) for seat, s in enumerate(result.scores)),
                     "|",
                     *(_signed(t) for t in running),
                 ]
