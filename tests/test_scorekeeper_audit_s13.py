@@ -58,3 +58,18 @@ def test_four_player_sheet_shows_the_sitting_out_dealer_as_such() -> None:
 def test_three_player_sheet_has_no_sitting_out_mark() -> None:
     sheet = ScoreSheet(["A", "B", "C"], [HEARTS], STANDARD)
     assert sheet.table().splitlines()[1].split()[5:] == ["5", "4", "4", "-2", "-1", "+3", "|", "-2", "-1", "+3"]
+
+
+def test_csv_export_writes_formula_like_names_as_text() -> None:
+    """A name that starts like a spreadsheet formula is written after an apostrophe: opening the CSV runs
+    nothing (it went into the file raw)."""
+    import csv
+    import io
+
+    keeper = ScoreKeeper.new(["=HYPERLINK(1)", "@Ola", "Jan"], "Jan")
+    keeper.enter_contract("H")
+    keeper.enter_tricks("5 4 4")
+    rows = list(csv.reader(io.StringIO(keeper.to_csv())))
+    assert rows[0][5:8] == ["tricks =HYPERLINK(1)", "tricks @Ola", "tricks Jan"]  # a header starts with a word
+    assert rows[1][1] == "Jan" and rows[1][2] == "'=HYPERLINK(1)"
+    assert not any(cell.startswith(("=", "+", "-", "@")) for row in rows for cell in row[1:3])

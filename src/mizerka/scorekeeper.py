@@ -355,14 +355,22 @@ class ScoreKeeper:
         write_atomic(Path(path), self.record.to_text())
 
     def to_csv(self) -> str:
-        """One row per finished deal: dealer, chooser, contract, goal, then tricks, scores, totals per player."""
+        """One row per finished deal: dealer, chooser, contract, goal, then tricks, scores, totals per player.
+
+        A name that a spreadsheet would read as a formula (it starts with ``=``, ``+``, ``-``, ``@``, a tab or
+        a carriage return) is written after an apostrophe, which spreadsheets show as text:
+
+        >>> _csv_text("=HYPERLINK(1)"), _csv_text("Ala")
+        ("'=HYPERLINK(1)", 'Ala')
+        """
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        names = list(self.players)
+        heads = list(self.players)  # a header cell starts with its column's word: never a formula
         writer.writerow(
             ["deal", "dealer", "chooser", "contract", "goal",
-             *(f"tricks {n}" for n in names), *(f"score {n}" for n in names), *(f"total {n}" for n in names)]
+             *(f"tricks {n}" for n in heads), *(f"score {n}" for n in heads), *(f"total {n}" for n in heads)]
         )
+        names = [_csv_text(name) for name in self.players]
         sheet = self.sheet()
         for result, running in zip(sheet.results, sheet.running_totals(), strict=True):
             writer.writerow(
@@ -891,6 +899,11 @@ class _Session:
         click.echo("")
         click.echo(str(keeper.sheet()))
         click.echo("")
+
+
+def _csv_text(text: str) -> str:
+    """*text* for a CSV cell that a spreadsheet will not run as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _export(keeper: ScoreKeeper, csv_path: Path | None, record_path: Path | None) -> None:
