@@ -36,7 +36,7 @@ def _plot(result: ArenaResult, path: str) -> None:
     axes.set_ylabel("running mean points per deal")
     axes.legend()
     figure.tight_layout()
-    figure.savefig(path)
+    figure.savefig(path, format=path.rsplit(".", 1)[-1].lower())  # by its suffix: '.png' is not saved as '.png.png'
     plt.close(figure)
 
 
@@ -76,9 +76,17 @@ def arena_command(
         if not sep or name not in BOT_LEVELS:
             raise click.BadParameter(f"expected LEVEL:SPEC with a known level, not {item!r}", param_hint="--budget")
         try:
-            overrides[name] = Budget.parse(spec)
+            budget = Budget.parse(spec)
         except BudgetError as error:
             raise click.BadParameter(str(error), param_hint="--budget") from None
+        if name not in bots and all(b in BOT_LEVELS for b in bots):  # (an unknown bot is named by the arena)
+            # a budget that would change nothing: most likely a typo for a level that plays
+            raise click.BadParameter(f"{item!r}: no {name} bot plays in this arena (bots: {', '.join(bots)})",
+                                     param_hint="--budget")
+        # a level given twice: the fields add up ('pimc:worlds=8' then 'pimc:time=1'), the later one wins a field
+        overrides[name] = budget.merged(overrides[name]) if name in overrides else budget
+    if save_records is not None and not save_records.strip():  # '' is the current folder to pathlib
+        raise click.BadParameter("the records' folder must be named, not empty", param_hint="--save-records")
     if plot is not None and not plot.lower().endswith((".png", ".svg")):
         raise click.BadParameter("the plot file must end in .png or .svg", param_hint="--plot")
     if plot is not None:  # checked before the run, which the plot comes after
@@ -87,8 +95,16 @@ def arena_command(
             raise click.BadParameter(f"cannot write {plot!r}: {str(folder)!r} is not a writable folder",
                                      param_hint="--plot")
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    # no more processes than matches: each match is one job, so the rest would idle (the process pool starts every
+    # worker at once: '--workers 100000' forked 100000 processes for two matches); the results are the same
+    pool_size: int | None = workers  # a bad count is left for the arena to name
+    if workers is None and backend == "ray":
+        pool_size = None  # Ray's own default: every CPU of the local cluster
+    elif workers is None or workers >= 1:
+        pool_size = min(workers or os.cpu_count() or 1, matches)
     console = Console(stderr=True)
     try:
         with warnings.catch_warnings(), Progress(TextColumn("arena"), BarColumn(), MofNCompleteColumn(),
@@ -96,14 +112,14 @@ def arena_command(
             warnings.simplefilter("ignore", UserWarning)  # the variant's warning, said above (forked workers too)
             task = progress.add_task("matches", total=matches)
             result = run_arena(
-                list(bots), matches, seed=seed, rules=rules, workers=workers, backend=backend,
+                list(bots), matches, seed=seed, rules=rules, workers=pool_size, backend=backend,
                 budgets=[overrides.get(b) for b in bots], record_dir=save_records, tables=tables,
                 progress=lambda done, total: progress.update(task, completed=done),
             )
     except (ArenaError, UnknownBotError) as error:
         raise click.UsageError(str(error)) from None
-    for incident in result.incidents:
-        console.print(f"[yellow]incident:[/] {incident}")
+    for incident in result.incidents:  # escaped: '[position: …]' and a bot's own '[...]' are text, not markup
+        console.print(f"[yellow]incident:[/] {escape(str(incident))}", soft_wrap=True)  # one line each
     _print_result(result, seed, as_json)
     if plot is not None:  # after the results, so that a plot that cannot be written loses nothing
         try:
