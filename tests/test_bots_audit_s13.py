@@ -113,3 +113,59 @@ def test_incidents_are_printed_with_their_position(monkeypatch: pytest.MonkeyPat
     lines = [line for line in result.output.splitlines() if line.startswith("incident: ")]
     assert lines and all("seat " in line and "[position: deck " in line and "; dealer " in line for line in lines)
     assert all("boom[red]x" in line for line in lines)
+
+
+class _NoAction(RandomBot):
+    """A broken bot: its card play answers a decision that holds no action."""
+
+    name = "noaction"
+
+    def play(self, observation: Any, budget: Any, rng: Any) -> Decision:
+        return Decision(None)  # type: ignore[arg-type]
+
+
+def test_a_decision_without_an_action_is_an_incident(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The arena played the stand-in for it without a word: the bot's failures went unreported."""
+    from mizerka.rules import parse_variant
+
+    monkeypatch.setitem(BOT_LEVELS, "noaction", BotLevel("noaction", "NoAction", "", _NoAction))
+    result = run_arena(["noaction", "random", "random"], 1, rules=parse_variant("standard,contracts=NT"), seed=2,
+                       backend="serial")
+    assert result.incidents, "the failed decisions were not reported"
+    incident = result.incidents[0]
+    assert incident.kind == "illegal" and "holds no action" in incident.detail and incident.bot == "noaction"
+
+
+def test_run_arena_refuses_an_empty_records_folder_and_budgets_that_are_no_budgets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``record_dir=""`` wrote every record into the current folder; a budget given as text failed mid-run,
+    after the records' folder was made."""
+    from mizerka.arena import ArenaError
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ArenaError, match="folder is empty"):
+        run_arena(["rules", "random", "random"], 1, backend="serial", record_dir="")
+    assert list(tmp_path.iterdir()) == []
+    made = tmp_path / "made"
+    with pytest.raises(ArenaError, match="must be a Budget"):
+        run_arena(["rules", "random", "random"], 1, backend="serial",
+                  budgets=["worlds=2", None, None], record_dir=made)  # type: ignore[list-item]
+    assert not made.exists()
+
+
+def test_budget_text_and_the_rng_are_checked() -> None:
+    """``Budget.parse(None)`` was an AttributeError, ``time=1,time=2`` kept the last value without a word, and an
+    rng that is no ``random.Random`` failed deep inside the bot."""
+    from mizerka.bots import BotError, BudgetError, make_bot
+    from mizerka.deal import Deal
+
+    for text in (None, 5):
+        with pytest.raises(BudgetError, match="a budget is text"):
+            Budget.parse(text)  # type: ignore[arg-type]
+    with pytest.raises(BudgetError, match="gives time twice"):
+        Budget.parse("time=1,time=2")
+    assert Budget.parse("time=1,worlds=2") == Budget(time=1.0, worlds=2)
+    deal = Deal.random(3)
+    with pytest.raises(BotError, match=r"rng must be a random\.Random"):
+        make_bot("rules").decide(deal.observation(deal.to_move), None, 5)  # type: ignore[arg-type]

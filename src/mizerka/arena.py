@@ -290,9 +290,13 @@ def play_duplicate(job: _Job, index: int) -> DuplicateResult:
             problem: tuple[str, str] | None = None
             action: Action | None = None
             try:
-                action = bots[seat].decide(observation).action
+                decision = bots[seat].decide(observation)
+                action = decision.action
             except Exception as error:  # a broken bot must not stop the run
                 problem = ("error", f"{type(error).__name__}: {error} | {traceback.format_exc(limit=2)!r}")
+            else:
+                if action is None:  # no action at all: reported like an illegal one (it was played for silently)
+                    problem = ("illegal", f"returned {decision!r}, which holds no action")
             elapsed = time.perf_counter() - started
             seconds[bot_index] += elapsed
             if action is not None:
@@ -377,8 +381,13 @@ def _check(bots: Sequence[str], matches: int, rules: Rules, workers: int | None,
         raise ArenaError(f"workers must be a whole number of at least 1, not {workers!r}")
     if backend not in BACKENDS:
         raise ArenaError(f"unknown backend {backend!r} (expected one of: {', '.join(BACKENDS)})")
+    if budgets is not None and (isinstance(budgets, str) or not isinstance(budgets, Sequence)):
+        raise ArenaError(f"budgets must be a list with one Budget (or None) per bot, not {budgets!r}")
     if budgets is not None and len(budgets) != len(bots):
         raise ArenaError(f"give one budget (or None) per bot: {len(bots)} bots, {len(budgets)} budgets")
+    for budget in budgets or ():
+        if budget is not None and not isinstance(budget, Budget):
+            raise ArenaError(f"a budget must be a Budget (or None), not {budget!r}: see Budget.parse for text")
     if tables not in TABLES:
         raise ArenaError(f"unknown table plan {tables!r} (expected one of: {', '.join(TABLES)})")
     if not isinstance(start, int) or isinstance(start, bool) or start < 0:
@@ -424,6 +433,8 @@ def run_arena(
     _check_options(seed, rules, decision_limit, progress)
     _check(bots, matches, rules, workers, backend, budgets, tables, start)
     if record_dir is not None:
+        if not str(record_dir).strip():  # Path("") is the current folder: every record would land there
+            raise ArenaError("the records' folder is empty: name a folder to save the match records in")
         _check_record_dir(Path(record_dir))
     job = _Job(
         tuple(bots), tuple(budgets) if budgets is not None else (None,) * len(bots), rules, seed, decision_limit,
@@ -441,7 +452,7 @@ def run_arena(
         for index in indices:
             done(play_duplicate(job, index))
     elif backend == "process":
-        with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+        with ProcessPoolExecutor(max_workers=min(workers or os.cpu_count() or 1, matches)) as pool:
             futures = [pool.submit(play_duplicate, job, index) for index in indices]
             for future in as_completed(futures):
                 done(future.result())

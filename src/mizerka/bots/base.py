@@ -115,8 +115,10 @@ class Budget:
         Budget(time=0.25, worlds=12, simulations=None)
 
         Raises:
-            BudgetError: naming the bad field or value.
+            BudgetError: naming the bad field or value, a field given twice, or *text* that is not text.
         """
+        if not isinstance(text, str):
+            raise BudgetError(f"a budget is text such as 'time=0.5,worlds=40', not {text!r}")
         fields: dict[str, Any] = {}
         for part in text.split(","):
             part = part.strip()
@@ -126,6 +128,8 @@ class Budget:
             key = key.strip()
             if not sep or key not in ("time", "worlds", "simulations"):
                 raise BudgetError(f"invalid budget item {part!r} (expected time=S, worlds=N or simulations=N)")
+            if key in fields:
+                raise BudgetError(f"the budget gives {key} twice ({text!r}): give each field once")
             try:
                 fields[key] = float(value) if key == "time" else int(value)
             except ValueError:
@@ -197,6 +201,7 @@ class Bot:
         Raises:
             NotMyTurnError: if the observation's seat is not to move.
             BudgetError: for a *budget* that is not a :class:`Budget`.
+            BotError: for an *rng* that is not a ``random.Random``.
         """
         if not isinstance(observation, Observation):
             raise BotError(f"a bot decides on an Observation, not {type(observation).__name__}")
@@ -204,6 +209,8 @@ class Bot:
             raise NotMyTurnError(f"seat {observation.seat} is not to move (seat {observation.to_move} is)")
         if budget is not None and not isinstance(budget, Budget):
             raise BudgetError(f"budget must be a Budget, not {type(budget).__name__}")
+        if rng is not None and not isinstance(rng, random.Random):
+            raise BotError(f"rng must be a random.Random (or None), not {type(rng).__name__}")
         limits = self.budget if budget is None else budget.merged(self.budget)
         if rng is None:
             rng = random.Random(f"{self.seed}/{self.name}/{observation_key(observation)}")
