@@ -286,6 +286,15 @@ def test_an_export_may_not_overwrite_the_saved_match(tmp_path: Path) -> None:
         assert not save.exists()
 
 
+def test_the_two_exports_may_not_share_a_file(tmp_path: Path) -> None:
+    """The record export would overwrite the CSV export (it is written second) without a word."""
+    save, both = tmp_path / "m.mzn", tmp_path / "out.txt"
+    result = run(["--file", str(save), "--export-csv", str(both), "--export-record", str(both)],
+                 ["Ala", "Bolek", "Cezary", "Ala", "quit"])
+    assert result.exit_code == 2 and "name the same file" in result.output
+    assert not save.exists() and not both.exists()
+
+
 def test_a_variant_warning_is_a_message_not_a_python_warning(tmp_path: Path) -> None:
     result = run(["--file", str(tmp_path / "w.mzn"), "--variant", "standard,quota_ordinary=7/5/2"], ["quit"])
     assert "warning: variant 'standard': quotas (7, 5, 2)" in result.output and "UserWarning" not in result.output

@@ -949,6 +949,9 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
         if export is not None and export.resolve() == saved_to.resolve():
             raise click.UsageError(f"{option} {export} is the file the match is saved in: the export would "
                                    f"overwrite it; choose another file")
+    if export_csv is not None and export_record is not None and export_csv.resolve() == export_record.resolve():
+        raise click.UsageError(f"--export-csv and --export-record name the same file ({export_csv}): the second "
+                               "export would overwrite the first; choose two files")
     if resume is not None:
         if variant != "standard":
             raise click.UsageError("the variant of a resumed match is the one in its file; leave out --variant")
