@@ -140,10 +140,12 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
             ) from None
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self.observation_spaces[self.possible_agents[self._seat_of(agent)]]
+        self._seat_of(agent)  # an unknown agent: UnknownAgentError, naming the agents
+        return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self.action_spaces[self.possible_agents[self._seat_of(agent)]]
+        self._seat_of(agent)  # an unknown agent: UnknownAgentError, naming the agents
+        return self.action_spaces[agent]
 
     def __str__(self) -> str:
         return "mizerka_v0"
