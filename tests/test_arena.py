@@ -31,6 +31,32 @@ def test_results_do_not_depend_on_backend_or_workers() -> None:
     assert serial.points != run_arena(FAST, 2, rules=SHORT, seed=12, backend="serial").points
 
 
+def test_the_process_pool_holds_a_window_of_jobs_not_one_per_match(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long run submits a few matches ahead per worker as others finish, never every match at once (a run of
+    millions of matches held a future for each before the first one was played); the results are the same."""
+    import concurrent.futures
+
+    import mizerka.arena as arena
+
+    in_flight: list[int] = []
+    most = 0
+
+    class CountingPool(concurrent.futures.ProcessPoolExecutor):
+        def submit(self, *args: object, **kwargs: object) -> concurrent.futures.Future[object]:  # type: ignore[override]
+            nonlocal most
+            future = super().submit(*args, **kwargs)  # type: ignore[arg-type]
+            in_flight.append(1)
+            most = max(most, len(in_flight))
+            future.add_done_callback(lambda _: in_flight.pop())
+            return future
+
+    monkeypatch.setattr(arena, "ProcessPoolExecutor", CountingPool)
+    matches = 12
+    windowed = run_arena(FAST, matches, rules=SHORT, seed=3, backend="process", workers=1 + 1, tables="rotations")
+    assert 2 <= most <= arena._IN_FLIGHT * 2 < matches
+    assert windowed.points == run_arena(FAST, matches, rules=SHORT, seed=3, backend="serial", tables="rotations").points
+
+
 def test_duplicate_matches_are_zero_sum_and_rank_rules_first() -> None:
     result = run_arena(FAST, 2, rules=SHORT, seed=5, backend="serial")
     assert result.tables_per_match == 6 and result.deals_per_match == 6

@@ -38,7 +38,8 @@ import statistics
 import time
 import traceback
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from itertools import islice
 from pathlib import Path
 from typing import Literal
 
@@ -67,6 +68,8 @@ BACKENDS: tuple[str, ...] = ("process", "serial", "ray")
 TABLES: tuple[str, ...] = ("all", "rotations")
 """How a duplicate match seats the bots: every permutation (``n!`` tables), or the ``n`` rotations of the given
 order (each bot still plays every hand from every seat once; half the tables for three bots)."""
+_IN_FLIGHT = 4
+"""Duplicate matches submitted ahead per worker: enough to keep every worker busy, few enough to stay small."""
 
 
 def seatings(n: int, tables: str = "all") -> list[tuple[int, ...]]:
@@ -452,10 +455,17 @@ def run_arena(
         for index in indices:
             done(play_duplicate(job, index))
     elif backend == "process":
-        with ProcessPoolExecutor(max_workers=min(workers or os.cpu_count() or 1, matches)) as pool:
-            futures = [pool.submit(play_duplicate, job, index) for index in indices]
-            for future in as_completed(futures):
-                done(future.result())
+        pool_size = min(workers or os.cpu_count() or 1, matches)
+        with ProcessPoolExecutor(max_workers=pool_size) as pool:
+            # a window of jobs in flight (a few per worker, so none waits idle), not one future per match: a run
+            # of millions of matches would otherwise hold millions of futures before the first one finishes
+            todo = iter(indices)
+            window = {pool.submit(play_duplicate, job, index) for index in islice(todo, _IN_FLIGHT * pool_size)}
+            while window:
+                finished, window = wait(window, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    done(future.result())
+                window |= {pool.submit(play_duplicate, job, index) for index in islice(todo, len(finished))}
     else:
         for result in _run_ray(job, indices, workers):
             done(result)
@@ -470,11 +480,15 @@ def _run_ray(job: _Job, indices: range, workers: int | None) -> list[DuplicateRe
     if not ray.is_initialized():
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
     remote = ray.remote(play_duplicate)
-    pending = [remote.remote(job, index) for index in indices]
+    todo = iter(indices)
+    cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call, unused-ignore]
+    window = max(1, int(cpus)) * _IN_FLIGHT  # as for the process pool: a few jobs ahead per core
+    pending = [remote.remote(job, index) for index in islice(todo, window)]
     out: list[DuplicateResult] = []
     while pending:
         ready, pending = ray.wait(pending, num_returns=1)
         out.extend(ray.get(ready))
+        pending.extend(remote.remote(job, index) for index in islice(todo, len(ready)))
     return out
 
 
