@@ -25,6 +25,12 @@ contract, which together with the rest recall everything the player has seen; wi
 player's own cards are left out.  The string form holds the same information as the tensor: two states give
 the same string exactly when they give the same tensor.  Everything comes from ``Deal.observation``.
 
+:meth:`MizerkaState.resample_from_infostate` (OpenSpiel's ``ResampleFromInfostate``, for information-set search)
+deals the cards hidden from one player again with :meth:`Deal.from_observation
+<mizerka.deal.Deal.from_observation>`.  Python algorithms (``open_spiel.python.algorithms.ismcts``) use it; the C++
+bots cannot, as pyspiel does not forward that method (nor ``UndoAction``, which the game does not offer) from C++ to
+a Python state (docs/envs.md).
+
 >>> import pyspiel
 >>> import mizerka.envs.openspiel
 >>> game = pyspiel.load_game("mizerka")
@@ -35,13 +41,16 @@ the same string exactly when they give the same tensor.  Everything comes from `
 
 from __future__ import annotations
 
+import numbers
+import random
+from collections.abc import Callable
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 import pyspiel  # type: ignore[import-not-found]
 
-from mizerka.cards import CARDS, CardSet
+from mizerka.cards import CARDS, CardSet, mask_indices
 from mizerka.deal import CHOICES, PLAYS, Deal, Exchange, Observation, Phase, Play
 from mizerka.envs.encoding import (
     CHOOSE_BASE,
@@ -53,6 +62,7 @@ from mizerka.envs.encoding import (
     ActionOutOfRangeError,
     IllegalEnvActionError,
     ObservationEncoder,
+    action_id,
     action_name,
     check_action_id,
     illegal_reason,
@@ -288,10 +298,92 @@ class MizerkaState(pyspiel.State):  # type: ignore[misc]
             return [0.0, 0.0, 0.0]
         return [float(score) for score in self.deal.scores()]
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> MizerkaState:
+        """A new state that *player_id* cannot tell from this one, the cards hidden from him dealt at random.
+
+        OpenSpiel's ``ResampleFromInfostate``: the new state has the same information state, observation and (on
+        his turn) legal actions for *player_id*; his own cards, discards and draws, and every public action, are
+        as they are here.  The other hands, the talon and the other players' discards are redrawn by
+        :meth:`Deal.from_observation <mizerka.deal.Deal.from_observation>`, consistently with what he knows: no
+        card of a suit a player has shown he lacks, the public exchange counts, a turned-up talon card.  Another
+        player's discard marks still pending in his exchange are hidden too: as many are marked, drawn from his
+        hand in the new world.  While the deck is being shuffled nobody has seen a card: the new state has as
+        many cards placed, drawn at random.  A finished deal is resampled like any other state.
+
+        The state is built by replaying its history on a fresh state, so ``history()`` and serialization agree
+        with it.  Every random draw comes from *probability_sampler* (a callable returning a float in [0, 1),
+        such as ``pyspiel.UniformProbabilitySampler(0.0, 1.0)``), as OpenSpiel's contract asks; the real deal is
+        never looked at beyond what *player_id* sees.
+
+        Raises:
+            RulesError: for a *player_id* that is no player 0-2, or a sampler returning anything but a float in
+                [0, 1).
+            TypeError: for a *probability_sampler* that is not callable.
+        """
+        seat = _player_id(player_id, "resample_from_infostate")
+        if not callable(probability_sampler):
+            raise TypeError(
+                f"resample_from_infostate: the probability sampler must be callable, not {probability_sampler!r}"
+            )
+        rng = _SamplerRandom(probability_sampler)
+        state: MizerkaState = self.get_game().new_initial_state()
+        deal = self.deal
+        if deal is None:
+            cards = list(range(52))
+            rng.shuffle(cards)
+            for card in cards[: len(self.deck)]:
+                state.apply_action(card)
+            return state
+        world = Deal.from_observation(deal.observation(seat), rng)
+        for card in world.deck:
+            state.apply_action(card)
+        for action in world.history:
+            if isinstance(action, Exchange):
+                for card in mask_indices(action.discards.mask):
+                    state.apply_action(DISCARD_BASE + card)
+                state.apply_action(DONE)
+            else:
+                state.apply_action(action_id(action))
+        pending = self.pending
+        if pending and deal.to_move != seat:  # marks he cannot see: as many, from the mover's hand in the world
+            hand = mask_indices(world.hands[world.to_move])
+            pending = sum(1 << card for card in rng.sample(hand, pending.bit_count()))
+        for card in mask_indices(pending):  # ascending, as marks must go
+            state.apply_action(DISCARD_BASE + card)
+        return state
+
     def __str__(self) -> str:
         if self.deal is None:
             return f"shuffling: {len(self.deck)} of 52 cards placed"
         return str(self.deal) + (f"\n  marked for discard: {CardSet(self.pending)}" if self.pending else "")
+
+
+def _player_id(player_id: object, where: str) -> int:
+    """*player_id* as a player 0-2.
+
+    Raises:
+        RulesError: for anything else (a bool is no player).
+    """
+    number = whole_number(player_id)
+    if number is None or not 0 <= number < 3:
+        raise RulesError(f"{where}: player_id must be a player 0-2, not {player_id!r}")
+    return number
+
+
+class _SamplerRandom(random.Random):
+    """A :class:`random.Random` whose every draw comes from an OpenSpiel probability sampler (a callable returning
+    a float in [0, 1)): ``shuffle``, ``sample`` and ``randrange`` all go through :meth:`random` (``random.Random``
+    then finds integers below *n* from floats, as it does for any subclass that only overrides ``random``)."""
+
+    def __init__(self, sampler: Callable[[], float]) -> None:
+        super().__init__(0)
+        self._sampler = sampler
+
+    def random(self) -> float:
+        value = self._sampler()
+        if not isinstance(value, numbers.Real) or isinstance(value, bool) or not 0.0 <= value < 1.0:
+            raise RulesError(f"the probability sampler must return a float in [0, 1), not {value!r}")
+        return float(value)
 
 
 _PLAYS_SHAPE: Final = (39, 52)
