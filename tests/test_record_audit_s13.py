@@ -66,7 +66,9 @@ def test_json_with_a_line_separator_in_a_name_is_refused_not_left_unwritable(fin
 
 
 def test_other_unicode_in_names_round_trips() -> None:
-    record = MatchRecord(STANDARD, ("Łucja Żak", "Zoë\u200e", "李"), 0, tags={"Event": "Śród 🂡"})
+    # "Zoë" with a combining diaeresis; it had a left-to-right mark (U+200E), a bidirectional control character that
+    # records now refuse (tests/test_record_bidi_and_lines.py), as the server and the score keeper do
+    record = MatchRecord(STANDARD, ("Łucja Żak", "Zoe\u0308", "李"), 0, tags={"Event": "Śród 🂡"})
     assert read_text(record.to_text()) == record == read_json(record.to_json())
 
 

@@ -179,3 +179,45 @@ def test_a_record_position_says_which_hand_is_which_seat() -> None:
     again = run("solve", lines[2], "--seat", str(seats.index(to_play)))
     assert again.exit_code == 0, again.output
     assert again.output.splitlines()[2:] == lines[4:]
+
+
+# -- a position with no card left to play ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NT; lead 0; - / - / -",
+        "MZ; lead 2; S:- H:- D:- C:- / S:- H:- D:- C:- / S:- H:- D:- C:-",
+        "H; lead 1; ... / ... / ...",
+        "S; lead 3; sides 0 1 0 1; - / - / - / -",
+    ],
+)
+def test_a_position_with_no_card_left_says_so_and_exits_2(text: str) -> None:
+    """Every trick played: it printed the position, a header and no card at all, with exit code 0."""
+    result = run("solve", text)
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit), result.exception  # no traceback
+    assert "no card is left to play" in result.output
+    assert "values are tricks" not in result.output  # not the empty list of values
+
+
+def test_a_position_with_no_card_left_still_names_a_bad_seat() -> None:
+    result = run("solve", "NT; lead 0; - / - / -", "--seat", "7")
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
+    assert "seat 7" in result.output and "no card is left" not in result.output
+    result = run("solve", "NT; lead 0; - / - / -", "--seat", "2")
+    assert result.exit_code == 2 and "no card is left to play" in result.output
+
+
+def test_a_finished_deal_of_a_record_says_no_card_is_left_and_the_tricks_taken() -> None:
+    record = read(RECORDS / "standard-seed7.mzn")
+    taken = record.deals[0].tricks_won
+    assert taken is not None
+    for moment in (("--after", "39"), ("--trick", "14")):
+        result = run("solve", str(RECORDS / "standard-seed7.mzn"), "--deal", "1", *moment)
+        assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
+        assert "is over after 39 cards: no card is left to play" in result.output
+        assert f"tricks taken, by seat: {list(taken)}" in result.output
+    with pytest.raises(RecordError, match="no card is left to play"):
+        position_from_record(record, 1, after=39)

@@ -56,6 +56,7 @@ import json
 import os
 import re
 import secrets
+import unicodedata
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from random import Random
@@ -119,6 +120,12 @@ _PLAY_LINE: Final = re.compile(r"([0-9]{1,3})\s+@([0-9]{1,2})\s*:\s*(.*)")
 _LINE_BREAKS: Final = frozenset("\u2028\u2029")
 """Line and paragraph separators: not control characters, but :meth:`str.splitlines` ends a line at them (as it
 does at the C0 and C1 controls), so a name holding one would write a text record that cannot be read back."""
+_BIDI_CONTROLS: Final = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Unicode's bidirectional formatting characters (ALM, LRM, RLM, the embeddings, overrides and isolates): invisible,
+they reorder the text around them, so a name holding one can display as another name (``"\\u202eakrezim"``, with a
+right-to-left override, shows as ``mizerka``).  The server and the score keeper refuse them in names too, as
+characters that are not printable (:meth:`str.isprintable`); this module is standard-library only and imports
+neither, so the set is spelt out here."""
 _INT: Final = re.compile(r"[+-]?[0-9]{1,6}")  # ASCII digits only: \d would also take other scripts' digits
 
 
@@ -611,12 +618,38 @@ def _cards(cards: CardSet) -> str:
 # -- validation ------------------------------------------------------------------------------------
 
 
-def _check_text(what: str, value: object) -> str:
+def _check_text(what: str, value: object, line_no: int | None = None) -> str:
+    """*value* if it is a usable name or tag value, else a :class:`RecordError` naming *what* and the problem
+    (a :class:`RecordSyntaxError` with the line, when the text form gives one)."""
+    def refuse(reason: str) -> RecordError:
+        return RecordSyntaxError(reason, line_no=line_no) if line_no is not None else RecordError(reason)
+
     if not isinstance(value, str):
-        raise RecordError(f"{what} must be text, not {type(value).__name__}")
-    if len(value) > 1000 or any(ord(ch) < 32 or 127 <= ord(ch) < 160 or ch in _LINE_BREAKS for ch in value):
-        raise RecordError(f"{what} {value[:40]!r} must be one line of at most 1000 characters")
+        raise refuse(f"{what} must be text, not {type(value).__name__}")
+    rule = "must be one line of at most 1000 characters without control characters"
+    if len(value) > 1000:
+        raise refuse(f"{what} {value[:40]!r} {rule}, not {len(value)} characters")
+    for ch in value:
+        if ord(ch) < 32 or 127 <= ord(ch) < 160 or ch in _LINE_BREAKS:
+            raise refuse(f"{what} {value[:40]!r} {rule}, but it holds {_char_name(ch)}")
+    _check_bidi(what, value, line_no)
     return value
+
+
+def _check_bidi(what: str, value: str, line_no: int | None = None, deal_no: int | None = None) -> None:
+    """Refuse a bidirectional control character in *value* (see :data:`_BIDI_CONTROLS`)."""
+    for ch in value:
+        if ch in _BIDI_CONTROLS:
+            reason = (f"{what} {value[:40]!r} holds the bidirectional control character {_char_name(ch)}, "
+                      f"which can make it display as other text")
+            if line_no is None:
+                raise RecordError(reason, deal_no=deal_no)
+            raise RecordSyntaxError(reason, line_no=line_no, deal_no=deal_no)
+
+
+def _char_name(ch: str) -> str:
+    name = unicodedata.name(ch, "")
+    return f"U+{ord(ch):04X} ({name})" if name else f"U+{ord(ch):04X}"
 
 
 def _validate(record: MatchRecord) -> tuple[DealRecord, ...]:
@@ -895,6 +928,10 @@ def read_text(text: str) -> MatchRecord:
                 section = name
                 continue
             value = _unescape(quoted)
+            # in every tag, before its value is read; a player's name is named as _check_text names it
+            is_player = current is None and name in ("Player0", "Player1", "Player2", "Player3")
+            what = f"player {name[-1]}'s name (tag {name})" if is_player else f"tag {name}"
+            _check_bidi(what, value, line_no, number)
             if name == "Deal":
                 expected = len(deals) + 1
                 if _int(value, "the deal number", line_no) != expected:
@@ -955,7 +992,7 @@ def _build_from_text(header: dict[str, tuple[str, int]], text_deals: list[_TextD
         entry = header.pop(f"Player{seat}", None)
         if entry is None:
             raise RecordSyntaxError(f"no Player{seat} tag")
-        players.append(entry[0])
+        players.append(_check_text(f"player {seat}'s name (tag Player{seat})", *entry))
     for seat in range(n, 4):
         if f"Player{seat}" in header:
             raise RecordSyntaxError(f"Player{seat} tag in a {n}-player variant", line_no=header[f"Player{seat}"][1])
@@ -964,7 +1001,7 @@ def _build_from_text(header: dict[str, tuple[str, int]], text_deals: list[_TextD
     first_text, line_no = header.pop("FirstDealer")
     first_dealer = _int(first_text, "the first dealer", line_no)
     result = header.pop("Result", None)
-    tags = {name: value for name, (value, _) in header.items()}
+    tags = {name: _check_text(f"tag {name}", value, line_no) for name, (value, line_no) in header.items()}
     deals = []
     for td in text_deals:
         deals.append(_deal_from_text(td, n, (first_dealer + td.number - 1) % n))
@@ -1002,13 +1039,15 @@ an unfinished one may leave it out (as ``*`` or ``null``)."""
 def _check_result(record: MatchRecord, value: str, line_no: int) -> None:
     if value.strip() == "*":
         if record.is_over():
-            raise RecordError(f"the result is '*' but the match is over: {_numbers(record.totals, signed=True)}")
+            raise RecordSyntaxError(f"the result is '*' but the match is over: {_numbers(record.totals, signed=True)}",
+                                    line_no=line_no)
         return
     if not record.is_over():
         raise RecordSyntaxError(f"a result {value!r} for a match that is not over", line_no=line_no)
     if _ints(value, "a total", line_no, None) != record.totals:
-        raise RecordError(
-            f"the result says {value!r}, but the deals add up to {_numbers(record.totals, signed=True)}"
+        raise RecordSyntaxError(
+            f"the result says {value!r}, but the deals add up to {_numbers(record.totals, signed=True)}",
+            line_no=line_no,
         )
 
 
@@ -1024,7 +1063,8 @@ def _deal_from_text(td: _TextDeal, n: int, rotation: int) -> DealRecord:
         raise RecordSyntaxError("no Dealer tag", line_no=td.line_no, deal_no=number)
     dealer = _int(dealer_tag[0], "the dealer", dealer_tag[1], number)
     if dealer != rotation:
-        raise RecordError(f"the dealer is seat {dealer}, but the deal passes left to seat {rotation}", deal_no=number)
+        raise RecordSyntaxError(f"the dealer is seat {dealer}, but the deal passes left to seat {rotation}",
+                                line_no=dealer_tag[1], deal_no=number)
     deck: tuple[Card, ...] | None = None
     if (entry := get("Deck")) is not None:
         deck = tuple(_card_list(entry[0], entry[1], number))

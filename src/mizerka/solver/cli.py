@@ -109,7 +109,8 @@ def position_from_record(
         raise RecordError(f"deal {deal_no} has not reached its play yet: the record stops in {stage}, "
                           f"there is no card play to solve")
     if deal.phase is not Phase.PLAY:
-        raise RecordError(f"deal {deal_no} is over after {played} cards: nothing left to solve")
+        raise RecordError(f"deal {deal_no} is over after {played} cards: no card is left to play, nothing to solve "
+                          f"(tricks taken, by seat: {list(deal.tricks_won)})")
     try:
         position = Position.from_deal(deal)
     except StockNotEmptyError as error:  # each card played draws one: the stock is gone that many cards later
@@ -162,7 +163,15 @@ def solve_command(
     if record_options:
         raise click.UsageError(f"--deal, --trick, --card and --after need a record file; no file {source!r}")
     try:
-        click.echo(cli_solve(source, seat))
+        position = Position.from_text(source)
+        over = not any(position.hands) and not position.trick
+        if over and seat is not None:
+            position.player_of(seat)  # a seat that does not play is still the problem named
+        output = None if over else cli_solve(source, seat)
     except ValueError as error:  # InvalidPositionError, CardParseError, a bad contract: all ValueErrors
         raise InputError(f"bad position: {error}") from None
+    if output is None:  # every trick played: no legal card, no value (it printed an empty list, exit 0)
+        raise InputError("no card is left to play in this position: every trick has been played, nothing to "
+                         "solve (a position's text does not say who took the tricks)")
+    click.echo(output)
 
