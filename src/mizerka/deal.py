@@ -40,7 +40,8 @@ from typing import Final, NamedTuple, TypeAlias
 
 from mizerka.cards import CARDS, SUIT_MASKS, Card, CardParseError, CardSet, Suit, parse_cards
 from mizerka.rules import STANDARD, Contract, DealPattern, ExchangeMode, Role, Rules, RulesError, check_seat
-from mizerka.tricks import winner_of_three
+from mizerka.tricks import IllegalPlay, winner_of_three
+from mizerka.tricks import why_illegal as _why_illegal
 
 __all__ = [
     "Action",
@@ -1195,3 +1196,24 @@ class Observation:
 
     def is_my_turn(self) -> bool:
         return self.seat is not None and self.phase is not _DONE and self.to_move == self.seat
+
+    def why_illegal(self, card: int) -> IllegalPlay | None:
+        """Why this seat may not play *card* to the trick in progress, or ``None`` if the follow rule allows it.
+
+        :func:`mizerka.tricks.why_illegal` applied to the seat's hand, the suit led, the contract's trump and the
+        rules' must-trump obligation (Mizerka's rules have none, so the answer is ``"follow"``, ``"not_in_hand"``
+        or ``None``).  Whose turn it is and the phase are the caller's business.
+
+        >>> deal = Deal(list(range(52)), dealer=0)
+        >>> for action in ("NT", "keep", "-", "keep", "JS"):   # seat 1 leads the jack of spades
+        ...     _ = deal.play(action)
+        >>> obs = deal.observation(2)
+        >>> obs.why_illegal(Card.from_str("KH")), obs.why_illegal(Card.from_str("QS"))
+        (IllegalPlay(code='follow', suit=<Suit.SPADES: 3>), None)
+        >>> obs.why_illegal(Card.from_str("JS")).code
+        'not_in_hand'
+        """
+        led = self.trick[0] // 13 if self.trick else None
+        trump = self.contract.trump if self.contract is not None else None
+        must_trump = getattr(self.rules, "must_trump", False) is True  # an option of the rules, once they have one
+        return _why_illegal(self.hand.mask, card, led, trump, must_trump=must_trump)

@@ -19,11 +19,13 @@ AC
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from typing import Literal
 
-from mizerka.cards import SUIT_MASKS
+from mizerka.cards import SUIT_MASKS, Suit
 
-__all__ = ["legal_plays", "trick_winner_index", "winner_of_three", "winning_card"]
+__all__ = ["IllegalPlay", "legal_plays", "trick_winner_index", "why_illegal", "winner_of_three", "winning_card"]
 
 
 def legal_plays(hand: int, led_suit: int | None, trump: int | None, *, must_trump: bool = False) -> int:
@@ -46,6 +48,58 @@ def legal_plays(hand: int, led_suit: int | None, trump: int | None, *, must_trum
         if trumps:
             return trumps
     return hand
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class IllegalPlay:
+    """Why a card may not be played to a trick (:func:`why_illegal`'s answer).
+
+    ``code`` is one of:
+
+    * ``"follow"``: the player holds a card of the suit led, ``suit``, and must play one;
+    * ``"trump"``: the player is void in the suit led, must trump (Preferans), and holds a trump of ``suit``;
+    * ``"not_in_hand"``: the card is not in the hand; ``suit`` is the card's own suit.
+    """
+
+    code: Literal["follow", "trump", "not_in_hand"]
+    suit: Suit
+
+
+def why_illegal(
+    hand: int, card: int, led_suit: int | None, trump: int | None, *, must_trump: bool = False
+) -> IllegalPlay | None:
+    """Why *card* may not be played from *hand* to a trick, or ``None`` if it may.
+
+    The arguments are those of :func:`legal_plays`, and *card* (an index 0-51) has no reason exactly when it is in
+    :func:`legal_plays`'s mask.
+
+    >>> from mizerka.cards import Card, CardSet, Suit
+    >>> hand = CardSet.from_str("JH 3H AC 2S").mask
+    >>> why_illegal(hand, Card.from_str("AC"), Suit.HEARTS, Suit.CLUBS)
+    IllegalPlay(code='follow', suit=<Suit.HEARTS: 2>)
+    >>> print(why_illegal(hand, Card.from_str("JH"), Suit.HEARTS, Suit.CLUBS))
+    None
+    >>> void = CardSet.from_str("AC 2S").mask       # no heart: a trump (clubs) must be played
+    >>> why_illegal(void, Card.from_str("2S"), Suit.HEARTS, Suit.CLUBS, must_trump=True)
+    IllegalPlay(code='trump', suit=<Suit.CLUBS: 0>)
+    >>> print(why_illegal(void, Card.from_str("2S"), Suit.HEARTS, Suit.CLUBS))   # Mizerka: no must-trump
+    None
+    >>> why_illegal(void, Card.from_str("KD"), None, None)
+    IllegalPlay(code='not_in_hand', suit=<Suit.DIAMONDS: 1>)
+    """
+    bit = 1 << card
+    if not hand & bit:
+        return IllegalPlay("not_in_hand", Suit(card // 13))
+    if led_suit is None:
+        return None
+    follow = hand & SUIT_MASKS[led_suit]
+    if follow:
+        return None if follow & bit else IllegalPlay("follow", Suit(led_suit))
+    if must_trump and trump is not None:
+        trumps = hand & SUIT_MASKS[trump]
+        if trumps and not trumps & bit:
+            return IllegalPlay("trump", Suit(trump))
+    return None
 
 
 def trick_winner_index(cards: Sequence[int], trump: int | None) -> int:

@@ -293,9 +293,9 @@ class ScoreRow(_Message):
 
 class IllegalReason(_Message):
     """Why an action is refused, for machines: ``code`` (see docs/protocol.md), and ``suit`` (C D H S) for
-    ``follow``."""
+    ``follow`` (the suit led) and ``trump`` (the trump suit, in a game where a void hand must trump)."""
 
-    code: Literal["follow", "not_in_hand", "wrong_phase", "deal_over", "contract_used", "contract_not_played",
+    code: Literal["follow", "trump", "not_in_hand", "wrong_phase", "deal_over", "contract_used", "contract_not_played",
                   "exchange_over", "talon_short", "not_an_action", "illegal"]
     suit: str | None = None
 
@@ -316,7 +316,7 @@ class View(_Message):
     roles: dict[str, str] = Field(description="seat (as text) → FH, MH or D for the active seats.")
     to_move: int | None
     your_turn: bool
-    hand: list[Card] = Field(description="The recipient's hand, sorted by suit (C D H S) and rank, high first.")
+    hand: list[Card] = Field(description="The recipient's hand, sorted by suit (S H D C) and rank, high first.")
     legal: list[str] = Field(description="Every legal action as text, when it is the recipient's turn (not exchange).")
     illegal: dict[str, str] = Field(description="card → why it may not be played now (own hand, own turn).")
     illegal_codes: dict[str, IllegalReason] = Field(

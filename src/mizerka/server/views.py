@@ -18,10 +18,10 @@ from collections.abc import Collection
 from typing import Any
 
 from mizerka.bots import BOT_LEVELS
-from mizerka.cards import Suit
 from mizerka.deal import Observation, Phase
 from mizerka.rules import Contract, Role
 from mizerka.server.tables import Table, card_list
+from mizerka.tricks import IllegalPlay
 
 __all__ = ["build_view", "illegal_codes", "illegal_reasons"]
 
@@ -34,27 +34,43 @@ def _contract(contract: Contract) -> dict[str, Any]:
             "trump": "CDHS"[trump] if trump is not None else None}
 
 
+def _illegal_plays(obs: Observation) -> dict[str, IllegalPlay]:
+    """Each card of the observer's hand that it may not play now, as text, with
+    :meth:`~mizerka.deal.Observation.why_illegal`'s reason, highest card first as :func:`card_list` lists them
+    (only on its own turn in the play phase, once a card is led)."""
+    if not obs.is_my_turn() or obs.phase is not Phase.PLAY or not obs.trick:
+        return {}
+    illegal = {}
+    for card in sorted(obs.hand, reverse=True):
+        reason = obs.why_illegal(card)
+        if reason is not None:
+            illegal[str(card)] = reason
+    return illegal
+
+
+def _reason_text(reason: IllegalPlay) -> str:
+    if reason.code == "follow":
+        return f"must follow suit: {reason.suit.name.lower()} were led"
+    if reason.code == "trump":
+        return f"must trump: {reason.suit.name.lower()} are trumps"
+    return "not in your hand"
+
+
 def illegal_reasons(obs: Observation) -> dict[str, str]:
     """Why each card of the observer's hand may not be played now (only on its own turn in the play phase).
 
-    Built from the observation alone: the hand and the suit led.
+    Built from the observation alone (:meth:`~mizerka.deal.Observation.why_illegal`): the hand, the suit led, the
+    trump and the rules' must-trump obligation.
     """
-    if not obs.is_my_turn() or obs.phase is not Phase.PLAY or not obs.trick:
-        return {}
-    led = obs.trick[0] // 13
-    hand = obs.hand.mask
-    if not hand & (0x1FFF << (13 * led)):
-        return {}
-    reason = f"must follow suit: {Suit(led).name.lower()} were led"
-    return {card: reason for card in card_list(hand & ~(0x1FFF << (13 * led)))}
+    return {card: _reason_text(reason) for card, reason in _illegal_plays(obs).items()}
 
 
 def illegal_codes(obs: Observation, illegal: dict[str, str]) -> dict[str, dict[str, str]]:
     """:func:`illegal_reasons` as machine codes (``{"code": "follow", "suit": "H"}``)."""
     if not illegal:
         return {}
-    code = {"code": "follow", "suit": "CDHS"[obs.trick[0] // 13]}
-    return {card: code for card in illegal}
+    why = _illegal_plays(obs)
+    return {card: {"code": why[card].code, "suit": why[card].suit.letter} for card in illegal}
 
 
 _MEMO_LIMIT = 1 << 14

@@ -276,10 +276,11 @@ class TableApp(App[None]):
             return f"{name} is not in your hand"
         if not self.playable():
             return f"it is not your turn to play a card ({name} stays in your hand)"
-        if obs.trick:
-            led = CARDS[obs.trick[0]].suit
-            if card.suit is not led and obs.hand.of_suit(led):
-                return f"{name} cannot be played: follow suit ({led.symbol} {led.name.lower()} were led)"
+        reason = obs.why_illegal(card)
+        if reason is not None and reason.code == "follow":
+            return f"{name} cannot be played: follow suit ({reason.suit.symbol} {reason.suit.name.lower()} were led)"
+        if reason is not None and reason.code == "trump":
+            return f"{name} cannot be played: you must trump ({reason.suit.symbol} {reason.suit.name.lower()})"
         return f"{name} cannot be played now"
 
     def point_at(self, card: Card) -> None:
