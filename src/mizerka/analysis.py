@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import operator
 import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -42,6 +41,7 @@ from typing import Any
 
 import click
 
+from mizerka._checks import whole_number
 from mizerka.cards import CARDS, Card
 from mizerka.deal import Deal, Play
 from mizerka.record import MatchRecord, RecordError, read
@@ -187,9 +187,10 @@ def analyse_deal(
             not in it, or a deal without a contract yet.
     """
     _check_record(record)
-    if isinstance(deal_no, bool) or not hasattr(type(deal_no), "__index__"):  # a NumPy integer is a number
+    number = whole_number(deal_no)  # a NumPy integer is a number, a bool is not
+    if number is None:
         raise RecordError(f"a deal number must be a whole number, not {deal_no!r}")
-    deal_no = operator.index(deal_no)
+    deal_no = number
     if not 1 <= deal_no <= len(record.deals):
         raise RecordError(f"the record has deals 1-{len(record.deals)}, not {deal_no}")
     drec = record.deals[deal_no - 1]

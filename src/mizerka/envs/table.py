@@ -21,7 +21,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
-import operator
 import random
 from collections.abc import Mapping
 from typing import Final, Literal
@@ -29,6 +28,7 @@ from typing import Final, Literal
 import numpy as np
 import numpy.typing as npt
 
+from mizerka._checks import whole_number as whole_number  # re-exported: the environments import it from here
 from mizerka.cards import CARDS, CardSet
 from mizerka.deal import CHOICES, PLAYS, Action, Deal, Exchange, Observation, Phase
 from mizerka.envs.encoding import (
@@ -49,17 +49,6 @@ __all__ = ["Mode", "Table", "check_options", "check_reward", "check_seed", "reso
 
 Mode = Literal["deal", "match"]
 MODES: Final = ("deal", "match")
-
-
-def whole_number(value: object) -> int | None:
-    """*value* as a plain int if it is an integer (Python or NumPy, not ``bool``), else ``None``: the check of a
-    seat or seed given to an environment."""
-    if isinstance(value, bool):
-        return None
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return None
 
 
 def check_seed(seed: object, *, negative: bool = True) -> int | None:

@@ -26,10 +26,10 @@ adds the max^n value (each player for himself) of small endings.
 
 from __future__ import annotations
 
-import operator
 import warnings
 from typing import Literal
 
+from mizerka._checks import whole_number
 from mizerka.cards import CARDS, Card
 from mizerka.solver.maxn import MAXN_MAX_CARDS, solve_maxn
 from mizerka.solver.position import (
@@ -41,6 +41,8 @@ from mizerka.solver.position import (
     NotOnLeadError,
     Position,
     StockNotEmptyError,
+    check_impl,
+    check_position,
 )
 from mizerka.solver.reference import ReferenceSolver
 
@@ -102,9 +104,10 @@ def set_table_size(megabytes: int) -> None:
         TableSizeError: for a size that is not a whole number of megabytes from 1 to :data:`MAX_TT_MB`, or
             one the system cannot map; the table in use is then kept as it was.
     """
-    if isinstance(megabytes, bool) or not hasattr(type(megabytes), "__index__"):
+    size = whole_number(megabytes)  # a NumPy integer is a whole number, a bool is not
+    if size is None:
         raise TableSizeError(f"the table size must be a whole number of megabytes, not {megabytes!r}")
-    megabytes = operator.index(megabytes)
+    megabytes = size
     if not 1 <= megabytes <= MAX_TT_MB:
         raise TableSizeError(f"the table size must be from 1 to {MAX_TT_MB} MB, got {megabytes}")
     if _kernel is not None:
@@ -120,20 +123,9 @@ def kernel_nodes() -> int:
     return int(_kernel.nodes()) if _kernel is not None else 0
 
 
-def _check_impl(impl: object) -> None:
-    if impl is not None and impl not in ("kernel", "reference"):
-        raise ValueError(f"impl must be 'kernel', 'reference' or None (the kernel when it loads), not {impl!r}")
-
-
-def _check_position(position: object) -> None:
-    if not isinstance(position, Position):
-        raise InvalidPositionError(f"the solver takes a Position, not {type(position).__name__} "
-                                   "(build one with Position.from_text or Position.from_deal)")
-
-
 def _choose(impl: Backend | None) -> Backend:
     global _warned
-    _check_impl(impl)
+    check_impl(impl)
     if impl == "reference":
         return "reference"
     if _kernel is None:
@@ -153,7 +145,7 @@ def _choose(impl: Backend | None) -> Backend:
 
 def _masks(position: Position, seat: int) -> tuple[int, int]:
     """(count_mask, max_mask) of the two-sided search for *seat*."""
-    _check_position(position)
+    check_position(position)
     player = position.player_of(seat)
     side = position.side_mask(player)
     everyone = (1 << position.n_players) - 1
@@ -189,7 +181,7 @@ def solve(position: Position, seat: int, *, impl: Backend | None = None) -> int:
         InvalidPositionError: if *position* is not a :class:`Position`.
         ValueError: if *impl* is not ``"kernel"``, ``"reference"`` or ``None``.
     """
-    _check_impl(impl)
+    check_impl(impl)
     count_mask, max_mask = _masks(position, seat)
     if _choose(impl) == "kernel":
         return int(_kernel.solve(*_kernel_args(position, count_mask, max_mask)))
@@ -202,7 +194,7 @@ def solve_all(position: Position, seat: int, *, impl: Backend | None = None) -> 
     Like DDS's ``SolveBoard`` with every card scored; the player to move need not be *seat*.  Raises as
     :func:`solve`.
     """
-    _check_impl(impl)
+    check_impl(impl)
     count_mask, max_mask = _masks(position, seat)
     if _choose(impl) == "kernel":
         pairs = _kernel.solve_all(*_kernel_args(position, count_mask, max_mask))
@@ -241,7 +233,7 @@ def cli_solve(text: str, seat: int | None = None, *, impl: Backend | None = None
     Raises:
         InvalidPositionError, CardParseError: on bad text.
     """
-    _check_impl(impl)
+    check_impl(impl)
     position = Position.from_text(text)
     if seat is None:
         seat = position.seat_labels()[position.to_move]

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Final, Literal
 
 from mizerka.cards import CARDS, Card, mask_indices
-from mizerka.solver.position import HandSizeError, InvalidPositionError, Position
+from mizerka.solver.position import HandSizeError, Position, check_impl, check_position
 from mizerka.tricks import legal_plays, trick_winner_index
 
 __all__ = ["MAXN_KERNEL_MAX_CARDS", "MAXN_MAX_CARDS", "maxn_backend", "solve_maxn", "solve_maxn_all"]
@@ -55,10 +55,8 @@ def maxn_backend() -> Backend:
 
 
 def _use_kernel(position: Position, impl: Backend | None) -> bool:
-    if impl is not None and impl not in ("kernel", "reference"):
-        raise ValueError(f"impl must be 'kernel', 'reference' or None (the kernel when it loads), not {impl!r}")
-    if not isinstance(position, Position):
-        raise InvalidPositionError(f"max^n takes a Position, not {type(position).__name__}")
+    check_impl(impl)
+    check_position(position, "max^n", advice="")
     largest = max(h.bit_count() for h in position.hands)
     kernel = _maxn is not None and impl != "reference"
     if impl == "kernel" and _maxn is None:

@@ -25,13 +25,13 @@ mizerka.solver.position.DuplicateCardError: card AS is in the trick and in the h
 
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
+from mizerka._checks import whole_number
 from mizerka.cards import ALL_CARDS_MASK, CARDS, SUIT_MASKS, CardParseError, CardSet, parse_cards
 
 __all__ = [
@@ -117,12 +117,37 @@ def _whole(value: object, what: str, error: type[InvalidPositionError] = Invalid
     Raises:
         *error* (an :class:`InvalidPositionError`): for a bool, a float, text or anything else, naming *what*.
     """
-    if not isinstance(value, bool):
-        try:
-            return operator.index(value)  # type: ignore[arg-type]
-        except TypeError:
-            pass
-    raise error(f"{what} must be a whole number, not {value!r}")
+    number = whole_number(value)
+    if number is None:
+        raise error(f"{what} must be a whole number, not {value!r}")
+    return number
+
+
+def check_impl(impl: object) -> None:
+    """Refuse a solver *impl* that is not ``"kernel"``, ``"reference"`` or ``None`` (the check of every entry point
+    of :mod:`mizerka.solver` and :mod:`mizerka.solver.maxn`).
+
+    Raises:
+        ValueError: for anything else, quoting it.
+    """
+    if impl is not None and impl not in ("kernel", "reference"):
+        raise ValueError(f"impl must be 'kernel', 'reference' or None (the kernel when it loads), not {impl!r}")
+
+
+def check_position(position: object, who: str = "the solver",
+                   advice: str = "build one with Position.from_text or Position.from_deal") -> None:
+    """Refuse anything but a :class:`Position` given to a solver.
+
+    Args:
+        who: the solver named in the message.
+        advice: a hint added in parentheses, or ``""`` for none.
+
+    Raises:
+        InvalidPositionError: naming *who* and the type given.
+    """
+    if not isinstance(position, Position):
+        hint = f" ({advice})" if advice else ""
+        raise InvalidPositionError(f"{who} takes a Position, not {type(position).__name__}{hint}")
 
 
 def _flag(value: object, what: str) -> bool:
