@@ -228,3 +228,13 @@ def test_solve_names_a_folder_instead_of_parsing_its_path_as_a_position(tmp_path
     result = invoke("solve", str(tmp_path))
     assert result.exit_code == 2
     assert "a folder, not a record file" in result.output and "bad position" not in result.output
+
+
+def test_deal_with_a_non_zero_sum_variant_says_it_once_as_a_line() -> None:
+    """``deal`` plays nothing, but the variant's note is said as for every command (session 14: a named variant
+    said nothing, the same variant with an option did)."""
+    for variant in ("seed002-literal", "seed002-literal,first_dealer=1"):
+        result = invoke("deal", "--seed", "1", "--variant", variant)
+        assert result.exit_code == 0, result.output
+        assert result.output.count("not zero-sum") == 1, result.output
+    assert "zero-sum" not in invoke("deal", "--seed", "1").output

@@ -185,9 +185,12 @@ def _parse_variant_callback(ctx: click.Context, param: click.Parameter, value: s
             rules = parse_variant(value)
     except RulesError as error:
         raise click.BadParameter(str(error), ctx=ctx, param=param) from None
-    for warning in caught:
-        click.echo(f"warning: {warning.message}", err=True)
-    if caught:
+    notes = [str(warning.message) for warning in caught]
+    if not notes and rules.zero_sum_note is not None:  # a named variant is built without its warning
+        notes.append(rules.zero_sum_note)
+    for note in notes:
+        click.echo(f"warning: {note}", err=True)
+    if notes:
         ctx.meta[VARIANT_WARNED] = True
     return rules
 

@@ -233,12 +233,8 @@ class Rules:
             raise RulesError(f"first_dealer must be a seat 0-{self.n_seats - 1}, not {self.first_dealer!r}")
         if self.exchange_mode is ExchangeMode.REPLENISH and self.n_seats != 3:
             raise RulesError("the replenishing deal of seed 002 is for three players")
-        if not self.zero_sum:
-            warnings.warn(
-                f"variant {self.name!r}: quotas {self.quota_ordinary} / {self.quota_mizerka} do not add up to "
-                f"the {self.n_tricks} tricks of a deal, so scores are not zero-sum",
-                stacklevel=3,
-            )
+        if self.zero_sum_note is not None:
+            warnings.warn(self.zero_sum_note, stacklevel=3)
 
     @property
     def n_tricks(self) -> int:
@@ -249,6 +245,20 @@ class Rules:
     def zero_sum(self) -> bool:
         """Whether every deal's scores add up to zero (the quotas add up to the tricks)."""
         return sum(self.quota_ordinary) == self.n_tricks and sum(self.quota_mizerka) == self.n_tricks
+
+    @property
+    def zero_sum_note(self) -> str | None:
+        """What a user is told about a variant whose scores are not zero-sum (``None`` for one whose are).
+
+        >>> get_variant("seed002-literal").zero_sum_note.split(": ")[1]
+        'quotas (7, 5, 1) / (1, 5, 7) do not add up to the 17 tricks of a deal, so scores are not zero-sum'
+        >>> print(get_variant("standard").zero_sum_note)
+        None
+        """
+        if self.zero_sum:
+            return None
+        return (f"variant {self.name!r}: quotas {self.quota_ordinary} / {self.quota_mizerka} do not add up to "
+                f"the {self.n_tricks} tricks of a deal, so scores are not zero-sum")
 
     @property
     def n_deals(self) -> int:
