@@ -33,7 +33,7 @@ from mizerka.server.encoding import encode
 from mizerka.server.hub import Client, Hub, ServerConfig, address_key, hash_token
 from mizerka.server.protocol import ERROR_CODES, PROTOCOL_VERSION
 from mizerka.server.tables import SeatState, Table, TableError, TableSettings
-from mizerka.server.views import build_view
+from mizerka.server.views import build_review, build_view
 
 _log = logging.getLogger("mizerka.server")
 
@@ -110,7 +110,8 @@ MAX_TABLES_PAGE = 500
 _HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 
 _STATUS = {"unknown_table": 404, "bad_token": 403, "spectators_off": 403, "seat_taken": 409, "table_full": 409,
-           "match_over": 409, "not_over": 409, "internal": 503, "server_full": 503}
+           "match_over": 409, "not_over": 409, "internal": 503, "server_full": 503, "bad_deal": 400,
+           "unknown_deal": 404, "deal_not_over": 409, "not_revealed": 409}
 
 
 class _Model(BaseModel):
@@ -224,6 +225,57 @@ class Meta(BaseModel):
     error_codes: dict[str, str]
 
 
+class ContractInfo(BaseModel):
+    code: str = Field(description="C, D, H, S, NT or MZ.")
+    label: str
+    symbol: str
+    goal: str
+    trump: str | None = Field(description="The trump suit's letter (C D H S), or null.")
+
+
+class ReviewCard(BaseModel):
+    seat: int
+    card: str = Field(description="The card as the views write it (e.g. 'QH', 'TH').")
+    value: int | None = Field(description="The tricks the player ends the deal with after this card, under perfect "
+                                          "play with the other two against him; null without the analysis.")
+    best: int | None = Field(description="The same after the best legal card.")
+    best_cards: list[str] | None = Field(description="Every legal card that reaches *best*.")
+    cost: int | None = Field(description="|value - best|: the tricks this card lost (0: no error).")
+    choices: int = Field(description="How many legal cards there were (1: forced).")
+
+
+class ReviewTrick(BaseModel):
+    no: int
+    leader: int
+    winner: int
+    cards: list[ReviewCard]
+
+
+class ReviewExchange(BaseModel):
+    seat: int
+    discarded: list[str]
+    drawn: list[str]
+
+
+class Review(BaseModel):
+    table: str
+    deal: int
+    players: list[str] = Field(description="Names by seat.")
+    seats: list[int] = Field(description="The seats that played the deal: forehand, middlehand, the dealer's role.")
+    dealer: int
+    chooser: int
+    contract: ContractInfo
+    hands: list[list[str]] = Field(description="By seat, at the start of play (after the exchanges); [] for a seat "
+                                               "sitting out.")
+    exchanges: list[ReviewExchange] = Field(description="In order of the exchange.")
+    tricks: list[ReviewTrick]
+    tricks_won: list[int | None] = Field(description="By seat, null for a seat sitting out.")
+    scores: list[int | None] = Field(description="By seat, null for a seat sitting out.")
+    analysis: Literal["ok", "off", "timeout", "busy", "error"] = Field(
+        description="ok: the verdicts are given; else why not (they are null, the play is given).")
+    unjudged_tricks: list[int] = Field(description="Tricks the solver cannot judge (cards still drawn from a stock).")
+
+
 class ApiError(BaseModel):
     error: str
     message: str
@@ -295,6 +347,35 @@ def table_record(table: Table) -> MatchRecord:
         for r in match.results()[:finished]
     ]
     return MatchRecord(table.rules, tuple(match.players), match.first_dealer, tuple(deals), tags)
+
+
+def review_deal_no(table: Table, text: str) -> int:
+    """The deal number *text* of a review request, once checked: a finished deal that the table's record
+    (:func:`table_record`) gives in full.  (Who asks is checked apart: :func:`record_access`.)
+
+    Raises:
+        TableError: ``bad_deal`` for text that is not a whole number from 1 (written in ASCII digits);
+            ``unknown_deal`` for a deal not dealt yet (or past the match's last); ``deal_not_over`` for the deal
+            in progress; ``not_revealed`` for a finished deal of a match in progress at a table that does not
+            reveal its deals (its record has only their scores until the match is over).
+    """
+    if not (text.isascii() and text.isdigit()) or int(text[:12]) < 1:
+        raise TableError("bad_deal", f"a deal number is a whole number from 1, not {text[:20]!r}")
+    number = int(text[:12])  # 12 digits: past any match's last deal, without int() of thousands of digits
+    match = table.match
+    dealt = 0 if match is None else match.deal_no
+    if number > dealt:
+        raise TableError("unknown_deal", f"deal {number} has not been dealt at this table"
+                                         + (f" (deals 1-{dealt} so far)" if dealt else " (the match has not started)"))
+    assert match is not None
+    if not match.is_over():
+        if number == match.deal_no:
+            raise TableError("deal_not_over", f"deal {number} is not over (it is being played, or its table was "
+                                              f"closed before its end): only a finished deal can be reviewed")
+        if not table.settings.reveal:
+            raise TableError("not_revealed", f"this table does not reveal a deal's cards before the match is over: "
+                                             f"deal {number} can be reviewed once the match is over")
+    return number
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -461,6 +542,35 @@ def create_app(config: ServerConfig) -> FastAPI:
         if format == "json":
             return Response(rec.to_json(), media_type="application/json", headers=headers)
         return PlainTextResponse(rec.to_text(), headers=headers)
+
+    @app.get("/api/tables/{table_id}/deals/{deal_no}/review", response_model=Review, responses=_ERRORS)
+    async def review(
+        table_id: Annotated[str, Field(max_length=64)], deal_no: Annotated[str, Field(max_length=40)],
+        authorization: Annotated[str | None, Header(
+            max_length=200, description="'Bearer <seat token>': needed at a table that admits no spectators.")
+        ] = None,
+    ) -> dict[str, Any]:
+        """A finished deal reviewed: the hands at the start of play, the exchanges, every card played with the
+        exact solver's verdict on it (the tricks its player ends the deal with under perfect play, the other two
+        playing against him, after this card and after the best one), and the result (docs/protocol.md).
+
+        Who may have it: whoever may have the deal in full in the table's record (the ``record`` endpoint):
+        the same token rule, and only a finished deal whose cards the record gives (the match is over, or the
+        table reveals each deal after it: option ``reveal``); never the deal in progress.  The analysis runs
+        within the server's ``--review-limit`` and is kept; when it cannot be had, ``analysis`` says why and
+        the verdicts are null, the play is still given.
+        """
+        table = await hub.find(table_id)
+        if table is None:
+            raise TableError("unknown_table", f"no table {table_id!r}")
+        record_access(table, authorization)
+        number = review_deal_no(table, deal_no)
+        try:
+            rec = table_record(table)
+        except RecordError as error:  # pragma: no cover - a stored match always makes a valid record
+            raise TableError("internal", str(error)) from None
+        analysis, status = await hub.review_analysis(table.id, rec, number)
+        return build_review(table.id, rec, number, analysis, status)
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:

@@ -98,6 +98,9 @@ def _open_browser(url: str) -> None:
               help="Seconds the double-dummy analysis of a finished deal may take (0: no analysis).")
 @click.option("--dd-busy-rate", default=60.0, show_default=True, type=click.FloatRange(0),
               help="Skip the analysis while the server stores more events a second than this (0: never skip).")
+@click.option("--review-limit", default=30.0, show_default=True, type=click.FloatRange(0, 600),
+              help="Seconds the solver may take to judge every card of a finished deal for its review "
+                   "(0: reviews give the play without the analysis).")
 @click.option("--max-tables", default=10_000, show_default=True, type=click.IntRange(1),
               help="The most tables kept open at once; a new table past it is refused (server_full).")
 @click.option("--max-connections", default=10_000, show_default=True, type=click.IntRange(1),
@@ -117,7 +120,8 @@ def _open_browser(url: str) -> None:
               type=click.Choice(["debug", "info", "warning", "error"]))
 def serve_command(host: str, port: int, database: str | None, open_game: bool, no_browser: bool, bot_delay: float,
                   grace: float, abandon_after: float, heartbeat: float, bot_workers: int, slow_bot_workers: int,
-                  bot_pool: str, dd_limit: float, dd_busy_rate: float, max_tables: int, max_connections: int,
+                  bot_pool: str, dd_limit: float, dd_busy_rate: float, review_limit: float, max_tables: int,
+                  max_connections: int,
                   max_connections_per_address: int, request_rate: float, request_burst: float, limit_loopback: bool,
                   ws_deflate: bool,
                   log_level: str) -> None:
@@ -131,7 +135,8 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
                           abandon_after=abandon_after, heartbeat=heartbeat, bot_workers=bot_workers,
                           slow_bot_workers=slow_bot_workers,
                           bot_pool="process" if bot_pool == "process" else "thread", dd_limit=dd_limit,
-                          dd_busy_rate=dd_busy_rate, max_tables=max_tables, max_connections=max_connections,
+                          dd_busy_rate=dd_busy_rate, review_limit=review_limit, max_tables=max_tables,
+                          max_connections=max_connections,
                           max_connections_per_address=max_connections_per_address, request_rate=request_rate,
                           request_burst=request_burst, limit_loopback=limit_loopback)
     try:

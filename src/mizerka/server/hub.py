@@ -27,9 +27,10 @@ import secrets
 import time
 import traceback
 import zlib
+from collections import OrderedDict
 from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from mizerka.arena import stand_in  # the action the arena plays for a bot that failed: the same here
 from mizerka.bots import BOT_LEVELS
@@ -54,6 +55,10 @@ from mizerka.server.protocol import (
 from mizerka.server.tables import Event, SeatState, Table, TableError, TableSettings, reason_code
 from mizerka.server.views import build_view
 from mizerka.server.workers import ProcessWorkers, ThreadWorkers, WorkerDied, WorkerError, Workers
+
+if TYPE_CHECKING:
+    from mizerka.analysis import DealAnalysis
+    from mizerka.record import MatchRecord
 
 __all__ = ["Client", "ConnectionCount", "Hub", "LiveTable", "RequestBudget", "ServerConfig", "address_key",
            "hash_token", "is_local", "render_events"]
@@ -84,7 +89,12 @@ class ServerConfig:
         dd_workers: how many analyses run at once.
         dd_busy_rate: while the server stores more than this many events a second (over the last
             :data:`RATE_WINDOW` seconds), a finished deal gets no analysis (``dd`` null, reason ``busy``): the
-            analysis is a best-effort extra and must not take CPU from play (0: never skip).
+            analysis is a best-effort extra and must not take CPU from play (0: never skip).  Deal reviews
+            obey the same rule (``analysis``: ``busy``).
+        review_limit: seconds the solver may take to judge every card of a finished deal for its review
+            (``GET /api/tables/{id}/deals/{n}/review``); 0: reviews give the play without the analysis
+            (``analysis``: ``off``).  Reviews run in the double-dummy workers (``dd_workers`` in all, both kinds).
+        review_cache: how many reviewed deals' analyses the server keeps in memory (least recently used first out).
         gc_freeze: keep what lives long out of the garbage collector's full collections
             (:meth:`Hub._gc_loop`); off in tests that run many servers in one process.
         max_tables: the most tables the server keeps open (in memory) at once; a new table past it is refused
@@ -120,6 +130,8 @@ class ServerConfig:
     slow_bot_workers: int = 1
     dd_workers: int = 1
     dd_busy_rate: float = 60.0
+    review_limit: float = 30.0
+    review_cache: int = 256
     gc_freeze: bool = True
     max_tables: int = 10_000
     max_connections: int = 10_000
@@ -128,6 +140,13 @@ class ServerConfig:
     request_burst: float = 100.0
     limit_loopback: bool = False
 
+
+REVIEW_RETRY_AFTER = 300.0
+"""Seconds a review's failed analysis (``timeout``, ``error``) is remembered before a request tries again: a deal
+the solver could not judge in time is not tried again on every request.  ``busy`` is never remembered."""
+
+ReviewResult = tuple["DealAnalysis | None", str]
+"""A deal's analysis for its review, or ``None``, and its status: ``ok``, ``off``, ``timeout``, ``busy``, ``error``."""
 
 GC_FREEZE_INTERVAL = 30.0
 """Seconds between two :func:`gc.freeze` calls of a running server (``ServerConfig.gc_freeze``)."""
@@ -404,8 +423,12 @@ class Hub:
         self.started = time.time()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.dd: DoubleDummy | None = None
+        self.solvers: DoubleDummy | None = None  # the workers of dd and reviews (self.dd, when dd is on)
         self.rate = EventRate()
         self.dd_skipped = 0
+        self.reviews_run = 0  # analyses started for reviews (a cached or shared one is not counted again)
+        self._reviews: OrderedDict[tuple[str, int], tuple[ReviewResult, float]] = OrderedDict()
+        self._reviewing: dict[tuple[str, int], asyncio.Task[ReviewResult]] = {}
         self.connections = ConnectionCount(config.max_connections, config.max_connections_per_address)
         self.requests = RequestBudget(config.request_rate, config.request_burst)
 
@@ -416,8 +439,9 @@ class Hub:
         self.store = await asyncio.to_thread(Store, self.config.database)
         self.pool = await asyncio.to_thread(self._make_pool, self.config.bot_workers, "bot")
         self.slow_pool = await asyncio.to_thread(self._make_pool, self.config.slow_bot_workers, "slow-bot")
-        if self.config.dd_limit > 0:
-            self.dd = DoubleDummy(self.config.dd_limit, self.config.dd_workers)
+        if self.config.dd_limit > 0 or self.config.review_limit > 0:
+            self.solvers = DoubleDummy(self.config.dd_limit, self.config.dd_workers)
+            self.dd = self.solvers if self.config.dd_limit > 0 else None
         for table in await asyncio.to_thread(self.store.load_active):
             self.tables[table.id] = LiveTable(table)
         log.info("resumed %d tables", len(self.tables))
@@ -445,11 +469,13 @@ class Hub:
                 task.cancel()
             for client in list(live.clients):
                 client.close()
+        for review in list(self._reviewing.values()):
+            review.cancel()
         for pool in (self.pool, self.slow_pool):
             if pool is not None:
                 pool.stop()
-        if self.dd is not None:
-            self.dd.stop()
+        if self.solvers is not None:
+            self.solvers.stop()
         if self.store is not None:
             if self.store.inline:
                 self.store.flush()  # what is queued now is committed before the store closes
@@ -492,7 +518,7 @@ class Hub:
         if self.dd is not None:
             for event in events:
                 if event.kind == "deal_end":
-                    if self.config.dd_busy_rate and self.rate.per_second() > self.config.dd_busy_rate:
+                    if self._busy():
                         self.dd_skipped += 1  # the server is busy with play: no analysis this time
                         # (sent once the caller's ack is out, as an analysis's answer would be)
                         asyncio.get_running_loop().call_soon(self._send_dd, live, event.deal_no, None, "busy")
@@ -510,6 +536,56 @@ class Hub:
             log.exception("table %s: double-dummy analysis of deal %d failed", table.id, deal_no)
             values, reason = None, "error"
         self._send_dd(live, deal_no, values, reason)
+
+    def _busy(self) -> bool:
+        """Whether the server is busy with play (``dd_busy_rate``): no double-dummy analysis, no review's."""
+        return bool(self.config.dd_busy_rate) and self.rate.per_second() > self.config.dd_busy_rate
+
+    async def review_analysis(self, table_id: str, record: MatchRecord, deal_no: int) -> ReviewResult:
+        """Every card of finished deal *deal_no* of table *table_id* judged by the solver, for its review:
+        the analysis and ``ok``, or ``None`` and why not (``off``, ``timeout``, ``busy``, ``error``).
+
+        *record* gives the deal in full (the caller checked who may have it).  A finished deal never changes,
+        so an analysis is kept (:attr:`ServerConfig.review_cache` of them, the least recently used dropped
+        first; a failed one for :data:`REVIEW_RETRY_AFTER` seconds), and requests for a deal whose analysis is
+        running wait for that one.
+        """
+        if self.config.review_limit <= 0 or self.solvers is None:
+            return None, "off"
+        key = (table_id, deal_no)
+        kept = self._reviews.get(key)
+        if kept is not None:
+            result, expires = kept
+            if expires > time.monotonic():
+                self._reviews.move_to_end(key)
+                return result
+            del self._reviews[key]
+        task = self._reviewing.get(key)
+        if task is None:
+            if self._busy():
+                return None, "busy"
+            task = asyncio.create_task(self._review(key, record, deal_no))
+            self._reviewing[key] = task
+            task.add_done_callback(lambda _t: self._reviewing.pop(key, None))
+        # shielded: a request that goes away does not cancel the analysis that other requests wait for
+        return await asyncio.shield(task)
+
+    async def _review(self, key: tuple[str, int], record: MatchRecord, deal_no: int) -> ReviewResult:
+        assert self.solvers is not None
+        self.reviews_run += 1
+        try:
+            analysis, reason = await self.solvers.review(record, deal_no, self.config.review_limit)
+        except Exception:
+            log.exception("table %s: the review analysis of deal %d failed", key[0], deal_no)
+            analysis, reason = None, "error"
+        result: ReviewResult = (analysis, "ok") if analysis is not None else (None, reason or "error")
+        if result[1] != "busy":
+            keep = math.inf if result[1] == "ok" else time.monotonic() + REVIEW_RETRY_AFTER
+            self._reviews[key] = (result, keep)
+            self._reviews.move_to_end(key)
+            while len(self._reviews) > max(self.config.review_cache, 0):
+                self._reviews.popitem(last=False)
+        return result
 
     def _send_dd(self, live: LiveTable, deal_no: int, values: dict[str, Any] | None, reason: str | None) -> None:
         live.table.dd[deal_no] = values

@@ -15,15 +15,20 @@ deals, the commitment to the current deck order.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mizerka.bots import BOT_LEVELS
-from mizerka.deal import Observation, Phase
+from mizerka.cards import CARDS
+from mizerka.deal import Deal, Exchange, Observation, Phase, Play
 from mizerka.rules import Contract, Role
 from mizerka.server.tables import Table, card_list
 from mizerka.tricks import IllegalPlay
 
-__all__ = ["build_view", "illegal_codes", "illegal_reasons"]
+if TYPE_CHECKING:
+    from mizerka.analysis import DealAnalysis
+    from mizerka.record import MatchRecord
+
+__all__ = ["build_review", "build_view", "illegal_codes", "illegal_reasons"]
 
 _PHASES = {Phase.CHOOSE: "choose", Phase.EXCHANGE: "exchange", Phase.PLAY: "play", Phase.DONE: "done"}
 
@@ -225,3 +230,70 @@ def build_view(table: Table, seat: int | None, connected: Collection[int] = ()) 
         score_sheet=_score_sheet(table), commitment=table.commits[match.deal_no - 1],
     )
     return base
+
+
+def build_review(table_id: str, record: MatchRecord, deal_no: int, analysis: DealAnalysis | None,
+                 status: str) -> dict[str, Any]:
+    """The review of finished deal *deal_no* of a full *record* (``GET /api/tables/{id}/deals/{n}/review``): its
+    hands at the start of play, its exchanges, every card of its tricks with the solver's verdict on it
+    (:func:`mizerka.analysis.analyse_deal`'s *analysis*, or nulls when *status* is not ``ok``), its result.
+
+    Cards are written and hands ordered as in the views (:func:`card_list`).  The play is replayed from the
+    record, so ``choices`` (the legal cards there were) and ``unjudged_tricks`` are given whatever *status*.
+    """
+    drec = record.deals[deal_no - 1]
+    assert drec.deck is not None and drec.contract is not None and drec.is_over, "a finished deal in full"
+    assert status != "ok" or analysis is not None
+    rules = record.rules
+    n = rules.n_seats
+    deal = Deal(drec.deck, rules=rules, dealer=drec.dealer)
+    active = deal.active_seats
+    verdicts = {(v.trick_no, v.seat): v for v in analysis.plays} if analysis is not None and status == "ok" else {}
+    hands: list[list[str]] | None = None
+    exchanges: list[dict[str, Any]] = []
+    choices: list[int] = []
+    unjudged: list[int] = []
+    for action in drec.actions():
+        if isinstance(action, Exchange):
+            seat = deal.to_move
+            deal.push(action)
+            exchanges.append({"seat": seat, "discarded": card_list(deal.dead[seat]),
+                              "drawn": card_list(deal.drawn[seat])})
+            continue
+        if isinstance(action, Play):
+            if hands is None:  # the start of play: every exchange made
+                hands = [card_list(deal.hands[s]) if s in active else [] for s in range(n)]
+            choices.append(deal.legal_play_mask().bit_count())
+            if deal.stock and len(deal.tricks) + 1 not in unjudged:  # as analyse_deal: cards still drawn
+                unjudged.append(len(deal.tricks) + 1)
+        deal.push(action)
+    assert deal.phase is Phase.DONE and hands is not None
+    tricks = []
+    played = iter(choices)
+    for number, trick in enumerate(deal.tricks, 1):
+        start = active.index(trick.leader)
+        cards = []
+        for i, card in enumerate(trick.cards):
+            seat = active[(start + i) % 3]
+            verdict = verdicts.get((number, seat))
+            if verdict is not None and verdict.card != card:  # pragma: no cover - the analysis of another deal
+                raise ValueError(f"the analysis of trick {number} does not match the deal")
+            cards.append({
+                "seat": seat, "card": str(CARDS[card]),
+                "value": verdict.value if verdict is not None else None,
+                "best": verdict.best if verdict is not None else None,
+                "best_cards": [str(c) for c in verdict.best_cards] if verdict is not None else None,
+                "cost": verdict.cost if verdict is not None else None,
+                "choices": next(played),
+            })
+        tricks.append({"no": number, "leader": trick.leader, "winner": trick.winner, "cards": cards})
+    scores = deal.scores()
+    return {
+        "table": table_id, "deal": deal_no, "players": list(record.players), "seats": list(active),
+        "dealer": deal.dealer, "chooser": deal.forehand, "contract": _contract(drec.contract), "hands": hands,
+        "exchanges": exchanges, "tricks": tricks,
+        "tricks_won": [deal.tricks_won[s] if s in active else None for s in range(n)],
+        "scores": [scores[s] if s in active else None for s in range(n)],
+        "analysis": status,
+        "unjudged_tricks": unjudged,
+    }
