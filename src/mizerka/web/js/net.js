@@ -20,14 +20,18 @@ export async function api(method, path, body = undefined) {
   return (await apiResponse(method, path, body)).data;
 }
 
-/** Like `api`, with the response's headers too: `{data, headers}` (a paged list says its total in one). */
-export async function apiResponse(method, path, body = undefined) {
+/**
+ * Like `api`, with the response's headers too: `{data, headers}` (a paged list says its total in one).
+ * *options*: `headers` to send (say, `Authorization` with a seat token), `signal` to abort the call.
+ */
+export async function apiResponse(method, path, body = undefined, { headers = {}, signal = undefined } = {}) {
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers: body === undefined ? { ...headers } : { ...headers, "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
     });
   } catch (error) {
     throw new ApiError(0, "network", String(error));

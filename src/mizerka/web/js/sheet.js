@@ -48,9 +48,11 @@ export function winnersOf(totals) {
 
 /**
  * Build the score sheet for *view* (the server's View).  *winners* is the list from the match_end event when
- * known, else it is worked out from the totals once the match is over.
+ * known, else it is worked out from the totals once the match is over.  With *onReview*, each deal's row has a
+ * "Review" button that calls `onReview(dealNo, focusKey)` (the rows are finished deals only: never the deal in
+ * progress).
  */
-export function renderScoreSheet(view, winners = null) {
+export function renderScoreSheet(view, winners = null, { onReview = null } = {}) {
   const names = view.players.map((p, i) => p.name || `#${i + 1}`);
   const root = h("div", { class: "score-sheet" });
   const over = view.status === "finished" || view.phase === "over";
@@ -99,8 +101,17 @@ export function renderScoreSheet(view, winners = null) {
   const rows = h("tbody");
   for (const row of view.score_sheet) {
     const avoid = String(row.contract).toUpperCase() === "MZ";
+    const number = h("th", { scope: "row" }, String(row.deal_no));
+    if (onReview) { // beside the deal's number: no column more, the sheet still fits its panel
+      const key = `review-${row.deal_no}`;
+      const button = h("button", { type: "button", class: "btn small review-btn", "data-focus": key,
+        "data-deal": String(row.deal_no), "aria-label": t("review.buttonDeal", { n: row.deal_no }) }, t("review.button"));
+      button.addEventListener("click", () => onReview(row.deal_no, key));
+      number.classList.add("deal-cell");
+      number.append(" ", button);
+    }
     const tr = h("tr", {},
-      h("th", { scope: "row" }, String(row.deal_no)),
+      number,
       h("td", { class: "contract-cell" }, contractLabel(row.contract, { short: true }), " ",
         h("span", { class: `goal ${avoid ? "avoid" : "take"}` }, t(avoid ? "table.avoid" : "table.take"))));
     tr.title = `${names[row.chooser]} · ${t("sheet.tricks")}: ${row.tricks.join(" / ")}`;

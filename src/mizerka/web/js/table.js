@@ -9,6 +9,7 @@ import { announce, announceUrgent, recentAnnouncements } from "./announce.js";
 import { backElement, cardElement, cardFace, parseCard, sortHand, suitOf, cardCode } from "./cards.js";
 import { cardName, contractName, levelName, listOf, refusalReason, signed, suitName, t } from "./i18n.js";
 import { TableSocket } from "./net.js";
+import { ReviewDialog } from "./review.js";
 import { CONTRACT_CODES, contractIndex, contractLabel, h, renderScoreSheet, winnersOf } from "./sheet.js";
 import { forgetSeat, saveSeat, seatFor } from "./store.js";
 
@@ -54,6 +55,7 @@ export class TableView {
     this.lastDealView = {};
     this.summaryQueue = [];
     this.ddByDeal = {}; // deal number → double-dummy values (the server's "dd" message, or the score sheet)
+    this.reviews = {}; // deal number → the server's complete review of it (kept for the page's life)
     this.winners = null;
     this.message = null;
     this.forcedSent = null;
@@ -704,7 +706,48 @@ export class TableView {
       this.el.bar.querySelector('[data-focus="sheet"]')?.focus(); // back to the button that opens it
     });
     panel.replaceChildren(h("div", { class: "sheet-head" }, h("h2", {}, t("sheet.title")), close),
-      renderScoreSheet(v, this.winners));
+      renderScoreSheet(v, this.winners, { onReview: (n, key) => this.openReview(n, key) }));
+  }
+
+  // -- the review of a finished deal ---------------------------------------------------------------
+
+  /** Whether deal *n* is over (its row is on the score sheet): only such a deal is ever asked for a review. */
+  dealFinished(n) {
+    return Boolean(this.view?.score_sheet?.some((row) => row.deal_no === n));
+  }
+
+  /** Whether the table shows its finished deals in full now: after the match, or with the option `reveal`. */
+  dealsRevealed(v = this.view) {
+    return Boolean(v && (v.phase === "over" || v.status === "finished" || v.options?.reveal));
+  }
+
+  /**
+   * Open the review of finished deal *n* (js/review.js) over whatever is open.  *focusKey*: the data-focus of the
+   * control that opened it, given the focus back on close (the score-sheet panel is redrawn meanwhile).
+   */
+  openReview(n, focusKey = null) {
+    if (this.destroyed || !this.dealFinished(n) || this.el.dialogs.querySelector("dialog.review-dialog[open]")) return;
+    const seat = seatFor(this.tableId);
+    const review = new ReviewDialog({
+      tableId: this.tableId, dealNo: n, token: seat?.token ?? null, viewSeat: this.view?.seat ?? null,
+      cache: this.reviews,
+      nameOf: (who, players) => (who === this.view?.seat ? t("table.you") : players[who] || this.nameOf(who)),
+    });
+    this.openDialog(review.dialog, { modalClass: "review-dialog" });
+    if (focusKey) {
+      review.dialog.addEventListener("close", () => {
+        if (this.destroyed || this.el.dialogs.querySelector("dialog[open]")) return;
+        this.root.querySelector(`[data-focus="${focusKey}"]`)?.focus();
+      });
+    }
+    review.load();
+  }
+
+  /** A button that reviews deal *n* (the deal summary's, the result's). */
+  reviewButton(n, label) {
+    const button = h("button", { type: "button", class: "btn review-btn", "data-deal": String(n) }, label);
+    button.addEventListener("click", () => this.openReview(n));
+    return button;
   }
 
   // -- dialogs -------------------------------------------------------------------------------------
@@ -820,7 +863,10 @@ export class TableView {
     const next = h("button", { type: "button", class: "btn primary", autofocus: true },
       this.view?.phase === "over" ? t("summary.close") : t("summary.next"));
     next.addEventListener("click", () => dialog.close());
-    dialog.append(title, table, h("p", { class: "dd-help" }, t("summary.ddHelp")), h("div", { class: "dialog-foot" }, record, next));
+    // a table that reveals its deals (or a finished match) shows this one in full: it can be reviewed now
+    const review = this.dealsRevealed(this.view) ? this.reviewButton(event.deal_no, t("review.thisDeal")) : null;
+    dialog.append(title, table, h("p", { class: "dd-help" }, t("summary.ddHelp")),
+      h("div", { class: "dialog-foot" }, review, record, next));
     return dialog;
   }
 
@@ -884,11 +930,13 @@ export class TableView {
     const lobby = h("button", { type: "button", class: "btn", autofocus: v.seat === null }, t("error.backToLobby"));
     lobby.addEventListener("click", () => { dialog.close(); this.hooks.goLobby(); });
     const record = this.recordLink(dialog);
+    const last = v.score_sheet?.length ? v.score_sheet[v.score_sheet.length - 1].deal_no : null;
+    const review = last ? this.reviewButton(last, t("review.lastDeal")) : null;
     // the score sheet of a finished match opens with its winner banner: the dialog shows it once
     dialog.append(h("h2", { id: "over-title" }, t("over.title")),
-      renderScoreSheet(v, winners),
+      renderScoreSheet(v, winners, { onReview: (n) => this.openReview(n) }),
       // a spectator has no seat to play again with
-      h("div", { class: "dialog-foot" }, record, v.seat === null ? null : again, lobby),
+      h("div", { class: "dialog-foot" }, review, record, v.seat === null ? null : again, lobby),
       v.seat === null ? null : status);
     return dialog;
   }
