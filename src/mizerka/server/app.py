@@ -359,9 +359,13 @@ def review_deal_no(table: Table, text: str) -> int:
             in progress; ``not_revealed`` for a finished deal of a match in progress at a table that does not
             reveal its deals (its record has only their scores until the match is over).
     """
-    if not (text.isascii() and text.isdigit()) or int(text[:12]) < 1:
+    digits = text.lstrip("0")  # "01" is deal 1, however many zeros lead
+    if not (text.isascii() and text.isdigit()) or not digits:
         raise TableError("bad_deal", f"a deal number is a whole number from 1, not {text[:20]!r}")
-    number = int(text[:12])  # 12 digits: past any match's last deal, without int() of thousands of digits
+    if len(digits) > 12:  # past any match's last deal, without int() of thousands of digits
+        raise TableError("unknown_deal", f"deal {digits[:20]}{'…' if len(digits) > 20 else ''} has not been "
+                                         f"dealt at this table")
+    number = int(digits)
     match = table.match
     dealt = 0 if match is None else match.deal_no
     if number > dealt:

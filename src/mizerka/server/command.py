@@ -158,6 +158,11 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
                 if not no_browser and _graphical_browser():
                     _open_browser(url)
 
+        async def shutdown(self, sockets: Any = None) -> None:
+            # the analyses first: uvicorn waits for the open requests, and a review's waits for its analysis
+            app.state.hub.halt_analyses()
+            await super().shutdown(sockets)
+
     uv_config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_SIZE,
                                ws_ping_interval=20.0, ws_per_message_deflate=ws_deflate)
     hide_frames()  # after uvicorn's logging set-up, which made its handlers

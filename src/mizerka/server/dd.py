@@ -27,6 +27,7 @@ the slots (so the two together never run more solvers at once than ``dd_workers`
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import multiprocessing
@@ -117,13 +118,52 @@ class DoubleDummy:
     ``busy``, ``error``).
     """
 
-    def __init__(self, limit: float, workers: int = 1, max_waiting: int = 16) -> None:
+    def __init__(self, limit: float, workers: int = 1, max_waiting: int = 16,
+                 max_review_waiting: int | None = None) -> None:
         self.limit = limit
         self.max_waiting = max_waiting
-        self._slots = asyncio.Semaphore(workers)
-        self._waiting = 0
+        # reviews (asked for by any client) may fill only part of the queue, and a free slot goes to a deal-end
+        # analysis first: a client asking for review after review must not keep the live games' values out
+        self.max_review_waiting = max(1, max_waiting // 4) if max_review_waiting is None else max_review_waiting
+        self._free = workers
+        self._queues: tuple[collections.deque[asyncio.Future[None]], ...] = (collections.deque(), collections.deque())
         self._context: Any = None
         self._procs: set[Any] = set()
+        self._stopped = False
+
+    @property
+    def _waiting(self) -> int:
+        """How many analyses wait for a slot (both kinds)."""
+        return sum(len(queue) for queue in self._queues)
+
+    async def _acquire(self, priority: int) -> None:
+        """Take a slot: at once when one is free and nobody waits, else in turn (priority 0, the deal-end
+        analyses, before 1, the reviews)."""
+        if self._free > 0 and not self._waiting:
+            self._free -= 1
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        queue = self._queues[priority]
+        queue.append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():  # handed the slot, then cancelled: pass it on
+                self._release()
+            else:
+                with contextlib.suppress(ValueError):
+                    queue.remove(waiter)
+            raise
+
+    def _release(self) -> None:
+        """Give a slot back: to the first waiter of the highest priority, else to the free ones."""
+        for queue in self._queues:
+            while queue:
+                waiter = queue.popleft()
+                if not waiter.done():
+                    waiter.set_result(None)
+                    return
+        self._free += 1
 
     def _ctx(self) -> Any:
         if self._context is None:
@@ -136,7 +176,7 @@ class DoubleDummy:
         """The double-dummy values of the finished *deal* from the start of its play phase."""
         from mizerka.solver import Position, StockNotEmptyError
 
-        if self._waiting >= self.max_waiting:
+        if len(self._queues[0]) >= self.max_waiting:
             return None, "busy"
         start = start_of_play(deal)
         try:
@@ -151,39 +191,52 @@ class DoubleDummy:
 
     async def review(self, record: MatchRecord, deal_no: int, limit: float) -> tuple[DealAnalysis | None, str | None]:
         """Judge every card of deal *deal_no* of the full *record* (:func:`mizerka.analysis.analyse_deal`) in a
-        worker, within *limit* seconds."""
-        return await self.run(review_deal, (record, deal_no), limit)
+        worker, within *limit* seconds.  Reviews wait behind the deal-end analyses, at most
+        :attr:`max_review_waiting` of them (``busy`` past it)."""
+        return await self.run(review_deal, (record, deal_no), limit, priority=1)
 
-    async def run(self, target: Callable[..., T], args: tuple[Any, ...], limit: float) -> tuple[T | None, str | None]:
+    async def run(self, target: Callable[..., T], args: tuple[Any, ...], limit: float,
+                  priority: int = 0) -> tuple[T | None, str | None]:
         """``target(*args)`` in a worker process (*target* a module-level function, *args* and its answer
         picklable), once a slot is free, killed after *limit* seconds: its answer, or ``None`` and why not
-        (``busy``: too many waiting already; ``timeout``; ``error``)."""
-        if self._waiting >= self.max_waiting:
+        (``busy``: too many waiting already; ``timeout``; ``error``).  *priority* 0 (a deal-end analysis) is
+        given a free slot before 1 (a review), which may have only :attr:`max_review_waiting` waiting."""
+        cap = self.max_waiting if priority == 0 else self.max_review_waiting
+        if len(self._queues[priority]) >= cap and not (self._free > 0 and not self._waiting):
             return None, "busy"
-        self._waiting += 1
+        if self._stopped:
+            return None, "busy"
+        await self._acquire(priority)
         try:
-            await self._slots.acquire()
-        finally:
-            self._waiting -= 1
-        try:
+            if self._stopped:
+                return None, "busy"
             return await self._run(target, args, limit)
         finally:
-            self._slots.release()
+            self._release()
 
     async def _run(self, target: Callable[..., T], args: tuple[Any, ...], limit: float) -> tuple[T | None, str | None]:
         loop = asyncio.get_running_loop()
         context = self._ctx()
         receiver, sender = context.Pipe(duplex=False)
         process = context.Process(target=_child, args=(sender, target, args, os.getpid()), daemon=True)
+        self._procs.add(process)  # before it starts: stop() (or a cancel) while it starts must not miss it
+        starting = asyncio.ensure_future(asyncio.to_thread(process.start))
         try:
-            await asyncio.to_thread(process.start)
+            await asyncio.shield(starting)
+        except asyncio.CancelledError:  # the server stops: the process is killed once started
+            starting.add_done_callback(lambda _f: self._kill(process))
+            receiver.close()
+            sender.close()
+            raise
         except Exception:
             log.exception("the double-dummy worker did not start")
+            self._procs.discard(process)
             receiver.close()
             sender.close()
             return None, "error"
         sender.close()
-        self._procs.add(process)
+        if self._stopped:
+            self._kill(process)
         ready: asyncio.Future[None] = loop.create_future()
 
         def readable() -> None:
@@ -196,7 +249,7 @@ class DoubleDummy:
             try:
                 result: T = receiver.recv()
             except (EOFError, OSError):  # the worker died (an exception in it, or killed) without an answer
-                return None, "error"
+                return None, "busy" if self._stopped else "error"
             return result, None
         except TimeoutError:
             return None, "timeout"
@@ -208,8 +261,23 @@ class DoubleDummy:
             await asyncio.to_thread(process.join, 5)
             self._procs.discard(process)
 
+    def _kill(self, process: Any) -> None:
+        with contextlib.suppress(Exception):
+            if process.is_alive():
+                process.kill()
+        if not process.is_alive():
+            self._procs.discard(process)
+
     def stop(self) -> None:
-        """Kill every analysis (and review) still running."""
+        """Kill every analysis (and review) still running, and answer those waiting ``busy``: nothing more
+        starts.  (Called as the server begins to stop, so that no request waiting for an analysis holds the
+        shutdown up for its time limit, and again with the hub.)"""
+        self._stopped = True
+        for queue in self._queues:
+            while queue:
+                waiter = queue.popleft()
+                if not waiter.done():
+                    waiter.set_result(None)
         for process in list(self._procs):
             with contextlib.suppress(Exception):
                 process.kill()

@@ -460,6 +460,13 @@ class Hub:
         assert pool is not None, "the hub is not started"
         return pool
 
+    def halt_analyses(self) -> None:
+        """Kill the double-dummy analyses and reviews running, and start none again: called as the server begins
+        to stop (before its open requests are waited for), so that a request waiting for a review's analysis is
+        answered at once (``busy``) instead of holding the shutdown up for ``review_limit`` seconds a review."""
+        if self.solvers is not None:
+            self.solvers.stop()
+
     async def stop(self) -> None:
         for task in (self._cleanup, self._gc):
             if task is not None:

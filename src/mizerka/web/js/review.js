@@ -116,6 +116,8 @@ export class ReviewDialog {
       this.show(data);
     } catch (error) { // an answer this page cannot read: say so in the dialog, never break the table
       delete this.cache[this.dealNo];
+      this.data = null; // so the dialog's keys do nothing (they read the answer's tricks)
+      this.steps = [];
       this.body.replaceChildren();
       this.showRefusal(new ApiError(0, "internal", String(error)));
     }
