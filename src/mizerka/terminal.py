@@ -56,6 +56,7 @@ HELP_TEXT = """\
 Commands at any prompt:
   hand    show your hand            sheet   show the score sheet
   last    show the last trick       help    this help (also ?)
+  review [N]  a finished deal (the last one, or deal N) judged card by card by the solver
   quit    leave the match
 Contracts: C D H S (or ♣ ♦ ♥ ♠) make that suit trumps, NT is no-trump, MZ is Mizerka (avoid tricks).
 Cards: rank then suit, e.g. AS, 10H, TH, 10♥, 7c.  Exchange: the cards to discard in one go, e.g. '2C 7D',
@@ -90,6 +91,9 @@ class TerminalGame:
     Raises:
         ValueError: if a seat other than the human's has no chooser.
     """
+
+    offers_review = True
+    """Whether ``review`` can judge a finished deal (a game whose whole match is on this machine)."""
 
     def __init__(
         self,
@@ -251,6 +255,8 @@ class TerminalGame:
                 self.write(self.sheet_text())
             elif command in ("last", "last trick"):
                 self.write(self.last_trick(match.observation(self.seat)))
+            elif command.split(maxsplit=1)[:1] == ["review"]:
+                self.write(self.review(command[len("review"):].strip()))
             elif command in ("quit", "exit", "q"):
                 raise QuitGame
             elif not answer:
@@ -260,6 +266,31 @@ class TerminalGame:
                     return match.play(answer)
                 except (InvalidActionError, IllegalActionError) as error:
                     self.write(self._style(f"Not accepted: {error}", fg="yellow"))
+
+    def review(self, argument: str = "") -> str:
+        """The ``review [N]`` command: finished deal *N* (default: the last one) judged card by card, as text
+        (:func:`mizerka.analysis.format_analysis`'s report, with the hands at the start of play); or a sentence
+        saying why not (no such finished deal).  It changes nothing, and never shows the deal in progress."""
+        from mizerka.tui.review import build_review, check_reviewable, finished_deals, finished_record, review_text
+
+        finished = finished_deals(self.match)
+        if not argument:
+            if not finished:
+                return "No deal is finished yet: a review is of a finished deal."
+            number = finished[-1]
+        elif argument.isascii() and argument.isdigit() and len(argument) <= 6:
+            number = int(argument)
+        else:
+            return f"Not a deal number: {argument!r}.  Type review, or review N for deal N (e.g. review 1)."
+        refusal = check_reviewable(self.match, number)
+        if refusal is not None:
+            return refusal
+        self.write(f"Analysing deal {number}… (the solver judges every card; a Mizerka deal takes a few seconds)")
+        try:
+            result = build_review(finished_record(self.match), number, n_deals=self.match.n_deals)
+        except ValueError as error:  # RecordError, the solver's InvalidPositionError: said, never a traceback
+            return f"Deal {number} could not be analysed: {error}"
+        return review_text(result, unicode=self.unicode)
 
     def hand_line(self, obs: Observation) -> str:
         trump = obs.contract.trump if obs.contract is not None else None
@@ -365,6 +396,8 @@ class TerminalGame:
         self.write(self._style(f"Deal {number} is over ({obs.contract.label}, {goal}): ", bold=True) + "; ".join(parts))
         self.write("")
         self.write(self.sheet_text())
+        if self.offers_review and not self.match.is_over():
+            self.write(f"(Type review at your next prompt to see deal {number} judged card by card.)")
 
 
 # -- mizerka play ------------------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ then you see what you drew.
 
 Keys (everything works from the keyboard): ← → move over your cards, Enter plays the card under the cursor
 (or type its rank then suit, e.g. ``a`` ``s`` for A♠), ``?`` a hint, ``u`` undo, ``l`` the last trick, ``p``
-the score sheet (points), ``n`` a new match once the match is over, ``x`` or Ctrl+Q quit, F1 help.
+the score sheet (points), ``r`` the review of the last finished deal (every card judged by the solver; from the
+score sheet, any finished deal), ``n`` a new match once the match is over, ``x`` or Ctrl+Q quit, F1 help.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import contextlib
 import random
 import threading
 import warnings
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.markup import escape
@@ -31,8 +33,11 @@ from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play
 from mizerka.match import Match
 from mizerka.rules import Contract, Role
 from mizerka.tui.model import TableModel, UndoError
+from mizerka.tui.review import check_reviewable, deal_range
+from mizerka.tui.review_screen import Reviews, ReviewScreen
 
-__all__ = ["ContractDialog", "ExchangeDialog", "InfoDialog", "MizerkaApp", "TableApp", "card_markup", "sorted_hand"]
+__all__ = ["ContractDialog", "ExchangeDialog", "InfoDialog", "MizerkaApp", "SheetDialog", "TableApp", "card_markup",
+           "sorted_hand"]
 
 _SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 _CONTRACT_KEYS = {"c": Contract.CLUBS, "d": Contract.DIAMONDS, "h": Contract.HEARTS, "s": Contract.SPADES,
@@ -70,7 +75,7 @@ class ContractDialog(ModalScreen[Contract]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "previous"), Binding("right", "move(1)", "next"),
-        Binding("enter", "choose", "choose"),
+        Binding("enter", "choose", "choose"), Binding("r", "app.review", "review last deal"),
     ]
 
     def __init__(self, obs: Observation) -> None:
@@ -117,6 +122,7 @@ class ExchangeDialog(ModalScreen[CardSet]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "previous"), Binding("right", "move(1)", "next"),
         Binding("space", "mark", "mark/unmark"), Binding("enter", "confirm", "exchange once"),
+        Binding("r", "app.review", "review last deal"),
     ]
 
     def __init__(self, obs: Observation) -> None:
@@ -166,6 +172,7 @@ class InfoDialog(ModalScreen[None]):
 
     SCROLL_KEYS: ClassVar[frozenset[str]] = frozenset(
         {"up", "down", "left", "right", "pageup", "pagedown", "home", "end"})
+    KEYS_NOTE = "(arrows, PgUp, PgDn scroll; any other key closes)"
 
     def __init__(self, title: str, text: str) -> None:
         super().__init__()
@@ -177,7 +184,7 @@ class InfoDialog(ModalScreen[None]):
             yield Label(f"[b]{self.title_text}[/b]")
             with VerticalScroll(id="page"):
                 yield Static(self.text, markup=False, id="text")
-            yield Label("(arrows, PgUp, PgDn scroll; any other key closes)")
+            yield Label(self.KEYS_NOTE, id="keys-note")
 
     def on_mount(self) -> None:
         self.query_one("#page", VerticalScroll).focus()
@@ -189,6 +196,60 @@ class InfoDialog(ModalScreen[None]):
         self.dismiss(None)
 
 
+class SheetDialog(InfoDialog):
+    """The score sheet of a local game, from which a finished deal is reviewed: ``r`` reviews the last one, a
+    deal number then ``r`` that deal (Backspace takes a digit back); the other keys as :class:`InfoDialog`.
+
+    Args:
+        text: the sheet.
+        finished: the finished deals' numbers.
+        refusal: why a deal number cannot be reviewed (a sentence), or ``None``.
+        review: opens the review of a deal (called once the sheet is closed).
+    """
+
+    def __init__(self, text: str, finished: list[int], refusal: Callable[[int], str | None],
+                 review: Callable[[int], None]) -> None:
+        super().__init__("Score sheet", text)
+        self.finished = finished
+        self.refusal = refusal
+        self.review = review
+        self.number = ""
+        if finished:
+            self.KEYS_NOTE = (f"(arrows, PgUp, PgDn scroll; r reviews deal {finished[-1]}, a number then r that "
+                              f"deal ({deal_range(finished)}); any other key closes)")
+
+    def _note(self) -> None:
+        text = f"review deal {self.number}_  (r opens it, Backspace corrects)" if self.number else self.KEYS_NOTE
+        self.query_one("#keys-note", Label).update(text)
+
+    def on_key(self, event: Any) -> None:
+        """A deal number and ``r``; the other keys go on to :class:`InfoDialog`'s handler (Textual calls each
+        class's own ``on_key`` unless ``prevent_default``)."""
+        key = str(event.key)
+        if key.isdigit() and len(key) == 1 and self.finished and len(self.number) < 3:
+            event.stop()
+            event.prevent_default()
+            self.number += key
+            self._note()
+        elif key == "backspace" and self.number:
+            event.stop()
+            event.prevent_default()
+            self.number = self.number[:-1]
+            self._note()
+        elif key == "r":
+            event.stop()
+            event.prevent_default()
+            number = int(self.number) if self.number else (self.finished[-1] if self.finished else 0)
+            self.number = ""
+            refusal = self.refusal(number)
+            if refusal is not None:
+                self.notify(refusal, severity="warning")
+                self._note()
+                return
+            self.dismiss(None)
+            self.review(number)
+
+
 HELP = """\
 ← →        move over your cards
 Enter      play the card under the cursor
@@ -196,7 +257,8 @@ rank suit  type a card: a s = A♠, t h (or 1 0 h, 0 h) = 10♥
 ?          hint (the strongest bot's advice, from your view only)
 u          undo (never past a completed trick, cards you drew, or your contract)
 l          the last trick
-p          the score sheet (points)
+p          the score sheet (points); in it, r reviews the last finished deal, a number then r that deal
+r          review the last finished deal: every card judged by the solver (↑ ↓ tricks, e errors, Esc back)
 n          a new match, once this one is over (the same players and rules)
 x, Ctrl+Q  quit
 F1         this help
@@ -350,15 +412,20 @@ class MizerkaApp(TableApp):
         Binding("left", "move(-1)", "card ←", show=False), Binding("right", "move(1)", "card →", show=False),
         Binding("enter", "play", "play"), Binding("question_mark", "hint", "hint"),
         Binding("u", "undo", "undo"), Binding("l", "last_trick", "last trick"),
-        Binding("p", "sheet", "points sheet"), Binding("f1", "help", "help"),
+        Binding("p", "sheet", "points sheet"),
+        Binding("r", "review", "review"),  # shown once a deal is finished (check_action)
+        Binding("f1", "help", "help"),
         Binding("ctrl+q", "quit", "quit"), Binding("x", "quit", "quit", show=False),
         Binding("n", "new_match", "new match", show=False),
     ]
 
-    def __init__(self, model: TableModel, *, bot_delay: float = 0.6) -> None:
+    def __init__(self, model: TableModel, *, bot_delay: float = 0.6, unicode: bool = True) -> None:
         super().__init__()
         self.model = model
         self.bot_delay = bot_delay
+        self.unicode = unicode  # suit symbols in the review (--ascii: letters)
+        self.reviews = Reviews(self, model.match)
+        self._reviewing = False  # a review screen is open: the computer players wait
         self._seen = 0
         self._deal_seen = 0
         self._final_reported = False
@@ -508,13 +575,15 @@ class MizerkaApp(TableApp):
             outcome = self.model.match.outcome()
             winners = " and ".join(self.who(s) for s in outcome.winners)
             self.log_line(f"[b]The match is over. Winner: {winners}{' (shared)' if outcome.shared else ''}.[/b]")
+        self.log_line(f"Press r to review deal {number}: every card judged by the solver.")
+        self.refresh_bindings()  # the review key shows in the footer
 
     # -- the flow ----------------------------------------------------------------------------------------
 
     def advance(self) -> None:
         """Let the computer players act (one per ``bot_delay``), then open the human's dialog if needed."""
         model = self.model
-        if self._dialog_open:
+        if self._dialog_open or self._reviewing:
             return
         if model.is_over():
             self.report_new_events()
@@ -607,6 +676,8 @@ class MizerkaApp(TableApp):
             warnings.simplefilter("ignore")
             match = Match(old.match.rules, players=list(old.match.players), seed=seed)
         self.model = TableModel(match, old.seat, list(old.levels.values()), seed=seed)
+        self.reviews = Reviews(self, match)
+        self.refresh_bindings()
         self._seen = self._deal_seen = 0
         self._final_reported = False
         self._match_no += 1
@@ -683,7 +754,49 @@ class MizerkaApp(TableApp):
         self.push_screen(InfoDialog(f"Trick {len(obs.tricks)}", f"{cards}\nwon by {self.who(trick.winner)}"))
 
     def action_sheet(self) -> None:
-        self.push_screen(InfoDialog("Score sheet", str(self.model.match.score_sheet())))
+        self.push_screen(SheetDialog(str(self.model.match.score_sheet()), self.reviews.finished(),
+                                     self.reviews.refusal, self.open_review))
+
+    # -- the review of a finished deal -------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "review":  # in the footer once a deal is finished
+            return bool(self.reviews.finished())
+        return True
+
+    def action_review(self) -> None:
+        """Review the last finished deal (the deal in progress never)."""
+        finished = self.reviews.finished()
+        if not finished:
+            self.notify(check_reviewable(self.model.match, 1) or "no deal is finished yet", severity="warning")
+            return
+        self.open_review(finished[-1])
+
+    def open_review(self, deal_no: int) -> None:
+        """Open the review screen on finished deal *deal_no*; the computer players wait until it closes."""
+        refusal = self.reviews.refusal(deal_no)
+        if refusal is not None:
+            self.refuse(refusal)
+            return
+        self.typed = ""
+        self._reviewing = True
+        self.push_screen(ReviewScreen(self.reviews, deal_no, unicode=self.unicode, you=self.model.seat),
+                         self._reviewed)
+
+    def _reviewed(self, _: None) -> None:
+        self._reviewing = False
+        self.call_later(self.advance)
+
+    def on_key(self, event: Any) -> None:
+        """Before :meth:`TableApp.on_key` (Textual calls each class's own handler, this one first, then
+        TableApp's and App's, unless ``prevent_default``): ``r`` says why no review opens.  An open review lets
+        only its own keys through (none types a card)."""
+        if self._reviewing:
+            return
+        if str(event.key) == "r" and not self.typed and not self.reviews.finished():
+            event.stop()
+            event.prevent_default()
+            self.action_review()  # the key is hidden until a deal is finished: say why nothing opens
 
     def action_help(self) -> None:
         self.push_screen(InfoDialog("Keys", HELP))

@@ -35,7 +35,8 @@ BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
 @click.option("--name", default="You", show_default=True, help="your name on the score sheet")
 @click.option("--opponents", default="rules,rules", show_default=True, metavar="LEVEL[,LEVEL]",
               help="computer players' levels, one per other seat, or one for all (random, rules, …)")
-@click.option("--unicode/--ascii", default=None, help="(--plain) suit symbols or letters")
+@click.option("--unicode/--ascii", default=None,
+              help="suit symbols or letters: the line game, and the full-screen game's deal review")
 @click.option("--plain", is_flag=True, help="the line game, for screen readers and pipes (also when not a terminal)")
 @click.option("--bot-delay", type=click.FloatRange(min=0, max=10), default=0.6, show_default=True,
               help="seconds between the computer players' moves in the full-screen game")
@@ -50,7 +51,8 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
     """Play a whole match against computer players: full screen at a terminal, or line by line.
 
     Full screen: ← → and Enter play your cards, ? gives a hint, u undoes (never past a completed trick or
-    cards you drew), l shows the last trick, p the score sheet, F1 all keys, x quits.  Use --plain (or pipe
+    cards you drew), l shows the last trick, p the score sheet, r reviews a finished deal card by card, F1 all
+    keys, x quits.  Use --plain (or pipe
     the output) for the line game.
     """
     from mizerka import terminal
@@ -79,7 +81,8 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
         ctx.invoke(terminal.play_command, seed=seed, rules=rules, seat=seat, name=name, opponents=opponents,
                    unicode=unicode)
         return
-    app = build_app(seed=seed, rules=rules, seat=seat, name=name, opponents=opponents, bot_delay=bot_delay)
+    app = build_app(seed=seed, rules=rules, seat=seat, name=name, opponents=opponents, bot_delay=bot_delay,
+                    unicode=unicode is not False)
     app.run()
     match = app.model.match
     click.echo(f"Match left in deal {match.deal_no} of {match.n_deals}; totals "
@@ -87,7 +90,7 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
 
 
 def build_app(*, seed: int | None, rules: Rules, seat: int, name: str, opponents: str,
-              bot_delay: float = 0.6) -> MizerkaApp:
+              bot_delay: float = 0.6, unicode: bool = True) -> MizerkaApp:
     """The app for the options of ``mizerka play``.
 
     Raises:
@@ -108,4 +111,4 @@ def build_app(*, seed: int | None, rules: Rules, seat: int, name: str, opponents
         raise click.BadParameter(str(error), param_hint="'--opponents'") from None
     from mizerka.tui.app import MizerkaApp
 
-    return MizerkaApp(model, bot_delay=bot_delay)
+    return MizerkaApp(model, bot_delay=bot_delay, unicode=unicode)

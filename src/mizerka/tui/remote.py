@@ -54,6 +54,7 @@ from mizerka.cards import Card, CardSet
 from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play, Trick
 from mizerka.rules import Contract, Rules, RulesError, parse_variant
 from mizerka.terminal import HELP_TEXT, QuitGame, TerminalGame
+from mizerka.tui.review import REMOTE_REVIEW
 
 if TYPE_CHECKING:
     from websockets.sync.client import ClientConnection
@@ -663,6 +664,8 @@ class RemoteLineGame(TerminalGame):
         poll: seconds to wait for the server between checks (the other seats' moves arrive meanwhile).
     """
 
+    offers_review = False  # the hidden cards of the finished deals are the server's: the web app reviews them
+
     def __init__(self, table: RemoteTable, *, read: Callable[[str], str], write: Callable[[str], None],
                  unicode: bool = True, colour: bool = False, poll: float = 0.5) -> None:
         # TerminalGame's formatting helpers need only these; the match lives on the server.
@@ -738,6 +741,8 @@ class RemoteLineGame(TerminalGame):
                 self.write(self.last_trick(table.observation()))
             elif command == "hint":
                 self.write(self.hint_text())
+            elif command.split(maxsplit=1)[:1] == ["review"]:
+                self.write(self.review(command[len("review"):].strip()))
             elif command in ("quit", "exit", "q"):
                 raise QuitGame
             elif not answer:
@@ -772,6 +777,10 @@ class RemoteLineGame(TerminalGame):
             assert isinstance(card, Play)
             return str(card.card), f"You play your last card, {self.card(card.card)}."
         return None
+
+    def review(self, argument: str = "") -> str:
+        """``review`` at a server's table: not here (the cards it needs are the server's to reveal)."""
+        return REMOTE_REVIEW[:1].upper() + REMOTE_REVIEW[1:] + "."
 
     def hint_text(self) -> str:
         table = self.table

@@ -22,6 +22,7 @@ from mizerka.deal import Observation, Phase, Play
 from mizerka.rules import Contract
 from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, TableApp, card_markup, sorted_hand
 from mizerka.tui.remote import RemoteError, RemoteTable, sheet_text
+from mizerka.tui.review import REMOTE_REVIEW
 
 __all__ = ["RemoteApp"]
 
@@ -30,6 +31,7 @@ HELP = """\
 rank suit type a card, e.g. a s = A♠, t h = 10♥
 ?        hint (from the server, at tables that give hints)
 l        the last trick                  p       the score sheet (points)
+r        review: in local games only (the web app reviews online tables)
 x, ^q    quit (your seat stays yours; a bot plays it after the server's grace period)
 F1       this help
 
@@ -47,6 +49,7 @@ class RemoteApp(TableApp):
         Binding("enter", "play", "play"), Binding("question_mark", "hint", "hint"),
         Binding("l", "last_trick", "last trick"), Binding("p", "sheet", "points sheet"),
         Binding("f1", "help", "help"), Binding("ctrl+q", "quit", "quit"), Binding("x", "quit", "quit", show=False),
+        Binding("r", "review", "review", show=False),
     ]
 
     def __init__(self, table: RemoteTable) -> None:
@@ -329,6 +332,10 @@ class RemoteApp(TableApp):
 
     def action_sheet(self) -> None:
         self.push_screen(InfoDialog("Score sheet", sheet_text(self.table.view, self.table.names())))
+
+    def action_review(self) -> None:
+        """No review here: it needs the hidden cards of the deal, which are the server's to reveal."""
+        self.notify(REMOTE_REVIEW[:1].upper() + REMOTE_REVIEW[1:] + ".", severity="information")
 
     def action_help(self) -> None:
         self.push_screen(InfoDialog("Keys", HELP))
