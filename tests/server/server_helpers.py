@@ -159,6 +159,18 @@ class WS:
         self._stack.close()
 
 
+def play_until(ws: WS, done: Any) -> None:
+    """Play the first legal action at each of our turns until *done(view)*."""
+    while ws.view is None or not done(ws.view):
+        view = ws.view
+        if view is not None and view["your_turn"]:
+            reply = ws.request({"type": "act", "action": view["legal"][0] if view["legal"] else "keep",
+                                "seq": ws.seq})
+            assert reply["type"] == "ack" or reply.get("code") == "stale_seq", reply
+        else:
+            ws.recv()
+
+
 def spawn_server(database: str, port: int, *extra: str) -> subprocess.Popen[bytes]:
     """``mizerka serve`` as a subprocess (for crash tests); returns once it answers."""
     process = subprocess.Popen(

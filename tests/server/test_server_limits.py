@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import WS, ThreadServer
+from server_helpers import WS, ThreadServer, play_until
 from websockets.exceptions import ConnectionClosed
 
 from mizerka.record import read_json
@@ -27,18 +27,6 @@ def wait_for(predicate: Any, timeout: float = 10.0) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError("the condition did not come true")
         time.sleep(0.02)
-
-
-def play_until(ws: WS, done: Any) -> None:
-    """Play the first legal action at each of our turns until *done(view)*."""
-    while ws.view is None or not done(ws.view):
-        view = ws.view
-        if view is not None and view["your_turn"]:
-            reply = ws.request({"type": "act", "action": view["legal"][0] if view["legal"] else "keep",
-                                "seq": ws.seq})
-            assert reply["type"] == "ack" or reply.get("code") == "stale_seq", reply
-        else:
-            ws.recv()
 
 
 def record(server: ThreadServer, table: str, token: str | None = None, header: str | None = None) -> httpx.Response:

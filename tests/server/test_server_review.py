@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import CliRunner
-from server_helpers import WS, ThreadServer
+from server_helpers import WS, ThreadServer, play_until
 
 from mizerka.analysis import analyse_deal
 from mizerka.cards import CARDS
@@ -40,18 +40,6 @@ def new_table(server: ThreadServer, variant: str = SHORT, **body: Any) -> tuple[
     joined = httpx.post(server.url + f"/api/tables/{table}/join", json={"name": "Ala"})
     assert joined.status_code == 200, joined.text
     return table, joined.json()["token"]
-
-
-def play_until(ws: WS, done: Any) -> None:
-    """Play the first legal action at each of our turns until *done(view)*."""
-    while ws.view is None or not done(ws.view):
-        view = ws.view
-        if view is not None and view["your_turn"]:
-            reply = ws.request({"type": "act", "action": view["legal"][0] if view["legal"] else "keep",
-                                "seq": ws.seq})
-            assert reply["type"] == "ack" or reply.get("code") == "stale_seq", reply
-        else:
-            ws.recv()
 
 
 def play(server: ThreadServer, table: str, token: str, done: Any) -> None:
