@@ -32,6 +32,8 @@ from mizerka.rules import VARIANTS
 from mizerka.server.encoding import encode
 from mizerka.server.hub import Client, Hub, ServerConfig, address_key, hash_token
 from mizerka.server.protocol import ERROR_CODES, PROTOCOL_VERSION
+from mizerka.server.scorepad import ScorepadAnswer, ScorepadError, ScorepadRequest
+from mizerka.server.scorepad import apply as scorepad_apply
 from mizerka.server.tables import SeatState, Table, TableError, TableSettings
 from mizerka.server.views import build_review, build_view
 
@@ -575,6 +577,20 @@ def create_app(config: ServerConfig) -> FastAPI:
             raise TableError("internal", str(error)) from None
         analysis, status = await hub.review_analysis(table.id, rec, number)
         return build_review(table.id, rec, number, analysis, status)
+
+    @app.post("/api/scorepad", response_model=ScorepadAnswer, responses={
+        400: {"model": ApiError, "description": "bad_entry, bad_record or bad_setup"},
+        **{s: _ERRORS[s] for s in (422, 429)}})
+    async def scorepad(body: ScorepadRequest) -> dict[str, Any]:
+        """The score pad for a real card table (``mizerka score`` in the browser).  The server keeps nothing:
+        send the score-only record so far (or ``new``: the names, the first dealer, the variant) and one entry
+        (a contract, the tricks by seat, or an undo); the answer is the new record and everything a score
+        sheet shows (docs/protocol.md).  A refused entry: 400 ``bad_entry``; a record that does not read or
+        holds cards: 400 ``bad_record``; bad names, first dealer or variant: 400 ``bad_setup``."""
+        try:
+            return scorepad_apply(body)
+        except ScorepadError as error:
+            raise TableError(error.code, error.message) from None
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:

@@ -1,0 +1,219 @@
+"""The score pad for a real card table in the browser: ``POST /api/scorepad``.
+
+The server keeps no state for it.  The browser keeps the score-only game record (contracts and tricks, no
+cards) and sends it with each entry; :func:`apply` applies the entry with the terminal's
+:class:`~mizerka.scorekeeper.ScoreKeeper` (one engine, many front ends: no scoring logic in the browser) and
+answers the new state (:func:`state`).
+
+>>> answer = apply(ScorepadRequest.model_validate(
+...     {"record": None, "new": {"players": ["Ala", "Bolek", "Cezary"], "first_dealer": 2},
+...      "entry": {"contract": "H"}}))
+>>> answer["deal_no"], answer["pending"], answer["chooser"]
+(1, 'H', 0)
+>>> answer = apply(ScorepadRequest.model_validate({"record": answer["record"], "entry": {"tricks": [5, 4, 4]}}))
+>>> answer["totals"], answer["rows"][0]["scores"], answer["deal_no"]
+([-2, -1, 3], [-2, -1, 3], 2)
+
+Every refusal raises :class:`ScorepadError` with a code: ``bad_setup`` (names, first dealer, variant),
+``bad_record`` (a record that does not read, or holds cards) or ``bad_entry`` (an entry the rules refuse:
+:class:`~mizerka.scorekeeper.EntryError`'s message).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from mizerka.record import RecordError, from_dict
+from mizerka.rules import RulesError, parse_variant
+from mizerka.scorekeeper import EntryError, ScoreKeeper
+
+__all__ = ["ScorepadAnswer", "ScorepadError", "ScorepadRequest", "apply", "state"]
+
+
+class ScorepadError(ValueError):
+    """A refused score-pad request: *code* is ``bad_setup``, ``bad_record`` or ``bad_entry``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class NewMatch(_Model):
+    players: Annotated[list[Annotated[str, Field(max_length=200)]], Field(max_length=8)] = Field(
+        description="The names in order round the table (seat 0 first); checked as `mizerka score` checks them.")
+    first_dealer: int = Field(description="The seat (from 0) of the first dealer.")
+    variant: Annotated[str, Field(max_length=200)] = Field(
+        "standard", description="A variant spec, e.g. 'standard' or 'four-players'.")
+
+
+class Entry(_Model):
+    """Exactly one of: a contract, the tricks of the deal, or an undo."""
+
+    contract: Annotated[str | None, Field(max_length=20, description="C D H S NT MZ.")] = None
+    tricks: Annotated[list[int | None] | None, Field(
+        max_length=8, description="By seat: the tricks each seat took; null (or 0) for a seat sitting out.")] = None
+    undo: Literal[True] | None = Field(None, description="true: take back the last entry.")
+
+    @model_validator(mode="after")
+    def _one(self) -> Entry:
+        given = [k for k in ("contract", "tricks", "undo") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("an entry is exactly one of 'contract', 'tricks' or 'undo'")
+        return self
+
+
+class ScorepadRequest(_Model):
+    record: dict[str, Any] | None = Field(
+        description="The score-only record so far (the JSON object of the last answer's 'record'), or null for "
+                    "a new match.")
+    new: NewMatch | None = Field(None, description="The new match: required when 'record' is null, else absent.")
+    entry: Entry | None = Field(None, description="The entry to apply; null: just answer the state.")
+
+    @model_validator(mode="after")
+    def _record_or_new(self) -> ScorepadRequest:
+        if (self.record is None) == (self.new is None):
+            raise ValueError("give either 'record' (a match so far) or 'new' (a new match), not both or neither")
+        return self
+
+
+class ScorepadRow(BaseModel):
+    deal: int
+    dealer: int
+    chooser: int
+    contract: str
+    goal: Literal["take", "avoid"]
+    tricks: list[int | None] = Field(description="By seat, null for a seat sitting out.")
+    scores: list[int | None] = Field(description="By seat, null for a seat sitting out.")
+    totals: list[int] = Field(description="The running totals by seat after this deal.")
+
+
+class ScorepadAnswer(BaseModel):
+    record: dict[str, Any] = Field(description="The new score-only record (JSON form): send it with the next entry.")
+    text: str = Field(description="The record's text form (docs/record.md).")
+    csv: str = Field(description="The score sheet as CSV, as `mizerka score --export-csv` writes it.")
+    players: list[str]
+    variant: str
+    n_deals: int
+    n_seats: int
+    deal_no: int | None = Field(description="The deal being entered (from 1); null once the match is over.")
+    dealer: int | None
+    chooser: int | None = Field(description="The seat that chooses the deal's contract (forehand).")
+    active: list[int] = Field(description="The seats playing the deal, in role order: forehand (the chooser), "
+                                          "middlehand, the dealer's role; [] once the match is over.")
+    pending: str | None = Field(description="The contract entered for the deal, awaiting its tricks.")
+    allowed: list[str] = Field(description="The contracts the chooser may choose now ([] while tricks are due).")
+    contracts: list[str] = Field(description="Every contract of the variant, in order.")
+    rows: list[ScorepadRow]
+    used: list[list[str]] = Field(description="By seat: the contracts it chose in the finished deals.")
+    totals: list[int]
+    over: bool
+    winners: list[int] | None = Field(description="Once over: the seats on the highest total (they share the win).")
+    undone: str | None = Field(description="What an undo took back, e.g. \"deal 3's tricks\".")
+
+
+def _keeper(request: ScorepadRequest) -> ScoreKeeper:
+    if request.record is not None:
+        try:
+            record = from_dict(request.record)
+        except RecordError as error:
+            raise ScorepadError("bad_record", str(error)) from None
+        except (ValueError, TypeError, RecursionError) as error:  # a check the record module did not foresee
+            raise ScorepadError("bad_record", f"the record does not read: {error}") from None
+        try:
+            return ScoreKeeper.from_record(record)
+        except EntryError as error:
+            raise ScorepadError("bad_record", str(error)) from None
+    new = request.new
+    assert new is not None
+    try:
+        rules = parse_variant(new.variant)
+    except RulesError as error:
+        raise ScorepadError("bad_setup", str(error)) from None
+    try:
+        return ScoreKeeper.new(new.players, new.first_dealer, rules)
+    except EntryError as error:
+        raise ScorepadError("bad_setup", str(error)) from None
+
+
+def _enter_tricks(keeper: ScoreKeeper, tricks: list[int | None]) -> None:
+    """By seat, null for a seat sitting out; the keeper takes one count per seat, 0 for a seat sitting out."""
+    if keeper.is_over() or keeper.pending is None:
+        keeper.parse_tricks("")  # the keeper's own refusal: the match is over, or the contract is not entered
+    order = keeper.tricks_order()
+    if len(tricks) == keeper.rules.n_seats:
+        missing = [keeper.players[s] for s in order if tricks[s] is None]
+        if missing:
+            raise EntryError(f"give the tricks of {', '.join(missing)} (null is only for a seat sitting out)")
+    keeper.enter_tricks([0 if t is None else t for t in tricks])
+
+
+def apply(request: ScorepadRequest) -> dict[str, Any]:
+    """Apply the request's entry to its record (or a new match) and return the new state (:func:`state`).
+
+    Raises:
+        ScorepadError: ``bad_setup``, ``bad_record`` or ``bad_entry``, with the reason.
+    """
+    with warnings.catch_warnings():  # e.g. a variant whose quotas are not zero-sum: played as asked
+        warnings.simplefilter("ignore")
+        keeper = _keeper(request)
+        entry = request.entry
+        undone: str | None = None
+        try:
+            if entry is None:
+                pass
+            elif entry.contract is not None:
+                keeper.enter_contract(entry.contract)
+            elif entry.tricks is not None:
+                _enter_tricks(keeper, entry.tricks)
+            else:
+                undone = keeper.undo()
+        except EntryError as error:
+            raise ScorepadError("bad_entry", str(error)) from None
+        try:
+            return state(keeper, undone)
+        except (RecordError, RulesError) as error:  # pragma: no cover - a record the keeper holds always writes
+            raise ScorepadError("bad_record", str(error)) from None
+
+
+def state(keeper: ScoreKeeper, undone: str | None = None) -> dict[str, Any]:
+    """The score pad's answer for *keeper* (see :class:`ScorepadAnswer`)."""
+    rules, record = keeper.rules, keeper.record
+    over = keeper.is_over()
+    deal_no = None if over else keeper.deal_no
+    sheet = keeper.sheet()
+    rows = []
+    for result, running in zip(sheet.results, sheet.running_totals(), strict=True):
+        out = sheet.sits_out(result)
+        rows.append({
+            "deal": result.deal_no, "dealer": result.dealer, "chooser": result.chooser,
+            "contract": str(result.contract), "goal": result.contract.goal,
+            "tricks": [None if s == out else t for s, t in enumerate(result.tricks)],
+            "scores": [None if s == out else v for s, v in enumerate(result.scores)],
+            "totals": list(running),
+        })
+    pending = keeper.pending
+    return {
+        "record": record.to_dict(), "text": record.to_text(), "csv": keeper.to_csv(),
+        "players": list(keeper.players), "variant": rules.spec(), "n_deals": rules.n_deals, "n_seats": rules.n_seats,
+        "deal_no": deal_no,
+        "dealer": None if deal_no is None else keeper.dealer_of(deal_no),
+        "chooser": None if deal_no is None else keeper.chooser,
+        "active": [] if deal_no is None else list(keeper.active_of(deal_no)),
+        "pending": str(pending) if pending is not None else None,
+        "allowed": [] if over or pending is not None else [str(c) for c in keeper.allowed_contracts()],
+        "contracts": [str(c) for c in rules.contracts],
+        "rows": rows,
+        "used": [[str(c) for c in used] for used in sheet.used()],
+        "totals": list(keeper.totals()),
+        "over": over,
+        "winners": list(keeper.outcome().winners) if over else None,
+        "undone": undone,
+    }
