@@ -222,9 +222,19 @@ export class Lobby {
       list.append(more);
     }
 
+    // the score pad, for a match played with real cards (a link: it can be opened in a new tab or bookmarked)
+    const padLink = h("a", { href: "/?scorepad=1", id: "scorepad-link", class: "btn" }, t("lobby.scorepad"));
+    padLink.addEventListener("click", (event) => {
+      if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0 || !this.hooks.openScorepad) return;
+      event.preventDefault();
+      this.hooks.openScorepad();
+    });
+    const pad = h("section", { class: "panel scorepad-panel", "aria-labelledby": "scorepad-title" },
+      h("h2", { id: "scorepad-title" }, t("lobby.scorepadTitle")), h("p", {}, t("lobby.scorepadHelp")), padLink);
+
     const children = [h("p", { class: "tagline" }, t("app.tagline"))];
     if (this.error) children.push(h("p", { class: "message error", role: "alert" }, this.error));
-    children.push(h("div", { class: "lobby-grid" }, quick, privatePanel, list));
+    children.push(h("div", { class: "lobby-grid" }, quick, privatePanel, list, pad));
     this.root.replaceChildren(h("div", { class: "lobby" }, ...children));
     const focused = focusedId ? document.getElementById(focusedId) : null;
     focused?.focus();

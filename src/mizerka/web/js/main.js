@@ -4,11 +4,13 @@
 //   /?quickplay=1       start a game against bots at once (what `make run` prints)
 //   /?table=ID          a table: your seat if this browser holds one, else join or watch
 //   /?table=ID&watch=1  watch a table
+//   /?scorepad=1        the score pad: the score sheet of a match played with real cards
 
 import { initAnnouncer } from "./announce.js";
 import { LANGUAGES, initLang, lang, onLangChange, refusalText, setLang, t } from "./i18n.js";
 import { Lobby, joinTable, quickplay } from "./lobby.js";
 import { api } from "./net.js";
+import { Scorepad } from "./scorepad.js";
 import { h } from "./sheet.js";
 import { seatFor } from "./store.js";
 import { TableView } from "./table.js";
@@ -38,6 +40,10 @@ function show(next) {
 
 export function goLobby() {
   go("/");
+}
+
+export function openScorepad() {
+  go("/?scorepad=1");
 }
 
 export function openTable(id, { watch = false } = {}) {
@@ -112,6 +118,10 @@ async function showJoin(id) {
 async function route() {
   const query = params();
   const table = query.get("table");
+  if (query.get("scorepad")) {
+    show(new Scorepad(app(), { goLobby }));
+    return;
+  }
   if (query.get("quickplay")) {
     app().replaceChildren(h("p", { class: "loading" }, "…"));
     try {
@@ -132,7 +142,7 @@ async function route() {
     }
     return;
   }
-  const lobby = new Lobby(app(), { openTable, showError });
+  const lobby = new Lobby(app(), { openTable, openScorepad, showError });
   show(lobby);
 }
 

@@ -50,9 +50,12 @@ export function winnersOf(totals) {
  * Build the score sheet for *view* (the server's View).  *winners* is the list from the match_end event when
  * known, else it is worked out from the totals once the match is over.  With *onReview*, each deal's row has a
  * "Review" button that calls `onReview(dealNo, focusKey)` (the rows are finished deals only: never the deal in
- * progress).
+ * progress).  With *showTricks*, each deal's row shows its tricks in a column of their own (the score pad, which has
+ * no deal summary).  A seat without a score in a deal (four players: the dealer sits out) shows "–" there.
+ * *contracts*, when given, are the grid's columns (the variant's contract codes); a row's *goal* ("take" or
+ * "avoid"), when given, is its goal.
  */
-export function renderScoreSheet(view, winners = null, { onReview = null } = {}) {
+export function renderScoreSheet(view, winners = null, { onReview = null, showTricks = false, contracts = null } = {}) {
   const names = view.players.map((p, i) => p.name || `#${i + 1}`);
   const root = h("div", { class: "score-sheet" });
   const over = view.status === "finished" || view.phase === "over";
@@ -66,14 +69,15 @@ export function renderScoreSheet(view, winners = null, { onReview = null } = {})
   const grid = h("table", { class: "sheet-grid" });
   grid.append(h("caption", { class: "visually-hidden" }, t("sheet.title")));
   const head = h("tr", {}, h("th", { scope: "col" }, t("sheet.player")));
-  for (const code of CONTRACT_CODES) head.append(h("th", { scope: "col" }, contractLabel(code, { short: true })));
+  const codes = (contracts || CONTRACT_CODES).map((c) => String(c).toUpperCase());
+  for (const code of codes) head.append(h("th", { scope: "col" }, contractLabel(code, { short: true })));
   head.append(h("th", { scope: "col" }, t("sheet.total")));
   grid.append(h("thead", {}, head));
   const body = h("tbody");
   names.forEach((name, seat) => {
     const used = new Set((view.used[seat] || []).map((c) => String(c).toUpperCase()));
     const row = h("tr", { class: seat === view.seat ? "my-row" : "" }, h("th", { scope: "row" }, name));
-    for (const code of CONTRACT_CODES) {
+    for (const code of codes) {
       const mark = used.has(code);
       row.append(h("td", { class: mark ? "used" : "unused", "aria-label": mark ? `${contractName(contractIndex(code))} ✓` : null },
         mark ? "✕" : ""));
@@ -93,6 +97,7 @@ export function renderScoreSheet(view, winners = null, { onReview = null } = {})
   const top = h("tr", {},
     h("th", { scope: "col", rowspan: 2 }, t("sheet.deal")),
     h("th", { scope: "col", rowspan: 2 }, t("sheet.contract")),
+    showTricks ? h("th", { scope: "col", rowspan: 2 }, t("sheet.tricks")) : null,
     h("th", { scope: "colgroup", colspan: names.length, class: "group" }, t("sheet.scores")),
     h("th", { scope: "colgroup", colspan: names.length, class: "group" }, t("sheet.totals")));
   const sub = h("tr");
@@ -100,7 +105,7 @@ export function renderScoreSheet(view, winners = null, { onReview = null } = {})
   deals.append(h("thead", {}, top, sub));
   const rows = h("tbody");
   for (const row of view.score_sheet) {
-    const avoid = String(row.contract).toUpperCase() === "MZ";
+    const avoid = row.goal ? row.goal === "avoid" : String(row.contract).toUpperCase() === "MZ";
     const number = h("th", { scope: "row" }, String(row.deal_no));
     if (onReview) { // beside the deal's number: no column more, the sheet still fits its panel
       const key = `review-${row.deal_no}`;
@@ -114,8 +119,13 @@ export function renderScoreSheet(view, winners = null, { onReview = null } = {})
       number,
       h("td", { class: "contract-cell" }, contractLabel(row.contract, { short: true }), " ",
         h("span", { class: `goal ${avoid ? "avoid" : "take"}` }, t(avoid ? "table.avoid" : "table.take"))));
-    tr.title = `${names[row.chooser]} · ${t("sheet.tricks")}: ${row.tricks.join(" / ")}`;
-    for (const s of row.scores) tr.append(h("td", { class: `num ${s > 0 ? "plus" : s < 0 ? "minus" : ""}` }, signed(s)));
+    const tricks = row.tricks.map((n) => (n === null || n === undefined ? "–" : String(n)));
+    tr.title = `${names[row.chooser]} · ${t("sheet.tricks")}: ${tricks.join(" / ")}`;
+    if (showTricks) tr.append(h("td", { class: "num tricks-cell" }, tricks.join(" ")));
+    for (const s of row.scores) {
+      tr.append(s === null || s === undefined ? h("td", { class: "num out" }, "–")
+        : h("td", { class: `num ${s > 0 ? "plus" : s < 0 ? "minus" : ""}` }, signed(s)));
+    }
     for (const s of row.totals) tr.append(h("td", { class: "num total" }, signed(s)));
     rows.append(tr);
   }

@@ -48,3 +48,23 @@ export function forgetSeat(table) {
   delete seats[table];
   write("seats", seats);
 }
+
+/** The score pad's match (js/scorepad.js): the server's last answer, whose `record` is the score-only record. */
+export function loadScorepad() {
+  const saved = read("scorepad", null);
+  return saved && typeof saved === "object" && saved.record ? saved : null;
+}
+
+/** Keep the score pad's match; false when the browser would not store it (private mode, full storage). */
+export function saveScorepad(answer) {
+  try {
+    localStorage.setItem(`${PREFIX}scorepad`, JSON.stringify(answer));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function forgetScorepad() {
+  try { localStorage.removeItem(`${PREFIX}scorepad`); } catch { /* nothing kept */ }
+}

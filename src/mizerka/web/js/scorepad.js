@@ -1,0 +1,480 @@
+// The score pad: the paper score sheet of a match played with real cards at a real table (`/?scorepad=1`).
+//
+// No scoring here: every entry (the setup, a contract, a deal's tricks, an undo) goes to the server
+// (`POST /api/scorepad`), which applies it with the project's ScoreKeeper and answers the whole new state.  The
+// page keeps that answer (its `record` is the score-only game record) in localStorage, so a reload resumes the
+// match, and renders from it; a refused entry or a lost connection changes nothing that was kept.
+
+import { announce, announceUrgent } from "./announce.js";
+import { contractName, listOf, refusalText, signed, t, variantName } from "./i18n.js";
+import { api } from "./net.js";
+import { contractIndex, contractLabel, h, renderScoreSheet } from "./sheet.js";
+import { forgetScorepad, loadScorepad, prefs, saveScorepad } from "./store.js";
+
+const TRICKS = 13;
+
+/** The seats in play in the deal, in seat order (the sheet's columns; the server gives them in role order). */
+function activeSeats(answer) {
+  return [...(answer.active || [])].sort((x, y) => x - y);
+}
+
+function seatsOf(variant) {
+  return variant === "four-players" ? 4 : 3;
+}
+
+/** A whole number of tricks typed in a field, or null. */
+function count(text) {
+  const value = String(text ?? "").trim();
+  return /^\d{1,2}$/.test(value) ? Number(value) : null;
+}
+
+/** The server's English reason, in the page's language where it is one the page knows. */
+function reasonText(message) {
+  const sum = /^the tricks add up to (\d+), not (\d+)\.?$/i.exec(String(message || "").trim());
+  if (sum) return t("scorepad.sumWrong", { n: sum[1], total: sum[2] });
+  return message;
+}
+
+/** What a refused or failed call means, in the page's language. */
+export function scorepadErrorText(error) {
+  switch (error.code) {
+    case "network": return t("scorepad.offline");
+    case "bad_entry":
+    case "bad_setup": return t("scorepad.notAccepted", { reason: reasonText(error.message) });
+    case "bad_record": return t("scorepad.badRecord", { reason: error.message });
+    case "bad_request": return t("scorepad.badRequest", { reason: error.message });
+    default: return refusalText(error.code, error.message, { seconds: error.retryAfter });
+  }
+}
+
+function download(name, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = h("a", { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export class Scorepad {
+  constructor(root, hooks = {}) {
+    this.root = root;
+    this.hooks = hooks; // {goLobby()}
+    this.answer = loadScorepad(); // the server's last answer, or null before a match is set up
+    this.variants = null;
+    this.busy = false;
+    this.error = null; // {text, where: "setup" | "entry", field}
+    const p = prefs();
+    const variant = this.answer?.variant ?? p.variant ?? "standard";
+    this.setup = { variant, names: [], firstDealer: 0 };
+    this.draft = null; // the tricks being entered: {deal, values: {seat: text}, lastTouched}
+    this.focusAfter = null; // an element id to focus after the next render
+  }
+
+  async start() {
+    this.render();
+    try {
+      const meta = await api("GET", "/api/meta");
+      this.variants = meta.variants;
+    } catch {
+      this.variants = null; // the setup still offers the remembered variant
+    }
+    if (!this.destroyed && !this.answer) this.render();
+  }
+
+  destroy() {
+    this.destroyed = true;
+    this.confirm?.close();
+  }
+
+  rerender() {
+    this.render();
+  }
+
+  // -- talking to the server --------------------------------------------------------------------------------
+
+  /** Send an entry (or the setup of a new match); keep the answer; say what changed. */
+  async send(entry, setup = null) {
+    if (this.busy) return;
+    this.busy = true;
+    this.root.querySelector(".scorepad")?.setAttribute("aria-busy", "true");
+    const before = this.answer;
+    try {
+      const answer = await api("POST", "/api/scorepad",
+        { record: setup ? null : before?.record ?? null, new: setup, entry });
+      this.answer = answer;
+      saveScorepad(answer);
+      this.error = null;
+      this.afterAnswer(before, answer, entry);
+    } catch (error) {
+      // the sentence is made at each render, so that it follows a change of language
+      this.error = { text: () => scorepadErrorText(error), where: setup ? "setup" : "entry", code: error.code,
+        message: error.message };
+      announceUrgent(this.error.text());
+      this.focusAfter = null;
+    } finally {
+      this.busy = false;
+      if (!this.destroyed) this.render();
+    }
+  }
+
+  afterAnswer(before, answer, entry) {
+    const names = answer.players;
+    if (!entry) { // a new match
+      this.draft = null;
+      announce(t("scorepad.announceNew", { info: this.dealInfo(answer) }));
+      this.focusAfter = "sp-deal-title";
+      return;
+    }
+    if (entry.contract) {
+      this.draft = this.freshDraft(answer);
+      announce(t("announce.chose", { name: names[answer.chooser], contract: contractName(contractIndex(entry.contract)) }));
+      this.focusAfter = `sp-tricks-${activeSeats(answer)[0]}`;
+      return;
+    }
+    if (entry.tricks) {
+      this.draft = null;
+      const row = answer.rows[answer.rows.length - 1];
+      const scores = row.scores.map((s, seat) => (s === null ? null : `${names[seat]} ${signed(s)}`)).filter(Boolean);
+      let text = `${t("announce.dealOver", { n: row.deal })} ${t("announce.scores", { list: listOf(scores) })}`;
+      if (answer.over) text += ` ${this.winnerText(answer)}`;
+      announce(text);
+      this.focusAfter = "sp-deal-title";
+      return;
+    }
+    if (entry.undo) {
+      if (before?.pending && !answer.pending) {
+        this.draft = null;
+        announce(t("scorepad.undoneContract", { n: before.deal_no }));
+      } else {
+        // the tricks taken back wait in the fields, to be corrected
+        const row = before?.rows?.[before.rows.length - 1];
+        this.draft = this.freshDraft(answer, row?.tricks);
+        announce(row ? t("scorepad.undoneTricks", { n: row.deal }) : answer.undone || t("scorepad.undo"));
+      }
+      this.focusAfter = "sp-undo";
+    }
+  }
+
+  freshDraft(answer, tricks = null) {
+    const values = {};
+    for (const seat of activeSeats(answer)) values[seat] = tricks && tricks[seat] !== null ? String(tricks[seat]) : "";
+    return { deal: answer.deal_no, values, lastTouched: false };
+  }
+
+  // -- rendering ------------------------------------------------------------------------------------------
+
+  dealInfo(a) {
+    return [t("table.deal", { n: a.deal_no, total: a.n_deals }), t("scorepad.deals", { name: a.players[a.dealer] }),
+      t("scorepad.chooses", { name: a.players[a.chooser] })].join(" · ");
+  }
+
+  winnerText(a) {
+    const winners = a.winners ?? [];
+    return t("sheet.winner", { n: winners.length, names: listOf(winners.map((i) => a.players[i])) });
+  }
+
+  render() {
+    if (this.destroyed) return;
+    const active = document.activeElement;
+    const focusId = this.focusAfter ?? (active && this.root.contains(active) ? active.id : null);
+    const caret = active instanceof HTMLInputElement && active.type === "text" ? [active.selectionStart, active.selectionEnd] : null;
+    this.focusAfter = null;
+    const pad = h("div", { class: "scorepad", "aria-busy": this.busy ? "true" : null });
+    pad.append(h("h1", { class: "sp-title" }, t("scorepad.title")));
+    if (this.answer) this.renderMatch(pad, this.answer);
+    else this.renderSetup(pad);
+    this.root.replaceChildren(pad);
+    const target = focusId ? document.getElementById(focusId) : null;
+    if (target && !target.disabled) {
+      target.focus();
+      if (caret && target instanceof HTMLInputElement && target.type === "text" && focusId === active?.id) {
+        target.setSelectionRange(caret[0], caret[1]);
+      }
+    }
+  }
+
+  errorBox(where, id = "sp-error") {
+    if (!this.error || this.error.where !== where) return null;
+    return h("p", { class: "message error", id, role: "alert", "data-code": this.error.code }, this.error.text());
+  }
+
+  // -- the setup: names, who deals first, the rules -----------------------------------------------------
+
+  renderSetup(pad) {
+    const s = this.setup;
+    const n = seatsOf(s.variant);
+    const variants = this.variants ?? [s.variant];
+    const variant = h("select", { id: "sp-variant" });
+    for (const v of variants) variant.append(h("option", { value: v, selected: v === s.variant }, variantName(v)));
+    variant.addEventListener("change", () => {
+      s.variant = variant.value;
+      this.render();
+    });
+
+    const nameOf = (i) => (s.names[i] || "").trim() || t("scorepad.player", { n: i + 1 });
+    const dealer = h("select", { id: "sp-dealer" });
+    const fillDealer = () => {
+      dealer.replaceChildren();
+      for (let i = 0; i < n; i += 1) dealer.append(h("option", { value: i, selected: i === s.firstDealer }, nameOf(i)));
+    };
+    fillDealer();
+    dealer.addEventListener("change", () => { s.firstDealer = Number(dealer.value); });
+    if (s.firstDealer >= n) s.firstDealer = 0;
+
+    const error = this.errorBox("setup", "sp-setup-error");
+    const fields = h("fieldset", { class: "sp-names" }, h("legend", {}, t("scorepad.players")));
+    for (let i = 0; i < n; i += 1) {
+      const id = `sp-name-${i}`;
+      const input = h("input", { id, type: "text", maxlength: 40, autocomplete: "off", autocapitalize: "words",
+        value: s.names[i] ?? "", "aria-describedby": error ? "sp-setup-error" : null,
+        "aria-invalid": error && this.error.field === i ? "true" : null });
+      input.addEventListener("input", () => {
+        s.names[i] = input.value;
+        fillDealer();
+      });
+      fields.append(h("div", { class: "form-row" }, h("label", { for: id }, t("scorepad.player", { n: i + 1 })), input));
+    }
+    if (error) fields.append(error);
+
+    const startButton = h("button", { type: "submit", id: "sp-start", class: "btn primary big" }, t("scorepad.start"));
+    const form = h("form", { class: "panel sp-setup", "aria-labelledby": "sp-setup-title", novalidate: true },
+      h("h2", { id: "sp-setup-title" }, t("scorepad.setup")),
+      h("p", { class: "muted" }, t("scorepad.help")),
+      h("div", { class: "form-row" }, h("label", { for: "sp-variant" }, t("lobby.variant")), variant),
+      fields,
+      h("div", { class: "form-row" }, h("label", { for: "sp-dealer" }, t("scorepad.firstDealer")), dealer),
+      startButton);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const players = Array.from({ length: n }, (_, i) => (s.names[i] || "").trim());
+      await this.send(null, { players, first_dealer: s.firstDealer, variant: s.variant });
+      if (this.error?.where === "setup") {
+        // the field the server's message names, when it names one
+        const message = String(this.error.message || "").toLowerCase();
+        const field = players.findIndex((name) => name && message.includes(name.toLowerCase()));
+        const empty = players.findIndex((name) => !name);
+        this.error.field = field >= 0 ? field : message.includes("empty") && empty >= 0 ? empty : null;
+        this.focusAfter = this.error.field !== null ? `sp-name-${this.error.field}` : "sp-name-0";
+        this.render();
+      }
+    });
+    pad.append(form);
+  }
+
+  // -- a match ------------------------------------------------------------------------------------------
+
+  renderMatch(pad, a) {
+    pad.append(this.renderTotals(a));
+    const entry = h("section", { class: "panel sp-entry", "aria-labelledby": "sp-deal-title" });
+    if (a.over) {
+      entry.append(h("h2", { id: "sp-deal-title", tabindex: "-1" }, t("scorepad.over")),
+        h("p", { class: "winner-banner sp-winner" }, this.winnerText(a)),
+        h("p", { class: "muted" }, t("scorepad.overHelp")));
+    } else {
+      entry.append(h("h2", { id: "sp-deal-title", class: "sp-deal-info", tabindex: "-1" }, this.dealInfo(a)));
+      if (a.pending) this.renderTricks(entry, a);
+      else this.renderContracts(entry, a);
+    }
+    const error = this.errorBox("entry");
+    if (error) entry.append(error);
+    const undo = h("button", { type: "button", id: "sp-undo", class: "btn", disabled: !(a.rows.length || a.pending) },
+      "↶ ", t("scorepad.undo"));
+    undo.addEventListener("click", () => this.send({ undo: true }));
+    entry.append(h("div", { class: "sp-actions" }, undo));
+    pad.append(entry);
+
+    const sheet = h("section", { class: "panel sp-sheet", "aria-labelledby": "sp-sheet-title" },
+      h("h2", { id: "sp-sheet-title" }, t("sheet.title")),
+      renderScoreSheet(this.sheetView(a), a.over ? a.winners : null, { showTricks: true, contracts: a.contracts }));
+    pad.append(sheet);
+    pad.append(this.renderExport(a));
+  }
+
+  /** The answer in the shape of the table's View, for sheet.js. */
+  sheetView(a) {
+    return {
+      players: a.players.map((name) => ({ name })),
+      status: a.over ? "finished" : "playing",
+      phase: a.over ? "over" : "play",
+      seat: null,
+      totals: a.totals,
+      used: a.used,
+      score_sheet: a.rows.map((r) => ({ deal_no: r.deal, contract: r.contract, goal: r.goal, chooser: r.chooser,
+        tricks: r.tricks, scores: r.scores, totals: r.totals })),
+    };
+  }
+
+  renderTotals(a) {
+    const list = h("ul", { class: "sp-totals-list" });
+    const winners = new Set(a.over ? a.winners ?? [] : []);
+    a.players.forEach((name, seat) => {
+      list.append(h("li", { class: winners.has(seat) ? "winner" : "", "data-seat": seat },
+        h("span", { class: "sp-total-name" }, name), " ",
+        h("span", { class: `sp-total-value ${a.totals[seat] > 0 ? "plus" : a.totals[seat] < 0 ? "minus" : ""}` },
+          signed(a.totals[seat]))));
+    });
+    return h("section", { class: "sp-totals", "aria-label": t("sheet.totals") }, list);
+  }
+
+  renderContracts(entry, a) {
+    const group = h("div", { class: "sp-contracts", role: "group", "aria-labelledby": "sp-contract-title" });
+    const allowed = new Set(a.allowed.map((c) => String(c).toUpperCase()));
+    for (const code of a.contracts) {
+      const upper = String(code).toUpperCase();
+      const ok = allowed.has(upper);
+      const avoid = upper === "MZ";
+      const button = h("button", { type: "button", class: `btn sp-contract ${avoid ? "avoid" : "take"}`,
+        id: `sp-contract-${upper}`, "data-contract": upper, disabled: !ok },
+        contractLabel(upper), h("span", { class: "goal" }, t(avoid ? "table.avoid" : "table.take")),
+        ok ? null : h("span", { class: "visually-hidden" }, ` (${t("scorepad.used")})`));
+      button.addEventListener("click", () => this.send({ contract: upper }));
+      group.append(button);
+    }
+    entry.append(h("h3", { id: "sp-contract-title" }, t("scorepad.contract", { name: a.players[a.chooser] })), group);
+  }
+
+  renderTricks(entry, a) {
+    if (!this.draft || this.draft.deal !== a.deal_no) this.draft = this.freshDraft(a);
+    const draft = this.draft;
+    const seats = activeSeats(a);
+    const last = seats[seats.length - 1];
+    const upper = String(a.pending).toUpperCase();
+    const avoid = upper === "MZ";
+
+    const change = h("button", { type: "button", id: "sp-change", class: "btn small" }, t("scorepad.change"));
+    change.addEventListener("click", () => this.send({ undo: true }));
+    entry.append(h("p", { class: `sp-chosen ${avoid ? "avoid" : "take"}` },
+      h("span", {}, t("scorepad.chosen")), " ", contractLabel(upper), " ",
+      h("span", { class: `goal ${avoid ? "avoid" : "take"}` }, t(avoid ? "table.avoid" : "table.take")), " ", change));
+
+    const form = h("form", { class: "sp-tricks", "aria-labelledby": "sp-tricks-title", novalidate: true });
+    form.append(h("h3", { id: "sp-tricks-title" }, t("scorepad.tricks", { n: a.deal_no })));
+    const out = a.players.map((_, seat) => seat).filter((seat) => !seats.includes(seat));
+    for (const seat of out) form.append(h("p", { class: "muted sp-out" }, t("scorepad.sitsOut", { name: a.players[seat] })));
+    const inputs = {};
+    const sum = h("p", { class: "sp-sum", id: "sp-sum", "aria-live": "off" });
+    const update = () => {
+      if (!draft.lastTouched) {
+        const others = seats.filter((seat) => seat !== last).map((seat) => count(draft.values[seat]));
+        const rest = others.every((v) => v !== null) ? TRICKS - others.reduce((x, y) => x + y, 0) : null;
+        draft.values[last] = rest !== null && rest >= 0 ? String(rest) : "";
+        if (inputs[last]) inputs[last].value = draft.values[last];
+      }
+      const total = seats.reduce((x, seat) => x + (count(draft.values[seat]) ?? 0), 0);
+      sum.textContent = t("scorepad.sum", { n: total, total: TRICKS });
+      // marked once every count is in (the server has the last word: it checks the entry)
+      sum.classList.toggle("wrong", total !== TRICKS && seats.every((seat) => count(draft.values[seat]) !== null));
+    };
+    for (const seat of seats) {
+      const name = a.players[seat];
+      const id = `sp-tricks-${seat}`;
+      const input = h("input", { id, type: "number", inputmode: "numeric", min: 0, max: TRICKS, step: 1,
+        value: draft.values[seat] ?? "", "aria-label": t("scorepad.tricksOf", { name }), "data-seat": seat,
+        "aria-describedby": seat === last ? "sp-sum sp-last-help" : "sp-sum", class: "sp-count" });
+      inputs[seat] = input;
+      const set = (text) => {
+        draft.values[seat] = text;
+        if (seat === last) draft.lastTouched = String(text).trim() !== "";
+        update();
+      };
+      input.addEventListener("input", () => set(input.value));
+      const step = (delta) => {
+        const now = count(input.value) ?? (delta > 0 ? 0 : 1);
+        input.value = String(Math.max(0, Math.min(TRICKS, now + delta)));
+        set(input.value);
+      };
+      const less = h("button", { type: "button", class: "btn sp-step", id: `sp-less-${seat}`,
+        "aria-label": t("scorepad.less", { name }) }, "−");
+      const more = h("button", { type: "button", class: "btn sp-step", id: `sp-more-${seat}`,
+        "aria-label": t("scorepad.more", { name }) }, "+");
+      less.addEventListener("click", () => step(-1));
+      more.addEventListener("click", () => step(1));
+      form.append(h("div", { class: "sp-trick-row" }, h("label", { for: id, class: "sp-name" }, name), less, input, more));
+    }
+    form.append(h("p", { class: "muted sp-last-help", id: "sp-last-help" },
+      t("scorepad.lastHelp", { name: a.players[last], total: TRICKS })));
+    form.append(sum);
+    const save = h("button", { type: "submit", id: "sp-save", class: "btn primary big" }, t("scorepad.save"));
+    form.append(save);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const tricks = a.players.map(() => null);
+      for (const seat of seats) {
+        const value = count(draft.values[seat]);
+        if (value === null) {
+          const name = a.players[seat];
+          this.error = { text: () => t("scorepad.missing", { name }), where: "entry", code: "missing" };
+          announceUrgent(this.error.text());
+          this.focusAfter = `sp-tricks-${seat}`;
+          this.render();
+          return;
+        }
+        tricks[seat] = value;
+      }
+      this.send({ tricks });
+    });
+    update();
+    entry.append(form);
+  }
+
+  renderExport(a) {
+    const stamp = new Date().toISOString().slice(0, 10);
+    const base = `mizerka-score-${stamp}`;
+    const text = h("button", { type: "button", class: "btn", id: "sp-download-text" }, t("scorepad.downloadText"));
+    text.addEventListener("click", () => download(`${base}.mzn`, a.text, "text/plain;charset=utf-8"));
+    const json = h("button", { type: "button", class: "btn", id: "sp-download-json" }, t("scorepad.downloadJson"));
+    json.addEventListener("click", () => download(`${base}.json`, `${JSON.stringify(a.record, null, 1)}\n`,
+      "application/json"));
+    const csv = h("button", { type: "button", class: "btn", id: "sp-download-csv" }, t("scorepad.downloadCsv"));
+    csv.addEventListener("click", () => download(`${base}.csv`, a.csv, "text/csv;charset=utf-8"));
+    const fresh = h("button", { type: "button", class: "btn", id: "sp-new" }, t("scorepad.new"));
+    fresh.addEventListener("click", () => this.askNewMatch(fresh));
+    return h("section", { class: "panel sp-export", "aria-labelledby": "sp-export-title" },
+      h("h2", { id: "sp-export-title" }, t("scorepad.export")),
+      h("p", { class: "muted" }, t("scorepad.kept")),
+      h("div", { class: "sp-buttons" }, text, json, csv),
+      h("div", { class: "sp-buttons" }, fresh));
+  }
+
+  /** "New match", after a confirmation (the match is forgotten on this device). */
+  askNewMatch(opener) {
+    const cancel = h("button", { type: "button", class: "btn", id: "sp-new-cancel" }, t("common.cancel"));
+    const yes = h("button", { type: "button", class: "btn primary", id: "sp-new-yes" }, t("scorepad.newYes"));
+    const dialog = h("dialog", { class: "dialog sp-confirm", "aria-labelledby": "sp-confirm-title",
+      "aria-describedby": "sp-confirm-text" },
+      h("h2", { id: "sp-confirm-title" }, t("scorepad.new")),
+      h("p", { id: "sp-confirm-text" }, t("scorepad.newConfirm")),
+      h("div", { class: "dialog-foot" }, cancel, yes));
+    this.confirm = dialog;
+    const close = () => {
+      dialog.close();
+      dialog.remove();
+      this.confirm = null;
+    };
+    cancel.addEventListener("click", () => {
+      close();
+      document.getElementById(opener.id)?.focus();
+    });
+    dialog.addEventListener("cancel", (event) => {
+      event.preventDefault();
+      close();
+      document.getElementById(opener.id)?.focus();
+    });
+    yes.addEventListener("click", () => {
+      close();
+      const old = this.answer;
+      forgetScorepad();
+      this.answer = null;
+      this.draft = null;
+      this.error = null;
+      this.setup = { variant: old?.variant ?? this.setup.variant, names: [...(old?.players ?? [])], firstDealer: 0 };
+      this.focusAfter = "sp-name-0";
+      this.render();
+      this.start();
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    cancel.focus();
+  }
+}
