@@ -24,10 +24,16 @@ Tests drive the same loop with scripted answers:
 
 from __future__ import annotations
 
+import contextlib
+import datetime
+import os
 import random
+import secrets
+import shlex
 import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 
 import click
 
@@ -47,7 +53,8 @@ from mizerka.deal import (
 from mizerka.match import Match, MatchError, Outcome
 from mizerka.rules import STANDARD, Contract, Role, Rules
 
-__all__ = ["Chooser", "QuitGame", "TerminalGame", "play_command"]
+__all__ = ["RECORD_AT_SERVER", "Chooser", "QuitGame", "RecordFile", "TerminalGame", "check_record_path",
+           "play_command", "write_atomically"]
 
 Chooser = Callable[[Observation], Action]
 """A computer seat: given its observation, return its action."""
@@ -87,6 +94,7 @@ class TerminalGame:
         write: shows one block of text.
         unicode: suit symbols (``10♥``) rather than letters (``TH``).
         colour: style the text with ANSI codes (click strips them when the output is not a terminal).
+        record: writes the record of the finished deals after each deal, and says where it is at the end.
 
     Raises:
         ValueError: if a seat other than the human's has no chooser.
@@ -94,6 +102,9 @@ class TerminalGame:
 
     offers_review = True
     """Whether ``review`` can judge a finished deal (a game whose whole match is on this machine)."""
+
+    record: RecordFile | None = None
+    """Where the record of the finished deals is written after each deal (``--record FILE``), if anywhere."""
 
     def __init__(
         self,
@@ -105,6 +116,7 @@ class TerminalGame:
         write: Callable[[str], None],
         unicode: bool = True,
         colour: bool = False,
+        record: RecordFile | None = None,
     ) -> None:
         missing = [s for s in range(match.rules.n_seats) if s != seat and s not in opponents]
         if missing:
@@ -116,6 +128,7 @@ class TerminalGame:
         self.write = write
         self.unicode = unicode
         self.colour = colour
+        self.record = record
         self.names = match.players
         self._seen = 0  # history entries of the current deal already reported
         self._keep_announced = False  # the forced keep (empty talon) was already said: report it once
@@ -203,7 +216,20 @@ class TerminalGame:
         else:
             text = f"The winner: {winners}" + (" (shared)." if outcome.shared else ".")
         self.write(self._style(text, bold=True))
+        if self.record is not None:
+            with contextlib.suppress(OSError, ValueError):  # the last deal's write, tried again: where() says a failure
+                self.record.save(self.match)
+            self.write(self.record.where())
         return outcome
+
+    def save_record(self) -> None:
+        """Write the record of the finished deals to :attr:`record`; a failure is said, and the game goes on."""
+        if self.record is None:
+            return
+        try:
+            self.record.save(self.match)
+        except (OSError, ValueError) as error:
+            self.write(self._style(self.record.failure(error), fg="yellow"))
 
     def announce_deal(self) -> None:
         match, obs = self.match, self.match.observation(self.seat)
@@ -396,6 +422,7 @@ class TerminalGame:
         self.write(self._style(f"Deal {number} is over ({obs.contract.label}, {goal}): ", bold=True) + "; ".join(parts))
         self.write("")
         self.write(self.sheet_text())
+        self.save_record()
         if self.offers_review and not self.match.is_over():
             self.write(f"(Type review at your next prompt to see deal {number} judged card by card.)")
 
@@ -479,6 +506,168 @@ def new_match(rules: Rules, players: Sequence[str], seed: int) -> Match:
     return match
 
 
+# -- --record FILE -----------------------------------------------------------------------------------------
+
+RECORD_AT_SERVER = (
+    "--record cannot be used with --connect: the server keeps the table's record; download it from the table's "
+    "web page (or GET /api/tables/ID/record)"
+)
+"""Why ``mizerka play --connect URL --record FILE`` is refused."""
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write *text* (UTF-8) to *path* whole or not at all: a new file in the same folder, then :func:`os.replace`.
+
+    An interrupted write (Ctrl-C, a full disk) leaves *path* as it was and no temporary file behind.
+
+    Raises:
+        OSError: if the file cannot be written.
+    """
+    temporary = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies, as for any file
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _is_record(path: Path) -> bool:
+    from mizerka.record import RecordError, read
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            read(path)
+    except (RecordError, OSError):
+        return False
+    return True
+
+
+def check_record_path(text: str) -> Path:
+    """The file that ``--record`` names, checked before the match starts (nothing is created).
+
+    Refused: an empty name, a folder, a file in a folder that does not exist or cannot be written, and an existing
+    file that is not a mizerka game record (an old record is replaced by the new one).
+
+    Raises:
+        click.BadParameter: saying why (exit code 2).
+    """
+
+    def refuse(reason: str) -> click.BadParameter:
+        return click.BadParameter(reason, param_hint="'--record'")
+
+    if not text.strip():
+        raise refuse("give a file name, e.g. --record game.mzn")
+    shown = click.format_filename(text)
+    path = Path(text)
+    if text.endswith(("/", os.sep)) or path.is_dir():
+        raise refuse(f"{shown!r} is a folder: give a file name, e.g. {click.format_filename(path / 'game.mzn')}")
+    folder = path.parent
+    if not folder.exists():
+        raise refuse(f"the folder {click.format_filename(folder)!r} does not exist: create it first")
+    if not folder.is_dir():
+        raise refuse(f"{click.format_filename(folder)!r} is not a folder")
+    if path.exists() or path.is_symlink():
+        if not path.is_file():
+            raise refuse(f"{shown!r} exists and is not a regular file")
+        if not _is_record(path):
+            raise refuse(f"{shown!r} exists and is not a mizerka game record: it is not overwritten "
+                         "(choose another name, or remove it)")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise refuse(f"the folder {click.format_filename(folder)!r} is not writable")
+    probe = folder / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    try:  # a read-only file system passes os.access for root: try it
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        os.unlink(probe)
+    except OSError as error:
+        raise refuse(f"cannot write in the folder {click.format_filename(folder)!r}: {error.strerror}") from None
+    return path
+
+
+class RecordFile:
+    """Where ``mizerka play --record FILE`` keeps the record of a local match's finished deals.
+
+    :meth:`save` writes the record (:func:`mizerka.tui.review.finished_record`: never the deal in progress) as
+    JSON when the name ends in ``.json``, else in the text form, atomically (:func:`write_atomically`).  The
+    header has the tags ``Event`` (``mizerka play``), ``Date``, ``Seed`` (the match's ``--seed``) and
+    ``Generator``.
+
+    Args:
+        path: the file, checked by :func:`check_record_path`.
+        seed: the match's seed.
+        date: the ``Date`` tag (default: today, ``YYYY.MM.DD``).
+    """
+
+    def __init__(self, path: Path, *, seed: int, date: str | None = None) -> None:
+        self.path = path
+        self.seed = seed
+        self.date = date if date is not None else datetime.date.today().strftime("%Y.%m.%d")
+        self.as_json = path.suffix.lower() == ".json"
+        self.replaces = path.is_file()  # an old record, checked by check_record_path
+        self.deals: list[int] = []  # the finished deals written so far
+        self.error: str | None = None  # why the last write failed, if it did
+
+    @property
+    def name(self) -> str:
+        return click.format_filename(self.path)
+
+    def text(self, match: Match) -> str:
+        """The record of *match*'s finished deals, in this file's form."""
+        from mizerka import __version__
+        from mizerka.tui.review import finished_record
+
+        tags = {"Event": "mizerka play", "Date": self.date, "Seed": str(self.seed),
+                "Generator": f"mizerka {__version__}"}
+        record = finished_record(match, tags=tags)
+        return record.to_json() if self.as_json else record.to_text()
+
+    def save(self, match: Match) -> bool:
+        """Write the record if a deal has finished since the last write; return whether it wrote.
+
+        Raises:
+            OSError: if the file cannot be written (it is then as it was).
+        """
+        from mizerka.tui.review import finished_deals
+
+        finished = finished_deals(match)
+        if not finished or finished == self.deals:
+            return False
+        try:
+            write_atomically(self.path, self.text(match))
+        except (OSError, ValueError) as error:
+            self.error = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            raise
+        self.deals = finished
+        self.error = None
+        return True
+
+    def failure(self, error: Exception) -> str:
+        """What to say when :meth:`save` failed with *error* (the game goes on, the next deal tries again)."""
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        return (f"The record could not be written to {self.name}: {reason}; the match goes on, and the next "
+                "finished deal tries again.")
+
+    def where(self) -> str:
+        """A sentence saying where the record is and what to do with it (or that nothing was written)."""
+        from mizerka.tui.review import deal_range
+
+        kept = " (the old record in it is left as it was)" if self.replaces else ""
+        if not self.deals:
+            if self.error is not None:
+                return f"The record could not be written to {self.name}: {self.error}{kept}."
+            return f"No deal was finished: nothing was written to {self.name}{kept}."
+        quoted = shlex.quote(self.name)
+        failed = f" (the last write failed: {self.error})" if self.error is not None else ""
+        return (f"The record of {deal_range(self.deals)} is in {self.name}: "
+                f"mizerka replay {quoted} / mizerka analyse {quoted}{failed}")
+
+
 @click.command("play")
 @click.option(
     "--seed", type=click.IntRange(min=0), default=None, help="seed for the deals and the bots (default: random)"
@@ -494,7 +683,11 @@ def new_match(rules: Rules, players: Sequence[str], seed: int) -> Match:
     help="computer players' levels, one per other seat, or one for all (random, rules, …)",
 )
 @click.option("--unicode/--ascii", default=None, help="suit symbols or letters (default: what the terminal shows)")
-def play_command(seed: int | None, rules: Rules, seat: int, name: str, opponents: str, unicode: bool | None) -> None:
+@click.option("--record", "record_name", metavar="FILE", default=None,
+              help="write the record of the finished deals to FILE after each deal (JSON if it ends in .json, "
+                   "else text; an existing file is replaced only if it is a mizerka record)")
+def play_command(seed: int | None, rules: Rules, seat: int, name: str, opponents: str, unicode: bool | None,
+                 record_name: str | None = None) -> None:
     """Play a whole match in the terminal against computer players.
 
     You hold one seat; type your contract, your discards and your cards when asked.  Type ? at any prompt for
@@ -502,6 +695,7 @@ def play_command(seed: int | None, rules: Rules, seat: int, name: str, opponents
     """
     n = rules.n_seats
     name, levels = check_play_options(rules, seat, name, opponents)
+    record_path = check_record_path(record_name) if record_name is not None else None
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     others = [s for s in range(n) if s != seat]
@@ -518,22 +712,32 @@ def play_command(seed: int | None, rules: Rules, seat: int, name: str, opponents
     if unicode is None:
         encoding = (getattr(sys.stdout, "encoding", None) or "").lower()
         unicode = "utf" in encoding
+    record = RecordFile(record_path, seed=seed) if record_path is not None else None
     game = TerminalGame(
-        match, seat, choosers, read=_read_line, write=click.echo, unicode=unicode, colour=True
+        match, seat, choosers, read=_read_line, write=click.echo, unicode=unicode, colour=True, record=record
     )
     table = ", ".join(f"{players[s]} ({lv})" for s, lv in zip(others, levels, strict=True))
     click.echo(f"Mizerka, {rules.spec()}: {match.n_deals} deals.  You are {name}, seat {seat}; against {table}.")
     click.echo(f"Seed {seed} (play it again with --seed {seed}).  Type ? at any prompt for help.")
+    if record is not None:
+        replaced = " (it replaces the old record there)" if record.replaces else ""
+        click.echo(f"The record of the finished deals goes to {record.name} after each deal{replaced}.")
     try:
         game.run()
     except QuitGame:
         click.echo(f"You left the match in deal {match.deal_no} of {match.n_deals}.")
         click.echo(game.totals_line(match.totals))
+        if record is not None:
+            click.echo(record.where())
     except EOFError:
         click.echo(f"\nInput ended: the match stops in deal {match.deal_no} of {match.n_deals}.", err=True)
+        if record is not None:
+            click.echo(record.where(), err=True)
         raise click.exceptions.Exit(1) from None
     except KeyboardInterrupt:
         click.echo(f"\nInterrupted: the match stops in deal {match.deal_no} of {match.n_deals}.", err=True)
+        if record is not None:
+            click.echo(record.where(), err=True)
         raise click.exceptions.Exit(130) from None
     except RuntimeError as error:
         raise click.ClickException(str(error)) from None

@@ -32,6 +32,7 @@ from mizerka.cards import CARDS, Card, CardSet, Suit
 from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play
 from mizerka.match import Match
 from mizerka.rules import Contract, Role
+from mizerka.terminal import RecordFile
 from mizerka.tui.model import TableModel, UndoError
 from mizerka.tui.review import check_reviewable, deal_range
 from mizerka.tui.review_screen import Reviews, ReviewScreen
@@ -406,6 +407,9 @@ class MizerkaApp(TableApp):
         model: the table.
         bot_delay: seconds between the computer players' actions (0 in tests), so that you can follow them
             and take back your card before the trick is complete.
+        unicode: suit symbols in the review (``--ascii``: letters).
+        record: ``--record FILE``: the record of the finished deals is written there after each deal (of this
+            match; a new match with ``n`` is not recorded), and the log says where it is at the end.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -419,9 +423,12 @@ class MizerkaApp(TableApp):
         Binding("n", "new_match", "new match", show=False),
     ]
 
-    def __init__(self, model: TableModel, *, bot_delay: float = 0.6, unicode: bool = True) -> None:
+    def __init__(self, model: TableModel, *, bot_delay: float = 0.6, unicode: bool = True,
+                 record: RecordFile | None = None) -> None:
         super().__init__()
         self.model = model
+        self.record = record
+        self.recorded_match = model.match  # the match --record writes (``n`` starts one that is not recorded)
         self.bot_delay = bot_delay
         self.unicode = unicode  # suit symbols in the review (--ascii: letters)
         self.reviews = Reviews(self, model.match)
@@ -439,6 +446,10 @@ class MizerkaApp(TableApp):
         others = ", ".join(f"{names[s]} ({lv})" for s, lv in self.model.levels.items())
         self.log_line(f"Mizerka, {self.model.match.rules.spec()}: you are {names[self.model.seat]}; "
                       f"against {others}.  F1 for help.")
+        if self.record is not None:
+            replaced = " (it replaces the old record there)" if self.record.replaces else ""
+            self.log_line(escape(f"The record of the finished deals goes to {self.record.name} after each "
+                                 f"deal{replaced}."))
         self.refresh_view()
         self.call_after_refresh(self.advance)
 
@@ -571,12 +582,24 @@ class MizerkaApp(TableApp):
             quota = obs.rules.quota(role, obs.contract)
             parts.append(f"{self.who(seat)} {obs.tricks_won[seat]}/{quota} → {obs.scores[seat]:+d}")
         self.log_line(f"[b]Deal {number} over[/b] ({obs.contract.label}, {obs.contract.goal}): " + "; ".join(parts))
+        self.save_record()
         if self.model.match.is_over():
             outcome = self.model.match.outcome()
             winners = " and ".join(self.who(s) for s in outcome.winners)
             self.log_line(f"[b]The match is over. Winner: {winners}{' (shared)' if outcome.shared else ''}.[/b]")
+            if self.record is not None and self.model.match is self.recorded_match:
+                self.log_line(escape(self.record.where()))
         self.log_line(f"Press r to review deal {number}: every card judged by the solver.")
         self.refresh_bindings()  # the review key shows in the footer
+
+    def save_record(self) -> None:
+        """Write the record of the recorded match's finished deals (``--record``); a failure is logged."""
+        if self.record is None or self.model.match is not self.recorded_match:
+            return
+        try:
+            self.record.save(self.recorded_match)
+        except (OSError, ValueError) as error:
+            self.refuse(self.record.failure(error))
 
     # -- the flow ----------------------------------------------------------------------------------------
 
@@ -683,6 +706,9 @@ class MizerkaApp(TableApp):
         self._match_no += 1
         self.cursor = 0
         self.log_line(f"[b]══ A new match (seed {seed}): deal 1 of {match.n_deals} ══[/b]")
+        if self.record is not None:
+            self.log_line(escape(f"This match is not recorded: {self.record.name} keeps the record of the "
+                                 "first one."))
         self.refresh_view()
         self.call_after_refresh(self.advance)
 

@@ -45,9 +45,14 @@ BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
 @click.option("--new-seat", is_flag=True,
               help="with --connect: take a free seat even if you hold one at that table (remembered seats are "
                    "taken back by default)")
+@click.option("--record", "record_name", metavar="FILE", default=None,
+              help="write the game record of the finished deals to FILE after each deal, for mizerka replay and "
+                   "mizerka analyse (JSON if FILE ends in .json, else text; an existing file is replaced only if "
+                   "it is a mizerka record)")
 @click.pass_context
 def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, name: str, opponents: str,
-                 unicode: bool | None, plain: bool, bot_delay: float, connect: str | None, new_seat: bool) -> None:
+                 unicode: bool | None, plain: bool, bot_delay: float, connect: str | None, new_seat: bool,
+                 record_name: str | None) -> None:
     """Play a whole match against computer players: full screen at a terminal, or line by line.
 
     Full screen: ← → and Enter play your cards, ? gives a hint, u undoes (never past a completed trick or
@@ -62,6 +67,9 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
     if connect is not None:
         from mizerka.tui.remote import play_remote
 
+        if record_name is not None:
+            raise click.UsageError(terminal.RECORD_AT_SERVER)
+
         for option, flag in (("seed", "--seed"), ("rules", "--variant"), ("seat", "--seat"),
                              ("opponents", "--opponents"), ("bot_delay", "--bot-delay")):
             if ctx.get_parameter_source(option) is not click.core.ParameterSource.DEFAULT:
@@ -71,7 +79,7 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
         return
     if plain or not sys.stdout.isatty() or not sys.stdin.isatty():
         ctx.invoke(terminal.play_command, seed=seed, rules=rules, seat=seat, name=name, opponents=opponents,
-                   unicode=unicode)
+                   unicode=unicode, record_name=record_name)
         return
     try:
         import textual  # noqa: F401
@@ -79,27 +87,30 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
         click.echo("The full-screen game needs the tui extra (pip install 'mizerka[tui]'); "
                    "playing the line game.", err=True)
         ctx.invoke(terminal.play_command, seed=seed, rules=rules, seat=seat, name=name, opponents=opponents,
-                   unicode=unicode)
+                   unicode=unicode, record_name=record_name)
         return
     app = build_app(seed=seed, rules=rules, seat=seat, name=name, opponents=opponents, bot_delay=bot_delay,
-                    unicode=unicode is not False)
+                    unicode=unicode is not False, record=record_name)
     app.run()
     match = app.model.match
     click.echo(f"Match left in deal {match.deal_no} of {match.n_deals}; totals "
                + ", ".join(f"{n} {t:+d}" for n, t in zip(match.players, match.totals, strict=True)))
+    if app.record is not None:
+        click.echo(app.record.where())
 
 
 def build_app(*, seed: int | None, rules: Rules, seat: int, name: str, opponents: str,
-              bot_delay: float = 0.6, unicode: bool = True) -> MizerkaApp:
-    """The app for the options of ``mizerka play``.
+              bot_delay: float = 0.6, unicode: bool = True, record: str | None = None) -> MizerkaApp:
+    """The app for the options of ``mizerka play``; *record* is ``--record FILE``.
 
     Raises:
-        click.BadParameter: for a seat, name or bot level that cannot be used.
+        click.BadParameter: for a seat, name, bot level or record file that cannot be used.
     """
     from mizerka import terminal
 
     n = rules.n_seats
     name, levels = terminal.check_play_options(rules, seat, name, opponents)
+    record_path = terminal.check_record_path(record) if record is not None else None
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     bot_names = iter(b for b in BOT_NAMES if b.lower() != name.lower())
@@ -111,4 +122,5 @@ def build_app(*, seed: int | None, rules: Rules, seat: int, name: str, opponents
         raise click.BadParameter(str(error), param_hint="'--opponents'") from None
     from mizerka.tui.app import MizerkaApp
 
-    return MizerkaApp(model, bot_delay=bot_delay, unicode=unicode)
+    record_file = terminal.RecordFile(record_path, seed=seed) if record_path is not None else None
+    return MizerkaApp(model, bot_delay=bot_delay, unicode=unicode, record=record_file)

@@ -26,7 +26,7 @@ finished deal) with a sentence to show.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from mizerka.analysis import DealAnalysis, Evaluator, MatchAnalysis, PlayerSummary, analyse_deal, format_analysis
 from mizerka.cards import Card, CardSet
@@ -126,12 +126,13 @@ def check_reviewable(match: Match, deal_no: int) -> str | None:
             f"finished so far: {deal_range(finished)}.")
 
 
-def finished_record(match: Match) -> MatchRecord:
+def finished_record(match: Match, *, tags: Mapping[str, str] | None = None) -> MatchRecord:
     """The record of the match's finished deals only: the deal in progress (its deck, the hidden cards) is not
-    in it.  Cheap; build it where the match is not changing (the screen's thread), analyse it anywhere."""
+    in it.  Cheap; build it where the match is not changing (the screen's thread), analyse it anywhere.
+    *tags*: its header tags (``Event``, ``Seed``, …; none by default)."""
     done = len(match.deals) if match.deal.is_over() else len(match.deals) - 1
     return MatchRecord.from_actions(match.rules, match.players, match.first_dealer, match.decks[:done],
-                                    [list(deal.history) for deal in match.deals[:done]])
+                                    [list(deal.history) for deal in match.deals[:done]], tags=tags)
 
 
 # -- the review -------------------------------------------------------------------------------------------------
