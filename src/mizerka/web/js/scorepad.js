@@ -4,12 +4,17 @@
 // (`POST /api/scorepad`), which applies it with the project's ScoreKeeper and answers the whole new state.  The
 // page keeps that answer (its `record` is the score-only game record) in localStorage, so a reload resumes the
 // match, and renders from it; a refused entry or a lost connection changes nothing that was kept.
+//
+// What is kept is checked, never trusted: a reload asks the server for the state of the kept record (an older
+// page, a hand edit or a damaged store shows a way out: download what is kept, start again), and before each
+// entry the page compares what is kept with what it last read or wrote, so that a second tab on the same match
+// never has its entries overwritten unseen (the page shows the other tab's state instead, and says so).
 
 import { announce, announceUrgent } from "./announce.js";
 import { contractName, listOf, refusalText, signed, t, variantName } from "./i18n.js";
 import { api } from "./net.js";
 import { contractIndex, contractLabel, h, renderScoreSheet } from "./sheet.js";
-import { forgetScorepad, loadScorepad, prefs, saveScorepad } from "./store.js";
+import { SCOREPAD_KEY, forgetScorepad, keptScorepad, prefs, saveScorepad } from "./store.js";
 
 const TRICKS = 13;
 
@@ -47,6 +52,40 @@ export function scorepadErrorText(error) {
   }
 }
 
+/** Whether *a* has every field of a server answer the page renders (an older page kept less). */
+function isAnswer(a) {
+  return Boolean(a) && typeof a === "object" && a.record && typeof a.record === "object"
+    && ["players", "rows", "totals", "contracts", "allowed", "active", "used"].every((k) => Array.isArray(a[k]))
+    && typeof a.n_deals === "number" && typeof a.over === "boolean";
+}
+
+/** What is kept, read: {answer} to show (and check), {record} to ask the server about, {problem}, or {} for none. */
+function readKept(raw) {
+  if (raw === null || raw === undefined) return {};
+  let kept;
+  try {
+    kept = JSON.parse(raw);
+  } catch {
+    kept = null;
+  }
+  if (!kept || typeof kept !== "object" || Array.isArray(kept) || !kept.record || typeof kept.record !== "object"
+      || Array.isArray(kept.record)) {
+    return { problem: { raw, text: () => t("scorepad.problemUnreadable") } };
+  }
+  return isAnswer(kept) ? { answer: kept, record: kept.record } : { record: kept.record };
+}
+
+/** A click that is the second of a double click (its target may be a button drawn by the first one's answer). */
+function onSingleClick(button, action) {
+  button.addEventListener("click", (event) => {
+    if (event.detail > 1) {
+      event.preventDefault();
+      return;
+    }
+    action(event);
+  });
+}
+
 function download(name, text, type) {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const link = h("a", { href: url, download: name, hidden: true });
@@ -60,10 +99,19 @@ export class Scorepad {
   constructor(root, hooks = {}) {
     this.root = root;
     this.hooks = hooks; // {goLobby()}
-    this.answer = loadScorepad(); // the server's last answer, or null before a match is set up
+    this.kept = keptScorepad(); // the text kept, as this page last read or wrote it
+    const kept = readKept(this.kept);
+    this.answer = kept.answer ?? null; // the server's last answer, or null before a match is set up
+    this.problem = kept.problem ?? null; // what is kept cannot be used: {raw, text(), retry}
+    this.toCheck = kept.record ?? null; // the kept record, to be checked with the server at the start
+    this.elsewhere = false; // the match was changed in another tab: said until the next entry
     this.variants = null;
     this.busy = false;
     this.error = null; // {text, where: "setup" | "entry", field}
+    this.onStorage = (event) => {
+      if ((event.key === SCOREPAD_KEY || event.key === null) && !this.busy && !this.destroyed) this.adoptKept();
+    };
+    window.addEventListener("storage", this.onStorage);
     const p = prefs();
     const variant = this.answer?.variant ?? p.variant ?? "standard";
     this.setup = { variant, names: [], firstDealer: 0 };
@@ -73,6 +121,7 @@ export class Scorepad {
 
   async start() {
     this.render();
+    if (this.toCheck) await this.check();
     try {
       const meta = await api("GET", "/api/meta");
       this.variants = meta.variants;
@@ -84,6 +133,7 @@ export class Scorepad {
 
   destroy() {
     this.destroyed = true;
+    window.removeEventListener("storage", this.onStorage);
     this.confirm?.close();
   }
 
@@ -93,18 +143,79 @@ export class Scorepad {
 
   // -- talking to the server --------------------------------------------------------------------------------
 
+  /** Ask the server for the state of the kept record (it is the judge of what a record holds). */
+  async check() {
+    const record = this.toCheck;
+    if (!record || this.busy) return;
+    this.busy = true;
+    const raw = this.kept;
+    try {
+      const answer = await api("POST", "/api/scorepad", { record, new: null, entry: null });
+      if (this.destroyed || raw !== this.kept) return;
+      this.answer = answer;
+      this.problem = null;
+      this.toCheck = null;
+      const text = JSON.stringify(answer);
+      if (text !== raw) this.kept = saveScorepad(answer) ?? this.kept; // an older page's form, brought up to date
+    } catch (error) {
+      if (this.destroyed || raw !== this.kept) return;
+      if (error.code === "bad_record" || error.code === "bad_request") {
+        this.answer = null;
+        this.toCheck = null;
+        this.problem = { raw, text: () => t("scorepad.problemRefused", { reason: error.message }) };
+        announceUrgent(this.problem.text());
+        this.focusAfter = "sp-problem-title";
+      } else if (!this.answer) { // offline, or too many requests: nothing to show yet, try again later
+        this.problem = { raw, text: () => scorepadErrorText(error), retry: true };
+        this.focusAfter = "sp-problem-title";
+      } // else the kept answer is shown, as it was kept; the next entry is checked by the server anyway
+    } finally {
+      this.busy = false;
+      if (!this.destroyed) this.render();
+    }
+  }
+
+  /** Another tab or window changed the kept match: show it as it is now, say so; false when nothing changed. */
+  adoptKept() {
+    const raw = keptScorepad();
+    if (raw === this.kept) return false;
+    const before = this.answer;
+    this.kept = raw;
+    const kept = readKept(raw);
+    this.answer = kept.answer ?? null;
+    this.problem = kept.problem ?? null;
+    this.toCheck = kept.record ?? null;
+    this.error = null;
+    if (this.draft && (!this.answer || this.answer.deal_no !== this.draft.deal || !this.answer.pending)) this.draft = null;
+    const same = before && this.answer && JSON.stringify(before.record) === JSON.stringify(this.answer.record);
+    if (!same) {
+      this.elsewhere = true;
+      announceUrgent(t("scorepad.elsewhere"));
+    }
+    if (!this.answer && !this.problem && !this.toCheck) this.setup.names = [...(before?.players ?? this.setup.names)];
+    this.render();
+    if (this.toCheck) this.check();
+    return true;
+  }
+
   /** Send an entry (or the setup of a new match); keep the answer; say what changed. */
   async send(entry, setup = null) {
-    if (this.busy) return;
+    if (this.busy || this.adoptKept()) return; // another tab's change is shown first, never overwritten unseen
     this.busy = true;
     this.root.querySelector(".scorepad")?.setAttribute("aria-busy", "true");
     const before = this.answer;
     try {
       const answer = await api("POST", "/api/scorepad",
         { record: setup ? null : before?.record ?? null, new: setup, entry });
+      if (keptScorepad() !== this.kept) { // another tab wrote while this entry was on its way: theirs is kept
+        this.busy = false;
+        this.adoptKept();
+        return;
+      }
       this.answer = answer;
-      saveScorepad(answer);
+      this.kept = saveScorepad(answer) ?? this.kept;
       this.error = null;
+      this.elsewhere = false;
       this.afterAnswer(before, answer, entry);
     } catch (error) {
       // the sentence is made at each render, so that it follows a change of language
@@ -182,7 +293,12 @@ export class Scorepad {
     this.focusAfter = null;
     const pad = h("div", { class: "scorepad", "aria-busy": this.busy ? "true" : null });
     pad.append(h("h1", { class: "sp-title" }, t("scorepad.title")));
-    if (this.answer) this.renderMatch(pad, this.answer);
+    if (this.elsewhere && !this.problem) {
+      pad.append(h("p", { class: "message info", id: "sp-elsewhere", role: "status" }, t("scorepad.elsewhere")));
+    }
+    if (this.problem) this.renderProblem(pad, this.problem);
+    else if (this.answer) this.renderMatch(pad, this.answer);
+    else if (this.toCheck) pad.append(h("p", { class: "loading", role: "status" }, t("scorepad.checking")));
     else this.renderSetup(pad);
     this.root.replaceChildren(pad);
     const target = focusId ? document.getElementById(focusId) : null;
@@ -197,6 +313,46 @@ export class Scorepad {
   errorBox(where, id = "sp-error") {
     if (!this.error || this.error.where !== where) return null;
     return h("p", { class: "message error", id, role: "alert", "data-code": this.error.code }, this.error.text());
+  }
+
+  // -- what is kept cannot be used: download it, start again ---------------------------------------------
+
+  renderProblem(pad, problem) {
+    const stamp = new Date().toISOString().slice(0, 10);
+    const save = h("button", { type: "button", class: "btn", id: "sp-problem-download" }, t("scorepad.problemDownload"));
+    save.addEventListener("click", () => download(`mizerka-score-kept-${stamp}.json`, problem.raw ?? "",
+      "application/json"));
+    const fresh = h("button", { type: "button", class: "btn primary", id: "sp-problem-new" }, t("scorepad.problemNew"));
+    fresh.addEventListener("click", () => {
+      let players = [];
+      try {
+        const kept = JSON.parse(problem.raw);
+        players = Array.isArray(kept?.record?.players) ? kept.record.players.filter((p) => typeof p === "string") : [];
+      } catch { /* the names are typed again */ }
+      forgetScorepad();
+      this.kept = null;
+      this.problem = null;
+      this.elsewhere = false;
+      this.setup.names = players.map((p) => p.slice(0, 40));
+      this.focusAfter = "sp-name-0";
+      this.render();
+    });
+    const buttons = h("div", { class: "sp-buttons" }, save, fresh);
+    if (problem.retry) {
+      const retry = h("button", { type: "button", class: "btn", id: "sp-problem-retry" }, t("scorepad.retry"));
+      retry.addEventListener("click", () => {
+        this.problem = null;
+        this.toCheck = readKept(this.kept).record ?? null;
+        this.render();
+        this.check();
+      });
+      buttons.prepend(retry);
+    }
+    pad.append(h("section", { class: "panel sp-problem", id: "sp-problem", "aria-labelledby": "sp-problem-title" },
+      h("h2", { id: "sp-problem-title", tabindex: "-1" }, t("scorepad.problemTitle")),
+      h("p", { class: "message error", role: "alert" }, problem.text()),
+      h("p", { class: "muted" }, t("scorepad.problemHelp")),
+      buttons));
   }
 
   // -- the setup: names, who deals first, the rules -----------------------------------------------------
@@ -280,7 +436,7 @@ export class Scorepad {
     if (error) entry.append(error);
     const undo = h("button", { type: "button", id: "sp-undo", class: "btn", disabled: !(a.rows.length || a.pending) },
       "↶ ", t("scorepad.undo"));
-    undo.addEventListener("click", () => this.send({ undo: true }));
+    onSingleClick(undo, () => this.send({ undo: true }));
     entry.append(h("div", { class: "sp-actions" }, undo));
     pad.append(entry);
 
@@ -328,7 +484,7 @@ export class Scorepad {
         id: `sp-contract-${upper}`, "data-contract": upper, disabled: !ok },
         contractLabel(upper), h("span", { class: "goal" }, t(avoid ? "table.avoid" : "table.take")),
         ok ? null : h("span", { class: "visually-hidden" }, ` (${t("scorepad.used")})`));
-      button.addEventListener("click", () => this.send({ contract: upper }));
+      onSingleClick(button, () => this.send({ contract: upper }));
       group.append(button);
     }
     entry.append(h("h3", { id: "sp-contract-title" }, t("scorepad.contract", { name: a.players[a.chooser] })), group);
@@ -343,7 +499,7 @@ export class Scorepad {
     const avoid = upper === "MZ";
 
     const change = h("button", { type: "button", id: "sp-change", class: "btn small" }, t("scorepad.change"));
-    change.addEventListener("click", () => this.send({ undo: true }));
+    onSingleClick(change, () => this.send({ undo: true }));
     entry.append(h("p", { class: `sp-chosen ${avoid ? "avoid" : "take"}` },
       h("span", {}, t("scorepad.chosen")), " ", contractLabel(upper), " ",
       h("span", { class: `goal ${avoid ? "avoid" : "take"}` }, t(avoid ? "table.avoid" : "table.take")), " ", change));
@@ -396,6 +552,7 @@ export class Scorepad {
       t("scorepad.lastHelp", { name: a.players[last], total: TRICKS })));
     form.append(sum);
     const save = h("button", { type: "submit", id: "sp-save", class: "btn primary big" }, t("scorepad.save"));
+    onSingleClick(save, () => {}); // the second click of a double click submits nothing
     form.append(save);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -465,6 +622,8 @@ export class Scorepad {
       close();
       const old = this.answer;
       forgetScorepad();
+      this.kept = null;
+      this.elsewhere = false;
       this.answer = null;
       this.draft = null;
       this.error = null;

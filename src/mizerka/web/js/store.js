@@ -49,22 +49,36 @@ export function forgetSeat(table) {
   write("seats", seats);
 }
 
+/** The score pad's key in localStorage (a `storage` event names it when another tab changes the match). */
+export const SCOREPAD_KEY = `${PREFIX}scorepad`;
+
+/** The score pad's match as kept, unparsed (js/scorepad.js reads it: it may be damaged or old); null if none. */
+export function keptScorepad() {
+  try {
+    return localStorage.getItem(SCOREPAD_KEY);
+  } catch {
+    return null;
+  }
+}
+
 /** The score pad's match (js/scorepad.js): the server's last answer, whose `record` is the score-only record. */
 export function loadScorepad() {
   const saved = read("scorepad", null);
   return saved && typeof saved === "object" && saved.record ? saved : null;
 }
 
-/** Keep the score pad's match; false when the browser would not store it (private mode, full storage). */
+/** Keep the score pad's match: the text kept, or null when the browser would not store it (private mode, full
+ *  storage). */
 export function saveScorepad(answer) {
+  const text = JSON.stringify(answer);
   try {
-    localStorage.setItem(`${PREFIX}scorepad`, JSON.stringify(answer));
-    return true;
+    localStorage.setItem(SCOREPAD_KEY, text);
+    return text;
   } catch {
-    return false;
+    return null;
   }
 }
 
 export function forgetScorepad() {
-  try { localStorage.removeItem(`${PREFIX}scorepad`); } catch { /* nothing kept */ }
+  try { localStorage.removeItem(SCOREPAD_KEY); } catch { /* nothing kept */ }
 }
