@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import errno
 import os
 import random
 import secrets
 import shlex
+import stat
 import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -70,6 +72,9 @@ Cards: rank then suit, e.g. AS, 10H, TH, 10♥, 7c.  Exchange: the cards to disc
 or - to keep your hand.  The exchange is blind and happens once: you draw from the top of the talon."""
 
 BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
+
+REVIEW_WIDTH = 79
+"""The widest line of the ``review`` command's text: it fits an 80-column terminal."""
 
 
 _SUIT_LETTERS = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S"})
@@ -229,7 +234,7 @@ class TerminalGame:
         try:
             self.record.save(self.match)
         except (OSError, ValueError) as error:
-            self.write(self._style(self.record.failure(error), fg="yellow"))
+            self.write(self._style(self.record.failure(error, match_over=self.match.is_over()), fg="yellow"))
 
     def announce_deal(self) -> None:
         match, obs = self.match, self.match.observation(self.seat)
@@ -300,23 +305,28 @@ class TerminalGame:
         from mizerka.tui.review import build_review, check_reviewable, finished_deals, finished_record, review_text
 
         finished = finished_deals(self.match)
+        dots = "…" if self.unicode else "..."
         if not argument:
             if not finished:
                 return "No deal is finished yet: a review is of a finished deal."
             number = finished[-1]
-        elif argument.isascii() and argument.isdigit() and len(argument) <= 6:
-            number = int(argument)
+        elif argument.isascii() and argument.isdigit():
+            digits = argument.lstrip("0") or "0"
+            if len(digits) > 6:  # a number, but of no deal (and int() of thousands of digits would fail)
+                shown = digits if len(digits) <= 12 else digits[:12] + dots
+                return f"There is no deal {shown}: the match has deals 1-{self.match.n_deals}."
+            number = int(digits)
         else:
             return f"Not a deal number: {argument!r}.  Type review, or review N for deal N (e.g. review 1)."
         refusal = check_reviewable(self.match, number)
         if refusal is not None:
             return refusal
-        self.write(f"Analysing deal {number}… (the solver judges every card; a Mizerka deal takes a few seconds)")
+        self.write(f"Analysing deal {number}{dots} (the solver judges every card: seconds for a Mizerka deal)")
         try:
             result = build_review(finished_record(self.match), number, n_deals=self.match.n_deals)
         except ValueError as error:  # RecordError, the solver's InvalidPositionError: said, never a traceback
             return f"Deal {number} could not be analysed: {error}"
-        return review_text(result, unicode=self.unicode)
+        return review_text(result, unicode=self.unicode, width=REVIEW_WIDTH)
 
     def hand_line(self, obs: Observation) -> str:
         trump = obs.contract.trump if obs.contract is not None else None
@@ -515,22 +525,44 @@ RECORD_AT_SERVER = (
 """Why ``mizerka play --connect URL --record FILE`` is refused."""
 
 
+def _read_only(path: Path) -> bool:
+    """Whether the existing file *path* is read-only: not writable for us, or without any write permission (which
+    ``os.access`` does not see for root): a file someone protected, never replaced."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not os.access(path, os.W_OK) or not mode & 0o222
+
+
 def write_atomically(path: Path, text: str) -> None:
     """Write *text* (UTF-8) to *path* whole or not at all: a new file in the same folder, then :func:`os.replace`.
 
-    An interrupted write (Ctrl-C, a full disk) leaves *path* as it was and no temporary file behind.
+    An interrupted write (Ctrl-C, a full disk) leaves *path* as it was and no temporary file behind.  A symbolic
+    link is followed: the file it points to is replaced (in its folder), and the link stays.  An existing file keeps
+    its permissions, and a read-only one is not replaced.
 
     Raises:
-        OSError: if the file cannot be written.
+        OSError: if the file cannot be written (:class:`PermissionError` for a read-only file).
     """
-    temporary = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    target = Path(os.path.realpath(path))
+    if _read_only(target):
+        raise PermissionError(errno.EACCES, "the file is read-only", str(path))
+    try:
+        mode: int | None = stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        mode = None
+    # a short temporary name: the file's own name may be as long as the file system allows
+    temporary = target.parent / f".{target.name[:64]}.{secrets.token_hex(6)}.tmp"
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies, as for any file
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
+            if mode is not None:
+                os.fchmod(file.fileno(), mode)
             file.write(text)
             file.flush()
             os.fsync(file.fileno())
-        os.replace(temporary, path)
+        os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
@@ -552,8 +584,10 @@ def _is_record(path: Path) -> bool:
 def check_record_path(text: str) -> Path:
     """The file that ``--record`` names, checked before the match starts (nothing is created).
 
-    Refused: an empty name, a folder, a file in a folder that does not exist or cannot be written, and an existing
-    file that is not a mizerka game record (an old record is replaced by the new one).
+    Refused: an empty name, a folder, a file in a folder that does not exist or cannot be written, an existing
+    file that is not a mizerka game record (an old record is replaced by the new one), and a read-only record.  A
+    symbolic link to a record is followed: the record it points to is replaced, in that folder, and the link
+    stays.
 
     Raises:
         click.BadParameter: saying why (exit code 2).
@@ -579,9 +613,13 @@ def check_record_path(text: str) -> Path:
         if not _is_record(path):
             raise refuse(f"{shown!r} exists and is not a mizerka game record: it is not overwritten "
                          "(choose another name, or remove it)")
+        if _read_only(Path(os.path.realpath(path))):
+            raise refuse(f"{shown!r} is read-only: it is not overwritten (make it writable, or choose another "
+                         "name)")
+        folder = Path(os.path.realpath(path)).parent  # a link's record is written where the link points
     if not os.access(folder, os.W_OK | os.X_OK):
         raise refuse(f"the folder {click.format_filename(folder)!r} is not writable")
-    probe = folder / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    probe = folder / f".{path.name[:64]}.{secrets.token_hex(6)}.tmp"
     try:  # a read-only file system passes os.access for root: try it
         os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         os.unlink(probe)
@@ -647,9 +685,12 @@ class RecordFile:
         self.error = None
         return True
 
-    def failure(self, error: Exception) -> str:
-        """What to say when :meth:`save` failed with *error* (the game goes on, the next deal tries again)."""
+    def failure(self, error: Exception, *, match_over: bool = False) -> str:
+        """What to say when :meth:`save` failed with *error* (the game goes on, the next deal tries again; after
+        the last deal, *match_over*, the end of the match tries once more)."""
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        if match_over:
+            return f"The record could not be written to {self.name}: {reason}."
         return (f"The record could not be written to {self.name}: {reason}; the match goes on, and the next "
                 "finished deal tries again.")
 

@@ -419,7 +419,7 @@ class MizerkaApp(TableApp):
         Binding("p", "sheet", "points sheet"),
         Binding("r", "review", "review"),  # shown once a deal is finished (check_action)
         Binding("f1", "help", "help"),
-        Binding("ctrl+q", "quit", "quit"), Binding("x", "quit", "quit", show=False),
+        Binding("ctrl+q", "quit", "quit", priority=True), Binding("x", "quit", "quit", show=False),
         Binding("n", "new_match", "new match", show=False),
     ]
 
@@ -599,7 +599,7 @@ class MizerkaApp(TableApp):
         try:
             self.record.save(self.recorded_match)
         except (OSError, ValueError) as error:
-            self.refuse(self.record.failure(error))
+            self.refuse(self.record.failure(error, match_over=self.recorded_match.is_over()))
 
     # -- the flow ----------------------------------------------------------------------------------------
 

@@ -48,7 +48,8 @@ class RemoteApp(TableApp):
         Binding("left", "move(-1)", "card ←", show=False), Binding("right", "move(1)", "card →", show=False),
         Binding("enter", "play", "play"), Binding("question_mark", "hint", "hint"),
         Binding("l", "last_trick", "last trick"), Binding("p", "sheet", "points sheet"),
-        Binding("f1", "help", "help"), Binding("ctrl+q", "quit", "quit"), Binding("x", "quit", "quit", show=False),
+        Binding("f1", "help", "help"), Binding("ctrl+q", "quit", "quit", priority=True),
+        Binding("x", "quit", "quit", show=False),
         Binding("r", "review", "review", show=False),
     ]
 

@@ -26,6 +26,7 @@ finished deal) with a sentence to show.
 from __future__ import annotations
 
 import dataclasses
+import textwrap
 from collections.abc import Callable, Mapping
 
 from mizerka.analysis import DealAnalysis, Evaluator, MatchAnalysis, PlayerSummary, analyse_deal, format_analysis
@@ -200,10 +201,33 @@ def hands_lines(review: DealReview, *, unicode: bool) -> list[str]:
     return lines
 
 
-def review_text(review: DealReview, *, unicode: bool) -> str:
+def review_text(review: DealReview, *, unicode: bool, width: int | None = None) -> str:
     """The review as text (the line game's ``review``): :func:`~mizerka.analysis.format_analysis`'s report of the
-    deal, with the hands at the start of play and the exchanges after its deal line."""
+    deal, with the hands at the start of play and the exchanges after its deal line.  Without *unicode* it is
+    ASCII only (``x`` for ``✗``, as on the review screen).  With *width*, no line is wider: the opening paragraph
+    is wrapped again, and a longer line goes on under itself (an error's best cards under its ``x cost``)."""
     lines = format_analysis(review.match_analysis(), unicode=unicode).split("\n")
     head = next(i for i, line in enumerate(lines) if line.startswith(f"Deal {review.deal_no}:"))
     lines[head + 1:head + 1] = hands_lines(review, unicode=unicode)
+    if not unicode:
+        lines = [line.replace("✗", "x") for line in lines]
+    if width is not None:
+        lines = _fit(lines, width)
     return "\n".join(lines)
+
+
+def _fit(lines: list[str], width: int) -> list[str]:
+    """*lines* no wider than *width*: the first paragraph wrapped as one, a longer line after it wrapped under
+    itself (under its ``(best:`` or ``cost``, else four columns in)."""
+    blank = lines.index("") if "" in lines else 0
+    out = textwrap.wrap(" ".join(lines[:blank]), width, break_on_hyphens=False) if blank else []
+    for line in lines[blank:]:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        mark = next((line.index(m) for m in ("(best:", "cost ", ": ") if m in line
+                     and line.index(m) < width * 2 // 3), None)
+        indent = mark if mark is not None else len(line) - len(line.lstrip()) + 4
+        out.extend(textwrap.wrap(line, width, subsequent_indent=" " * indent, break_on_hyphens=False,
+                                 break_long_words=False))
+    return out

@@ -1,6 +1,6 @@
 """The full-screen game's review of a finished deal: every card judged by the solver, trick by trick.
 
-:class:`Reviews` works the reviews out for one local match, in a Textual worker thread (a Mizerka deal takes
+:class:`Reviews` works the reviews out for one local match, in a background thread (a Mizerka deal takes
 seconds), and keeps each one; :class:`ReviewScreen` shows one deal: its contract and goal, the hands at the start
 of play (all open: the deal is over), the exchanges, each trick with a verdict per card (``best``, ``forced``,
 ``-k tricks`` or ``+k tricks taken`` in Mizerka, with the best cards of an error; errors in red), and a line per
@@ -14,6 +14,7 @@ next finished deal, Escape back to the game.
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -39,7 +40,8 @@ class Reviews:
     """The reviews of one local match's finished deals, worked out in a worker thread and kept per deal.
 
     Args:
-        app: the app whose workers run the analysis (they outlive a review screen closed meanwhile).
+        app: the app that gets the analyses (the threads that work them out outlive a review screen closed
+            meanwhile, but never hold up the app's end: quitting does not wait for the solver).
         match: the match; only its finished deals are ever analysed.
     """
 
@@ -79,8 +81,9 @@ class Reviews:
                 with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
                     self.app.call_from_thread(self._done, deal_no, result)
 
-            self.app.run_worker(work, name=f"review deal {deal_no}", group="review", thread=True,
-                                exit_on_error=False)
+            # a daemon thread, not a Textual thread worker: those run in asyncio's default executor, which the
+            # app's end waits for, so quitting during a Mizerka deal's analysis would hang until the solver ends
+            threading.Thread(target=work, name=f"mizerka-review-{deal_no}", daemon=True).start()
         return None
 
     def _done(self, deal_no: int, result: Result) -> None:
