@@ -21,22 +21,12 @@ from mizerka.match import Match
 from mizerka.record import MatchRecord, read
 from mizerka.rules import parse_variant
 from mizerka.terminal import BOT_NAMES, RecordFile, TerminalGame, check_record_path, make_opponents, write_atomically
+from tui_helpers import first_legal_answer
 
 VARIANT = "standard,contracts=NT+MZ"  # six deals: a whole match in about a second
 RULES = parse_variant(VARIANT)
 SEED = 7
 OPTIONS = ["play", "--seed", str(SEED), "--variant", VARIANT, "--opponents", "random", "--ascii"]
-
-
-def answer(match: Match, seat: int) -> str:
-    """A tidy human's answer: the first contract, discard the two lowest cards, the first legal card."""
-    obs = match.observation(seat)
-    if obs.phase is Phase.CHOOSE:
-        return str(obs.legal_actions[0])
-    if obs.phase is Phase.EXCHANGE:
-        lowest = sorted(obs.hand, key=lambda c: c % 13)[: min(2, obs.talon_size)]
-        return " ".join(str(CARDS[c]) for c in lowest) or "-"
-    return str(obs.legal_actions[0])
 
 
 def scripted_match(stop_in_deal: int | None = None) -> tuple[Match, list[str]]:
@@ -52,7 +42,7 @@ def scripted_match(stop_in_deal: int | None = None) -> tuple[Match, list[str]]:
     def read_answer(prompt: str) -> str:
         if stop_in_deal is not None and match.deal_no == stop_in_deal and match.deal.contract is not None:
             raise Stop
-        answers.append(answer(match, 0))
+        answers.append(first_legal_answer(match, 0))
         return answers[-1]
 
     game = TerminalGame(match, 0, make_opponents(["random", "random"], [1, 2], SEED, RULES), read=read_answer,
@@ -290,7 +280,7 @@ def test_a_write_that_fails_is_said_and_the_game_goes_on(tmp_path: Path) -> None
     match = Match(RULES, players=["You", "Ala", "Bolek"], seed=SEED)
     out: list[str] = []
     game = TerminalGame(match, 0, make_opponents(["random", "random"], [1, 2], SEED, RULES),
-                        read=lambda prompt: answer(match, 0), write=out.append, record=record)
+                        read=lambda prompt: first_legal_answer(match, 0), write=out.append, record=record)
     game.run()
     assert match.is_over()
     failures = [line for line in out if line.startswith(f"The record could not be written to {record.name}: ")]

@@ -13,17 +13,7 @@ from mizerka.deal import KEEP, Action, Exchange, Observation, Phase
 from mizerka.match import Match
 from mizerka.rules import STANDARD, parse_variant
 from mizerka.terminal import BOT_NAMES, QuitGame, TerminalGame, make_opponents
-
-
-def first_legal_answer(match: Match, seat: int) -> str:
-    """What a tidy human would type: the first unused contract, discard the two lowest cards, the first legal card."""
-    obs = match.observation(seat)
-    if obs.phase is Phase.CHOOSE:
-        return str(obs.legal_actions[0])
-    if obs.phase is Phase.EXCHANGE:
-        lowest = sorted(obs.hand, key=lambda c: c % 13)[: min(2, obs.talon_size)]
-        return " ".join(str(CARDS[c]) for c in lowest) or "-"
-    return str(obs.legal_actions[0])
+from tui_helpers import first_legal_answer
 
 
 def scripted_game(seed: int, seat: int = 0, levels: tuple[str, str] = ("rules", "rules"), rules: object = STANDARD

@@ -7,6 +7,10 @@ from typing import Any
 
 from rich.console import Console
 
+from mizerka.cards import CARDS
+from mizerka.deal import Phase
+from mizerka.match import Match
+
 
 def screen_text(app: Any) -> str:
     """The screen as plain text (what a snapshot compares): rendered by Textual's compositor, styles dropped."""
@@ -22,3 +26,14 @@ def logged(app: Any) -> str:
     from textual.widgets import RichLog
 
     return "\n".join(str(line.text) for line in app.query_one("#log", RichLog).lines)
+
+
+def first_legal_answer(match: Match, seat: int) -> str:
+    """What a tidy human would type: the first unused contract, discard the two lowest cards, the first legal card."""
+    obs = match.observation(seat)
+    if obs.phase is Phase.CHOOSE:
+        return str(obs.legal_actions[0])
+    if obs.phase is Phase.EXCHANGE:
+        lowest = sorted(obs.hand, key=lambda c: c % 13)[: min(2, obs.talon_size)]
+        return " ".join(str(CARDS[c]) for c in lowest) or "-"
+    return str(obs.legal_actions[0])
