@@ -88,8 +88,11 @@ class ScoreKeeper:
             EntryError: for a wrong number of names, an empty, repeated or reserved name, an unknown first dealer.
         """
         names: list[str] = []
-        for name in players:
-            names.append(check_name(name, names))
+        for number, name in enumerate(players, 1):
+            try:
+                names.append(check_name(name, names))
+            except EntryError as error:  # which of the names: a form of several names shows them all at once
+                raise EntryError(f"player {number}'s name: {error}") from None
         if len(names) != rules.n_seats:
             raise EntryError(f"this variant seats {rules.n_seats} players, not {len(names)}")
         if isinstance(first_dealer, bool) or not isinstance(first_dealer, int | str):

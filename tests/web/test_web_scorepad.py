@@ -218,3 +218,16 @@ def test_the_score_pad_fits_a_phone(new_page: Any, web_server: Any, artifacts: P
     for selector in (".sp-totals", ".sp-entry", ".sp-sheet", ".sp-export"):
         box = page.locator(selector).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375.5, selector
+
+
+def test_a_refused_name_marks_its_own_field(new_page: Any, web_server: Any) -> None:
+    """The server says whose name it refuses ("player 3's name: 'ala' is already a player"): that field is marked
+    and focused, not the first one that the message happens to quote (session 14: a repeated name marked the
+    first player's field)."""
+    page = new_page()
+    page.goto(web_server.url + "/?scorepad=1")
+    set_up(page, ["Ala", "Bolek", "ala"], 0)
+    expect(page.locator("#sp-setup-error")).to_contain_text("player 3's name")
+    expect(page.locator("#sp-name-2")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#sp-name-0")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#sp-name-2")).to_be_focused()

@@ -408,9 +408,12 @@ export class Scorepad {
       if (this.error?.where === "setup") {
         // the field the server's message names, when it names one
         const message = String(this.error.message || "").toLowerCase();
-        const field = players.findIndex((name) => name && message.includes(name.toLowerCase()));
+        // "player 3's name: …" (the server names the field), else a name quoted in the message
+        const numbered = /^player (\d+)'s name/.exec(message);
+        const field = numbered ? Number(numbered[1]) - 1
+          : players.findIndex((name) => name && message.includes(name.toLowerCase()));
         const empty = players.findIndex((name) => !name);
-        this.error.field = field >= 0 ? field : message.includes("empty") && empty >= 0 ? empty : null;
+        this.error.field = field >= 0 && field < n ? field : message.includes("empty") && empty >= 0 ? empty : null;
         this.focusAfter = this.error.field !== null ? `sp-name-${this.error.field}` : "sp-name-0";
         this.render();
       }
