@@ -233,3 +233,26 @@ def test_an_error_during_the_analysis_is_a_message_not_a_traceback(
     result = CliRunner().invoke(cli, ["analyse", str(path)])
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
     assert "full.mzn: a position the solver cannot take" in result.output
+
+
+def test_the_facts_of_a_finished_deal_and_only_of_one() -> None:
+    """``deal_facts`` replays a finished deal for a review (hands at the start of play, exchanges, tricks, the
+    legal cards there were); a deal still being played is refused and nothing of it is given."""
+    from mizerka.analysis import deal_facts
+    from mizerka.match import Match
+    from mizerka.record import MatchRecord, RecordError
+
+    match = Match(seed=5, players=["Ala", "Bolek", "Cezary"])
+    for _ in range(4 + 3 * 13 + 1):  # deal 1 whole, then deal 2's contract
+        match.play(match.deal.forced_action() or next(iter(match.legal_actions)))
+    record = MatchRecord.from_match(match)
+    facts = deal_facts(record, 1)
+    assert sorted(len(hand) for hand in facts.hands.values()) == [13, 13, 13]
+    assert len(facts.exchanges) == 3 and len(facts.tricks) == 13 and len(facts.choices) == 39
+    played = {card for trick in facts.tricks for card in trick.cards}
+    assert played == {int(c) for hand in facts.hands.values() for c in hand}
+    assert facts.choices == tuple(p.choices for p in analyse_deal(record, 1, evaluate=lambda d: {
+        c: 0 for c in CARDS if d.legal_play_mask() >> int(c) & 1}).plays)
+    assert len(record.deals) == 2 and not record.deals[1].is_over  # deal 2: its contract chosen, no more
+    with pytest.raises(RecordError, match="not over"):
+        deal_facts(record, 2)

@@ -42,13 +42,13 @@ from typing import Any
 import click
 
 from mizerka._checks import whole_number
-from mizerka.cards import CARDS, Card
-from mizerka.deal import Deal, Play
-from mizerka.record import MatchRecord, RecordError, read
+from mizerka.cards import CARDS, Card, CardSet
+from mizerka.deal import Deal, Exchange, Play, Trick
+from mizerka.record import DealRecord, MatchRecord, RecordError, read
 from mizerka.rules import Contract
 
-__all__ = ["CardVerdict", "DealAnalysis", "MatchAnalysis", "PlayerSummary", "analyse", "analyse_command",
-           "analyse_deal"]
+__all__ = ["CardVerdict", "DealAnalysis", "DealFacts", "ExchangeFacts", "MatchAnalysis", "PlayerSummary", "analyse",
+           "analyse_command", "analyse_deal", "deal_facts"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -160,6 +160,69 @@ class MatchAnalysis:
         }
 
 
+@dataclasses.dataclass(frozen=True)
+class ExchangeFacts:
+    """One exchange of a deal: who, the cards discarded and the cards drawn (both empty for a keep)."""
+
+    seat: int
+    discards: CardSet
+    drawn: CardSet
+
+
+@dataclasses.dataclass(frozen=True)
+class DealFacts:
+    """What a review shows around the verdicts of a finished deal (:func:`deal_facts`), the solver not asked.
+
+    Attributes:
+        deal: the deal replayed to its end (scores, tricks won, dealer, forehand).
+        hands: each active seat's hand at the start of play (after the exchanges).
+        exchanges: the exchanges, in order.
+        choices: how many legal cards there were for each card played, in order of play.
+        unjudged_tricks: the tricks played while cards were still drawn (see :class:`DealAnalysis`).
+    """
+
+    deal: Deal
+    hands: dict[int, CardSet]
+    exchanges: tuple[ExchangeFacts, ...]
+    choices: tuple[int, ...]
+    unjudged_tricks: tuple[int, ...]
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        return tuple(self.deal.tricks)
+
+
+def deal_facts(record: MatchRecord, deal_no: int) -> DealFacts:
+    """Replay finished deal *deal_no* (from 1) of a full *record*: its hands at the start of play, exchanges and
+    tricks, for a review (the verdicts come from :func:`analyse_deal`, which may be slow or not asked for).
+
+    Raises:
+        RecordError: as :func:`analyse_deal`, and for a deal that is not over.
+    """
+    drec = _deal_record(record, deal_no)
+    if not drec.is_over:
+        raise RecordError("the deal is not over: only a finished deal has all its facts", deal_no=drec.number)
+    assert drec.deck is not None
+    deal = Deal(drec.deck, rules=record.rules, dealer=drec.dealer)
+    hands: dict[int, CardSet] = {}
+    exchanges: list[ExchangeFacts] = []
+    choices: list[int] = []
+    unjudged: list[int] = []
+    for action in drec.actions():
+        seat = deal.to_move
+        if isinstance(action, Play):
+            if not hands:  # the start of play: every exchange made
+                hands = {s: deal.hand(s) for s in deal.active_seats}
+            choices.append(deal.legal_play_mask().bit_count())
+            if deal.stock and len(deal.tricks) + 1 not in unjudged:  # as analyse_deal: cards still drawn
+                unjudged.append(len(deal.tricks) + 1)
+        deal.push(action)
+        if isinstance(action, Exchange):
+            exchanges.append(ExchangeFacts(seat, CardSet.from_mask(deal.dead[seat]),
+                                           CardSet.from_mask(deal.drawn[seat])))
+    return DealFacts(deal, hands, tuple(exchanges), tuple(choices), tuple(unjudged))
+
+
 Evaluator = Callable[[Deal], dict[Card, int]]
 """Values of every legal card of the player to move, in tricks from here on (the solver by default)."""
 
@@ -177,6 +240,20 @@ def _check_record(record: object) -> None:
         raise RecordError("a score-only record has no cards to analyse")
 
 
+def _deal_record(record: MatchRecord, deal_no: object) -> DealRecord:
+    """Deal *deal_no* of a full *record*, checked: a whole number of a deal in it, with its cards and contract."""
+    _check_record(record)
+    number = whole_number(deal_no)  # a NumPy integer is a number, a bool is not
+    if number is None:
+        raise RecordError(f"a deal number must be a whole number, not {deal_no!r}")
+    if not 1 <= number <= len(record.deals):
+        raise RecordError(f"the record has deals 1-{len(record.deals)}, not {number}")
+    drec = record.deals[number - 1]
+    if drec.deck is None or drec.contract is None:
+        raise RecordError("the contract is not chosen yet: there is no play to analyse", deal_no=number)
+    return drec
+
+
 def analyse_deal(
     record: MatchRecord, deal_no: int, *, evaluate: Evaluator | None = None
 ) -> DealAnalysis:
@@ -186,16 +263,9 @@ def analyse_deal(
         RecordError: for a score-only record (or no record at all), a deal number that is not a whole number or
             not in it, or a deal without a contract yet.
     """
-    _check_record(record)
-    number = whole_number(deal_no)  # a NumPy integer is a number, a bool is not
-    if number is None:
-        raise RecordError(f"a deal number must be a whole number, not {deal_no!r}")
-    deal_no = number
-    if not 1 <= deal_no <= len(record.deals):
-        raise RecordError(f"the record has deals 1-{len(record.deals)}, not {deal_no}")
-    drec = record.deals[deal_no - 1]
-    if drec.deck is None or drec.contract is None:
-        raise RecordError("the contract is not chosen yet: there is no play to analyse", deal_no=deal_no)
+    drec = _deal_record(record, deal_no)
+    assert drec.deck is not None and drec.contract is not None  # as _deal_record checked
+    deal_no = drec.number
     evaluate = evaluate or _solver_values
     deal = Deal(drec.deck, rules=record.rules, dealer=drec.dealer)
     plays: list[CardVerdict] = []

@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
+from mizerka.analysis import deal_facts
 from mizerka.bots import BOT_LEVELS
 from mizerka.cards import CARDS
-from mizerka.deal import Deal, Exchange, Observation, Phase, Play
+from mizerka.deal import Observation, Phase
 from mizerka.rules import Contract, Role
 from mizerka.server.tables import Table, card_list
 from mizerka.tricks import IllegalPlay
@@ -242,34 +243,18 @@ def build_review(table_id: str, record: MatchRecord, deal_no: int, analysis: Dea
     record, so ``choices`` (the legal cards there were) and ``unjudged_tricks`` are given whatever *status*.
     """
     drec = record.deals[deal_no - 1]
-    assert drec.deck is not None and drec.contract is not None and drec.is_over, "a finished deal in full"
+    assert drec.contract is not None and drec.is_over, "a finished deal in full"
     assert status != "ok" or analysis is not None
-    rules = record.rules
-    n = rules.n_seats
-    deal = Deal(drec.deck, rules=rules, dealer=drec.dealer)
+    n = record.rules.n_seats
+    facts = deal_facts(record, deal_no)
+    deal = facts.deal
     active = deal.active_seats
     verdicts = {(v.trick_no, v.seat): v for v in analysis.plays} if analysis is not None and status == "ok" else {}
-    hands: list[list[str]] | None = None
-    exchanges: list[dict[str, Any]] = []
-    choices: list[int] = []
-    unjudged: list[int] = []
-    for action in drec.actions():
-        if isinstance(action, Exchange):
-            seat = deal.to_move
-            deal.push(action)
-            exchanges.append({"seat": seat, "discarded": card_list(deal.dead[seat]),
-                              "drawn": card_list(deal.drawn[seat])})
-            continue
-        if isinstance(action, Play):
-            if hands is None:  # the start of play: every exchange made
-                hands = [card_list(deal.hands[s]) if s in active else [] for s in range(n)]
-            choices.append(deal.legal_play_mask().bit_count())
-            if deal.stock and len(deal.tricks) + 1 not in unjudged:  # as analyse_deal: cards still drawn
-                unjudged.append(len(deal.tricks) + 1)
-        deal.push(action)
-    assert deal.phase is Phase.DONE and hands is not None
+    hands = [card_list(facts.hands[s].mask) if s in active else [] for s in range(n)]
+    exchanges = [{"seat": ex.seat, "discarded": card_list(ex.discards.mask), "drawn": card_list(ex.drawn.mask)}
+                 for ex in facts.exchanges]
     tricks = []
-    played = iter(choices)
+    played = iter(facts.choices)
     for number, trick in enumerate(deal.tricks, 1):
         start = active.index(trick.leader)
         cards = []
@@ -295,5 +280,5 @@ def build_review(table_id: str, record: MatchRecord, deal_no: int, analysis: Dea
         "tricks_won": [deal.tricks_won[s] if s in active else None for s in range(n)],
         "scores": [scores[s] if s in active else None for s in range(n)],
         "analysis": status,
-        "unjudged_tricks": unjudged,
+        "unjudged_tricks": list(facts.unjudged_tricks),
     }

@@ -29,10 +29,19 @@ import dataclasses
 import textwrap
 from collections.abc import Callable, Mapping
 
-from mizerka.analysis import DealAnalysis, Evaluator, MatchAnalysis, PlayerSummary, analyse_deal, format_analysis
+from mizerka.analysis import (
+    DealAnalysis,
+    Evaluator,
+    ExchangeFacts,
+    MatchAnalysis,
+    PlayerSummary,
+    analyse_deal,
+    deal_facts,
+    format_analysis,
+)
 from mizerka.cards import Card, CardSet
 from mizerka.cli import format_cards
-from mizerka.deal import Deal, Exchange, Play, Trick
+from mizerka.deal import Trick
 from mizerka.match import Match
 from mizerka.record import MatchRecord
 
@@ -41,15 +50,6 @@ __all__ = ["REMOTE_REVIEW", "DealReview", "ExchangeFacts", "build_review", "chec
 
 REMOTE_REVIEW = "review is available in local games; the web app reviews online tables"
 """What the games at a server's table say to ``review`` (they would need cards the server keeps hidden)."""
-
-
-@dataclasses.dataclass(frozen=True)
-class ExchangeFacts:
-    """One exchange of the deal: who, the cards discarded and the cards drawn (both empty for a keep)."""
-
-    seat: int
-    discards: CardSet
-    drawn: CardSet
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,25 +147,12 @@ def build_review(record: MatchRecord, deal_no: int, *, n_deals: int | None = Non
         RecordError: as :func:`mizerka.analysis.analyse_deal` (no such deal, no play in it).
     """
     analysis = analyse_deal(record, deal_no, evaluate=evaluate)
-    drec = record.deals[deal_no - 1]
-    assert drec.deck is not None  # analyse_deal refuses a deal without cards
-    deal = Deal(drec.deck, rules=record.rules, dealer=drec.dealer)
-    hands: dict[int, CardSet] = {}
-    exchanges: list[ExchangeFacts] = []
-    for action in drec.actions():
-        if isinstance(action, Play) and not hands:
-            hands = {seat: deal.hand(seat) for seat in deal.active_seats}
-        seat = deal.to_move
-        deal.push(action)
-        if isinstance(action, Exchange):
-            exchanges.append(ExchangeFacts(seat, CardSet.from_mask(deal.dead[seat]),
-                                           CardSet.from_mask(deal.drawn[seat])))
-    if not hands:  # no card played (cannot happen for a finished deal): the hands as they are
-        hands = {seat: deal.hand(seat) for seat in deal.active_seats}
+    facts = deal_facts(record, deal_no)
     return DealReview(
         analysis=analysis, players=tuple(record.players), variant=record.rules.spec(),
-        n_deals=n_deals if n_deals is not None else record.rules.n_deals, active_seats=tuple(deal.active_seats),
-        hands=hands, exchanges=tuple(exchanges), tricks=tuple(deal.tricks),
+        n_deals=n_deals if n_deals is not None else record.rules.n_deals,
+        active_seats=tuple(facts.deal.active_seats), hands=facts.hands, exchanges=facts.exchanges,
+        tricks=facts.tricks,
     )
 
 
