@@ -38,12 +38,12 @@ import dataclasses
 import io
 import os
 import re
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
+from mizerka._files import write_atomically
 from mizerka.match import DealResult, Outcome
 from mizerka.record import DealRecord, MatchRecord, RecordError, read
 from mizerka.rules import STANDARD, Contract, Role, Rules, RulesError
@@ -355,7 +355,7 @@ class ScoreKeeper:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the record to *path* atomically (a crash never leaves half a file)."""
-        write_atomic(Path(path), self.record.to_text())
+        write_atomically(Path(path), self.record.to_text())
 
     def to_csv(self) -> str:
         """One row per finished deal: dealer, chooser, contract, goal, then tricks, scores, totals per player.
@@ -717,19 +717,6 @@ def find_player(text: str, players: Sequence[str]) -> int:
     raise EntryError(f"{text.strip()!r} is not a player (the players: {known})")
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write *text* to *path* through a temporary file in the same folder, then rename it into place."""
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
-            file.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 # -- the command ---------------------------------------------------------------------------------------------
 
 HELP = """\
@@ -912,11 +899,11 @@ def _csv_text(text: str) -> str:
 def _export(keeper: ScoreKeeper, csv_path: Path | None, record_path: Path | None) -> None:
     try:
         if csv_path is not None:
-            write_atomic(csv_path, keeper.to_csv())
+            write_atomically(csv_path, keeper.to_csv())
             click.echo(f"Score sheet written to {csv_path} (CSV).")
         if record_path is not None:
             text = keeper.record.to_json() if record_path.suffix.lower() == ".json" else keeper.record.to_text()
-            write_atomic(record_path, text)
+            write_atomically(record_path, text)
             click.echo(f"Game record written to {record_path}.")
     except OSError as error:
         raise click.ClickException(f"cannot write the export: {error}") from None
