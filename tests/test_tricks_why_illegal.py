@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from types import SimpleNamespace
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from deal_helpers import club_led_in_hearts
 from mizerka.cards import Card, CardSet, Suit
 from mizerka.deal import Deal, Phase, Play
 from mizerka.rules import Contract
@@ -175,16 +175,15 @@ def test_the_observation_lets_the_leader_play_anything() -> None:
     assert not obs.trick and all(obs.why_illegal(card) is None for card in obs.hand)
 
 
-def test_the_observation_applies_the_contracts_trump_when_the_rules_oblige_to_trump() -> None:
-    """Mizerka's rules have no must-trump; rules that had the option would have it applied with the contract's
-    trump (a stand-in rules object shows the wiring)."""
-    deal = Deal(list(range(52)), dealer=0)
-    for action in ("H", "keep", "-", "keep", "AC"):  # seat 1 leads a club in a hearts contract
-        deal.play(action)
+def test_the_observation_has_no_must_trump_obligation_like_the_deal() -> None:
+    """Mizerka has no must-trump: a player void in the suit led may throw any card, and the observation's answer
+    agrees with the deal's legal cards and its own reason for each card."""
+    deal = club_led_in_hearts()
     obs = deal.observation(deal.to_move)
     assert obs.contract is Contract.HEARTS
-    void = dataclasses.replace(obs, hand=CardSet.from_str("KH 2H 9S"))  # no club: must trump with a heart
+    void = dataclasses.replace(obs, hand=CardSet.from_str("KH 2H 9S"))  # no club, trumps in hand
     assert void.why_illegal(_card("9S")) is None  # Mizerka: no obligation to trump
-    preferans = dataclasses.replace(void, rules=SimpleNamespace(must_trump=True))
-    assert preferans.why_illegal(_card("9S")) == IllegalPlay("trump", Suit.HEARTS)
-    assert preferans.why_illegal(_card("KH")) is None
+    legal = deal.legal_play_mask()
+    for card in range(52):
+        assert (obs.why_illegal(card) is None) == bool(legal >> card & 1)
+        assert (deal.illegal_reason(Play(card)) is None) == bool(legal >> card & 1)

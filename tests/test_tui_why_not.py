@@ -4,14 +4,15 @@
 from __future__ import annotations
 
 import dataclasses
-from types import SimpleNamespace
 
 import pytest
 
 pytest.importorskip("textual")
 
-from mizerka.cards import Card, CardSet
-from mizerka.deal import Deal, Observation, Play
+from deal_helpers import club_led_in_hearts
+from mizerka.cards import Card, CardSet, Suit
+from mizerka.deal import Observation, Play
+from mizerka.tricks import IllegalPlay
 from mizerka.tui.app import TableApp
 
 
@@ -28,9 +29,7 @@ class _App(TableApp):
 
 
 def _trick_in_progress() -> Observation:
-    deal = Deal(list(range(52)), dealer=0)
-    for action in ("H", "keep", "-", "keep", "AC"):  # seat 1 leads a club in a hearts contract
-        deal.play(action)
+    deal = club_led_in_hearts()
     return deal.observation(deal.to_move)
 
 
@@ -48,8 +47,9 @@ def test_a_card_not_in_the_hand_and_a_card_off_turn() -> None:
     assert _App(idle).why_not(card) == f"it is not your turn to play a card ({card.unicode()} stays in your hand)"
 
 
-def test_a_void_hand_must_trump_when_the_rules_say_so() -> None:
+def test_a_must_trump_reason_is_explained(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mizerka has no must-trump; a game with one (Preferans) would give the ``trump`` reason."""
+    monkeypatch.setattr(Observation, "why_illegal", lambda self, card: IllegalPlay("trump", Suit.HEARTS))
     obs = dataclasses.replace(_trick_in_progress(), hand=CardSet.from_str("KH 2H 9S"),
-                              rules=SimpleNamespace(must_trump=True),
                               legal_actions=(Play(Card.from_str("KH")), Play(Card.from_str("2H"))))
     assert _App(obs).why_not(Card.from_str("9S")) == "9♠ cannot be played: you must trump (♥ hearts)"

@@ -38,9 +38,9 @@ from collections.abc import Set as AbstractSet
 from random import Random
 from typing import Final, NamedTuple, TypeAlias
 
-from mizerka.cards import CARDS, SUIT_MASKS, Card, CardParseError, CardSet, Suit, parse_cards
+from mizerka.cards import CARDS, Card, CardParseError, CardSet, Suit, parse_cards
 from mizerka.rules import STANDARD, Contract, DealPattern, ExchangeMode, Role, Rules, RulesError, check_seat
-from mizerka.tricks import IllegalPlay, winner_of_three
+from mizerka.tricks import IllegalPlay, legal_plays, winner_of_three
 from mizerka.tricks import why_illegal as _why_illegal
 
 __all__ = [
@@ -553,12 +553,7 @@ class Deal:
         """The mask of cards the player to move may play (0 outside the play phase)."""
         if self.phase is not _PLAY:
             return 0
-        hand = self.hands[self.to_move]
-        if self.trick:
-            follow = hand & SUIT_MASKS[self.trick[0] // 13]
-            if follow:
-                return follow
-        return hand
+        return legal_plays(self.hands[self.to_move], self.trick[0] // 13 if self.trick else None, None)
 
     def forced_action(self) -> Action | None:
         """The only legal action when there is exactly one (the sixth contract choice, an exchange with an
@@ -748,13 +743,12 @@ class Deal:
             card = action.card
             if not isinstance(card, int) or not 0 <= card < 52 or isinstance(card, bool):
                 return f"{card!r} is not a card"
-            if not self.hands[seat] >> card & 1:
+            why = _why_illegal(self.hands[seat], card, self.trick[0] // 13 if self.trick else None, None)
+            if why is None:
+                return None
+            if why.code == "not_in_hand":
                 return f"{CARDS[card]} is not in seat {seat}'s hand"
-            if self.trick:
-                led = self.trick[0] // 13
-                if card // 13 != led and self.hands[seat] & SUIT_MASKS[led]:
-                    return f"must follow suit: {Suit(led).name.lower()} were led and seat {seat} holds some"
-            return None
+            return f"must follow suit: {why.suit.name.lower()} were led and seat {seat} holds some"
         if isinstance(action, Choose):
             if phase is not _CHOOSE:
                 return f"cannot choose a contract in the {phase.name.lower()} phase"
@@ -1200,9 +1194,10 @@ class Observation:
     def why_illegal(self, card: int) -> IllegalPlay | None:
         """Why this seat may not play *card* to the trick in progress, or ``None`` if the follow rule allows it.
 
-        :func:`mizerka.tricks.why_illegal` applied to the seat's hand, the suit led, the contract's trump and the
-        rules' must-trump obligation (Mizerka's rules have none, so the answer is ``"follow"``, ``"not_in_hand"``
-        or ``None``).  Whose turn it is and the phase are the caller's business.
+        :func:`mizerka.tricks.why_illegal` applied to the seat's hand, the suit led and the contract's trump,
+        without a must-trump obligation (Mizerka has none), so the answer is ``"follow"``, ``"not_in_hand"`` or
+        ``None``; :meth:`Deal.legal_play_mask` and :meth:`Deal.illegal_reason` apply the same rule.  Whose turn it
+        is and the phase are the caller's business.
 
         >>> deal = Deal(list(range(52)), dealer=0)
         >>> for action in ("NT", "keep", "-", "keep", "JS"):   # seat 1 leads the jack of spades
@@ -1215,5 +1210,4 @@ class Observation:
         """
         led = self.trick[0] // 13 if self.trick else None
         trump = self.contract.trump if self.contract is not None else None
-        must_trump = getattr(self.rules, "must_trump", False) is True  # an option of the rules, once they have one
-        return _why_illegal(self.hand.mask, card, led, trump, must_trump=must_trump)
+        return _why_illegal(self.hand.mask, card, led, trump)

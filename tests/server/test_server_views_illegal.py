@@ -7,16 +7,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from types import SimpleNamespace
 
 import pytest
 
 pytest.importorskip("fastapi", reason="the server tests need the 'server' extra (pip install -e '.[dev]')")
 
+from deal_helpers import club_led_in_hearts
 from mizerka.cards import CardSet, Suit
 from mizerka.deal import Deal, Observation, Phase
 from mizerka.server.tables import card_list
 from mizerka.server.views import illegal_codes, illegal_reasons
+from mizerka.tricks import IllegalPlay
 
 
 def _old_reasons(obs: Observation) -> dict[str, str]:
@@ -66,9 +67,7 @@ def test_the_reasons_and_codes_are_those_of_before_to_the_byte(seed: int) -> Non
 
 
 def _trick_in_progress() -> Observation:
-    deal = Deal(list(range(52)), dealer=0)
-    for action in ("H", "keep", "-", "keep", "AC"):  # seat 1 leads a club in a hearts contract
-        deal.play(action)
+    deal = club_led_in_hearts()
     return deal.observation(deal.to_move)
 
 
@@ -87,10 +86,11 @@ def test_no_reasons_off_turn_or_when_the_hand_is_void() -> None:
     assert illegal_reasons(void) == {} and illegal_codes(void, {}) == {}
 
 
-def test_a_must_trump_reason_when_the_rules_oblige_to_trump() -> None:
-    """Mizerka has no must-trump; rules that had the option (a stand-in here) give the ``trump`` reason."""
-    obs = dataclasses.replace(_trick_in_progress(), hand=CardSet.from_str("KH 2H 9S"),
-                              rules=SimpleNamespace(must_trump=True))
+def test_a_must_trump_reason_is_worded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mizerka has no must-trump; a game with one (Preferans) would give the ``trump`` reason."""
+    obs = dataclasses.replace(_trick_in_progress(), hand=CardSet.from_str("KH 2H 9S"))
+    monkeypatch.setattr(Observation, "why_illegal",
+                        lambda self, card: IllegalPlay("trump", Suit.HEARTS) if card // 13 != Suit.HEARTS else None)
     reasons = illegal_reasons(obs)
     assert reasons == {"9S": "must trump: hearts are trumps"}
     assert illegal_codes(obs, reasons) == {"9S": {"code": "trump", "suit": "H"}}

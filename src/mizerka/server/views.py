@@ -65,8 +65,8 @@ def _reason_text(reason: IllegalPlay) -> str:
 def illegal_reasons(obs: Observation) -> dict[str, str]:
     """Why each card of the observer's hand may not be played now (only on its own turn in the play phase).
 
-    Built from the observation alone (:meth:`~mizerka.deal.Observation.why_illegal`): the hand, the suit led, the
-    trump and the rules' must-trump obligation.
+    Built from the observation alone (:meth:`~mizerka.deal.Observation.why_illegal`): the hand and the suit led
+    (the ``trump`` reason is worded too, for games with a must-trump rule; Mizerka has none).
     """
     return {card: _reason_text(reason) for card, reason in _illegal_plays(obs).items()}
 
