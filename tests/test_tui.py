@@ -144,6 +144,8 @@ async def _test_typed_card_last_trick_sheet_hint_and_help() -> None:
 
 
 def test_undo_limits() -> None:
+    """Undo takes back the human's cards of the deal in progress (with the computer players' actions after each),
+    across completed tricks, but never the exchange or the contract choice."""
     match = Match(RULES, players=["You", "Ala", "Bolek"], seed=5)
     model = TableModel(match, 0, ["random", "random"], seed=5)
     with pytest.raises(UndoError, match="nothing of yours"):
@@ -151,39 +153,28 @@ def test_undo_limits() -> None:
     model.act(next(iter(match.legal_actions)))  # the contract
     with pytest.raises(UndoError, match="contract is chosen"):
         model.undo()
-    # keep; the two bots exchange; taking back the keep takes back their exchanges too (nothing drawn was seen)
-    model.act(KEEP)
-    model.step_bot()
-    model.step_bot()
     hand = model.observation().hand
-    assert len(model.undo()) == 3
-    assert model.is_human_turn() and model.observation().phase is Phase.EXCHANGE and model.observation().hand == hand
-    # now an exchange with discards: the drawn cards are seen, no undo
     discard = Exchange(type(hand)(list(hand.cards())[:2]))
     model.act(discard)
+    model.step_bot()
+    model.step_bot()
     with pytest.raises(UndoError, match="drew from the talon"):
         model.undo()
+    # the human leads; one computer player answers: both cards are taken back
+    first = next(a.card for a in model.observation().legal_actions)
+    model.act(Play(first))
     model.step_bot()
-    model.step_bot()
-    # the human leads: a card can be taken back until the trick is complete
-    model.act(Play(next(a.card for a in model.observation().legal_actions)))
-    model.step_bot()
-    assert model.can_undo() and len(model.undo()) == 2 and model.is_human_turn()
-    model.act(Play(next(a.card for a in model.observation().legal_actions)))
-    model.step_bot()
-    model.step_bot()
-    assert len(model.observation().tricks) == 1
-    while not model.is_human_turn():
+    taken = model.undo()
+    assert [seat for seat, _ in taken] == [0, 1] and taken[0][1] == Play(first)
+    assert model.is_human_turn() and first in model.observation().hand and not model.observation().trick
+    # a completed trick is taken back too, back to the human's card in it
+    model.act(Play(first))
+    while len(model.observation().tricks) < 1 or not model.is_human_turn():
         model.step_bot()
-    if model.observation().trick:  # a bot led the second trick and the human answers
-        with pytest.raises(UndoError, match="trick is complete"):
-            model.undo()
-    model.act(Play(next(a.card for a in model.observation().legal_actions)))
-    while not model.is_human_turn() and len(model.observation().tricks) < 2:
-        model.step_bot()
-    if len(model.observation().tricks) == 2:
-        with pytest.raises(UndoError, match="trick is complete"):
-            model.undo()
+    before = len(match.deal.history)
+    taken = model.undo()
+    assert taken[0] == (0, Play(first)) and len(match.deal.history) == before - len(taken)
+    assert model.is_human_turn() and not model.observation().tricks and first in model.observation().hand
 
 
 def test_a_keep_cannot_be_taken_back_once_cards_were_played_after_it() -> None:

@@ -61,15 +61,28 @@ __all__ = ["RECORD_AT_SERVER", "Chooser", "QuitGame", "RecordFile", "TerminalGam
 Chooser = Callable[[Observation], Action]
 """A computer seat: given its observation, return its action."""
 
-HELP_TEXT = """\
+_HELP_COMMANDS = """\
 Commands at any prompt:
   hand    show your hand            sheet   show the score sheet
   last    show the last trick       help    this help (also ?)
   review [N]  a finished deal (the last one, or deal N) judged card by card by the solver
+"""
+_HELP_UNDO = """\
+  undo    at your card: take back your last card and the computer players' actions after it, and choose
+          again; undo again goes back further, card by card, but never past your exchange, the contract
+          or into an earlier deal
+"""
+_HELP_REST = """\
   quit    leave the match
 Contracts: C D H S (or ♣ ♦ ♥ ♠) make that suit trumps, NT is no-trump, MZ is Mizerka (avoid tricks).
 Cards: rank then suit, e.g. AS, 10H, TH, 10♥, 7c.  Exchange: the cards to discard in one go, e.g. '2C 7D',
 or - to keep your hand.  The exchange is blind and happens once: you draw from the top of the talon."""
+
+HELP_TEXT = _HELP_COMMANDS + _HELP_REST
+"""The help of the prompts that every line game shares (a server's table too, where there is no undo)."""
+
+LOCAL_HELP_TEXT = _HELP_COMMANDS + _HELP_UNDO + _HELP_REST
+"""The help of a local game against computer players: :data:`HELP_TEXT` with ``undo``."""
 
 BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
 
@@ -279,7 +292,7 @@ class TerminalGame:
             answer = self.read(prompt).strip()
             command = answer.lower()
             if command in ("?", "help"):
-                self.write(HELP_TEXT)
+                self.write(LOCAL_HELP_TEXT)
             elif command == "hand":
                 self.write(self.hand_line(match.observation(self.seat)))
             elif command == "sheet":
@@ -288,6 +301,9 @@ class TerminalGame:
                 self.write(self.last_trick(match.observation(self.seat)))
             elif command.split(maxsplit=1)[:1] == ["review"]:
                 self.write(self.review(command[len("review"):].strip()))
+            elif command == "undo":
+                if self.undo():
+                    prompt = self.show_turn(match.observation(self.seat))
             elif command in ("quit", "exit", "q"):
                 raise QuitGame
             elif not answer:
@@ -297,6 +313,31 @@ class TerminalGame:
                     return match.play(answer)
                 except (InvalidActionError, IllegalActionError) as error:
                     self.write(self._style(f"Not accepted: {error}", fg="yellow"))
+
+    def undo(self) -> bool:
+        """The ``undo`` command: take back the human's last card of this deal and every computer player's action
+        after it (:func:`mizerka.tui.model.take_back`), say what was taken back, and return ``True``; the caller
+        then asks again.  When nothing can be taken back (no card of the human's in this deal yet, or it would
+        go past his exchange, the contract or into a finished deal) say why, change nothing, return ``False``.
+
+        Only the local game has it: a computer player is asked again from its observation when play comes
+        round to it, and the report of new events starts again from the position after the undo (so a trick
+        taken back and completed anew is shown once more, with its new cards).
+        """
+        from mizerka.tui.model import UndoError, take_back
+
+        match = self.match
+        try:
+            taken = take_back(match, self.seat)
+        except UndoError as error:
+            self.write(self._style(f"Cannot undo: {error}.", fg="yellow"))
+            return False
+        self._seen = len(match.deal.history)
+        shown = ", ".join(f"{self.who(seat)} {self.card(action.card)}" for seat, action in taken
+                          if isinstance(action, Play))
+        count = len(taken)
+        self.write(f"Taken back: {shown} ({count} card{'s' if count != 1 else ''}).  Choose your card again.")
+        return True
 
     def review(self, argument: str = "") -> str:
         """The ``review [N]`` command: finished deal *N* (default: the last one) judged card by card, as text

@@ -7,14 +7,14 @@ and the exchange are dialogs; the exchange is one blind action: you mark the car
 then you see what you drew.
 
 Keys (everything works from the keyboard): ← → move over your cards, Enter plays the card under the cursor
-(or type its rank then suit, e.g. ``a`` ``s`` for A♠), ``?`` a hint, ``u`` undo, ``l`` the last trick, ``p``
+(or type its rank then suit, e.g. ``a`` ``s`` for A♠), ``?`` a hint, ``u`` undo (take back your last card and
+what the computer players did after it), ``l`` the last trick, ``p``
 the score sheet (points), ``r`` the review of the last finished deal (every card judged by the solver; from the
 score sheet, any finished deal), ``n`` a new match once the match is over, ``x`` or Ctrl+Q quit, F1 help.
 """
 
 from __future__ import annotations
 
-import contextlib
 import random
 import threading
 import warnings
@@ -26,6 +26,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Footer, Label, RichLog, Static
 
 from mizerka.cards import CARDS, Card, CardSet, Suit
@@ -35,7 +36,7 @@ from mizerka.rules import Contract, Role
 from mizerka.terminal import RecordFile
 from mizerka.tui.model import TableModel, UndoError
 from mizerka.tui.review import check_reviewable, deal_range
-from mizerka.tui.review_screen import Reviews, ReviewScreen
+from mizerka.tui.review_screen import Reviews, ReviewScreen, call_from_worker
 
 __all__ = ["ContractDialog", "ExchangeDialog", "InfoDialog", "MizerkaApp", "SheetDialog", "TableApp", "card_markup",
            "sorted_hand"]
@@ -77,6 +78,7 @@ class ContractDialog(ModalScreen[Contract]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "previous"), Binding("right", "move(1)", "next"),
         Binding("enter", "choose", "choose"), Binding("r", "app.review", "review last deal"),
+        Binding("u", "app.undo", "undo", show=False),  # refused, with the reason: nothing to take back yet
     ]
 
     def __init__(self, obs: Observation) -> None:
@@ -124,6 +126,7 @@ class ExchangeDialog(ModalScreen[CardSet]):
         Binding("left", "move(-1)", "previous"), Binding("right", "move(1)", "next"),
         Binding("space", "mark", "mark/unmark"), Binding("enter", "confirm", "exchange once"),
         Binding("r", "app.review", "review last deal"),
+        Binding("u", "app.undo", "undo", show=False),  # refused, with the reason: no card of yours yet
     ]
 
     def __init__(self, obs: Observation) -> None:
@@ -256,7 +259,9 @@ HELP = """\
 Enter      play the card under the cursor
 rank suit  type a card: a s = A♠, t h (or 1 0 h, 0 h) = 10♥
 ?          hint (the strongest bot's advice, from your view only)
-u          undo (never past a completed trick, cards you drew, or your contract)
+u          undo: take back your last card and the computer players' actions after it, and
+           choose again; u again goes further back, card by card, but never past your exchange,
+           the contract, or into an earlier deal
 l          the last trick
 p          the score sheet (points); in it, r reviews the last finished deal, a number then r that deal
 r          review the last finished deal: every card judged by the solver (↑ ↓ tricks, e errors, Esc back)
@@ -406,7 +411,7 @@ class MizerkaApp(TableApp):
     Args:
         model: the table.
         bot_delay: seconds between the computer players' actions (0 in tests), so that you can follow them
-            and take back your card before the trick is complete.
+            (undo takes your last card back at any time in the deal, with what they did after it).
         unicode: suit symbols in the review (``--ascii``: letters).
         record: ``--record FILE``: the record of the finished deals is written there after each deal (of this
             match; a new match with ``n`` is not recorded), and the log says where it is at the end.
@@ -437,6 +442,7 @@ class MizerkaApp(TableApp):
         self._deal_seen = 0
         self._final_reported = False
         self._hinting = False  # a hint is being worked out in a thread
+        self._bot_timer: Timer | None = None  # the computer player's next move, paced by bot_delay
         self._match_no = 1  # ``n`` starts another match at the same table
 
     # -- layout ------------------------------------------------------------------------------------------
@@ -621,7 +627,7 @@ class MizerkaApp(TableApp):
             self.report_new_events()
             self.refresh_view()
             if self.bot_delay > 0:
-                self.set_timer(self.bot_delay, self.advance)
+                self._bot_timer = self.set_timer(self.bot_delay, self.advance)
             else:
                 self.call_later(self.advance)
             return
@@ -730,8 +736,7 @@ class MizerkaApp(TableApp):
                 result = self.model.hint(obs)
             except Exception as error:  # shown on the screen, never a crash of the game
                 result = error
-            with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
-                self.call_from_thread(self._hinted, position, result)
+            call_from_worker(self, self._hinted, position, result)  # dropped if the app has closed meanwhile
 
         threading.Thread(target=work, name="mizerka-hint", daemon=True).start()
 
@@ -755,18 +760,26 @@ class MizerkaApp(TableApp):
             self.point_at(action.card)
 
     def action_undo(self) -> None:
+        """Take back your last card of this deal and every computer player's action after it, and let you choose
+        again (:meth:`TableModel.undo`); pressed again, the card before it.  Refused, with the reason in a notice
+        and in the log, when there is nothing to take back: no card of yours in this deal yet (at the contract,
+        at the exchange, and at your first card after your exchange), and never into a finished deal."""
         try:
             taken = self.model.undo()
         except UndoError as error:
-            self.notify(f"Cannot undo: {error}", severity="warning")
-            self.log_line(f"Cannot undo: {error}.")
+            self.refuse(f"Cannot undo: {error}.")
             return
-        obs = self.model.observation()
-        self._seen = len(obs.history)
-        mine = [a for a in taken if isinstance(a, Play | Exchange | Choose)]
-        self.log_line(f"Undone: {len(taken)} action{'s' if len(taken) != 1 else ''} "
-                      f"({', '.join(str(a) for a in mine)}).")
+        if self._bot_timer is not None:  # a computer player's move was due: it is asked again later, anew
+            self._bot_timer.stop()
+            self._bot_timer = None
+        self.typed = ""
+        self._seen = len(self.model.observation().history)  # a trick taken back is logged again when completed
+        cards = [(seat, action.card) for seat, action in taken if isinstance(action, Play)]
+        shown = ", ".join(f"{self.who(seat)} {card_markup(card)}" for seat, card in cards)
+        self.log_line(f"Taken back: {shown}.  Your turn again.")
+        self.notify(f"Taken back: {len(cards)} card{'s' if len(cards) != 1 else ''}; choose again", timeout=3)
         self.refresh_view()
+        self.point_at(cards[0][1])  # the cursor on the card you took back
         self.call_later(self.advance)
 
     def action_last_trick(self) -> None:

@@ -55,10 +55,10 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
                  record_name: str | None) -> None:
     """Play a whole match against computer players: full screen at a terminal, or line by line.
 
-    Full screen: ← → and Enter play your cards, ? gives a hint, u undoes (never past a completed trick or
-    cards you drew), l shows the last trick, p the score sheet, r reviews a finished deal card by card, F1 all
-    keys, x quits.  Use --plain (or pipe
-    the output) for the line game.
+    Full screen: ← → and Enter play your cards, ? gives a hint, u takes back your last card (and the computer
+    players' moves after it; never past your exchange or contract), l shows the last trick, p the score sheet,
+    r reviews a finished deal card by card, F1 all keys, x quits.  Use --plain (or pipe the output) for the
+    line game, where undo does the same.
     """
     from mizerka import terminal
 

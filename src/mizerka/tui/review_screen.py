@@ -13,12 +13,13 @@ next finished deal, Escape back to the game.
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.markup import escape
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -30,10 +31,28 @@ from mizerka.cli import suit_order
 from mizerka.match import Match
 from mizerka.tui.review import DealReview, build_review, check_reviewable, finished_deals, finished_record, verdict_text
 
-__all__ = ["ReviewScreen", "Reviews"]
+__all__ = ["ReviewScreen", "Reviews", "call_from_worker"]
 
 Result = DealReview | str
 """A review, or why there is none (a sentence)."""
+
+
+def call_from_worker(app: App[Any], callback: Callable[..., None], *args: Any) -> bool:
+    """Have *app* run ``callback(*args)`` on its own thread soon, from a worker thread, without waiting for it;
+    return whether it was handed over (``False`` once the app is closing or closed: the result is dropped).
+
+    Why not ``App.call_from_thread``: it wraps the call in a coroutine in the worker's thread and waits for the
+    app's event loop to run it.  When the app has closed meanwhile (the player quit during an analysis or a
+    hint), the loop is closed: the coroutine is never awaited, and Python warns ("RuntimeWarning: coroutine
+    'App.call_from_thread.<locals>.run_callback' was never awaited") long after the app ended; when the app
+    closes just after the call, the worker waits for ever.  :meth:`App.post_message`, which Textual makes safe
+    to call from another thread, queues a plain callback event instead: no coroutine is made outside the loop,
+    and a closed app says so by returning ``False`` (or, as its loop shuts, ``RuntimeError``).
+    """
+    try:
+        return app.post_message(events.Callback(callback=partial(callback, *args)))
+    except RuntimeError:  # the event loop closed between the app's check and the hand-over
+        return False
 
 
 class Reviews:
@@ -78,8 +97,7 @@ class Reviews:
                     result = build_review(record, deal_no, n_deals=n_deals)
                 except Exception as error:  # shown on the review screen, never a crash of the game
                     result = f"The deal could not be analysed: {error}"
-                with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
-                    self.app.call_from_thread(self._done, deal_no, result)
+                call_from_worker(self.app, self._done, deal_no, result)  # dropped if the app has closed
 
             # a daemon thread, not a Textual thread worker: those run in asyncio's default executor, which the
             # app's end waits for, so quitting during a Mizerka deal's analysis would hang until the solver ends
