@@ -148,6 +148,7 @@ class CreateTable(_Model):
     hints: bool = True
     spectators: bool = True
     reveal: bool = True
+    chat: bool = Field(True, description="The seated humans may talk in the table's chat.")
     name: Annotated[str, Field(max_length=60, description="The table's name: printable, may be empty.")] = ""
 
     @field_validator("name")
@@ -466,7 +467,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def create_table(body: CreateTable) -> TableInfo:
         """Create a table.  Join it with ``POST /api/tables/{id}/join``."""
         settings = TableSettings(variant=body.variant, visibility=body.visibility, turn_timer=body.turn_timer,
-                                 hints=body.hints, spectators=body.spectators, reveal=body.reveal, name=body.name)
+                                 hints=body.hints, spectators=body.spectators, reveal=body.reveal, name=body.name,
+                                 chat=body.chat)
         rules = settings.rules()
         specs = body.seats if body.seats is not None else [SeatSpec(kind="human", level=None)] * rules.n_seats
         seats = []

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from mizerka.arena import stand_in  # the action the arena plays for a bot that failed: the same here
 from mizerka.bots import BOT_LEVELS
 from mizerka.deal import Action
+from mizerka.server.chat import ChatRateLimited, ChatRoom
 from mizerka.server.db import Store
 from mizerka.server.dd import DoubleDummy
 from mizerka.server.encoding import encode
@@ -42,6 +43,7 @@ from mizerka.server.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
     Act,
+    Chat,
     Hello,
     Leave,
     Ping,
@@ -403,6 +405,7 @@ class LiveTable:
         self.timer: asyncio.TimerHandle | None = None
         self.last_activity = time.monotonic()
         self.tasks: set[asyncio.Task[None]] = set()
+        self.chat = ChatRoom()  # in memory only: a restart forgets it
 
     def connected(self) -> set[int]:
         return {c.seat for c in self.clients if c.seat is not None}
@@ -740,7 +743,8 @@ class Hub:
     async def quickplay(self, name: str, variant: str, level: str) -> tuple[LiveTable, int, str]:
         """A new private table with the caller at seat 0 and two bots of *level*."""
         seats = [SeatState.human(), SeatState.bot(level), SeatState.bot(level)]
-        settings = TableSettings(variant=variant, visibility="private", name=f"{name} vs bots")
+        # chat off: nobody to talk to (bots never chat), so the page shows no chat panel
+        settings = TableSettings(variant=variant, visibility="private", name=f"{name} vs bots", chat=False)
         rules = settings.rules()
         if rules.n_seats != 3:
             seats += [SeatState.bot(level)] * (rules.n_seats - 3)
@@ -817,6 +821,8 @@ class Hub:
             reply: dict[str, Any] = {"type": "error", "id": request_id, "code": error.code, "message": error.message}
             if error.reason is not None:
                 reply["reason"] = error.reason
+            if isinstance(error, ChatRateLimited):
+                reply["retry_after"] = error.retry_after
             client.send(reply)
         except Exception as error:
             # a bug of the server's, not the client's: the client gets an error reply and keeps its connection
@@ -856,6 +862,8 @@ class Hub:
                 await self._demote(live, seat)
         elif isinstance(message, Rematch):
             await self._rematch(client, message.id)
+        elif isinstance(message, Chat):
+            self._chat(client, message)
 
     def _attached(self, client: Client) -> LiveTable:
         if client.live is None:
@@ -871,6 +879,8 @@ class Hub:
             message.update(protocol=PROTOCOL_VERSION, table=table.id, seat=seat)
         message.update(seq=table.seq, view=build_view(table, seat, live.connected()),
                        events=render_events(table, missed, seat, view=False))
+        if kind == "welcome":
+            message["chat"] = live.chat.history() if table.settings.chat else []
         return message
 
     async def _hello(self, client: Client, hello: Hello) -> None:
@@ -975,6 +985,25 @@ class Hub:
                 await self._commit(live, table.rematch_event(new.table.id))
             client.send({"type": "ack", "id": request_id, "seq": table.seq, "action": "rematch",
                          "table": table.rematch_table, "waiting": table.rematch_waiting()})
+
+    def _chat(self, client: Client, message: Chat) -> None:
+        """Relay a seated human's chat message to everyone at the table (players and spectators), the sender's copy
+        with the request's ``id``.  Checked first (:meth:`mizerka.server.chat.ChatRoom.post`): a refused message
+        gets an error and changes nothing.  No lock: nothing here waits, and the game's state is not touched."""
+        live = self._attached(client)
+        table = live.table
+        if not table.settings.chat:
+            raise TableError("chat_off", "this table has no chat")
+        if client.seat is None:
+            raise TableError("no_seat", "spectators can read the chat but not write in it")
+        seat = client.seat
+        name = table.seats[seat].name or f"seat {seat}"
+        chat = live.chat.post(seat, name, text=message.text, preset=message.preset)
+        text = encode(chat)
+        for other in list(live.clients):
+            if other is not client:
+                other.send(text)
+        client.send({**chat, "id": message.id})
 
     # -- housekeeping -------------------------------------------------------------------------------
 

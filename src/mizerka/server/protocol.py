@@ -11,6 +11,12 @@ Decoding never raises anything but :class:`ProtocolError`, whose ``code`` is one
 Ping(type='ping', id=None)
 >>> decode_client_message('{"type": "act", "action": "AS"}').action
 'AS'
+>>> decode_client_message('{"type": "chat", "preset": "good_luck"}').preset
+'good_luck'
+>>> decode_client_message('{"type": "chat", "text": "hi", "preset": "hello"}')
+Traceback (most recent call last):
+...
+mizerka.server.protocol.ProtocolError: bad_message: chat: message: Value error, a chat message has either text ...
 >>> decode_client_message('{"type": "dance"}')
 Traceback (most recent call last):
 ...
@@ -26,15 +32,18 @@ from __future__ import annotations
 import json
 from typing import Annotated, Final, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 __all__ = [
+    "CHAT_PRESETS",
     "CLIENT_TYPES",
     "ERROR_CODES",
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
     "Ack",
     "Act",
+    "Chat",
+    "ChatMessage",
     "ClientMessage",
     "DoubleDummyMessage",
     "DoubleDummyValues",
@@ -70,7 +79,8 @@ ERROR_CODES: Final[dict[str, str]] = {
     "unknown_type": "the message type is not one the server knows",
     "too_large": f"the message is longer than {MAX_MESSAGE_BYTES} bytes",
     "rate_limited": "too many messages (or too many bytes) in too short a time; the message was dropped (or, "
-                    "for too many connection attempts from one address, the connection is closed: code 1008)",
+                    "for too many connection attempts from one address, the connection is closed: code 1008); "
+                    "for chat, more than 5 chat messages of one seat in 10 s (retry_after: seconds to wait)",
     "bad_version": "the client speaks another protocol version",
     "unknown_table": "no open table has this id",
     "bad_token": "the seat token is not valid at this table",
@@ -90,8 +100,18 @@ ERROR_CODES: Final[dict[str, str]] = {
     "server_full": "the server has as many open tables as it may keep: no new table (a rematch) for now",
     "too_many_connections": "the server, or the client's address, holds as many connections as it may: the "
                             "connection is closed (code 1013 or 1008)",
+    "chat_off": "this table has no chat (its creator turned it off)",
+    "chat_empty": "a chat message with no text (only spaces, or nothing)",
+    "chat_too_long": "a chat message longer than 200 characters",
+    "chat_bad_char": "a chat message holding a control character (a line break, a tab…) or a bidirectional "
+                     "control character (which can make text display as other text)",
+    "unknown_preset": "a chat preset code the server does not know",
 }
 """Every error code the websocket can send, with its meaning."""
+
+CHAT_PRESETS: Final = ("hello", "good_luck", "well_played", "thanks", "sorry", "one_moment", "bye")
+"""The codes of the chat's ready-made phrases.  The server relays the code only; each client shows the phrase in its
+own language ("good_luck": "Good luck!", "Powodzenia!", "Удачи!")."""
 
 
 class ProtocolError(ValueError):
@@ -182,6 +202,26 @@ class Sync(_Message):
     last_seq: Seq
 
 
+class Chat(_Message):
+    """Say something to everyone at the table (a seated human only): ``text`` (1-200 characters once stripped, no
+    control or bidirectional control characters) or ``preset``, one of :data:`CHAT_PRESETS`, exactly one of the two.
+    The reply is the ``chat`` message the table receives (the sender's copy carries the ``id``), or an error.
+    The text is checked by the hub (:func:`mizerka.server.chat.clean_chat_text`), which refuses it with a code of
+    its own (``chat_empty``, ``chat_too_long``, ``chat_bad_char``) rather than a schema's ``bad_message``."""
+
+    type: Literal["chat"]
+    id: RequestId = None
+    text: Annotated[str | None, AfterValidator(_unicode_text)] = None
+    preset: Annotated[str | None, Field(max_length=40)] = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> Chat:
+        if (self.text is None) == (self.preset is None):
+            raise ValueError("a chat message has either text or a preset, not both" if self.text is not None
+                             else "a chat message has text or a preset")
+        return self
+
+
 class Ping(_Message):
     """Heartbeat.  The other side answers ``pong``.  Either side may send it."""
 
@@ -197,15 +237,17 @@ class Pong(_Message):
 
 
 ClientMessage = Annotated[
-    Hello | Act | RequestHint | Leave | Rematch | Sync | Ping | Pong, Field(discriminator="type")
+    Hello | Act | RequestHint | Leave | Rematch | Sync | Chat | Ping | Pong, Field(discriminator="type")
 ]
 """Any message a client may send."""
 
-CLIENT_TYPES: Final = ("act", "hello", "hint", "leave", "ping", "pong", "rematch", "sync")
+CLIENT_TYPES: Final = ("act", "chat", "hello", "hint", "leave", "ping", "pong", "rematch", "sync")
 _CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
-def decode_client_message(raw: str | bytes) -> Hello | Act | RequestHint | Leave | Rematch | Sync | Ping | Pong:
+def decode_client_message(
+    raw: str | bytes,
+) -> Hello | Act | RequestHint | Leave | Rematch | Sync | Chat | Ping | Pong:
     """Read one client frame.
 
     Raises:
@@ -362,6 +404,20 @@ class EventMessage(_Message):
     view: View | None = Field(default=None, description="The recipient's view after the event (live events only).")
 
 
+class ChatMessage(_Message):
+    """One chat message as the table receives it: numbered per table from 1 (``seq``, apart from the events: chat
+    is not part of the game and is not stored), the sender's seat and name, and ``text`` or ``preset``.  The
+    sender's own copy carries the ``id`` of its ``chat`` request."""
+
+    type: Literal["chat"]
+    id: RequestId = None
+    seq: int
+    seat: int
+    name: str
+    text: str | None = None
+    preset: str | None = None
+
+
 class Welcome(_Message):
     type: Literal["welcome"]
     id: RequestId = None
@@ -371,6 +427,8 @@ class Welcome(_Message):
     seq: int
     view: View
     events: list[EventMessage] = Field(description="The events after the hello's last_seq (without views).")
+    chat: list[ChatMessage] = Field(default_factory=list, description="The table's last chat messages (at most "
+                                    "50, oldest first; none at a table without chat).")
 
 
 class Snapshot(_Message):
@@ -399,6 +457,7 @@ class ErrorReply(_Message):
     code: str = Field(description="One of the error codes in docs/protocol.md.")
     message: str
     reason: IllegalReason | None = Field(default=None, description="With illegal_action: the reason as a code.")
+    retry_after: float | None = Field(default=None, description="With a chat's rate_limited: seconds to wait.")
 
 
 class HintReply(_Message):
@@ -439,8 +498,8 @@ class ServerPong(_Message):
 
 
 ServerMessage = Annotated[
-    Welcome | Snapshot | EventMessage | Ack | ErrorReply | HintReply | Presence | DoubleDummyMessage | ServerPing
-    | ServerPong,
+    Welcome | Snapshot | EventMessage | Ack | ErrorReply | HintReply | Presence | DoubleDummyMessage | ChatMessage
+    | ServerPing | ServerPong,
     Field(discriminator="type"),
 ]
 """Any message the server sends."""

@@ -108,6 +108,7 @@ class TableSettings:
         spectators: spectators may watch.
         reveal: after each deal, everyone at the table sees its deck order and salt (the commitment's proof).
         name: a title for the lobby.
+        chat: the seated humans may talk in the table's chat (:mod:`mizerka.server.chat`; kept in memory only).
     """
 
     variant: str = "standard"
@@ -117,6 +118,7 @@ class TableSettings:
     spectators: bool = True
     reveal: bool = True
     name: str = ""
+    chat: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

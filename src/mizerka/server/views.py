@@ -155,7 +155,8 @@ def _static(table: Table) -> tuple[str, dict[str, Any]]:
     settings = table.settings
     static = (table.rules.spec(), {"hints": settings.hints, "spectators": settings.spectators,
                                    "turn_timer": settings.turn_timer, "reveal": settings.reveal,
-                                   "visibility": settings.visibility, "name": settings.name})
+                                   "visibility": settings.visibility, "name": settings.name,
+                                   "chat": settings.chat})
     table.view_cache["static"] = (None, static)
     return static
 

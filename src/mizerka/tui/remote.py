@@ -20,6 +20,10 @@ bots.  This module is its terminal client.
 The server explains every refusal (``error`` with a code and a reason): the client shows the reason and asks
 again; nothing is lost.  Hints come from the server, and only at tables whose ``hints`` option is on.
 
+Table chat (``chat`` messages, at tables whose ``chat`` option is on) is shown as lines such as ``Ala: good
+luck!`` (:func:`chat_line`; presets in English), and the line game sends it with ``say TEXT``.  A message type this
+client does not know is ignored, as the protocol asks.
+
 This module needs the ``websockets`` package (the ``tui`` extra); the lobby calls use the standard library.
 
 >>> invite = parse_invite("http://127.0.0.1:8000/?table=Vq3xY")
@@ -59,11 +63,34 @@ from mizerka.tui.review import REMOTE_REVIEW
 if TYPE_CHECKING:
     from websockets.sync.client import ClientConnection
 
-__all__ = ["HeldSeat", "Invite", "RemoteError", "RemoteLineGame", "RemoteRefused", "RemoteTable", "SeatBook",
-           "parse_invite", "play_remote", "sheet_text", "view_observation"]
+__all__ = ["CHAT_PRESET_TEXTS", "HeldSeat", "Invite", "RemoteError", "RemoteLineGame", "RemoteRefused", "RemoteTable",
+           "SeatBook", "chat_line", "parse_invite", "play_remote", "sheet_text", "view_observation"]
 
 PROTOCOL_VERSION = 1
 """The protocol version this client speaks (``docs/protocol.md``)."""
+
+CHAT_PRESET_TEXTS = {"hello": "hello!", "good_luck": "good luck!", "well_played": "well played!",
+                     "thanks": "thanks!", "sorry": "sorry!", "one_moment": "one moment, please.", "bye": "bye!"}
+"""The chat's ready-made phrases in English, by the code the server relays (``CHAT_PRESETS`` of
+:mod:`mizerka.server.protocol`; this module does not import the server)."""
+
+
+def chat_line(message: dict[str, Any], you: int | None = None) -> str:
+    """One ``chat`` message as a line of text: the sender's name (``You`` for *you*), then what they said.
+
+    >>> chat_line({"type": "chat", "seq": 1, "seat": 0, "name": "Ala", "preset": "good_luck"})
+    'Ala: good luck!'
+    >>> chat_line({"type": "chat", "seq": 2, "seat": 1, "name": "Bolek", "text": "dzięki"}, you=1)
+    'You: dzięki'
+    >>> chat_line({"type": "chat", "seq": 3, "seat": 1, "name": "Bolek", "preset": "new_one"})
+    'Bolek: (new_one)'
+    """
+    name = "You" if you is not None and message.get("seat") == you else str(message.get("name") or "?")
+    preset = message.get("preset")
+    # a phrase newer than this client is shown by its code
+    said = str(message.get("text", "")) if preset is None else CHAT_PRESET_TEXTS.get(str(preset), f"({preset})")
+    return f"{name}: {said}"
+
 
 _PHASES = {"waiting": Phase.CHOOSE, "choose": Phase.CHOOSE, "exchange": Phase.EXCHANGE, "play": Phase.PLAY,
            "done": Phase.DONE, "over": Phase.DONE}
@@ -333,6 +360,8 @@ class RemoteTable:
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._replies: dict[object, dict[str, Any]] = {}
+        self.chat: list[dict[str, Any]] = []  # the table's chat as received (the welcome's history, then live)
+        self._new_chat: list[dict[str, Any]] = []
 
     # -- the lobby ------------------------------------------------------------------------------------------
 
@@ -448,9 +477,16 @@ class RemoteTable:
             self._add_event(message)
             if message.get("view") is not None:
                 self._set_view(message["view"])
+        elif kind == "chat":
+            self._add_chat(message)
         elif kind in ("welcome", "snapshot"):
             if kind == "welcome":
                 self.seat = message.get("seat")
+                history = message.get("chat") or []
+                if history and self.chat and int(history[-1]["seq"]) < int(self.chat[-1]["seq"]):
+                    self.chat = []  # the server restarted (its chat is in memory only): numbers start again
+                for said in history:
+                    self._add_chat(said)
             for event in message.get("events", []):
                 self._add_event(event)
             self.seq = max(self.seq, int(message["seq"]))
@@ -465,6 +501,14 @@ class RemoteTable:
             self.events.append(event)
             self._new.append(event)
             self.seq = seq
+
+    def _add_chat(self, message: dict[str, Any]) -> None:
+        with self._lock:
+            if self.chat and int(message["seq"]) <= int(self.chat[-1]["seq"]):
+                return  # seen already (a reconnect's history overlaps what we had)
+            said = {k: v for k, v in message.items() if k != "id"}
+            self.chat.append(said)
+            self._new_chat.append(said)
 
     def _set_view(self, view: dict[str, Any]) -> None:
         self.view = view
@@ -505,7 +549,8 @@ class RemoteTable:
         if not isinstance(message, dict):
             return None
         self._handle(message)
-        if message.get("id") is not None and message.get("type") in ("welcome", "snapshot", "ack", "hint", "error"):
+        if message.get("id") is not None and message.get("type") in ("welcome", "snapshot", "ack", "hint", "error",
+                                                                      "chat"):
             self._replies[message["id"]] = message
         return message
 
@@ -599,12 +644,27 @@ class RemoteTable:
         """Ask the server's hint bot (``hint`` reply, or ``error`` ``hints_off`` at a table without hints)."""
         return self.request({"type": "hint"})
 
+    def say(self, text: str) -> dict[str, Any]:
+        """Say *text* in the table's chat; return the ``chat`` message (our copy) or the ``error`` (``chat_off``,
+        ``chat_empty``, ``chat_too_long``, ``chat_bad_char``, ``rate_limited``...)."""
+        return self.request({"type": "chat", "text": text})
+
+    def chat_on(self) -> bool:
+        """Whether the table has a chat (its ``chat`` option; a server without chat has none)."""
+        return bool(self.view.get("options", {}).get("chat"))
+
     # -- what the client shows --------------------------------------------------------------------------------
 
     def drain(self) -> list[dict[str, Any]]:
         """The events that arrived since the last call, in order."""
         with self._lock:  # the full-screen game reads the server in another thread
             new, self._new = self._new, []
+        return new
+
+    def drain_chat(self) -> list[dict[str, Any]]:
+        """The chat messages that arrived since the last call, in order."""
+        with self._lock:
+            new, self._new_chat = self._new_chat, []
         return new
 
     @property
@@ -697,6 +757,7 @@ class RemoteLineGame(TerminalGame):
             self.names = tuple(table.names())
             for event in table.drain():
                 self.report_event(event)
+            self.report_chat()
             view = table.view
             if view["status"] == "abandoned":
                 raise RemoteError("the server closed the table (abandoned)")
@@ -730,9 +791,13 @@ class RemoteLineGame(TerminalGame):
         while True:
             with table.listening():  # heartbeats and events keep flowing while you think
                 answer = self.read(prompt).strip()
+            self.report_chat()  # what was said while you thought
             command = answer.lower()
             if command in ("?", "help"):
-                self.write(HELP_TEXT + ("\n  hint    what the server's bot would do" if table.hints_on() else ""))
+                self.write(HELP_TEXT + ("\n  hint    what the server's bot would do" if table.hints_on() else "")
+                           + ("\n  say TEXT  say TEXT to the table (chat)" if table.chat_on() else ""))
+            elif command.split(maxsplit=1)[:1] == ["say"]:
+                self.say(answer[len("say"):].strip())
             elif command == "hand":
                 self.write(self.hand_line(table.observation()))
             elif command == "sheet":
@@ -777,6 +842,26 @@ class RemoteLineGame(TerminalGame):
             assert isinstance(card, Play)
             return str(card.card), f"You play your last card, {self.card(card.card)}."
         return None
+
+    def say(self, text: str) -> None:
+        """``say TEXT``: send TEXT to the table's chat; the server's refusal (too long, too fast...) is shown."""
+        table = self.table
+        if not table.chat_on():
+            self.write("This table has no chat (its host turned it off).")
+            return
+        if not text:
+            self.write("Say what?  Type: say TEXT")
+            return
+        reply = table.say(text)
+        if reply["type"] == "error":
+            self.write(self._style(f"Not sent: {reply['message']}", fg="yellow"))
+        else:
+            self.report_chat()
+
+    def report_chat(self) -> None:
+        """Write the chat lines that arrived since the last call."""
+        for message in self.table.drain_chat():
+            self.write(chat_line(message, self.seat))
 
     def review(self, argument: str = "") -> str:
         """``review`` at a server's table: not here (the cards it needs are the server's to reveal)."""

@@ -5,7 +5,8 @@ seat (:class:`mizerka.tui.remote.RemoteTable`) instead of a local match.  A back
 websocket (answering heartbeats, reconnecting after a drop) and hands every message to the screen; actions go
 to the server, which checks them: a refusal is shown with the server's reason and the same question is asked
 again (the contract or exchange dialog opens again).  The blind exchange stays one action.  There is no undo at a
-server's table, and hints only where the table allows them.
+server's table, and hints only where the table allows them.  The table's chat is shown in the log (``Ala: good
+luck!``); this screen has no line to type in, so chat is sent from the line game (``say TEXT``) or the web page.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import contextlib
 import threading
 from typing import Any, ClassVar
 
+from rich.markup import escape
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
@@ -21,8 +23,9 @@ from mizerka.cards import CARDS, Card, CardSet
 from mizerka.deal import Observation, Phase, Play
 from mizerka.rules import Contract
 from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, TableApp, card_markup, sorted_hand
-from mizerka.tui.remote import RemoteError, RemoteTable, sheet_text
+from mizerka.tui.remote import RemoteError, RemoteTable, chat_line, sheet_text
 from mizerka.tui.review import REMOTE_REVIEW
+from mizerka.tui.review_screen import call_from_worker
 
 __all__ = ["RemoteApp"]
 
@@ -34,6 +37,8 @@ l        the last trick                  p       the score sheet (points)
 r        review: in local games only (the web app reviews online tables)
 x, ^q    quit (your seat stays yours; a bot plays it after the server's grace period)
 F1       this help
+
+The table's chat is shown in the log; to write in it, use the line game (--plain: say TEXT) or the web page.
 
 The server checks every action: a refused one is explained, and you are asked again.  No undo at a server."""
 
@@ -81,20 +86,16 @@ class RemoteApp(TableApp):
                 message = self.table.poll(0.25)
             except RemoteError as error:
                 if not self._stop.is_set():
-                    with contextlib.suppress(RuntimeError):  # the app has stopped meanwhile
-                        self.call_from_thread(self._lost, str(error))
+                    call_from_worker(self, self._lost, str(error))  # dropped if the app has stopped meanwhile
                 return
             if self.table.reconnects != reconnects and not self._stop.is_set():
                 reconnects = self.table.reconnects
-                try:
-                    self.call_from_thread(self._reconnected)
-                except RuntimeError:
+                if not call_from_worker(self, self._reconnected):
                     return
-            if message is not None and not self._stop.is_set():
-                try:
-                    self.call_from_thread(self._received, message)
-                except RuntimeError:  # the app has stopped meanwhile
-                    return
+            # handed to the app's thread in order, without waiting and without a coroutine made here (see
+            # call_from_worker); False once the app has stopped
+            if message is not None and not self._stop.is_set() and not call_from_worker(self, self._received, message):
+                return
 
     def _reconnected(self) -> None:
         """The connection dropped and was made again: a reply still awaited will never come (it was lost with
@@ -144,6 +145,8 @@ class RemoteApp(TableApp):
         """Log the new events, redraw, and ask for our action if it is our turn."""
         for event in self.table.drain():
             self._log_event(event)
+        for said in self.table.drain_chat():  # what people typed is text, never markup
+            self.log_line(f"[cyan]{escape(chat_line(said, self.table.seat))}[/cyan]")
         if not self.table.view:
             return
         self.refresh_view()

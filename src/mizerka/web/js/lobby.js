@@ -49,7 +49,7 @@ export class Lobby {
     this.busy = false;
     this.error = null;
     // the private table's options, kept across re-renders: opponents who are friends (the rest are bots)
-    this.privateOptions = { friends: 2, hints: true, spectators: true };
+    this.privateOptions = { friends: 2, hints: true, spectators: true, chat: true };
   }
 
   async start() {
@@ -151,7 +151,8 @@ export class Lobby {
       for (let i = 1; i < n; i += 1) seats.push(i <= o.friends ? { kind: "human" } : { kind: "bot", level: botLevel });
       // all friends: the server makes every seat human, as many as the variant has
       const info = await api("POST", "/api/tables", { visibility: "private", variant: rules,
-        seats: o.friends >= 2 ? undefined : seats, hints: o.hints, spectators: o.spectators });
+        seats: o.friends >= 2 ? undefined : seats, hints: o.hints, spectators: o.spectators,
+        chat: o.friends > 0 && o.chat }); // with two bots there is nobody to talk to
       await joinTable(info.id);
       this.hooks.openTable(info.id);
     }));
@@ -177,7 +178,7 @@ export class Lobby {
       h("h2", { id: "private-title" }, t("lobby.private")), h("p", {}, t("lobby.privateHelp")),
       h("div", { class: "form-row" }, h("label", { for: "private-opponents" }, t("lobby.opponents")), opponents),
       check("private-hints", "lobby.hints", "hints"), check("private-spectators", "lobby.spectators", "spectators"),
-      priv);
+      check("private-chat", "lobby.chat", "chat"), priv);
 
     const list = h("section", { class: "panel open-tables", "aria-labelledby": "open-title" });
     const refresh = h("button", { type: "button", class: "btn small" }, t("lobby.refresh"));

@@ -82,3 +82,18 @@ export function saveScorepad(answer) {
 export function forgetScorepad() {
   try { localStorage.removeItem(SCOREPAD_KEY); } catch { /* nothing kept */ }
 }
+
+/** The seats whose chat lines this browser hides at *table* (a per-player mute: the server knows nothing of it). */
+export function chatMutes(table) {
+  const entry = read("chatMutes", {})[table];
+  return entry && Array.isArray(entry.seats) ? entry.seats.filter(Number.isInteger) : [];
+}
+
+export function saveChatMutes(table, seats) {
+  const all = read("chatMutes", {});
+  if (seats.length) all[table] = { seats, at: Date.now() };
+  else delete all[table];
+  // Keep the 50 most recent tables only, as for the seats.
+  const entries = Object.entries(all).sort((a, b) => (b[1].at || 0) - (a[1].at || 0)).slice(0, 50);
+  write("chatMutes", Object.fromEntries(entries));
+}

@@ -6,6 +6,7 @@
 // announcements, the end-of-deal summary and the short pause that keeps a finished trick on the table.
 
 import { announce, announceUrgent, recentAnnouncements } from "./announce.js";
+import { ChatPanel } from "./chat.js";
 import { backElement, cardElement, cardFace, parseCard, sortHand, suitOf, cardCode } from "./cards.js";
 import { cardName, contractName, levelName, listOf, refusalReason, signed, suitName, t } from "./i18n.js";
 import { TableSocket } from "./net.js";
@@ -59,6 +60,7 @@ export class TableView {
     this.winners = null;
     this.message = null;
     this.forcedSent = null;
+    this.chat = new ChatPanel({ tableId, socket: () => this.socket }); // lives across redraws (js/chat.js)
     this.onKey = (event) => this.handleKey(event);
   }
 
@@ -95,8 +97,12 @@ export class TableView {
 
   onMessage(message) {
     if (this.destroyed) return; // moved on (to the lobby, or to the rematch table)
+    if (this.chat.handles(message)) return; // a chat line, or the answer to one (shown by the chat's input)
     switch (message.type) {
       case "welcome":
+        this.setView(message.view);
+        this.chat.setHistory(message.chat); // after the view: the page's own lines are "You"
+        break;
       case "snapshot":
         this.setView(message.view);
         break;
@@ -310,7 +316,8 @@ export class TableView {
       dialogs: h("div", { class: "dialogs" }),
     };
     const main = h("div", { class: "table-main" }, this.el.bar, this.el.felt, this.el.me);
-    this.root.append(h("div", { class: "table-view" }, this.el.conn, main, this.el.sheet), this.el.dialogs);
+    this.root.append(h("div", { class: "table-view" }, this.el.conn, main, this.el.sheet, this.chat.build()),
+      this.el.dialogs);
   }
 
   /** Rebuild everything (after a language switch). */
@@ -345,6 +352,7 @@ export class TableView {
     this.renderFelt(v);
     this.renderMe(v);
     this.renderSheet(v);
+    this.chat.update(v);
     if (focusKey && !this.root.contains(document.activeElement)) {
       // gone or disabled now (the hint button off turn, the exchange's confirm once sent): the hand takes it
       const again = this.root.querySelector(`[data-focus="${focusKey}"]:not([disabled])`)
@@ -384,6 +392,7 @@ export class TableView {
       "aria-controls": "sheet-panel", "aria-keyshortcuts": "S" }, t("table.scoreSheet"));
     sheetBtn.addEventListener("click", () => { this.sheetOpen = !this.sheetOpen; this.render(); });
     tools.append(lastBtn, sheetBtn);
+    if (this.chat.enabled(v)) tools.append(this.chat.toggleButton());
     if (v.options?.hints && v.seat !== null && v.your_turn) {
       const hintBtn = h("button", { type: "button", class: "btn hint-btn", "data-focus": "hint", "aria-keyshortcuts": "H" },
         t("table.hint"));
@@ -690,6 +699,7 @@ export class TableView {
     const key = event.key.toLowerCase();
     if (key === "l" && this.view?.last_trick) { this.showLast = !this.showLast; this.render(); }
     else if (key === "s") { this.sheetOpen = !this.sheetOpen; this.render(); }
+    else if (key === "c" && this.chat.enabled(this.view)) this.chat.toggle();
     else if (key === "h" && this.view?.options?.hints && this.view.your_turn) this.requestHint();
     else return;
     event.preventDefault();

@@ -1,0 +1,167 @@
+"""Table chat: what the seated humans of a table say to each other, kept in memory only.
+
+The server relays chat; it never writes any.  A message is a seated human's *text* (checked by
+:func:`clean_chat_text`) or one of the ready-made phrases of :data:`~mizerka.server.protocol.CHAT_PRESETS`, which
+each client shows in its own language.  Bots never chat, and nothing the server knows of the cards goes into a
+chat message: the server adds only the seat, its public name and a number.
+
+A :class:`ChatRoom` is one table's chat: the last :data:`CHAT_HISTORY` messages (a client that says ``hello``
+gets them in its ``welcome``), and a sliding-window limit per seat of :data:`CHAT_BURST` messages in any
+:data:`CHAT_WINDOW` seconds.  Nothing is stored in the database: a server restart forgets every table's chat
+(the numbers start again from 1).
+
+>>> room = ChatRoom()
+>>> room.post(0, "Ala", text="  good luck!  ", now=0.0)
+{'type': 'chat', 'seq': 1, 'seat': 0, 'name': 'Ala', 'text': 'good luck!'}
+>>> room.post(1, "Bolek", preset="thanks", now=1.0)["preset"]
+'thanks'
+>>> [m["seq"] for m in room.history()]
+[1, 2]
+>>> room.post(1, "Bolek", text="\\u202eakrezim", now=2.0)
+Traceback (most recent call last):
+...
+mizerka.server.tables.TableError: chat_bad_char: the message holds the bidirectional control character U+202E ...
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+import unicodedata
+from typing import Any, Final
+
+# the record's set of bidirectional controls (and its way of naming a character): one list for the whole package
+from mizerka.record import _BIDI_CONTROLS, _char_name
+from mizerka.server.protocol import CHAT_PRESETS
+from mizerka.server.tables import TableError
+
+__all__ = ["CHAT_BURST", "CHAT_HISTORY", "CHAT_WINDOW", "MAX_CHAT_CHARS", "ChatRateLimited", "ChatRoom",
+           "clean_chat_text"]
+
+MAX_CHAT_CHARS: Final = 200
+"""The longest chat text, in characters (code points), once stripped of surrounding whitespace."""
+
+CHAT_HISTORY: Final = 50
+"""How many of a table's last chat messages the server keeps (and gives a client that joins or comes back)."""
+
+CHAT_BURST: Final = 5
+"""How many chat messages one seat may send in any :data:`CHAT_WINDOW` seconds."""
+
+CHAT_WINDOW: Final = 10.0
+"""The sliding window of the per-seat chat limit, in seconds."""
+
+_CONTROL_CATEGORIES: Final = frozenset({"Cc", "Zl", "Zp"})
+"""Unicode's control characters (line breaks, tabs, escapes, NUL…) and the line and paragraph separators: a chat
+line is one line.  Other format characters pass: the zero-width joiner holds emoji sequences together."""
+
+
+def clean_chat_text(text: str) -> str:
+    """*text* stripped of surrounding whitespace, if a table may read it; else :class:`TableError` with the code
+    ``chat_empty``, ``chat_too_long`` or ``chat_bad_char`` (a control character, a line break, or a bidirectional
+    control character such as U+202E, which makes text display as other text).
+
+    >>> clean_chat_text("  hi  ")
+    'hi'
+    >>> clean_chat_text("two\\nlines")
+    Traceback (most recent call last):
+    ...
+    mizerka.server.tables.TableError: chat_bad_char: the message holds the control character U+000A, ...
+    >>> clean_chat_text("x" * 201)
+    Traceback (most recent call last):
+    ...
+    mizerka.server.tables.TableError: chat_too_long: the message has 201 characters; at most 200 are allowed
+    """
+    text = text.strip()
+    if not text:
+        raise TableError("chat_empty", "the message is empty")
+    if len(text) > MAX_CHAT_CHARS:
+        raise TableError("chat_too_long", f"the message has {len(text)} characters; at most {MAX_CHAT_CHARS} "
+                                          "are allowed")
+    for ch in text:
+        if ch in _BIDI_CONTROLS:
+            raise TableError("chat_bad_char", f"the message holds the bidirectional control character "
+                                              f"{_char_name(ch)}, which can make text display as other text")
+        if unicodedata.category(ch) in _CONTROL_CATEGORIES:
+            raise TableError("chat_bad_char", f"the message holds the control character {_char_name(ch)}, "
+                                              "and a chat message is one line of visible text")
+    return text
+
+
+class ChatRateLimited(TableError):
+    """``rate_limited`` for chat: the seat sent :data:`CHAT_BURST` messages in the last :data:`CHAT_WINDOW`
+    seconds.  :attr:`retry_after` is the seconds until it may send again (the error reply carries it)."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__("rate_limited", message)
+        self.retry_after = retry_after
+
+
+class ChatRoom:
+    """One table's chat: its last messages and each seat's recent sending times.
+
+    Args:
+        history: how many messages to keep.
+        burst, window: each seat may send *burst* messages in any *window* seconds.
+
+    :meth:`post` checks a message, numbers it, keeps it and returns it as the ``chat`` message the table receives;
+    a refused message changes nothing (and is not counted against the seat's limit).
+    """
+
+    def __init__(self, history: int = CHAT_HISTORY, burst: int = CHAT_BURST, window: float = CHAT_WINDOW) -> None:
+        self.burst = burst
+        self.window = window
+        self.seq = 0
+        self._messages: collections.deque[dict[str, Any]] = collections.deque(maxlen=history)
+        self._sent: dict[int, collections.deque[float]] = {}
+
+    def wait(self, seat: int, now: float | None = None) -> float:
+        """Seconds until *seat* may send again: 0.0 if it may now.
+
+        >>> room = ChatRoom(burst=2, window=10.0)
+        >>> for t in (0.0, 3.0):
+        ...     _ = room.post(0, "Ala", preset="hello", now=t)
+        >>> room.wait(0, now=4.0), room.wait(0, now=10.0), room.wait(1, now=4.0)
+        (6.0, 0.0, 0.0)
+        """
+        now = time.monotonic() if now is None else now
+        sent = self._sent.get(seat)
+        if not sent:
+            return 0.0
+        while sent and now - sent[0] >= self.window:
+            sent.popleft()
+        if len(sent) < self.burst:
+            return 0.0
+        return sent[0] + self.window - now
+
+    def post(self, seat: int, name: str, *, text: str | None = None, preset: str | None = None,
+             now: float | None = None) -> dict[str, Any]:
+        """Check and keep one message of *seat* (named *name*): *text* or *preset*, exactly one.
+
+        Raises:
+            TableError: ``chat_empty``, ``chat_too_long``, ``chat_bad_char`` (the text), ``unknown_preset``, or
+                :class:`ChatRateLimited` (the seat's limit: ``rate_limited``, and how long to wait).
+        """
+        now = time.monotonic() if now is None else now
+        body: dict[str, Any]
+        if preset is not None:
+            if preset not in CHAT_PRESETS:
+                shown = preset if len(preset) <= 40 else preset[:40] + "…"
+                raise TableError("unknown_preset", f"unknown chat preset {shown!r} (expected one of: "
+                                                   f"{', '.join(CHAT_PRESETS)})")
+            body = {"preset": preset}
+        else:
+            body = {"text": clean_chat_text(text or "")}
+        wait = self.wait(seat, now)
+        if wait > 0:
+            seconds = max(0.1, round(wait, 1))
+            raise ChatRateLimited(f"more than {self.burst} chat messages in {self.window:g} s: wait {seconds:g} s",
+                                  seconds)
+        self._sent.setdefault(seat, collections.deque()).append(now)
+        self.seq += 1
+        message = {"type": "chat", "seq": self.seq, "seat": seat, "name": name, **body}
+        self._messages.append(message)
+        return message
+
+    def history(self) -> list[dict[str, Any]]:
+        """The messages kept, oldest first."""
+        return list(self._messages)
