@@ -20,7 +20,7 @@ from mizerka.match import Match
 from mizerka.record import read
 from mizerka.rules import parse_variant
 from mizerka.terminal import BOT_NAMES, HELP_TEXT, LOCAL_HELP_TEXT, TerminalGame, make_opponents
-from mizerka.tui.model import UndoError, take_back
+from mizerka.undo import UndoError, take_back
 from tui_helpers import first_legal_answer
 
 VARIANT = "standard,contracts=NT+MZ,first_dealer=2"  # six deals; seat 0 is forehand in deal 1 and leads trick 1

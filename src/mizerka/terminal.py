@@ -54,6 +54,7 @@ from mizerka.deal import (
 )
 from mizerka.match import Match, MatchError, Outcome
 from mizerka.rules import STANDARD, Contract, Role, Rules
+from mizerka.undo import UndoError, take_back
 
 __all__ = ["RECORD_AT_SERVER", "Chooser", "QuitGame", "RecordFile", "TerminalGame", "check_record_path",
            "play_command", "write_atomically"]
@@ -316,7 +317,7 @@ class TerminalGame:
 
     def undo(self) -> bool:
         """The ``undo`` command: take back the human's last card of this deal and every computer player's action
-        after it (:func:`mizerka.tui.model.take_back`), say what was taken back, and return ``True``; the caller
+        after it (:func:`mizerka.undo.take_back`), say what was taken back, and return ``True``; the caller
         then asks again.  When nothing can be taken back (no card of the human's in this deal yet, or it would
         go past his exchange, the contract or into a finished deal) say why, change nothing, return ``False``.
 
@@ -324,8 +325,6 @@ class TerminalGame:
         round to it, and the report of new events starts again from the position after the undo (so a trick
         taken back and completed anew is shown once more, with its new cards).
         """
-        from mizerka.tui.model import UndoError, take_back
-
         match = self.match
         try:
             taken = take_back(match, self.seat)
