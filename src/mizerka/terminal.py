@@ -57,7 +57,7 @@ from mizerka.rules import STANDARD, Contract, Role, Rules
 from mizerka.undo import UndoError, take_back
 
 __all__ = ["RECORD_AT_SERVER", "Chooser", "QuitGame", "RecordFile", "TerminalGame", "check_record_path",
-           "play_command", "write_atomically"]
+           "play_command", "refusal_text", "write_atomically"]
 
 Chooser = Callable[[Observation], Action]
 """A computer seat: given its observation, return its action."""
@@ -92,6 +92,36 @@ REVIEW_WIDTH = 79
 
 
 _SUIT_LETTERS = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S"})
+
+
+def refusal_text(obs: Observation, card: Card, *, playable: bool = True, unicode: bool = True) -> str:
+    """Why *card* cannot be played now, in the player's own words: what both terminal games say when a card is
+    refused (from the seat's observation only, :meth:`~mizerka.deal.Observation.why_illegal`).
+
+    *playable*: whether the seat has any card to play now (``False``: not its turn to play a card).
+
+    >>> from mizerka.deal import Deal
+    >>> deal = Deal(list(range(52)), dealer=0)
+    >>> for action in ("H", "keep", "-", "keep", "AC"):   # seat 1 leads a club in a hearts contract
+    ...     _ = deal.play(action)
+    >>> obs = deal.observation(2)
+    >>> refusal_text(obs, Card.from_str("KH"))
+    'K♥ cannot be played: follow suit (♣ clubs were led)'
+    >>> refusal_text(obs, Card.from_str("AC"), unicode=False)
+    'AC is not in your hand'
+    """
+    name = card.unicode() if unicode else str(card)
+    if card not in obs.hand:
+        return f"{name} is not in your hand"
+    if not playable:
+        return f"it is not your turn to play a card ({name} stays in your hand)"
+    reason = obs.why_illegal(card)
+    if reason is not None and reason.code != "not_in_hand":
+        suit = f"{reason.suit.symbol} {reason.suit.name.lower()}" if unicode else reason.suit.name.lower()
+        if reason.code == "follow":
+            return f"{name} cannot be played: follow suit ({suit} were led)"
+        return f"{name} cannot be played: you must trump ({suit})"
+    return f"{name} cannot be played now"
 
 
 def _signed(value: int) -> str:
@@ -313,7 +343,19 @@ class TerminalGame:
                 try:
                     return match.play(answer)
                 except (InvalidActionError, IllegalActionError) as error:
-                    self.write(self._style(f"Not accepted: {error}", fg="yellow"))
+                    self.write(self._style(f"Not accepted: {self.refusal(deal, answer, error)}", fg="yellow"))
+
+    def refusal(self, deal: Deal, answer: str, error: ValueError) -> str:
+        """What to say when *answer* is refused: for a card of the hand that may not be played now, the reason in
+        the player's words (:func:`refusal_text`); otherwise the engine's message."""
+        if deal.phase is Phase.PLAY:
+            try:
+                action = deal.parse_action(answer)
+            except ValueError:
+                return str(error)
+            if isinstance(action, Play):
+                return refusal_text(self.match.observation(self.seat), CARDS[action.card], unicode=self.unicode)
+        return str(error)
 
     def undo(self) -> bool:
         """The ``undo`` command: take back the human's last card of this deal and every computer player's action

@@ -33,7 +33,7 @@ from mizerka.cards import CARDS, Card, CardSet, Suit
 from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play
 from mizerka.match import Match
 from mizerka.rules import Contract, Role
-from mizerka.terminal import RecordFile
+from mizerka.terminal import RecordFile, refusal_text
 from mizerka.tui.model import TableModel, UndoError
 from mizerka.tui.review import check_reviewable, deal_range
 from mizerka.tui.review_screen import Reviews, ReviewScreen, call_from_worker
@@ -338,18 +338,7 @@ class TableApp(App[None]):
 
     def why_not(self, card: Card) -> str:
         """Why *card* (not among :meth:`playable`) cannot be played now."""
-        obs = self.observation_now()
-        name = card.unicode()
-        if card not in obs.hand:
-            return f"{name} is not in your hand"
-        if not self.playable():
-            return f"it is not your turn to play a card ({name} stays in your hand)"
-        reason = obs.why_illegal(card)
-        if reason is not None and reason.code == "follow":
-            return f"{name} cannot be played: follow suit ({reason.suit.symbol} {reason.suit.name.lower()} were led)"
-        if reason is not None and reason.code == "trump":
-            return f"{name} cannot be played: you must trump ({reason.suit.symbol} {reason.suit.name.lower()})"
-        return f"{name} cannot be played now"
+        return refusal_text(self.observation_now(), card, playable=bool(self.playable()))
 
     def point_at(self, card: Card) -> None:
         """Put the cursor on *card* if it is playable (a hint shows where it points)."""
