@@ -188,14 +188,22 @@ class _Insert:
 
 
 class _Append:
-    """A write of one table's new events and row changes; the writer merges a batch of them into two statements."""
+    """A write of one table's new events and row changes; the writer merges a batch of them into two statements.
 
-    __slots__ = ("rows", "table_id", "values")
+    With ``truncate_after`` set (an undo: :meth:`mizerka.server.tables.Table.undo`) the table's events numbered
+    above it are deleted first, in the same transaction as the rows and values that follow.  A batch holds at
+    most one write of a table (the hub awaits each write under the table's lock before it makes the next), so
+    deleting before the batch's inserts keeps the journal in order.
+    """
 
-    def __init__(self, table_id: str, rows: list[dict[str, Any]], values: dict[str, Any]) -> None:
+    __slots__ = ("rows", "table_id", "truncate_after", "values")
+
+    def __init__(self, table_id: str, rows: list[dict[str, Any]], values: dict[str, Any],
+                 truncate_after: int | None = None) -> None:
         self.table_id = table_id
         self.rows = rows
         self.values = values
+        self.truncate_after = truncate_after
 
     def __call__(self, connection: Connection) -> None:
         _append_many(connection, [self])
@@ -212,7 +220,16 @@ def _update_groups(appends: list[_Append]) -> dict[tuple[str, ...], list[dict[st
     return groups
 
 
+def _truncations(appends: list[_Append]) -> list[dict[str, Any]]:
+    """The deletes of the undos among *appends*: a table's id and the last event number it keeps."""
+    return [{"_id": a.table_id, "_after": a.truncate_after} for a in appends if a.truncate_after is not None]
+
+
 def _append_many(connection: Connection, appends: list[_Append]) -> None:
+    cuts = _truncations(appends)
+    if cuts:
+        connection.execute(events_t.delete().where(events_t.c.table_id == sa.bindparam("_id"),
+                                                   events_t.c.seq > sa.bindparam("_after")), cuts)
     rows = [row for a in appends for row in a.rows]
     if rows:
         connection.execute(events_t.insert(), rows)
@@ -236,6 +253,9 @@ def _sqlite_apply(cursor: sqlite3.Cursor, ops: list[_Insert | _Append]) -> None:
                        op.values)
         if op.rows:
             cursor.executemany(_EVENTS_INSERT, op.rows)
+    cuts = _truncations(appends)
+    if cuts:
+        cursor.executemany("DELETE FROM events WHERE table_id = :_id AND seq > :_after", cuts)
     rows = [row for a in appends for row in a.rows]
     if rows:
         cursor.executemany(_EVENTS_INSERT, rows)
@@ -446,13 +466,17 @@ class Store:
         values["seats"] = json.dumps(row["seats"])
         return _Insert(values, events)
 
-    def append_op(self, table: Table, events: list[Event]) -> WriteOp:
+    def append_op(self, table: Table, events: list[Event], *, truncate_after: int | None = None) -> WriteOp:
+        """The write of *table*'s new *events* and its row's changed columns.  With *truncate_after* (an undo),
+        first delete the table's events numbered above it: the removal and the new events commit in one
+        transaction, so the stored journal is always one that replays (SQLite and PostgreSQL alike)."""
         now = time.time()
         rows = _event_rows(table.id, events, now)
         values = _table_values(table, now, events)
-        table_id = table.id
-
-        return _Append(table_id, rows, values)
+        if truncate_after is not None:  # the summary (totals, deal number) may not change, but the seats may have
+            values["seats"] = encode([s.to_json() for s in table.seats])
+            values["summary"] = encode(_summary(table))
+        return _Append(table.id, rows, values, truncate_after)
 
     def close(self) -> None:
         """Commit what is still queued, stop the threads, checkpoint, close the connections."""

@@ -52,6 +52,7 @@ from mizerka.server.protocol import (
     Rematch,
     RequestHint,
     Sync,
+    Undo,
     decode_client_message,
 )
 from mizerka.server.tables import Event, SeatState, Table, TableError, TableSettings, reason_code
@@ -402,6 +403,7 @@ class LiveTable:
         self.clients: set[Client] = set()
         self.grace: dict[int, asyncio.TimerHandle] = {}
         self.bot_seq = -1
+        self.undos = 0  # undos so far: a bot's decision asked for before one is never played (see Hub._bot_turn)
         self.timer: asyncio.TimerHandle | None = None
         self.last_activity = time.monotonic()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -649,7 +651,12 @@ class Hub:
         task.add_done_callback(live.tasks.discard)
 
     async def _bot_turn(self, live: LiveTable, seat: int, seq: int, delay: float, *, auto: bool) -> None:
+        """Ask the bot of *seat* (or, *auto*, the rules bot for a human out of time) for its decision at event
+        *seq*, and play it once *delay* seconds have passed since the question, if the table is still where it was:
+        the same table object, event number, seat to move, and number of undos (an undo can bring a table back to
+        the same event number in another position: the decision asked for before it belongs to the old one)."""
         table = live.table
+        undos = live.undos
         if table.seq != seq or table.match is None or table.to_move != seat:
             return
         loop = asyncio.get_running_loop()
@@ -677,7 +684,8 @@ class Hub:
         if rest > 0:
             await asyncio.sleep(rest)
         async with live.lock:
-            if live.table is not table or table.seq != seq or table.to_move != seat or table.match is None:
+            if (live.table is not table or table.seq != seq or table.to_move != seat or table.match is None
+                    or live.undos != undos):
                 return
             reason = None if action is None else table.match.deal.illegal_reason(action)  # the engine checks all
             if reason is not None:
@@ -864,6 +872,8 @@ class Hub:
             await self._rematch(client, message.id)
         elif isinstance(message, Chat):
             self._chat(client, message)
+        elif isinstance(message, Undo):
+            await self._undo(client, message)
 
     def _attached(self, client: Client) -> LiveTable:
         if client.live is None:
@@ -952,6 +962,48 @@ class Hub:
             events = table.act(client.seat, action)
             await self._commit(live, events)
         client.send({"type": "ack", "id": act.id, "seq": events[0].seq, "action": events[0].public["action"]})
+
+    async def _undo(self, client: Client, message: Undo) -> None:
+        """Take back the human's last card and what the bots did after it (:meth:`Table.undo`), store the cut
+        journal, and give every connection at the table a fresh snapshot of its own view with ``undone``.
+
+        The journal loses events, so the numbers the clients saw past the cut will be given again: a snapshot
+        (``seq`` lower than before) is how every client, spectators included, starts again from the new state;
+        the sender's carries the request's ``id``.  A bot that was thinking meanwhile is asked again:
+        ``live.undos`` tells its pending decision that the position it was asked about is gone, even when the
+        table comes back to the same event number later (see :meth:`_bot_turn`); ``_schedule`` restarts the turn
+        timer for the human's new decision.  Refusals change nothing (``undo_not_allowed``, ``undo_refused``).
+        """
+        live = self._attached(client)
+        async with live.lock:
+            table = live.table
+            undone = table.undo(client.seat)
+            assert client.seat is not None
+            live.undos += 1
+            live.bot_seq = -1
+            store = self._store()
+            try:
+                await store.write(store.append_op(table, undone.events, truncate_after=undone.after))
+            except Exception:
+                log.exception("table %s: storing the undo to event %d failed; reloading", table.id, undone.after)
+                reloaded = await asyncio.to_thread(store.load, table.id)
+                if reloaded is not None:
+                    live.table = reloaded
+                self._schedule(live)
+                raise TableError("internal", "the server could not store the undo; nothing changed") from None
+            live.last_activity = time.monotonic()
+            log.info("table %s: seat %d took back %d actions, back to event %d", table.id, client.seat,
+                     len(undone.taken), table.seq)  # no card named: the log carries no more than a spectator sees
+            info = undone.public(client.seat)
+            connected = live.connected()
+            views: dict[int | None, dict[str, Any]] = {}
+            for other in list(live.clients):
+                seat = other.seat
+                if seat not in views:
+                    views[seat] = build_view(table, seat, connected)
+                other.send({"type": "snapshot", "id": message.id if other is client else None, "seq": table.seq,
+                            "view": views[seat], "events": [], "undone": info})
+            self._schedule(live)
 
     async def _hint(self, client: Client, message: RequestHint) -> None:
         live = self._attached(client)

@@ -62,6 +62,9 @@ __all__ = [
     "ServerMessage",
     "Snapshot",
     "Sync",
+    "TakenBack",
+    "Undo",
+    "Undone",
     "View",
     "Welcome",
     "decode_client_message",
@@ -106,6 +109,10 @@ ERROR_CODES: Final[dict[str, str]] = {
     "chat_bad_char": "a chat message holding a control character (a line break, a tab…) or a bidirectional "
                      "control character (which can make text display as other text)",
     "unknown_preset": "a chat preset code the server does not know",
+    "undo_not_allowed": "taking back is only for a seated human at a table where every other seat is a computer "
+                        "player (not for spectators, nor at a table with other humans)",
+    "undo_refused": "nothing can be taken back now; the message says why (no card of yours in this deal yet, "
+                    "your exchange or the contract stands in the way, the match is over)",
 }
 """Every error code the websocket can send, with its meaning."""
 
@@ -222,6 +229,15 @@ class Chat(_Message):
         return self
 
 
+class Undo(_Message):
+    """Take back the seat's last card of the deal in progress and every action after it (a human at a table where
+    every other seat is a bot; the rule is :mod:`mizerka.undo`).  Every connection at the table then gets a
+    ``snapshot`` carrying ``undone``; the sender's carries the ``id``."""
+
+    type: Literal["undo"]
+    id: RequestId = None
+
+
 class Ping(_Message):
     """Heartbeat.  The other side answers ``pong``.  Either side may send it."""
 
@@ -237,17 +253,17 @@ class Pong(_Message):
 
 
 ClientMessage = Annotated[
-    Hello | Act | RequestHint | Leave | Rematch | Sync | Chat | Ping | Pong, Field(discriminator="type")
+    Hello | Act | RequestHint | Leave | Rematch | Sync | Chat | Undo | Ping | Pong, Field(discriminator="type")
 ]
 """Any message a client may send."""
 
-CLIENT_TYPES: Final = ("act", "chat", "hello", "hint", "leave", "ping", "pong", "rematch", "sync")
+CLIENT_TYPES: Final = ("act", "chat", "hello", "hint", "leave", "ping", "pong", "rematch", "sync", "undo")
 _CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
 def decode_client_message(
     raw: str | bytes,
-) -> Hello | Act | RequestHint | Leave | Rematch | Sync | Chat | Ping | Pong:
+) -> Hello | Act | RequestHint | Leave | Rematch | Sync | Chat | Undo | Ping | Pong:
     """Read one client frame.
 
     Raises:
@@ -385,6 +401,8 @@ class View(_Message):
     rematch: str | None = Field(default=None, description="The rematch table's id once every seated human has "
                                 "asked for one (also to a connection that missed the rematch event), else null.")
     rematch_asked: list[int] = Field(default_factory=list, description="The seats that have asked for a rematch.")
+    can_undo: bool = Field(default=False, description="Whether an ``undo`` by the recipient would take something "
+                           "back now (only ever true for a seated human at a table of bots).")
     seq: int = Field(description="The number of the last event this view includes.")
 
 
@@ -431,12 +449,31 @@ class Welcome(_Message):
                                     "50, oldest first; none at a table without chat).")
 
 
+class TakenBack(_Message):
+    """One action an undo took back: the seat that had taken it and its public text (a card)."""
+
+    seat: int
+    action: str
+
+
+class Undone(_Message):
+    """What an undo took back: who asked for it, and the actions in the order they had been played."""
+
+    seat: int
+    actions: list[TakenBack]
+
+
 class Snapshot(_Message):
+    """The answer to ``sync``; also sent, with ``undone``, to every connection at a table after an undo: the events
+    after the taken-back card are gone from the journal, their numbers will be given again, so ``seq`` may be lower
+    than the last number the client saw (take it as it is)."""
+
     type: Literal["snapshot"]
     id: RequestId = None
     seq: int
     view: View
     events: list[EventMessage]
+    undone: Undone | None = Field(default=None, description="After an undo: what it took back.")
 
 
 class Ack(_Message):

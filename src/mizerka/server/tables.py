@@ -32,6 +32,7 @@ from mizerka.deal import Action, Choose, Exchange, IllegalActionError, InvalidAc
 from mizerka.match import Match
 from mizerka.record import commit, new_salt
 from mizerka.rules import Rules, RulesError, parse_variant
+from mizerka.undo import UndoError, take_back, undo_span
 
 __all__ = [
     "Event",
@@ -39,6 +40,7 @@ __all__ = [
     "Table",
     "TableError",
     "TableSettings",
+    "Undone",
     "card_list",
 ]
 
@@ -201,6 +203,22 @@ class Event:
     def from_json(cls, seq: int, kind: str, deal_no: int, data: dict[str, Any]) -> Event:
         private = {int(k): v for k, v in data.get("private", {}).items()}
         return cls(seq, kind, deal_no, data.get("public", {}), private, data.get("server", {}))
+
+
+@dataclasses.dataclass(frozen=True)
+class Undone:
+    """What :meth:`Table.undo` did: the journal lost every event after ``after`` (an event number), gained
+    ``events`` (seat events that stood among the removed ones, numbered anew), and the match lost ``taken``
+    (``(seat, action)`` pairs in playing order, the human's card first)."""
+
+    after: int
+    events: list[Event]
+    taken: list[tuple[int, Action]]
+
+    def public(self, seat: int) -> dict[str, Any]:
+        """The protocol's ``undone`` field (docs/protocol.md): who took back, and the cards taken back in playing
+        order.  Every one of them was played face up, so this is the same for every recipient."""
+        return {"seat": seat, "actions": [{"seat": s, "action": str(a)} for s, a in self.taken]}
 
 
 class Table:
@@ -494,6 +512,68 @@ class Table:
                 "drawn": {str(s): card_list(deal.drawn[s]) for s in deal.active_seats},
             }
         return self._emit("deal_end", public, deal_no=deal_no)
+
+    # -- undo ---------------------------------------------------------------------------------------
+
+    def undo_allowed(self, seat: int | None) -> bool:
+        """Whether *seat* may ever take back cards here: a seated human (holding his seat's token) at a table whose
+        every other seat is a bot's.  A human seat played by a stand-in or given up is not a bot's seat, so a table
+        created for two humans never qualifies, whoever plays its seats now."""
+        if seat is None or not 0 <= seat < len(self.seats):
+            return False
+        own = self.seats[seat]
+        return (own.kind == "human" and own.token_hash is not None
+                and all(s.kind == "bot" for i, s in enumerate(self.seats) if i != seat))
+
+    def can_undo(self, seat: int | None) -> bool:
+        """Whether an :meth:`undo` by *seat* would take something back now (the view's ``can_undo``)."""
+        if self.status != "playing" or self.match is None or not self.undo_allowed(seat):
+            return False
+        assert seat is not None
+        try:
+            undo_span(self.match, seat)
+        except UndoError:
+            return False
+        return True
+
+    def undo(self, seat: int | None) -> Undone:
+        """Take back the human's last card of the deal in progress and every action after it
+        (:func:`mizerka.undo.take_back`, the rule every front end applies), and cut the journal to match: every
+        event from that card's ``action`` event on is removed, so that replaying the journal gives the match as it
+        is now.  A ``seat`` event among the removed ones (a stand-in came or went meanwhile) is emitted again
+        after the cut, so that the seats stay as they are.  The numbers of the removed events will be given again
+        to the events that follow: a client learns of the undo from a fresh snapshot (the hub sends one).
+
+        Raises:
+            TableError: ``undo_not_allowed`` (a spectator, a table with another human), ``not_started``, or
+                ``undo_refused`` with :class:`~mizerka.undo.UndoError`'s message; nothing changes then.
+        """
+        if seat is None:
+            raise TableError("undo_not_allowed", "spectators cannot take anything back")
+        if not self.undo_allowed(seat):
+            raise TableError("undo_not_allowed", "cards can be taken back only at a table where every other seat "
+                                                 "is a computer player")
+        if self.status == "waiting" or self.match is None:
+            raise TableError("not_started", "the match starts when every seat is taken")
+        if self.status != "playing":
+            raise TableError("undo_refused", "the match is over: nothing can be taken back")
+        try:
+            span = undo_span(self.match, seat)
+        except UndoError as error:
+            raise TableError("undo_refused", str(error)) from None
+        cut, actions = len(self.events), 0
+        while actions < span:  # back to the action event of the human's card, over any seat events between
+            cut -= 1
+            kind = self.events[cut].kind
+            if kind == "action":
+                actions += 1
+            elif kind != "seat":  # undo_span never crosses a deal's end, so this cannot be: refuse all the same
+                raise TableError("undo_refused", f"the journal has a {kind} event where an action was expected")
+        removed = self.events[cut:]
+        taken = take_back(self.match, seat)
+        del self.events[cut:]
+        events = [self._emit("seat", dict(e.public), server=dict(e.server)) for e in removed if e.kind == "seat"]
+        return Undone(cut, events, taken)
 
     def vote_rematch(self, seat: int) -> bool:
         """Record *seat*'s wish for a rematch; ``True`` once every seated human has asked.

@@ -175,6 +175,7 @@ def build_view(table: Table, seat: int | None, connected: Collection[int] = ()) 
         "table": table.id, "seat": seat, "status": table.status, "variant": variant,
         "players": _players(table, connected), "options": options, "n_deals": table.rules.n_deals, "seq": table.seq,
         "rematch": table.rematch_table, "rematch_asked": sorted(table.rematch_votes),
+        "can_undo": table.can_undo(seat),  # a human at a table of bots with a card to take back (mizerka.undo)
     }
     match = table.match
     if match is None:

@@ -110,6 +110,13 @@ export class TableSocket extends EventTarget {
       this.attempt = 0;
       this.setState("open");
     }
+    if (message.type === "error" && message.id === "hello" && message.code === "bad_seq" && this.lastSeq !== null) {
+      // An undo cut the table's journal while we were away: the numbers we saw are gone.  Start afresh.
+      this.lastSeq = null;
+      this.send({ type: "hello", id: "hello", protocol: PROTOCOL_VERSION, table: this.table,
+        ...(this.token ? { token: this.token } : {}) });
+      return;
+    }
     if (message.type === "error" && message.id === "hello") {
       this.closedByUs = true;
       this.ws?.close();
@@ -117,7 +124,10 @@ export class TableSocket extends EventTarget {
       this.dispatchEvent(new CustomEvent("fatal", { detail: message }));
       return;
     }
-    if (typeof message.seq === "number" && ["welcome", "snapshot", "event"].includes(message.type)) {
+    if (typeof message.seq === "number" && ["welcome", "snapshot"].includes(message.type)) {
+      // the table as it is now; after an undo its number is lower than the ones seen before (protocol.md)
+      this.lastSeq = message.seq;
+    } else if (typeof message.seq === "number" && message.type === "event") {
       this.lastSeq = Math.max(this.lastSeq ?? 0, message.seq);
     }
     if (message.id !== undefined && message.id !== null && this.pending.has(message.id)) {

@@ -104,7 +104,8 @@ export class TableView {
         this.chat.setHistory(message.chat); // after the view: the page's own lines are "You"
         break;
       case "snapshot":
-        this.setView(message.view);
+        if (message.undone) this.onUndone(message.undone, message.view);
+        else this.setView(message.view);
         break;
       case "event":
         this.onEvent(message.event, message.view);
@@ -157,6 +158,39 @@ export class TableView {
     // next deal) comes without one.  The summary waits for the batch's view, so that it is drawn on the table as
     // it is now ("Close" after the last deal, not "Next deal").
     if (view) this.setView(view);
+  }
+
+  /**
+   * An undo (ours, or, to a spectator, the player's): the server took back cards and sends the table as it is now.
+   * The screen reader hears what was taken back; our own card comes back into the hand and takes the focus.
+   */
+  onUndone(undone, view) {
+    this.heldTrick = null; // a finished trick held on the table may be one of those taken back
+    clearTimeout(this.heldTimer);
+    this.showLast = false;
+    this.message = null;
+    const items = (undone.actions || []).map(({ seat, action }) =>
+      `${this.nameOf(seat, view)}: ${this.describeAction(action)}`);
+    const list = listOf(items);
+    const mine = undone.seat === view.seat;
+    announce(mine ? t("announce.undone", { list }) : t("announce.undoneBy", { name: this.nameOf(undone.seat, view), list }));
+    const own = mine ? (undone.actions || []).find((a) => a.seat === view.seat) : null;
+    if (own) this.focusCard = own.action;
+    this.setView(view);
+    if (mine) this.el?.me.querySelector('.hand .card[tabindex="0"]')?.focus({ preventScroll: true });
+  }
+
+  /** Ask the server to take back our last card (tables of one human and bots; the view's `can_undo`). */
+  async undo() {
+    const v = this.view;
+    if (this.pending || !v || v.seat === null || v.seat === undefined) return;
+    this.pending = true;
+    this.render();
+    const reply = await this.socket.request({ type: "undo" });
+    if (reply.type === "error") {
+      this.pending = false;
+      this.showError(reply);
+    }
   }
 
   /** Every seated human asked for a rematch: the same seat, with the same token, at the new table. */
@@ -398,6 +432,12 @@ export class TableView {
         t("table.hint"));
       hintBtn.addEventListener("click", () => this.requestHint());
       tools.append(hintBtn);
+    }
+    if (v.can_undo && v.seat !== null) { // a game against bots, with a card of ours to take back
+      const undoBtn = h("button", { type: "button", class: "btn undo-btn", "data-focus": "undo",
+        "aria-keyshortcuts": "U Control+Z", disabled: this.pending }, t("table.undo"));
+      undoBtn.addEventListener("click", () => this.undo());
+      tools.append(undoBtn);
     }
     bar.append(tools);
   }
@@ -692,11 +732,18 @@ export class TableView {
   }
 
   handleKey(event) {
-    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    const ctrlZ = (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === "z";
+    if (event.defaultPrevented || event.altKey || ((event.ctrlKey || event.metaKey) && !ctrlZ)) return;
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
     if (this.el.dialogs.querySelector("dialog[open]")) return;
     const key = event.key.toLowerCase();
+    if (ctrlZ || key === "u") { // take back (only offered where the view says so; Ctrl+Z elsewhere is left alone)
+      if (!this.view?.can_undo) return;
+      event.preventDefault();
+      this.undo();
+      return;
+    }
     if (key === "l" && this.view?.last_trick) { this.showLast = !this.showLast; this.render(); }
     else if (key === "s") { this.sheetOpen = !this.sheetOpen; this.render(); }
     else if (key === "c" && this.chat.enabled(this.view)) this.chat.toggle();

@@ -1,0 +1,51 @@
+"""Undo in the browser: at a game against the computer, play a card, press Undo (then the U key), and the card is
+back in the hand, the focus on it, and the screen reader told what was taken back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+from web_helpers import click_card, play_until, quickplay, view
+
+
+def test_undo_brings_the_card_back_into_the_hand(new_page: Any, web_server: Any) -> None:
+    page = new_page()
+    quickplay(page, web_server.url)
+
+    def my_card_now() -> bool:
+        v = view(page)
+        return bool(v.get("phase") == "play" and v.get("your_turn") and len(v["hand"]) >= 4
+                    and not page.locator("dialog[open]").count())
+
+    play_until(page, my_card_now, timeout=90)
+    before = view(page)
+    assert not page.locator(".undo-btn").count() or before["can_undo"]
+    for attempt, how in enumerate(("button", "key")):
+        card = page.locator(".hand .card.playable").first
+        code = card.get_attribute("data-card")
+        click_card(page, card)
+        page.wait_for_function("seq => window.mizerkaDebug.view().seq > seq", arg=before["seq"])
+        assert code not in view(page)["hand"]
+        undo = page.locator(".undo-btn")
+        expect(undo).to_be_visible()
+        expect(undo).to_have_text("Undo")
+        if how == "button":
+            undo.click()
+        else:
+            page.locator("body").focus()
+            page.keyboard.press("u")
+        page.wait_for_function(
+            "([seq, code]) => { const v = window.mizerkaDebug.view(); return v.seq === seq && v.hand.includes(code); }",
+            arg=[before["seq"], code])
+        after = view(page)
+        assert after["hand"] == before["hand"] and after["trick"] == before["trick"] and after["your_turn"]
+        expect(page.locator(f'.hand .card[data-card="{code}"]')).to_have_count(1)
+        # the focus is on the hand (on the card taken back), and the live region said what was taken back
+        assert page.evaluate("() => document.activeElement.closest('.hand') !== null")
+        page.wait_for_function(
+            "n => window.mizerkaDebug.announcements().filter(s => s.startsWith('Taken back: You:')).length > n",
+            arg=attempt)
+    # play goes on from there: the bots answer the card played now
+    click_card(page, page.locator(".hand .card.playable").first)
+    page.wait_for_function("seq => window.mizerkaDebug.view().seq > seq + 1", arg=before["seq"], timeout=20000)
