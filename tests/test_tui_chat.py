@@ -159,3 +159,40 @@ def test_the_full_screen_log_shows_chat_as_text(server: ThreadServer) -> None:
     finally:
         ola.close()
         bolek.close()
+
+
+def test_a_long_say_is_refused_here_and_the_game_goes_on(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text far over the limit would make a frame the server refuses without naming the request: the client
+    refuses it itself (before, the game waited 10 s for an answer and ended)."""
+    url = make_table(server)
+    bolek = RemoteTable(parse_invite(url))
+    bolek.join("Bolek")
+    bolek.close()  # gone: a bot plays his seat (grace 0), so the match starts for Ola
+    answers = iter(["say " + "x" * 5000, "say still here", "quit"])
+    monkeypatch.setattr(mizerka.terminal, "_read_line", lambda prompt: next(answers))
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--ascii", "--name", "Ola"])
+    assert result.exit_code == 0, result.output
+    assert "Not sent: the message has 5000 characters; at most 200 are allowed" in result.output
+    assert "You: still here" in result.output
+
+
+def test_the_welcome_history_replaces_the_kept_chat_after_a_server_restart() -> None:
+    """The server keeps chat in memory only: after its restart the history is empty and numbers start again at 1.
+    New messages must still be shown (before, every message numbered below the last one seen was dropped)."""
+    table = RemoteTable(parse_invite("http://127.0.0.1:9/?table=abc"))
+    view = {"variant": "standard", "seq": 0}
+
+    def welcome(*history: tuple[int, str]) -> None:
+        chat = [{"type": "chat", "seq": seq, "seat": 1, "name": "Bolek", "text": text} for seq, text in history]
+        table._handle({"type": "welcome", "seat": 0, "seq": 0, "view": view, "events": [], "chat": chat})
+
+    welcome((1, "old 1"), (2, "old 2"), (3, "old 3"))
+    assert [m["text"] for m in table.drain_chat()] == ["old 1", "old 2", "old 3"]
+    welcome((2, "old 2"), (3, "old 3"))  # a reconnect: nothing new
+    assert table.drain_chat() == []
+    welcome()  # the server restarted
+    table._handle({"type": "chat", "seq": 1, "seat": 1, "name": "Bolek", "text": "new 1"})
+    assert [m["text"] for m in table.drain_chat()] == ["new 1"]
+    welcome((1, "new 1"), (2, "new 2"))  # restarted again meanwhile? only what we had not seen is new
+    assert [m["text"] for m in table.drain_chat()] == ["new 2"]
+    assert [m["text"] for m in table.chat] == ["new 1", "new 2"]

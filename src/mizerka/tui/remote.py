@@ -63,8 +63,9 @@ from mizerka.tui.review import REMOTE_REVIEW
 if TYPE_CHECKING:
     from websockets.sync.client import ClientConnection
 
-__all__ = ["CHAT_PRESET_TEXTS", "HeldSeat", "Invite", "RemoteError", "RemoteLineGame", "RemoteRefused", "RemoteTable",
-           "SeatBook", "chat_line", "parse_invite", "play_remote", "sheet_text", "view_observation"]
+__all__ = ["CHAT_MAX_CHARS", "CHAT_PRESET_TEXTS", "HeldSeat", "Invite", "RemoteError", "RemoteLineGame",
+           "RemoteRefused", "RemoteTable", "SeatBook", "chat_line", "parse_invite", "play_remote",
+           "sheet_text", "view_observation"]
 
 PROTOCOL_VERSION = 1
 """The protocol version this client speaks (``docs/protocol.md``)."""
@@ -73,6 +74,15 @@ CHAT_PRESET_TEXTS = {"hello": "hello!", "good_luck": "good luck!", "well_played"
                      "thanks": "thanks!", "sorry": "sorry!", "one_moment": "one moment, please.", "bye": "bye!"}
 """The chat's ready-made phrases in English, by the code the server relays (``CHAT_PRESETS`` of
 :mod:`mizerka.server.protocol`; this module does not import the server)."""
+
+CHAT_MAX_CHARS = 200
+"""The longest chat text the server takes (``MAX_CHAT_CHARS`` of :mod:`mizerka.server.chat`): a longer one is refused
+here, since a frame larger than the server reads gets an error that cannot name our request."""
+
+
+def _chat_key(said: dict[str, Any]) -> tuple[object, ...]:
+    """What tells two chat messages apart when their numbers cannot (see :meth:`RemoteTable._set_chat_history`)."""
+    return said.get("seq"), said.get("seat"), said.get("name"), said.get("text"), said.get("preset")
 
 
 def chat_line(message: dict[str, Any], you: int | None = None) -> str:
@@ -482,11 +492,7 @@ class RemoteTable:
         elif kind in ("welcome", "snapshot"):
             if kind == "welcome":
                 self.seat = message.get("seat")
-                history = message.get("chat") or []
-                if history and self.chat and int(history[-1]["seq"]) < int(self.chat[-1]["seq"]):
-                    self.chat = []  # the server restarted (its chat is in memory only): numbers start again
-                for said in history:
-                    self._add_chat(said)
+                self._set_chat_history(message.get("chat") or [])
             for event in message.get("events", []):
                 self._add_event(event)
             self.seq = max(self.seq, int(message["seq"]))
@@ -509,6 +515,17 @@ class RemoteTable:
             said = {k: v for k, v in message.items() if k != "id"}
             self.chat.append(said)
             self._new_chat.append(said)
+
+    def _set_chat_history(self, history: list[dict[str, Any]]) -> None:
+        """The welcome's chat history replaces what we kept; only messages we had not kept are new to the reader.
+
+        Matching by content, not by number: the server keeps chat in memory only, so after its restart the numbers
+        start again from 1 (an empty history, then messages numbered below the ones we saw), and a reconnect's
+        history overlaps what we had."""
+        with self._lock:
+            known = {_chat_key(said) for said in self.chat}
+            self.chat = [{k: v for k, v in said.items() if k != "id"} for said in history]
+            self._new_chat.extend(said for said in self.chat if _chat_key(said) not in known)
 
     def _set_view(self, view: dict[str, Any]) -> None:
         self.view = view
@@ -851,6 +868,10 @@ class RemoteLineGame(TerminalGame):
             return
         if not text:
             self.write("Say what?  Type: say TEXT")
+            return
+        if len(text) > CHAT_MAX_CHARS:  # refused here: a frame too large for the server would get no answer
+            self.write(self._style(f"Not sent: the message has {len(text)} characters; at most {CHAT_MAX_CHARS} "
+                                   "are allowed", fg="yellow"))
             return
         reply = table.say(text)
         if reply["type"] == "error":
