@@ -9,22 +9,14 @@ import time
 
 import pytest
 
-from mizerka.deal import Phase
 from mizerka.match import Match
 from mizerka.rules import parse_variant
 from mizerka.tui.model import TableModel
+from tui_helpers import match_in_play_of_deal_2
 
 textual = pytest.importorskip("textual", reason="the tui extra (textual) is not installed")
 
 VARIANT = "standard,contracts=NT+MZ,first_dealer=2"
-
-
-def match_in_play_of_deal_2() -> Match:
-    """Deal 1 finished, deal 2 at the human's first card."""
-    match = Match(parse_variant(VARIANT), players=["You", "Ala", "Bolek"], seed=3)
-    while not (match.deal_no == 2 and match.deal.phase is Phase.PLAY and match.to_move == 0):
-        match.play(match.deal.forced_action() or next(iter(match.legal_actions)))
-    return match
 
 
 def test_ctrl_q_quits_from_the_review_screen_and_the_dialogs() -> None:

@@ -10,6 +10,7 @@ from rich.console import Console
 from mizerka.cards import CARDS
 from mizerka.deal import Phase
 from mizerka.match import Match
+from mizerka.rules import parse_variant
 
 
 def screen_text(app: Any) -> str:
@@ -37,3 +38,12 @@ def first_legal_answer(match: Match, seat: int) -> str:
         lowest = sorted(obs.hand, key=lambda c: c % 13)[: min(2, obs.talon_size)]
         return " ".join(str(CARDS[c]) for c in lowest) or "-"
     return str(obs.legal_actions[0])
+
+
+def match_in_play_of_deal_2(variant: str = "standard,contracts=NT+MZ,first_dealer=2") -> Match:
+    """A match of You, Ala and Bolek (seed 3) with deal 1 finished (so it can be reviewed) and deal 2 at the
+    human's (seat 0's) first card."""
+    match = Match(parse_variant(variant), players=["You", "Ala", "Bolek"], seed=3)
+    while not (match.deal_no == 2 and match.deal.phase is Phase.PLAY and match.to_move == 0):
+        match.play(match.deal.forced_action() or next(iter(match.legal_actions)))
+    return match

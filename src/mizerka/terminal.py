@@ -69,7 +69,7 @@ Commands at any prompt:
   review [N]  a finished deal (the last one, or deal N) judged card by card by the solver
 """
 _HELP_UNDO = """\
-  undo    at your card: take back your last card and the computer players' actions after it, and choose
+  undo, u at your card: take back your last card and the computer players' actions after it, and choose
           again; undo again goes back further, card by card, but never past your exchange, the contract
           or into an earlier deal
 """
@@ -332,7 +332,7 @@ class TerminalGame:
                 self.write(self.last_trick(match.observation(self.seat)))
             elif command.split(maxsplit=1)[:1] == ["review"]:
                 self.write(self.review(command[len("review"):].strip()))
-            elif command == "undo":
+            elif command in ("undo", "u"):
                 if self.undo():
                     prompt = self.show_turn(match.observation(self.seat))
             elif command in ("quit", "exit", "q"):

@@ -115,7 +115,11 @@ class WS:
     def recv(self, timeout: float = 10) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(self.conn.recv(timeout=timeout))
         self.log.append(message)
-        if message["type"] == "event":
+        if message["type"] == "snapshot" and message.get("undone") is not None:
+            # an undo's snapshot: the table as it is now, its number back where the card taken back was
+            # (the events after it are gone, and their numbers will be given again)
+            self.seq, self.view = message["seq"], message["view"]
+        elif message["type"] == "event":
             assert message["seq"] == self.seq + 1, (message["seq"], self.seq)
             self.seq = message["seq"]
             if message.get("view") is not None:

@@ -97,17 +97,26 @@ def test_bad_messages_get_their_own_code_and_the_socket_goes_on(server: ThreadSe
             assert reply["type"] == "error" and reply["code"] == code, (code, reply)
         bidi = reply_to(ala, {"type": "chat", "text": "\u202eakrezim"})
         assert bidi["code"] == "chat_bad_char" and "U+202E" in bidi["message"]
-        # a message that does not decode is answered without its id (the server could not read one)
+        # a message that does not decode is answered with its id all the same, when it has one a reply can carry
         for bad in ({"type": "chat"}, {"type": "chat", "text": "hi", "preset": "hello"},
                     {"type": "chat", "text": 5}, {"type": "chat", "text": "hi", "colour": "red"}):
-            ala.send(bad)
-            assert ala.until(lambda m: m["type"] == "error")["code"] == "bad_message", bad
+            reply = reply_to(ala, bad)
+            assert reply["type"] == "error" and reply["code"] == "bad_message", bad
+        ala.send({"type": "chat", "text": 5, "id": [1]})  # an id no reply can carry: the error has none
+        assert ala.until(lambda m: m["type"] == "error")["id"] is None
+        long_code = reply_to(ala, {"type": "chat", "preset": "x" * 41})  # any unknown code, however long
+        assert long_code["code"] == "unknown_preset" and "…" in long_code["message"]
+        for invisible in ("\u200b", "\u3164\u2800", "hi\U000e0073\U000e0065", "a\ufff9b"):
+            assert reply_to(ala, {"type": "chat", "text": invisible})["code"] in ("chat_empty", "chat_bad_char")
+        flag = reply_to(ala, {"type": "chat", "text": "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e"
+                                                    "\U000e0067\U000e007f \U0001f468\u200d\U0001f469"})
+        assert flag["type"] == "chat"  # a tag-sequence flag and a joined emoji are visible text
         ala.send('{"type": "chat", "text": "\\ud800"}')  # a lone surrogate is no text
         assert ala.until(lambda m: m["type"] == "error")["code"] == "bad_message"
         # exactly 200 characters is fine, and nothing refused was numbered, kept or counted against the limit
         fine = reply_to(ala, {"type": "chat", "text": "é" * 200})
-        assert fine["type"] == "chat" and fine["seq"] == 1
-        assert next_chat(watcher)["seq"] == 1
+        assert fine["type"] == "chat" and fine["seq"] == 2
+        assert next_chat(watcher)["seq"] == 1 and next_chat(watcher)["seq"] == 2
         for ws in (ala, watcher):
             ws.send({"type": "ping", "id": 9})
             assert ws.until(lambda m: m["type"] == "pong") == {"type": "pong", "id": 9}
@@ -179,10 +188,13 @@ def test_the_history_on_joining_and_reconnecting(server: ThreadServer, table: tu
 def test_the_decoder_reads_chat() -> None:
     assert decode_client_message('{"type": "chat", "id": 3, "text": "hi"}').text == "hi"  # type: ignore[union-attr]
     for raw in ({"type": "chat"}, {"type": "chat", "text": "a", "preset": "hello"}, {"type": "chat", "text": None},
-                {"type": "chat", "preset": "x" * 41}):
+                {"type": "chat", "id": "x", "text": 3}):
         with pytest.raises(ProtocolError) as caught:
             decode_client_message(json.dumps(raw))
         assert caught.value.code == "bad_message", raw
+        assert caught.value.request_id == raw.get("id"), raw  # the id, for the error reply
+    long_code = decode_client_message(json.dumps({"type": "chat", "preset": "x" * 41}))
+    assert long_code.preset == "x" * 41  # type: ignore[union-attr]  # the hub answers unknown_preset
 
 
 def test_the_room_keeps_the_last_messages_and_forgets_old_sending_times() -> None:
@@ -192,3 +204,19 @@ def test_the_room_keeps_the_last_messages_and_forgets_old_sending_times() -> Non
     kept = room.history()
     assert len(kept) == CHAT_HISTORY and kept[0]["seq"] == 6 and kept[-1]["text"] == f"line {CHAT_HISTORY + 4}"
     assert room.wait(0, now=10_000.0) == 0.0
+
+
+def test_a_player_cannot_pass_for_another_in_the_chat(server: ThreadServer) -> None:
+    """Names are the players' own, but the chat says who spoke by the table's distinct names: a second "ALA" at a
+    table with Ala speaks as "ALA (2)"."""
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]
+    created = httpx.post(server.url + "/api/tables", json={"seats": seats, "visibility": "private"}).json()
+    tokens = [httpx.post(f"{server.url}/api/tables/{created['id']}/join", json={"name": name}).json()["token"]
+              for name in ("Ala", "ALA")]
+    ala, other = seated(server, created["id"], tokens[0]), seated(server, created["id"], tokens[1])
+    try:
+        said = reply_to(other, {"type": "chat", "text": "it's me, Ala"})
+        assert said["name"] == "ALA (2)" and next_chat(ala)["name"] == "ALA (2)"
+    finally:
+        ala.close()
+        other.close()

@@ -159,7 +159,7 @@ def test_double_dummy_is_skipped_while_the_server_is_busy(make_server: Any) -> N
     message = play_until_dd(ws)
     SERVER_ADAPTER.validate_python(message)
     assert message["dd"] is None and message["reason"] == "busy"
-    assert server.hub.dd_skipped == 1 and server.hub.dd is not None and not server.hub.dd._procs
+    assert server.hub.dd_skipped == 1 and server.hub.solvers is not None and not server.hub.solvers._procs
     while not ws.view["your_turn"]:  # the bots play on into the next deal: a sync now would race their events
         ws.recv()
     sync = ws.request({"type": "sync", "last_seq": ws.seq})

@@ -8,14 +8,13 @@ server applies it, stores it, and tells every client.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from typing import Any
 
 import httpx
 import pytest
 import sqlalchemy as sa
-from server_helpers import WS, ThreadServer
+from server_helpers import WS, ThreadServer, play_until
 
 from mizerka.deal import Play
 from mizerka.match import Match
@@ -28,36 +27,15 @@ VARIANT = "standard,contracts=NT+MZ"  # six deals: a whole match in a few second
 
 
 class UndoWS(WS):
-    """The helpers' client, which also takes an undo's snapshot: its ``seq`` goes back (the events after the card
-    taken back are gone, and their numbers will be given again)."""
-
-    def recv(self, timeout: float = 10) -> dict[str, Any]:
-        raw = self.conn.recv(timeout=timeout)
-        message: dict[str, Any] = json.loads(raw)
-        if message["type"] == "snapshot" and message.get("undone") is not None:
-            Snapshot.model_validate(message)
-            self.log.append(message)
-            self.seq, self.view = message["seq"], message["view"]
-            return message
-        return self._after(message)
-
-    def _after(self, message: dict[str, Any]) -> dict[str, Any]:
-        """What the helpers' client does with any other message (the same checks)."""
-        self.log.append(message)
-        if message["type"] == "event":
-            assert message["seq"] == self.seq + 1, (message["seq"], self.seq)
-            self.seq = message["seq"]
-            if message.get("view") is not None:
-                self.view = message["view"]
-        elif message["type"] in ("welcome", "snapshot"):
-            self.seq = message["seq"]
-            self.view = message["view"]
-        return message
+    """The helpers' client (which takes an undo's snapshot, its number going back) with ``undo`` and ``act``."""
 
     def undo(self, request_id: Any = "u") -> dict[str, Any]:
         """Send ``undo``; the reply: the snapshot carrying our id, or the error."""
         self.send({"type": "undo", "id": request_id})
-        return self.until(lambda m: m.get("id") == request_id and m["type"] in ("snapshot", "error"))
+        reply = self.until(lambda m: m.get("id") == request_id and m["type"] in ("snapshot", "error"))
+        if reply["type"] == "snapshot":
+            Snapshot.model_validate(reply)  # the protocol's schema, its ``undone`` field included
+        return reply
 
     def act(self, action: str) -> dict[str, Any]:
         reply = self.request({"type": "act", "action": action, "seq": self.seq})
@@ -77,20 +55,6 @@ def sit(server: ThreadServer, table: str, token: str | None) -> UndoWS:
     welcome = ws.hello(table, token)
     assert welcome["type"] == "welcome", welcome
     return ws
-
-
-def play_until(ws: UndoWS, stop: Any, limit: int = 5000) -> None:
-    """Act with the first legal action (keep in the exchange) at each of our turns until *stop(view)*."""
-    for _ in range(limit):
-        view = ws.view
-        assert view is not None
-        if stop(view):
-            return
-        if view["your_turn"]:
-            ws.act(view["legal"][0] if view["legal"] else "keep")
-        else:
-            ws.recv()
-    raise AssertionError("the game did not get there")
 
 
 def my_turn_to_play(view: dict[str, Any]) -> bool:
@@ -309,7 +273,7 @@ def test_a_bot_decision_asked_for_before_an_undo_is_never_played(make_server: An
     ws = sit(server, table, token)
     # a card of ours that a bot answers (we do not end the trick), with another card we could play instead
     play_until(ws, lambda v: my_turn_to_play(v) and v["trick"] is not None and len(v["trick"]["cards"]) == 1
-               and len(v["legal"]) >= 2, limit=20000)
+               and len(v["legal"]) >= 2)
     before = ws.view
     assert before is not None
     server.config.bot_delay = delay  # from now on each bot decision takes this long (read at each bot turn)

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 from playwright.sync_api import expect
-from web_helpers import VISIBLE_POINT, act_once, view, wait_for_table
+from web_helpers import VISIBLE_POINT, act_once, seat_at, view, wait_for_table
 
 
 def make_table(web_server: Any, seats: list[dict[str, Any]] | None = None, **options: Any) -> str:
@@ -26,25 +26,14 @@ def make_table(web_server: Any, seats: list[dict[str, Any]] | None = None, **opt
     return f"{web_server.url}/?table={created.json()['id']}"
 
 
-def seat_at(new_page: Any, web_server: Any, invite: str, name: str, **context: Any) -> Any:
-    page = new_page(**context)
-    page.goto(web_server.url + "/")
-    page.fill("#player-name", name)
-    page.locator("#player-name").blur()
-    page.goto(invite)
-    page.click("#join-table")
-    wait_for_table(page)
-    return page
-
-
 def chat_lines(page: Any) -> list[str]:
     return [re.sub(r"\s+", " ", text).strip() for text in page.locator(".chat-log .chat-line").all_inner_texts()]
 
 
 def test_two_players_talk(new_page: Any, web_server: Any) -> None:
     invite = make_table(web_server)  # three human seats: one stays open, so the table waits and no dialog opens
-    ala = seat_at(new_page, web_server, invite, "Ala")
-    bolek = seat_at(new_page, web_server, invite, "Bolek")
+    ala = seat_at(new_page, web_server.url, invite, "Ala")
+    bolek = seat_at(new_page, web_server.url, invite, "Bolek")
     bolek.select_option("#lang-select", "pl")
 
     # Ala opens the chat and says something; Enter sends, and the input is emptied once the server relays it
@@ -134,7 +123,7 @@ def test_the_chat_on_a_phone_leaves_the_hand_uncovered(new_page: Any, web_server
 
     invite = make_table(web_server, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"},
                                            {"kind": "bot", "level": "random"}], chat=True)
-    page = seat_at(new_page, web_server, invite, "Ola", **phone)
+    page = seat_at(new_page, web_server.url, invite, "Ola", **phone)
     deadline = time.monotonic() + 60
     while True:  # on to the hand of the exchange or the play, with no dialog open
         assert time.monotonic() < deadline, view(page)

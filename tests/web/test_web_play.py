@@ -8,7 +8,16 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
-from web_helpers import act_once, assert_no_hidden_cards, click_card, play_until, quickplay, view, wait_for_table
+from web_helpers import (
+    act_once,
+    assert_no_hidden_cards,
+    click_card,
+    play_until,
+    quickplay,
+    seat_at,
+    view,
+    wait_for_table,
+)
 
 
 def test_a_deal_against_bots_through_clicks(new_page: Any, web_server: Any, artifacts: Path) -> None:
@@ -81,14 +90,7 @@ def test_three_humans_at_a_private_table(new_page: Any, web_server: Any, artifac
 
     guests = []
     for name in ("Bartek", "Celina"):
-        page = new_page()
-        page.goto(web_server.url + "/")
-        page.fill("#player-name", name)
-        page.locator("#player-name").blur()
-        page.goto(invite)
-        page.click("#join-table")
-        wait_for_table(page)
-        guests.append(page)
+        guests.append(seat_at(new_page, web_server.url, invite, name))
     pages = [host, *guests]
     for page in pages:
         page.wait_for_function("() => window.mizerkaDebug.view().status === 'playing'")

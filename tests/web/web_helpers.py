@@ -64,6 +64,19 @@ def wait_for_table(page: Any) -> dict[str, Any]:
     return view(page)
 
 
+def seat_at(new_page: Any, base_url: str, invite: str, name: str, **context: Any) -> Any:
+    """A new page (*context*: the browser context's options) whose player, named *name* in the lobby, takes a seat
+    at the table of the invite link; returned once the table is shown."""
+    page = new_page(**context)
+    page.goto(base_url + "/")
+    page.fill("#player-name", name)
+    page.locator("#player-name").blur()
+    page.goto(invite)
+    page.click("#join-table")
+    wait_for_table(page)
+    return page
+
+
 def quickplay(page: Any, base_url: str) -> dict[str, Any]:
     """Open the lobby and start a game against the computer with one click."""
     page.goto(base_url + "/")

@@ -52,7 +52,38 @@ CHAT_WINDOW: Final = 10.0
 
 _CONTROL_CATEGORIES: Final = frozenset({"Cc", "Zl", "Zp"})
 """Unicode's control characters (line breaks, tabs, escapes, NUL…) and the line and paragraph separators: a chat
-line is one line.  Other format characters pass: the zero-width joiner holds emoji sequences together."""
+line is one line."""
+
+_JOINERS: Final = frozenset({"\u200c", "\u200d"})
+"""The zero-width non-joiner and joiner: the only invisible format characters (category Cf) a message may hold,
+since emoji sequences and some scripts need them.  Every other one (zero-width space, word joiner, byte order mark,
+interlinear annotation marks…) is refused: it shows nothing, or hides text."""
+
+_BLANKS: Final = frozenset({"\u115f", "\u1160", "\u2800", "\u3164", "\uffa0"})
+"""Letters and symbols that draw as blank space (the Hangul fillers, the empty braille pattern): a message of these
+and spaces alone says nothing."""
+
+_BLACK_FLAG: Final = "\U0001f3f4"
+_TAGS: Final = range(0xE0020, 0xE0080)
+_CANCEL_TAG: Final = "\U000e007f"
+
+
+def _hidden_characters(text: str) -> str | None:
+    """The first invisible format character of *text* that a message may not hold, or ``None``.  Tag characters
+    (U+E0020-U+E007F) are allowed only in an emoji tag sequence: a black flag, tags, the cancel tag (the flags of
+    England, Scotland and Wales); anywhere else they are invisible text."""
+    in_flag = False
+    for i, ch in enumerate(text):
+        if ord(ch) in _TAGS:
+            if not (in_flag or (i > 0 and text[i - 1] == _BLACK_FLAG)):
+                return ch
+            in_flag = ch != _CANCEL_TAG
+            continue
+        if in_flag:  # a tag sequence must end with the cancel tag
+            return text[i - 1]
+        if unicodedata.category(ch) == "Cf" and ch not in _JOINERS:
+            return ch
+    return text[-1] if in_flag else None
 
 
 def clean_chat_text(text: str) -> str:
@@ -74,6 +105,8 @@ def clean_chat_text(text: str) -> str:
     text = text.strip()
     if not text:
         raise TableError("chat_empty", "the message is empty")
+    if all(ch.isspace() or ch in _BLANKS or ch in _JOINERS or unicodedata.category(ch) == "Cf" for ch in text):
+        raise TableError("chat_empty", "the message shows nothing: it holds only blank or invisible characters")
     if len(text) > MAX_CHAT_CHARS:
         raise TableError("chat_too_long", f"the message has {len(text)} characters; at most {MAX_CHAT_CHARS} "
                                           "are allowed")
@@ -84,6 +117,10 @@ def clean_chat_text(text: str) -> str:
         if unicodedata.category(ch) in _CONTROL_CATEGORIES:
             raise TableError("chat_bad_char", f"the message holds the control character {_char_name(ch)}, "
                                               "and a chat message is one line of visible text")
+    hidden = _hidden_characters(text)
+    if hidden is not None:
+        raise TableError("chat_bad_char", f"the message holds the invisible character {_char_name(hidden)}, "
+                                          "which shows nothing or hides text")
     return text
 
 

@@ -427,8 +427,8 @@ class Hub:
         self._gc: asyncio.Task[None] | None = None
         self.started = time.time()
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.dd: DoubleDummy | None = None
-        self.solvers: DoubleDummy | None = None  # the workers of dd and reviews (self.dd, when dd is on)
+        # the solver's worker processes: the deal-end double-dummy values (when dd_limit > 0) and the reviews
+        self.solvers: DoubleDummy | None = None
         self.rate = EventRate()
         self.dd_skipped = 0
         self.reviews_run = 0  # analyses started for reviews (a cached or shared one is not counted again)
@@ -446,7 +446,6 @@ class Hub:
         self.slow_pool = await asyncio.to_thread(self._make_pool, self.config.slow_bot_workers, "slow-bot")
         if self.config.dd_limit > 0 or self.config.review_limit > 0:
             self.solvers = DoubleDummy(self.config.dd_limit, self.config.dd_workers)
-            self.dd = self.solvers if self.config.dd_limit > 0 else None
         for table in await asyncio.to_thread(self.store.load_active):
             self.tables[table.id] = LiveTable(table)
         log.info("resumed %d tables", len(self.tables))
@@ -527,7 +526,7 @@ class Hub:
                 log.info("table %s event %d %s", table.id, event.seq, json.dumps(event.render(None)))
         self._broadcast(live, events)
         self._schedule(live)
-        if self.dd is not None:
+        if self.solvers is not None and self.config.dd_limit > 0:
             for event in events:
                 if event.kind == "deal_end":
                     if self._busy():
@@ -540,10 +539,10 @@ class Hub:
     async def _double_dummy(self, live: LiveTable, deal_no: int) -> None:
         """Analyse a finished deal and send everyone at the table its double-dummy values (or why not)."""
         table = live.table
-        assert self.dd is not None and table.match is not None
+        assert self.solvers is not None and table.match is not None
         deal = table.match.deals[deal_no - 1]
         try:
-            values, reason = await self.dd.analyse(deal)
+            values, reason = await self.solvers.analyse(deal)
         except Exception:
             log.exception("table %s: double-dummy analysis of deal %d failed", table.id, deal_no)
             values, reason = None, "error"
@@ -823,8 +822,8 @@ class Hub:
             message = decode_client_message(raw)
             request_id = message.id
             await self.handle(client, message)
-        except ProtocolError as error:
-            client.send({"type": "error", "id": request_id, "code": error.code, "message": error.message})
+        except ProtocolError as error:  # the id, when the message had one a reply can carry (protocol.md)
+            client.send({"type": "error", "id": error.request_id, "code": error.code, "message": error.message})
         except TableError as error:
             reply: dict[str, Any] = {"type": "error", "id": request_id, "code": error.code, "message": error.message}
             if error.reason is not None:
@@ -1049,7 +1048,7 @@ class Hub:
         if client.seat is None:
             raise TableError("no_seat", "spectators can read the chat but not write in it")
         seat = client.seat
-        name = table.seats[seat].name or f"seat {seat}"
+        name = table.player_names()[seat]  # distinct at the table: two players called Ala are "Ala" and "Ala (2)"
         chat = live.chat.post(seat, name, text=message.text, preset=message.preset)
         text = encode(chat)
         for other in list(live.clients):

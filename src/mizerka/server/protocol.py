@@ -122,13 +122,26 @@ own language ("good_luck": "Good luck!", "Powodzenia!", "Удачи!")."""
 
 
 class ProtocolError(ValueError):
-    """A client message the server refuses.  ``code`` is a key of :data:`ERROR_CODES`."""
+    """A client message the server refuses.  ``code`` is a key of :data:`ERROR_CODES`; ``request_id`` is the
+    message's ``id`` when it could be read (a JSON object whose ``id`` is a string or an integer), so that the
+    error reply names the request even when the rest of the message is wrong."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, request_id: str | int | None = None) -> None:
         assert code in ERROR_CODES, code
         self.code = code
         self.message = message
+        self.request_id = request_id
         super().__init__(f"{code}: {message}")
+
+
+def _echoable_id(value: object) -> str | int | None:
+    """*value* if a reply may carry it as the request's ``id`` (an integer, or text a reply can encode), else None."""
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        return None
+    try:
+        return _unicode_text(value)
+    except ValueError:
+        return None
 
 
 class _Message(BaseModel):
@@ -219,7 +232,7 @@ class Chat(_Message):
     type: Literal["chat"]
     id: RequestId = None
     text: Annotated[str | None, AfterValidator(_unicode_text)] = None
-    preset: Annotated[str | None, Field(max_length=40)] = None
+    preset: str | None = None  # any other code gets unknown_preset (the frame limit bounds its length)
 
     @model_validator(mode="after")
     def _one_of(self) -> Chat:
@@ -282,19 +295,21 @@ def decode_client_message(
         raise ProtocolError("bad_json", "the message is not valid JSON (bad encoding or nesting)") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", f"a message is a JSON object, not {type(data).__name__}")
+    request_id = _echoable_id(data.get("id"))
     kind = data.get("type")
     if not isinstance(kind, str):
-        raise ProtocolError("bad_message", "the message has no 'type' string")
+        raise ProtocolError("bad_message", "the message has no 'type' string", request_id)
     if kind not in CLIENT_TYPES:
         shown = kind if len(kind) <= 40 else kind[:40] + "…"
         expected = ", ".join(CLIENT_TYPES)
-        raise ProtocolError("unknown_type", f"unknown message type {shown!r} (expected one of: {expected})")
+        raise ProtocolError("unknown_type", f"unknown message type {shown!r} (expected one of: {expected})",
+                            request_id)
     try:
         return _CLIENT_ADAPTER.validate_python(data)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "message"
-        raise ProtocolError("bad_message", f"{kind}: {where}: {first['msg']}") from None
+        raise ProtocolError("bad_message", f"{kind}: {where}: {first['msg']}", request_id) from None
 
 
 # -- server → client --------------------------------------------------------------------------------

@@ -308,12 +308,13 @@ class Table:
         return seat if seat is not None and self.seats[seat].bot_plays else None
 
     def player_names(self) -> list[str]:
-        """Display names, made distinct as a match needs them."""
+        """Display names, made distinct as a match needs them, and so that nobody passes for another player (in the
+        chat, say): ignoring case, a later seat's name already taken gets a number."""
         names: list[str] = []
         for index, seat in enumerate(self.seats):
             base = seat.name if seat.name else f"Bot {index + 1}"
             name, k = base, 2
-            while name in names:
+            while name.casefold() in {taken.casefold() for taken in names}:
                 name, k = f"{base} ({k})", k + 1
             names.append(name)
         return names
