@@ -20,9 +20,10 @@ function write(key, value) {
   }
 }
 
-/** The remembered home-screen settings: player name, bot level and rules variant. */
+/** The remembered settings: player name, bot level and rules variant (the lobby's), and the table's options:
+ *  `autoPlay`, play the only legal card by itself (off unless chosen). */
 export function prefs() {
-  return { name: "", level: "rules", variant: "standard", ...read("prefs", {}) };
+  return { name: "", level: "rules", variant: "standard", autoPlay: false, ...read("prefs", {}) };
 }
 
 export function savePrefs(update) {

@@ -12,11 +12,14 @@ import { cardName, contractName, levelName, listOf, refusalReason, signed, suitN
 import { TableSocket } from "./net.js";
 import { ReviewDialog } from "./review.js";
 import { CONTRACT_CODES, contractIndex, contractLabel, h, renderScoreSheet, winnersOf } from "./sheet.js";
-import { forgetSeat, saveSeat, seatFor } from "./store.js";
+import { forgetSeat, prefs, savePrefs, saveSeat, seatFor } from "./store.js";
 
 const TRUMP_INDEX = { C: 0, D: 1, H: 2, S: 3 };
 const ROLE_KEYS = { FH: "table.forehand", MH: "table.middlehand", D: "table.dealer" };
 const TRICK_HOLD_MS = 1300;
+// The only legal card, with the option on, is played after a random pause in this range (ms): a constant or no
+// pause would tell the other players that the card was forced.
+const AUTO_PLAY_MS = [600, 1600];
 
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -60,6 +63,11 @@ export class TableView {
     this.winners = null;
     this.message = null;
     this.forcedSent = null;
+    this.autoPlay = null; // {timer}: the only legal card, about to be played by itself (the option `autoPlay`)
+    this.autoPlayed = null; // the card so played, until its event is announced
+    this.noAutoPlaySeq = null; // the view an undo came back to: its card is not played again by itself
+    this.said = { prompt: null, banner: null }; // the prompt's and the contract banner's texts last announced
+    this.saidContract = null; // the contract a choice just announced (the banner then adds its trumps and goal)
     this.chat = new ChatPanel({ tableId, socket: () => this.socket }); // lives across redraws (js/chat.js)
     this.onKey = (event) => this.handleKey(event);
   }
@@ -89,6 +97,7 @@ export class TableView {
 
   destroy() {
     this.destroyed = true;
+    this.cancelAutoPlay();
     document.removeEventListener("keydown", this.onKey);
     clearTimeout(this.heldTimer);
     this.socket?.close();
@@ -176,6 +185,7 @@ export class TableView {
     announce(mine ? t("announce.undone", { list }) : t("announce.undoneBy", { name: this.nameOf(undone.seat, view), list }));
     const own = mine ? (undone.actions || []).find((a) => a.seat === view.seat) : null;
     if (own) this.focusCard = own.action;
+    if (mine) this.noAutoPlaySeq = view.seq; // the card taken back is the player's to play again, even if forced
     this.setView(view);
     if (mine) this.el?.me.querySelector('.hand .card[tabindex="0"]')?.focus({ preventScroll: true });
   }
@@ -184,6 +194,7 @@ export class TableView {
   async undo() {
     const v = this.view;
     if (this.pending || !v || v.seat === null || v.seat === undefined) return;
+    this.cancelAutoPlay();
     this.pending = true;
     this.render();
     const reply = await this.socket.request({ type: "undo" });
@@ -207,6 +218,7 @@ export class TableView {
   setView(view) {
     const previous = this.view;
     this.view = view;
+    this.cancelAutoPlay(); // a new view (the next event, an undo, a reconnection): decided again below
     if (view.rematch) { // the rematch table was made while this page was away (a reload): go there
       this.onRematch(view.rematch);
       if (this.destroyed) return;
@@ -227,10 +239,12 @@ export class TableView {
     this.render();
     this.maybeForcedChoice();
     this.showDialogs();
+    this.maybeAutoPlay();
   }
 
   async act(action) {
     if (this.pending) return;
+    this.cancelAutoPlay(); // the player acted first (or this is the auto-play itself)
     this.pending = true;
     this.message = null;
     this.render();
@@ -285,6 +299,34 @@ export class TableView {
     this.act(v.legal[0]);
   }
 
+  /**
+   * With the option on (`prefs().autoPlay`), the only legal card of the player's turn in the play phase is played
+   * by itself after a random pause (AUTO_PLAY_MS), unless the player acts first.  A new view cancels it (setView
+   * decides again); the position an undo came back to is left to the player.
+   */
+  maybeAutoPlay() {
+    this.cancelAutoPlay();
+    const v = this.view;
+    if (this.destroyed || !v || !prefs().autoPlay || v.seat === null || v.seat === undefined) return;
+    if (!v.your_turn || v.phase !== "play" || v.legal.length !== 1 || this.pending || v.seq === this.noAutoPlaySeq) return;
+    const code = v.legal[0];
+    const [low, high] = AUTO_PLAY_MS;
+    const timer = setTimeout(() => {
+      this.autoPlay = null;
+      if (this.destroyed || this.view !== v || this.pending || !prefs().autoPlay) return;
+      this.autoPlayed = code;
+      this.act(code);
+      this.message = { kind: "info", text: t("announce.autoPlayed", { card: cardName(parseCard(code)) }) };
+      this.render();
+    }, low + Math.random() * (high - low));
+    this.autoPlay = { timer };
+  }
+
+  cancelAutoPlay() {
+    if (this.autoPlay) clearTimeout(this.autoPlay.timer);
+    this.autoPlay = null;
+  }
+
   // -- names and announcements ---------------------------------------------------------------------
 
   nameOf(seat, view = this.view) {
@@ -316,13 +358,17 @@ export class TableView {
     const mine = (who) => seat !== null && seat !== undefined && who === seat;
     if (event.action_kind === "play") {
       const card = cardName(parseCard(event.card));
-      announce(mine(event.actor) ? t("announce.playedYou", { card }) : t("announce.played", { name, card }));
+      const auto = mine(event.actor) && this.autoPlayed !== null && parseCard(this.autoPlayed) === parseCard(event.card);
+      if (mine(event.actor)) this.autoPlayed = null;
+      if (auto) announce(t("announce.autoPlayed", { card }));
+      else announce(mine(event.actor) ? t("announce.playedYou", { card }) : t("announce.played", { name, card }));
       if (event.trick && event.trick.winner !== null && event.trick.winner !== undefined) {
         announce(mine(event.trick.winner) ? t("announce.trickWonYou")
           : t("announce.trickWon", { name: this.nameOf(event.trick.winner, view) }));
       }
     } else if (event.action_kind === "choose") {
       const contract = contractName(contractIndex(event.contract));
+      this.saidContract = String(event.contract).toUpperCase(); // the banner's announcement need not name it again
       if (event.auto && event.actor === this.view?.seat) {
         this.message = { kind: "info", text: t("choose.forced", { contract }) };
       }
@@ -387,6 +433,7 @@ export class TableView {
     this.renderMe(v);
     this.renderSheet(v);
     this.chat.update(v);
+    this.announceRedrawn(v);
     if (focusKey && !this.root.contains(document.activeElement)) {
       // gone or disabled now (the hint button off turn, the exchange's confirm once sent): the hand takes it
       const again = this.root.querySelector(`[data-focus="${focusKey}"]:not([disabled])`)
@@ -400,6 +447,40 @@ export class TableView {
     }
   }
 
+  /** The contract banner's sentence, in parts: the contract, its trumps (unless its name says it), the goal. */
+  bannerParts(v) {
+    const code = v.contract.code;
+    const trump = v.contract.trump;
+    const name = contractName(contractIndex(code));
+    const trumps = trump ? t("table.trumps", { suit: suitName(TRUMP_INDEX[trump]) }) : t("table.noTrumps");
+    const goal = t(v.contract.goal === "avoid" ? "table.avoidBanner" : "table.takeBanner");
+    return trumps === name ? [name, goal] : [name, trumps, goal];
+  }
+
+  /**
+   * The prompt and the contract banner are redrawn with the table (a live region there would say nothing): their
+   * text is announced when it changes, once, compared with the text last announced.  The turn coming to the
+   * player is said by setView ("Your turn."), so that prompt is not said again; a contract that a choice has just
+   * announced ("Ala chose Hearts.") is not named again: the banner adds its trumps and goal.
+   */
+  announceRedrawn(v) {
+    const parts = v.contract ? this.bannerParts(v) : null;
+    const banner = parts ? parts.join(". ") : "";
+    if (banner !== this.said.banner) {
+      this.said.banner = banner;
+      if (parts) {
+        const chosen = this.saidContract === String(v.contract.code).toUpperCase();
+        announce(`${(chosen ? parts.slice(1) : parts).join(". ")}.`);
+      }
+      this.saidContract = null;
+    }
+    const prompt = v.phase === "waiting" ? "" : this.promptText(v);
+    if (prompt !== this.said.prompt) {
+      this.said.prompt = prompt;
+      if (prompt && !v.your_turn) announce(prompt);
+    }
+  }
+
   renderBar(v) {
     const bar = this.el.bar;
     bar.replaceChildren();
@@ -410,15 +491,24 @@ export class TableView {
       const code = v.contract.code;
       const avoid = v.contract.goal === "avoid";
       const trump = v.contract.trump;
-      const banner = h("div", { class: `contract-banner ${avoid ? "avoid" : "take"}`, role: "status",
-        "aria-label": `${contractName(contractIndex(code))}. ${trump ? t("table.trumps", { suit: suitName(TRUMP_INDEX[trump]) })
-          : t("table.noTrumps")}. ${t(avoid ? "table.avoidBanner" : "table.takeBanner")}` },
+      // not a live region: redrawn with the table, its changes are announced by announceRedrawn
+      const banner = h("div", { class: `contract-banner ${avoid ? "avoid" : "take"}`, role: "group",
+        "aria-label": this.bannerParts(v).join(". ") },
       h("span", { class: "contract-name" }, contractLabel(code)),
       h("span", { class: "trumps" }, trump ? t("table.trumps", { suit: suitName(TRUMP_INDEX[trump]) }) : t("table.noTrumps")),
       h("span", { class: "goal-flag" }, t(avoid ? "table.avoidBanner" : "table.takeBanner")));
       bar.append(banner);
     }
     const tools = h("div", { class: "tools" });
+    if (v.seat !== null && v.seat !== undefined) { // a seated player's option (remembered): see maybeAutoPlay
+      const auto = h("input", { type: "checkbox", class: "auto-play-check", "data-focus": "auto-play",
+        checked: Boolean(prefs().autoPlay) });
+      auto.addEventListener("change", () => {
+        savePrefs({ autoPlay: auto.checked });
+        this.maybeAutoPlay();
+      });
+      tools.append(h("label", { class: "auto-play" }, auto, h("span", {}, t("table.autoPlay"))));
+    }
     const lastBtn = h("button", { type: "button", class: "btn", "data-focus": "last", "aria-pressed": String(this.showLast),
       "aria-keyshortcuts": "L", disabled: !v.last_trick }, t(this.showLast ? "table.hideLastTrick" : "table.lastTrick"));
     lastBtn.addEventListener("click", () => { this.showLast = !this.showLast; this.render(); });
@@ -530,7 +620,8 @@ export class TableView {
         });
       }
       centre.append(trickBox);
-      centre.append(h("p", { class: "prompt", role: "status" }, this.promptText(v)));
+      // not a live region: redrawn with the table, its changes are announced by announceRedrawn
+      centre.append(h("p", { class: "prompt" }, this.promptText(v)));
     }
     felt.append(centre);
   }
@@ -763,7 +854,8 @@ export class TableView {
       this.el.bar.querySelector('[data-focus="sheet"]')?.focus(); // back to the button that opens it
     });
     panel.replaceChildren(h("div", { class: "sheet-head" }, h("h2", {}, t("sheet.title")), close),
-      renderScoreSheet(v, this.winners, { onReview: (n, key) => this.openReview(n, key) }));
+      // a finished deal's review is given only while the table shows its deals in full (else refused)
+      renderScoreSheet(v, this.winners, { onReview: this.dealsRevealed(v) ? (n, key) => this.openReview(n, key) : null }));
   }
 
   // -- the review of a finished deal ---------------------------------------------------------------
