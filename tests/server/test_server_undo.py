@@ -266,6 +266,56 @@ def test_the_undone_table_resumes_from_the_database_after_a_restart(make_server:
     play_until(again, lambda v: v["your_turn"] or v["deal_no"] != before["deal_no"])
 
 
+def test_a_client_back_from_before_an_undo_is_refused_by_the_journal_epoch(make_server: Any) -> None:
+    """A connection away during an undo comes back with a ``last_seq`` not past the table's last event: the numbers
+    it saw after the cut name other events now, so a catch-up from there would not follow what it had.  The
+    ``epoch`` it saw its numbers in (welcome, snapshot) tells: another epoch gets ``bad_seq`` and changes nothing,
+    the right one gets its events, and a restart keeps the epoch (in the row's summary)."""
+    server = make_server()
+    table, token = quickplay(server)
+    player = sit(server, table, token)
+    play_until(player, lambda v: my_turn_to_play(v) and v["trick"] is None and len(v["hand"]) in range(4, 9)
+               and v["can_undo"])
+    card = player.view["legal"][0]
+    watcher = UndoWS(server.ws_url)
+    assert watcher.hello(table)["epoch"] == 0
+    player.act(card)
+    play_until(player, lambda v: v["your_turn"])
+    watcher.until(lambda m: m["type"] == "event" and m["seq"] == player.seq)
+    seen = watcher.seq  # the watcher saw our card and the bots' after it, then went away
+    watcher.close()
+    reply = player.undo()
+    assert reply["epoch"] == 1 and reply["seq"] < seen
+    other = next(c for c in player.view["legal"] if c != card) if len(player.view["legal"]) > 1 else card
+    player.act(other)
+    play_until(player, lambda v: player.seq >= seen)
+    back = UndoWS(server.ws_url)
+    back.send({"type": "hello", "id": "h", "protocol": 1, "table": table, "last_seq": seen, "epoch": 0})
+    refused = back.until(lambda m: m.get("id") == "h")
+    assert refused["type"] == "error" and refused["code"] == "bad_seq" and "undo" in refused["message"], refused
+    fresh = back.hello(table, None, seen - 1)  # an older client, without epoch: the number alone is checked
+    assert fresh["type"] == "welcome" and fresh["epoch"] == 1
+    back.send({"type": "sync", "id": "s", "last_seq": seen - 1, "epoch": 0})
+    assert back.until(lambda m: m.get("id") == "s")["code"] == "bad_seq"
+    back.send({"type": "sync", "id": "s2", "last_seq": reply["seq"], "epoch": 1})
+    caught = back.until(lambda m: m.get("id") == "s2")
+    assert caught["type"] == "snapshot" and caught["epoch"] == 1
+    live = server.hub.tables[table].table
+    assert [e["seq"] for e in caught["events"]] == list(range(reply["seq"] + 1, live.seq + 1))
+    assert caught["events"][0]["event"]["card"] == other  # the events after the cut as they are now
+    back.close()
+    player.close()
+    server.stop()
+    _, now = stored_events(server.config.database, table)
+    second = make_server()
+    resumed = UndoWS(second.ws_url)
+    resumed.send({"type": "hello", "id": "h", "protocol": 1, "table": table, "token": token, "last_seq": now,
+                  "epoch": 1})
+    assert resumed.until(lambda m: m.get("id") == "h")["type"] == "welcome"  # the same epoch after the restart
+    resumed.send({"type": "sync", "id": "s", "last_seq": now, "epoch": 0})
+    assert resumed.until(lambda m: m.get("id") == "s")["code"] == "bad_seq"
+
+
 def test_a_bot_decision_asked_for_before_an_undo_is_never_played(make_server: Any) -> None:
     delay = 1.5
     server = make_server()

@@ -3,9 +3,12 @@ back in the hand, the focus on it, and the screen reader told what was taken bac
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from playwright.sync_api import expect
+from test_web_audit_s12 import open_seat, play_through_protocol
+from test_web_polish import quickplay_seat
 from web_helpers import click_card, play_until, quickplay, view
 
 
@@ -49,3 +52,27 @@ def test_undo_brings_the_card_back_into_the_hand(new_page: Any, web_server: Any)
     # play goes on from there: the bots answer the card played now
     click_card(page, page.locator(".hand .card.playable").first)
     page.wait_for_function("seq => window.mizerkaDebug.view().seq > seq + 1", arg=before["seq"], timeout=20000)
+
+
+def test_a_reconnection_after_an_undo_says_the_journal_epoch(new_page: Any, web_server: Any) -> None:
+    """After an undo the event numbers past the cut name other events: the page keeps the journal's ``epoch`` of
+    its last welcome or snapshot and says it with ``last_seq`` when it reconnects (docs/protocol.md), so that a
+    page that missed an undo is told ``bad_seq`` (and starts afresh) instead of going on from numbers that now
+    name other events.  Here the page saw the undo: its hello after a dropped connection is taken as it is."""
+    table, token, seat = quickplay_seat(web_server.url)
+    play_through_protocol(web_server, table, token, lambda v: (
+        v["phase"] == "play" and v["your_turn"] and v["can_undo"] and len(v["hand"]) >= 3))
+    page = new_page()
+    hellos: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: hellos.extend(
+        m for m in [json.loads(payload)] if m.get("type") == "hello")))
+    open_seat(page, web_server.url, table, token, seat)
+    page.wait_for_function("() => window.mizerkaDebug.view().can_undo")
+    seq = view(page)["seq"]
+    page.locator(".undo-btn").click()
+    page.wait_for_function("seq => window.mizerkaDebug.view().seq < seq", arg=seq)
+    back = view(page)["seq"]
+    page.evaluate("() => window.mizerkaDebug.socket.simulateDrop()")
+    page.wait_for_function("() => window.mizerkaDebug.states.filter(s => s === 'open').length >= 2")
+    assert hellos[-1]["last_seq"] == back and hellos[-1]["epoch"] == 1, hellos
+    assert view(page)["seq"] == back and view(page)["your_turn"]

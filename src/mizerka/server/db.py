@@ -150,6 +150,8 @@ def _event_rows(table_id: str, events: list[Event], now: float) -> list[dict[str
 def _summary(table: Table) -> dict[str, Any]:
     summary: dict[str, Any] = {"players": table.player_names(), "deal_no": table.deal_no,
                                "n_deals": table.rules.n_deals, "name": table.settings.name}
+    if table.epoch:  # the journal's undo count (Table.epoch): a resumed table keeps it
+        summary["epoch"] = table.epoch
     if table.match is not None:
         summary["totals"] = table.match.totals
         if table.match.is_over():

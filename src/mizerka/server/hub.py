@@ -852,8 +852,7 @@ class Hub:
             await self._act(client, message)
         elif isinstance(message, Sync):
             live = self._attached(client)
-            if message.last_seq > live.table.seq:
-                raise TableError("bad_seq", f"event {message.last_seq} has not happened (the last is {live.table.seq})")
+            live.table.check_last_seq(message.last_seq, message.epoch)
             client.send(self._catch_up("snapshot", live, client.seat, message.last_seq, message.id))
         elif isinstance(message, RequestHint):
             await self._hint(client, message)
@@ -886,7 +885,7 @@ class Hub:
         message: dict[str, Any] = {"type": kind, "id": request_id}
         if kind == "welcome":
             message.update(protocol=PROTOCOL_VERSION, table=table.id, seat=seat)
-        message.update(seq=table.seq, view=build_view(table, seat, live.connected()),
+        message.update(seq=table.seq, epoch=table.epoch, view=build_view(table, seat, live.connected()),
                        events=render_events(table, missed, seat, view=False))
         if kind == "welcome":
             message["chat"] = live.chat.history() if table.settings.chat else []
@@ -905,8 +904,7 @@ class Hub:
                 raise TableError("bad_token", "this token holds no seat at this table")
         elif not table.settings.spectators:
             raise TableError("spectators_off", "this table does not admit spectators")
-        if hello.last_seq is not None and hello.last_seq > table.seq:
-            raise TableError("bad_seq", f"event {hello.last_seq} has not happened (the last is {table.seq})")
+        table.check_last_seq(hello.last_seq, hello.epoch)
         async with live.lock:
             # again under the lock: a leave waiting for it may have given the token up since the check above
             # (the leave demotes only the connections already at the table)
@@ -1001,7 +999,7 @@ class Hub:
                 if seat not in views:
                     views[seat] = build_view(table, seat, connected)
                 other.send({"type": "snapshot", "id": message.id if other is client else None, "seq": table.seq,
-                            "view": views[seat], "events": [], "undone": info})
+                            "epoch": table.epoch, "view": views[seat], "events": [], "undone": info})
             self._schedule(live)
 
     async def _hint(self, client: Client, message: RequestHint) -> None:

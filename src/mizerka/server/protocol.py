@@ -170,7 +170,11 @@ class Hello(_Message):
     """Attach this connection to a table, as the seat of ``token`` or, without a token, as a spectator.
 
     ``last_seq`` is the number of the last event the client saw (reconnect): the reply carries every
-    later event.  A new hello moves the connection to another table (or seat).
+    later event.  ``epoch`` is the journal epoch it saw that event in (the ``epoch`` of its last welcome or
+    snapshot): an undo since then cut the journal and gives its numbers again, and the hello is refused with
+    ``bad_seq`` (say hello again without ``last_seq``) instead of being sent events that do not follow the
+    client's.  Without ``epoch`` only the number is checked.  A new hello moves the connection to another table
+    (or seat).
     """
 
     type: Literal["hello"]
@@ -179,6 +183,7 @@ class Hello(_Message):
     table: Annotated[str, Field(min_length=1, max_length=64)]
     token: Annotated[str | None, Field(max_length=128)] = None
     last_seq: Seq | None = None
+    epoch: Seq | None = None
 
 
 class Act(_Message):
@@ -215,11 +220,12 @@ class Rematch(_Message):
 
 
 class Sync(_Message):
-    """Ask for a snapshot and every event after ``last_seq`` (as a reconnecting hello does)."""
+    """Ask for a snapshot and every event after ``last_seq`` (as a reconnecting hello does, ``epoch`` too)."""
 
     type: Literal["sync"]
     id: RequestId = None
     last_seq: Seq
+    epoch: Seq | None = None
 
 
 class Chat(_Message):
@@ -458,6 +464,8 @@ class Welcome(_Message):
     table: str
     seat: int | None
     seq: int
+    epoch: int = Field(default=0, description="The journal's epoch: how many times an undo has cut it.  Send it "
+                       "back with last_seq in a later hello or sync.")
     view: View
     events: list[EventMessage] = Field(description="The events after the hello's last_seq (without views).")
     chat: list[ChatMessage] = Field(default_factory=list, description="The table's last chat messages (at most "
@@ -486,6 +494,7 @@ class Snapshot(_Message):
     type: Literal["snapshot"]
     id: RequestId = None
     seq: int
+    epoch: int = Field(default=0, description="The journal's epoch (see ``welcome``): one more after each undo.")
     view: View
     events: list[EventMessage]
     undone: Undone | None = Field(default=None, description="After an undo: what it took back.")

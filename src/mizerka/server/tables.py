@@ -258,6 +258,12 @@ class Table:
         self.rematch_table: str | None = None
         self.dd: dict[int, dict[str, Any] | None] = {}  # deal number → double-dummy values (not journaled)
         self.seat_version = 0  # counts seat changes, so that views can keep the players' part until the next one
+        # The journal's epoch: how many times an undo has cut it (:meth:`undo`).  An undo gives the numbers of the
+        # removed events again, so a number alone no longer names one event for good: (epoch, number) does.  A
+        # client tells the epoch it saw with its ``last_seq`` (hello, sync), and one from another epoch is refused
+        # (``bad_seq``) instead of being sent events that do not follow what it had.  Kept in the row's summary
+        # (:mod:`mizerka.server.db`), so that a restart keeps it.
+        self.epoch = 0
         self.view_cache: dict[str, tuple[Any, Any]] = {}  # part of a view → (what it depends on, the part)
 
     @classmethod
@@ -422,6 +428,24 @@ class Table:
         state.standin = on
         return [self._seat_event(seat)]
 
+    def check_last_seq(self, last_seq: int | None, epoch: int | None) -> None:
+        """Check a client's ``last_seq`` (a hello's or a sync's) and the journal *epoch* it was seen in.
+
+        Raises:
+            TableError: ``bad_seq`` when *last_seq* is past the table's last event, or when *epoch* is given and
+                is not the table's (an undo cut the journal since: the events after the cut that the client saw
+                are gone, and the numbers it would be sent next name other events).  Without *epoch* (an older
+                client) the number alone is checked.
+        """
+        if last_seq is None:
+            return
+        if last_seq > self.seq:
+            raise TableError("bad_seq", f"event {last_seq} has not happened (the last is {self.seq})")
+        if epoch is not None and epoch != self.epoch:
+            raise TableError("bad_seq", f"the events seen in journal epoch {epoch} are not this table's any more "
+                                        f"(an undo cut its journal; the epoch is {self.epoch}): start afresh, "
+                                        f"without last_seq")
+
     def check_turn(self, seat: int | None, seq: int | None = None) -> None:
         """Raise the error an action by *seat* would get before its content is looked at."""
         if seat is None:
@@ -573,6 +597,7 @@ class Table:
         removed = self.events[cut:]
         taken = take_back(self.match, seat)
         del self.events[cut:]
+        self.epoch += 1  # the numbers past the cut will name other events
         events = [self._emit("seat", dict(e.public), server=dict(e.server)) for e in removed if e.kind == "seat"]
         return Undone(cut, events, taken)
 
@@ -671,4 +696,6 @@ class Table:
             salts=row["salts"],
             parent=row.get("parent"),
         )
+        summary = row.get("summary")
+        table.epoch = int(summary.get("epoch", 0)) if isinstance(summary, dict) else 0  # no key: never undone
         return table

@@ -68,6 +68,10 @@ export class TableSocket extends EventTarget {
     this.table = table;
     this.token = token;
     this.lastSeq = null;
+    // The journal's epoch that lastSeq was seen in (the server's count of undos at the table): said with it in a
+    // hello, so that after an undo we missed the server refuses our numbers (bad_seq) instead of going on from
+    // a number that now names another event.
+    this.epoch = null;
     this.ws = null;
     this.state = "connecting";
     this.closedByUs = false;
@@ -87,6 +91,7 @@ export class TableSocket extends EventTarget {
       const hello = { type: "hello", id: "hello", protocol: PROTOCOL_VERSION, table: this.table };
       if (this.token) hello.token = this.token;
       if (this.lastSeq !== null) hello.last_seq = this.lastSeq;
+      if (this.lastSeq !== null && this.epoch !== null) hello.epoch = this.epoch;
       ws.send(JSON.stringify(hello));
     });
     ws.addEventListener("message", (event) => this.onFrame(event.data));
@@ -113,6 +118,7 @@ export class TableSocket extends EventTarget {
     if (message.type === "error" && message.id === "hello" && message.code === "bad_seq" && this.lastSeq !== null) {
       // An undo cut the table's journal while we were away: the numbers we saw are gone.  Start afresh.
       this.lastSeq = null;
+      this.epoch = null;
       this.send({ type: "hello", id: "hello", protocol: PROTOCOL_VERSION, table: this.table,
         ...(this.token ? { token: this.token } : {}) });
       return;
@@ -127,6 +133,7 @@ export class TableSocket extends EventTarget {
     if (typeof message.seq === "number" && ["welcome", "snapshot"].includes(message.type)) {
       // the table as it is now; after an undo its number is lower than the ones seen before (protocol.md)
       this.lastSeq = message.seq;
+      this.epoch = typeof message.epoch === "number" ? message.epoch : null;
     } else if (typeof message.seq === "number" && message.type === "event") {
       this.lastSeq = Math.max(this.lastSeq ?? 0, message.seq);
     }
