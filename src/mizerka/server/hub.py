@@ -403,7 +403,6 @@ class LiveTable:
         self.clients: set[Client] = set()
         self.grace: dict[int, asyncio.TimerHandle] = {}
         self.bot_seq = -1
-        self.undos = 0  # undos so far: a bot's decision asked for before one is never played (see Hub._bot_turn)
         self.timer: asyncio.TimerHandle | None = None
         self.last_activity = time.monotonic()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -652,10 +651,10 @@ class Hub:
     async def _bot_turn(self, live: LiveTable, seat: int, seq: int, delay: float, *, auto: bool) -> None:
         """Ask the bot of *seat* (or, *auto*, the rules bot for a human out of time) for its decision at event
         *seq*, and play it once *delay* seconds have passed since the question, if the table is still where it was:
-        the same table object, event number, seat to move, and number of undos (an undo can bring a table back to
-        the same event number in another position: the decision asked for before it belongs to the old one)."""
+        the same table object, event number, seat to move, and journal epoch (an undo can bring a table back to the
+        same event number in another position: the decision asked for before it belongs to the old one)."""
         table = live.table
-        undos = live.undos
+        epoch = table.epoch
         if table.seq != seq or table.match is None or table.to_move != seat:
             return
         loop = asyncio.get_running_loop()
@@ -684,7 +683,7 @@ class Hub:
             await asyncio.sleep(rest)
         async with live.lock:
             if (live.table is not table or table.seq != seq or table.to_move != seat or table.match is None
-                    or live.undos != undos):
+                    or table.epoch != epoch):
                 return
             reason = None if action is None else table.match.deal.illegal_reason(action)  # the engine checks all
             if reason is not None:
@@ -967,7 +966,7 @@ class Hub:
         The journal loses events, so the numbers the clients saw past the cut will be given again: a snapshot
         (``seq`` lower than before) is how every client, spectators included, starts again from the new state;
         the sender's carries the request's ``id``.  A bot that was thinking meanwhile is asked again:
-        ``live.undos`` tells its pending decision that the position it was asked about is gone, even when the
+        the table's epoch tells its pending decision that the position it was asked about is gone, even when the
         table comes back to the same event number later (see :meth:`_bot_turn`); ``_schedule`` restarts the turn
         timer for the human's new decision.  Refusals change nothing (``undo_not_allowed``, ``undo_refused``).
         """
@@ -976,7 +975,6 @@ class Hub:
             table = live.table
             undone = table.undo(client.seat)
             assert client.seat is not None
-            live.undos += 1
             live.bot_seq = -1
             store = self._store()
             try:
