@@ -1,7 +1,8 @@
 """Table chat in the terminal client (``mizerka play --connect``), against a real server on 127.0.0.1.
 
 The line game shows what the others said (``Bolek: good luck!``, presets in English) and sends with ``say TEXT``;
-the full-screen game writes chat into its log, as text (never as markup).
+the full-screen game writes chat into its log, as text (never as markup), and sends from its chat dialog (``!``),
+driven here through Textual's pilot.
 """
 
 from __future__ import annotations
@@ -196,3 +197,199 @@ def test_the_welcome_history_replaces_the_kept_chat_after_a_server_restart() -> 
     welcome((1, "new 1"), (2, "new 2"))  # restarted again meanwhile? only what we had not seen is new
     assert [m["text"] for m in table.drain_chat()] == ["new 2"]
     assert [m["text"] for m in table.chat] == ["new 1", "new 2"]
+
+
+# -- sending from the full-screen game ------------------------------------------------------------------------
+
+THREE_HUMANS = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
+
+
+def full_screen_pair(server: ThreadServer, **options: Any) -> tuple[Any, RemoteTable, RemoteTable]:
+    """Ola (the full-screen game) and Bolek (a bare RemoteTable) at a table of three humans, the third seat left
+    free: the match waits for it, so no contract dialog opens over the chat while the test types."""
+    from mizerka.tui.remote_app import RemoteApp
+
+    invite = parse_invite(make_table(server, seats=THREE_HUMANS, **options))
+    ola, bolek = RemoteTable(invite), RemoteTable(invite)
+    ola.join("Ola")
+    ola.connect()
+    bolek.join("Bolek")
+    bolek.connect()
+    return RemoteApp(ola), ola, bolek
+
+
+async def heard(pilot: Any, table: RemoteTable, count: int) -> list[str]:
+    """Read *table*'s server in small steps, the app running meanwhile, until *count* chat messages came."""
+    got: list[dict[str, Any]] = []
+    for _ in range(200):
+        table.poll(0.01)
+        got += table.drain_chat()
+        if len(got) >= count:
+            return [chat_line(m, table.seat) for m in got]
+        await pilot.pause(0.02)
+    raise AssertionError(f"only {len(got)} chat messages arrived: {got}")
+
+
+async def logged_soon(pilot: Any, app: Any, text: str) -> str:
+    """The log once it holds *text* (or after 5 s: the caller's assertion says what is missing)."""
+    for _ in range(100):
+        if text in log_text(app):
+            break
+        await pilot.pause(0.05)
+    return log_text(app)
+
+
+def notices(app: Any) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+def run_app(app: Any, ola: RemoteTable, bolek: RemoteTable, script: Any) -> None:
+    import asyncio
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause(0.2)
+            await script(pilot)
+            await pilot.press("x")
+
+    try:
+        asyncio.run(run())
+        assert app.failure is None
+    finally:
+        ola.close()
+        bolek.close()
+
+
+def test_the_full_screen_game_says_a_typed_line_and_a_preset(server: ThreadServer) -> None:
+    pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
+    from mizerka.tui.remote_app import ChatDialog
+
+    app, ola, bolek = full_screen_pair(server)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("!")
+        assert isinstance(app.screen, ChatDialog)
+        await pilot.press(*"as dobra gra", "enter")  # a rank and a suit in the line are text, not a card
+        assert not isinstance(app.screen, ChatDialog)
+        assert await heard(pilot, bolek, 1) == ["Ola: as dobra gra"]
+        await pilot.press("!", "tab", "3")  # to the ready phrases; the third is "well played!"
+        assert await heard(pilot, bolek, 1) == ["Ola: well played!"]
+        await pilot.press("!", "down", "down", "enter")  # ↓ to the list, ↓ to the second phrase, Enter
+        assert await heard(pilot, bolek, 1) == ["Ola: good luck!"]
+        text = await logged_soon(pilot, app, "You: good luck!")
+        # the server's echo of our own message is written once, as ours
+        assert [line for line in text.splitlines() if line.startswith("You:")] == \
+            ["You: as dobra gra", "You: well played!", "You: good luck!"]
+        assert "Not a card" not in text and "Not accepted" not in text
+
+    run_app(app, ola, bolek, script)
+    assert [m.get("text") or m.get("preset") for m in ola.chat] == ["as dobra gra", "well_played", "good_luck"]
+
+
+def test_the_full_screen_game_shows_a_refusal(server: ThreadServer) -> None:
+    pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
+    from textual.widgets import Input
+
+    from mizerka.tui.remote_app import ChatDialog
+
+    app, ola, bolek = full_screen_pair(server)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("!")
+        line = app.screen.query_one(Input)
+        line.value = "hi\u200bthere"  # a zero-width space: the server refuses it (chat_bad_char)
+        await pilot.press("enter")
+        text = await logged_soon(pilot, app, "Not sent:")
+        assert "Not sent: the message holds the invisible character U+200B" in text
+        assert any(n.startswith("Not sent: the message holds the invisible") for n in notices(app))
+        # over the limit: refused here, in the line game's words; the dialog stays open with the text
+        await pilot.press("!")
+        line = app.screen.query_one(Input)
+        line.value = "x" * 201
+        await pilot.press("enter")
+        assert isinstance(app.screen, ChatDialog) and app.screen.query_one(Input).value == "x" * 201
+        assert "Not sent: the message has 201 characters; at most 200 are allowed" in log_text(app)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ChatDialog)
+        await pilot.press("!", *"ok", "enter")
+        assert await heard(pilot, bolek, 1) == ["Ola: ok"]  # nothing else reached Bolek
+        assert "You:" not in log_text(app).replace("You: ok", "")
+
+    run_app(app, ola, bolek, script)
+
+
+def test_escape_closes_the_chat_dialog_without_sending(server: ThreadServer) -> None:
+    pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
+    from mizerka.tui.app import InfoDialog
+    from mizerka.tui.remote_app import ChatDialog
+
+    app, ola, bolek = full_screen_pair(server)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("a", "!", *"secret", "escape")  # "!" after a rank: the chat key, not a wrong suit
+        assert not isinstance(app.screen, ChatDialog)
+        assert "Not a card" not in log_text(app)
+        await pilot.press("!", "tab", "!")  # from the list too; "!" there opens no second dialog
+        assert isinstance(app.screen, ChatDialog) and len(app.screen_stack) == 2
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ChatDialog)
+        await pilot.press("f1", "!")  # over the help page, which is there again after
+        assert isinstance(app.screen, ChatDialog)
+        await pilot.press("escape")
+        assert isinstance(app.screen, InfoDialog)
+        await pilot.press("escape")
+        await pilot.press("!", "tab", "1")
+        assert await heard(pilot, bolek, 1) == ["Ola: hello!"]  # the first to arrive: nothing was sent before
+
+    run_app(app, ola, bolek, script)
+    assert [m.get("preset") for m in ola.chat] == ["hello"]
+
+
+def test_the_chat_key_at_a_table_without_chat(server: ThreadServer) -> None:
+    pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
+    from mizerka.tui.remote_app import ChatDialog
+
+    app, ola, bolek = full_screen_pair(server, chat=False)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("!")
+        assert not isinstance(app.screen, ChatDialog) and len(app.screen_stack) == 1
+        assert "This table has no chat (its host turned it off)." in notices(app)
+        # refused by the server too, had it been sent (say_preset: the blocking call of the line game's kind)
+        assert bolek.say_preset("hello")["code"] == "chat_off"
+
+    run_app(app, ola, bolek, script)
+
+
+def test_the_chat_opens_over_the_contract_dialog_and_gives_it_back(server: ThreadServer) -> None:
+    """At our turn the contract dialog is open: ``!`` opens the chat over it, typed ``!`` is text there, and after
+    sending the same dialog is back, the question still asked."""
+    pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
+    from mizerka.tui.app import ContractDialog
+    from mizerka.tui.remote_app import RemoteApp
+
+    # seat 0 deals, so Ola (seat 1, the second to join) is forehand and chooses from two contracts
+    invite = parse_invite(make_table(server, variant="standard,contracts=NT+MZ,first_dealer=0"))
+    bolek = RemoteTable(invite)
+    assert bolek.join("Bolek") == 0
+    bolek.close()  # gone: a bot plays his seat (grace 0), so the match starts for Ola
+    ola = RemoteTable(invite)
+    ola.join("Ola")
+    ola.connect()
+    app = RemoteApp(ola)
+
+    async def script(pilot: Any) -> None:
+        for _ in range(100):
+            if isinstance(app.screen, ContractDialog):
+                break
+            await pilot.pause(0.05)
+        asking = app.screen
+        assert isinstance(asking, ContractDialog), log_text(app)
+        await pilot.press("!", *"hi!", "enter")
+        assert app.screen is asking
+        assert "You: hi!" in await logged_soon(pilot, app, "You: hi!")
+        assert ola.my_turn() and app._dialog_open
+        await pilot.press("n")  # the dialog still answers: no-trump
+        assert "You chose NT" in await logged_soon(pilot, app, "You chose")
+
+    run_app(app, ola, bolek, script)

@@ -21,8 +21,10 @@ The server explains every refusal (``error`` with a code and a reason): the clie
 again; nothing is lost.  Hints come from the server, and only at tables whose ``hints`` option is on.
 
 Table chat (``chat`` messages, at tables whose ``chat`` option is on) is shown as lines such as ``Ala: good
-luck!`` (:func:`chat_line`; presets in English), and the line game sends it with ``say TEXT``.  A message type this
-client does not know is ignored, as the protocol asks.
+luck!`` (:func:`chat_line`; presets in English); the line game sends it with ``say TEXT``, the full-screen game
+from a dialog (``!``) that offers the presets too.  :meth:`RemoteTable.say` and :meth:`RemoteTable.say_preset` send
+and wait for the answer; a text too long to send is refused before it is sent (:func:`chat_too_long`).  A message
+type this client does not know is ignored, as the protocol asks.
 
 This module needs the ``websockets`` package (the ``tui`` extra); the lobby calls use the standard library.
 
@@ -64,7 +66,7 @@ if TYPE_CHECKING:
     from websockets.sync.client import ClientConnection
 
 __all__ = ["CHAT_MAX_CHARS", "CHAT_PRESET_TEXTS", "HeldSeat", "Invite", "RemoteError", "RemoteLineGame",
-           "RemoteRefused", "RemoteTable", "SeatBook", "chat_line", "parse_invite", "play_remote",
+           "RemoteRefused", "RemoteTable", "SeatBook", "chat_line", "chat_too_long", "parse_invite", "play_remote",
            "sheet_text", "view_observation"]
 
 PROTOCOL_VERSION = 1
@@ -78,6 +80,22 @@ CHAT_PRESET_TEXTS = {"hello": "hello!", "good_luck": "good luck!", "well_played"
 CHAT_MAX_CHARS = 200
 """The longest chat text the server takes (``MAX_CHAT_CHARS`` of :mod:`mizerka.server.chat`): a longer one is refused
 here, since a frame larger than the server reads gets an error that cannot name our request."""
+
+
+def chat_too_long(text: str) -> str | None:
+    """Why *text* (stripped, as the server strips it) is too long to send, or ``None`` when it is short enough.
+
+    The server would refuse it too (``chat_too_long``, in the same words), but a text far over the limit makes a
+    frame larger than the server reads, and that refusal cannot name our request: so the clients refuse it first.
+
+    >>> chat_too_long("  good luck!  ") is None
+    True
+    >>> chat_too_long("x" * 201)
+    'the message has 201 characters; at most 200 are allowed'
+    """
+    count = len(text.strip())
+    return f"the message has {count} characters; at most {CHAT_MAX_CHARS} are allowed" if count > CHAT_MAX_CHARS \
+        else None
 
 
 def _chat_key(said: dict[str, Any]) -> tuple[object, ...]:
@@ -666,6 +684,12 @@ class RemoteTable:
         ``chat_empty``, ``chat_too_long``, ``chat_bad_char``, ``rate_limited``...)."""
         return self.request({"type": "chat", "text": text})
 
+    def say_preset(self, code: str) -> dict[str, Any]:
+        """Say a ready-made phrase (a key of :data:`CHAT_PRESET_TEXTS`, sent as its code: each client shows it in
+        its own language); return the ``chat`` message or the ``error`` (``chat_off``, ``unknown_preset``,
+        ``rate_limited``...)."""
+        return self.request({"type": "chat", "preset": code})
+
     def chat_on(self) -> bool:
         """Whether the table has a chat (its ``chat`` option; a server without chat has none)."""
         return bool(self.view.get("options", {}).get("chat"))
@@ -869,9 +893,9 @@ class RemoteLineGame(TerminalGame):
         if not text:
             self.write("Say what?  Type: say TEXT")
             return
-        if len(text) > CHAT_MAX_CHARS:  # refused here: a frame too large for the server would get no answer
-            self.write(self._style(f"Not sent: the message has {len(text)} characters; at most {CHAT_MAX_CHARS} "
-                                   "are allowed", fg="yellow"))
+        too_long = chat_too_long(text)
+        if too_long is not None:  # refused here: a frame too large for the server would get no answer
+            self.write(self._style(f"Not sent: {too_long}", fg="yellow"))
             return
         reply = table.say(text)
         if reply["type"] == "error":

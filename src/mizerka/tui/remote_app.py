@@ -5,42 +5,130 @@ seat (:class:`mizerka.tui.remote.RemoteTable`) instead of a local match.  A back
 websocket (answering heartbeats, reconnecting after a drop) and hands every message to the screen; actions go
 to the server, which checks them: a refusal is shown with the server's reason and the same question is asked
 again (the contract or exchange dialog opens again).  The blind exchange stays one action.  There is no undo at a
-server's table, and hints only where the table allows them.  The table's chat is shown in the log (``Ala: good
-luck!``); this screen has no line to type in, so chat is sent from the line game (``say TEXT``) or the web page.
+server's table, and hints only where the table allows them.
+
+The table's chat is shown in the log (``Ala: good luck!``, your own ``You: ...``).  ``!`` opens
+:class:`ChatDialog`, where you type a line (Enter sends) or pick one of the ready-made phrases.  What to send
+goes to the server like an action, without waiting (:meth:`RemoteTable.send_nowait`); the server's answer
+arrives through the reader thread: our own message comes back as a chat message like everyone's (so it is
+written once, by the same code that writes the others'), a refusal as an error with our request's id ("Not
+sent: ...").
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.markup import escape
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Static
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
 
 from mizerka.cards import CARDS, Card, CardSet
 from mizerka.deal import Observation, Phase, Play
 from mizerka.rules import Contract
 from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, TableApp, card_markup, sorted_hand
-from mizerka.tui.remote import RemoteError, RemoteTable, chat_line, sheet_text
+from mizerka.tui.remote import CHAT_PRESET_TEXTS, RemoteError, RemoteTable, chat_line, chat_too_long, sheet_text
 from mizerka.tui.review import REMOTE_REVIEW
 from mizerka.tui.review_screen import call_from_worker
 
-__all__ = ["RemoteApp"]
+__all__ = ["ChatDialog", "RemoteApp"]
 
 HELP = """\
 ← →      move over your cards           Enter   play the card under the cursor
 rank suit type a card, e.g. a s = A♠, t h = 10♥
 ?        hint (from the server, at tables that give hints)
 l        the last trick                  p       the score sheet (points)
+!        chat: say something to the table (at tables with chat)
 r        review: in local games only (the web app reviews online tables)
 x, ^q    quit (your seat stays yours; a bot plays it after the server's grace period)
 F1       this help
 
-The table's chat is shown in the log; to write in it, use the line game (--plain: say TEXT) or the web page.
+The table's chat is shown in the log.  Chat dialog (!): type a line and press Enter to send it, or Tab (or ↓)
+to the ready phrases, then ↑ ↓ and Enter, or a phrase's number 1-7; Escape closes without sending.  A message
+the server refuses (too long, too fast, invisible characters) is shown: "Not sent: ...".
 
 The server checks every action: a refused one is explained, and you are asked again.  No undo at a server."""
+
+
+class ChatDialog(ModalScreen[dict[str, str] | None]):
+    """Say something to the table: type a line (Enter sends it), or pick a ready-made phrase from the list below
+    (Tab or ↓ moves there; ↑ ↓ and Enter, or the phrase's number 1-7, send it).  Escape closes without sending.
+
+    The result is what to send, the body of a ``chat`` request: ``{"text": ...}`` or ``{"preset": code}``
+    (a key of :data:`~mizerka.tui.remote.CHAT_PRESET_TEXTS`), or ``None`` when closed without sending.
+
+    The dialog refuses only what need not reach the server: an empty line (a notice; nothing is sent) and a
+    line over the limit (``Not sent: the message has 201 characters...``, through *refuse*, the app's notice and
+    log line), and then stays open, the text kept to be shortened.  Everything else is the server's to judge.
+
+    The digits pick a phrase only while the list has the focus: in the line they are text ("3 deals left").
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "close"),
+        Binding("down", "presets", "ready phrases", show=False),  # the list's own ↓ moves in it once it has focus
+    ]
+    DEFAULT_CSS = """
+    ChatDialog { align: center middle; }
+    ChatDialog #presets { height: auto; max-height: 9; margin: 0 0 1 0; }
+    ChatDialog #chat-text { margin: 1 0; }
+    """
+
+    def __init__(self, refuse: Callable[[str], None]) -> None:
+        super().__init__()
+        self.refuse = refuse
+        self.codes = list(CHAT_PRESET_TEXTS)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("[b]Say to the table[/b]")
+            yield Input(placeholder="your message (Enter sends it)", id="chat-text")
+            yield Label("Or a ready phrase (Tab or ↓ to the list; then ↑ ↓ and Enter, or its number):")
+            yield OptionList(*(Option(f"{n}  {CHAT_PRESET_TEXTS[code]}", id=code)
+                               for n, code in enumerate(self.codes, 1)), id="presets")
+            yield Label("Enter sends · Escape closes without sending", id="keys-note")
+
+    def on_mount(self) -> None:
+        self.query_one("#chat-text", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        if not text:
+            self.notify("Type a message first, or pick a ready phrase (Escape closes).", severity="warning")
+            return
+        too_long = chat_too_long(text)
+        if too_long is not None:  # a frame that large would get a refusal that cannot name our request
+            self.refuse(f"Not sent: {too_long}")
+            return
+        self.dismiss({"text": text})
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id is not None:
+            self.dismiss({"preset": event.option.id})
+
+    def on_key(self, event: Any) -> None:
+        """A phrase's number, while the list has the focus (the line keeps its digits: they never get here)."""
+        key = str(event.character or "")
+        if self.focused is not self.query_one("#chat-text", Input) and len(key) == 1 and key.isdigit() \
+                and 1 <= int(key) <= len(self.codes):
+            event.stop()
+            event.prevent_default()
+            self.dismiss({"preset": self.codes[int(key) - 1]})
+
+    def action_presets(self) -> None:
+        self.query_one("#presets", OptionList).focus()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
 class RemoteApp(TableApp):
@@ -53,6 +141,8 @@ class RemoteApp(TableApp):
         Binding("left", "move(-1)", "card ←", show=False), Binding("right", "move(1)", "card →", show=False),
         Binding("enter", "play", "play"), Binding("question_mark", "hint", "hint"),
         Binding("l", "last_trick", "last trick"), Binding("p", "sheet", "points sheet"),
+        # not a rank or suit key, and no dialog's key; priority: it works in the dialogs too (see check_action)
+        Binding("exclamation_mark", "chat", "chat", priority=True),
         Binding("f1", "help", "help"), Binding("ctrl+q", "quit", "quit", priority=True),
         Binding("x", "quit", "quit", show=False),
         Binding("r", "review", "review", show=False),
@@ -64,6 +154,8 @@ class RemoteApp(TableApp):
         self.failure: str | None = None
         self._pending: int | None = None  # the id of our action the server has not answered yet
         self._hint: int | None = None
+        self._chats: set[int] = set()  # the ids of our chat messages the server has not answered yet
+        self._under_chat = False  # whether a dialog was open under the chat dialog (see action_chat)
         self._stop = threading.Event()
         self._tricks = 0
 
@@ -104,6 +196,9 @@ class RemoteApp(TableApp):
         self._pending = self._hint = None
         self.log_line("The connection dropped and was made again" + (
             "; your last action may not have arrived: the table shows whether it did." if lost else "."))
+        if self._chats:  # the welcome's chat history has it if it arrived (and it is written then, once)
+            self._chats.clear()
+            self.log_line("Your last chat message may not have arrived: if it did, it is in the chat above.")
         self.update()
 
     def _lost(self, reason: str) -> None:
@@ -123,7 +218,12 @@ class RemoteApp(TableApp):
 
     def _received(self, message: dict[str, Any]) -> None:
         kind, ident = message.get("type"), message.get("id")
-        if kind == "error" and ident is not None and ident in (self._pending, self._hint):
+        if ident is not None and ident in self._chats and kind in ("chat", "error"):
+            # our own message comes back as a chat message, written below with everyone's (drain_chat): once
+            self._chats.discard(ident)
+            if kind == "error":
+                self.refuse(f"Not sent: {message.get('message', 'the server refused the message')}")
+        elif kind == "error" and ident is not None and ident in (self._pending, self._hint):
             self.notify(f"Not accepted: {message['message']}", severity="error")
             self.log_line(f"[yellow]Not accepted: {message['message']}[/yellow]")
             if ident == self._pending:
@@ -177,6 +277,20 @@ class RemoteApp(TableApp):
             self._pending = self.table.send_nowait({"type": "act", "action": text, "seq": self.table.seq})
         except RemoteError as error:
             self.notify(str(error), severity="error")
+
+    def say(self, said: dict[str, str]) -> None:
+        """Send a chat message (``{"text": ...}`` or ``{"preset": code}``) without waiting: the answer comes
+        through the reader thread (:meth:`_received`)."""
+        try:
+            self._chats.add(self.table.send_nowait({"type": "chat", **said}))
+        except RemoteError as error:
+            self.refuse(f"Not sent: {error}")
+
+    def _said(self, said: dict[str, str] | None) -> None:
+        self._dialog_open = self._under_chat  # the contract or exchange dialog underneath, if one was open
+        if said is not None:
+            self.say(said)
+        self.update()  # a question that waited for the dialog is asked now
 
     def _chosen(self, contract: Contract | None) -> None:
         self._dialog_open = False
@@ -323,6 +437,28 @@ class RemoteApp(TableApp):
             self._hint = self.table.send_nowait({"type": "hint"})
         except RemoteError as error:
             self.notify(str(error), severity="error")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``!`` is a priority binding, so that it opens the chat over the contract, exchange and info dialogs
+        too.  In the chat dialog it must not open a second one: in the line Textual leaves it to the
+        :class:`~textual.widgets.Input` (a widget that takes printable keys hides priority bindings of them), and
+        with the phrase list focused ``False`` here lets the key through to the dialog, which ignores it."""
+        if action == "chat" and isinstance(self.screen, ChatDialog):
+            return False
+        return super().check_action(action, parameters)
+
+    def action_chat(self) -> None:
+        """``!``: open :class:`ChatDialog` (at a table with chat), over whatever is on the screen.
+
+        While it is open, keys are the message's, never cards, and a question for us waits: the contract or
+        exchange dialog opens when the chat closes (or, if it was open already, is there again underneath)."""
+        self.typed = ""  # a rank typed before is forgotten: "!" is not its suit
+        if not self.table.chat_on():
+            self.notify("This table has no chat (its host turned it off).", severity="warning")
+            return
+        self._under_chat = self._dialog_open
+        self._dialog_open = True
+        self.push_screen(ChatDialog(self.refuse), self._said)
 
     def action_last_trick(self) -> None:
         last = self.table.view.get("last_trick")
