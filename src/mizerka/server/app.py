@@ -221,6 +221,21 @@ class HistoryEntry(BaseModel):
     winners: list[int]
 
 
+class MatchSheet(BaseModel):
+    """A finished match's score sheet (``GET /api/tables/{id}/sheet``): what a spectator's view shows of it."""
+    table: str
+    name: str
+    variant: str
+    status: str
+    players: list[dict[str, Any]] = Field(description="The view's players: seat, name, kind, level…")
+    contracts: list[str] = Field(description="Every contract of the variant, in order (the sheet's columns).")
+    n_deals: int
+    totals: list[int]
+    used: list[list[str]] = Field(description="By seat: the contracts it chose.")
+    winners: list[int]
+    score_sheet: list[dict[str, Any]] = Field(description="One row per deal, as in the view.")
+
+
 class Meta(BaseModel):
     protocol: int
     variants: list[str]
@@ -515,6 +530,28 @@ def create_app(config: ServerConfig) -> FastAPI:
         """Finished public matches, newest first."""
         rows = await asyncio.to_thread(hub._store().history, limit, offset)
         return [HistoryEntry(**row) for row in rows]
+
+    @app.get("/api/tables/{table_id}/sheet", response_model=MatchSheet, responses=_ERRORS)
+    async def sheet(
+        table_id: Annotated[str, Field(max_length=64)],
+        authorization: Annotated[str | None, Header(max_length=512)] = None,
+    ) -> MatchSheet:
+        """The score sheet of a finished match (the lobby's recent games), in memory or only in the database.
+        Who may have it: who may have its record (the ``record`` endpoint's token rule).  A match not over: 409
+        ``not_over`` (its table is watched over the websocket)."""
+        table = await hub.find(table_id)
+        if table is None:
+            raise TableError("unknown_table", f"no table {table_id!r}")
+        record_access(table, authorization)
+        if table.status != "finished" or table.match is None:
+            raise TableError("not_over", f"the match at table {table_id!r} is not over (status {table.status})")
+        view = build_view(table, None)
+        return MatchSheet(
+            table=table.id, name=table.settings.name, variant=view["variant"], status=table.status,
+            players=view["players"],
+            contracts=[str(c) for c in table.rules.contracts], n_deals=table.rules.n_deals,
+            totals=view["totals"], used=view["used"], winners=list(table.match.outcome().winners),
+            score_sheet=view["score_sheet"])
 
     @app.get("/api/tables/{table_id}/record", responses={
         200: {"content": {"text/plain": {}, "application/json": {}}, "description": "The game record."}, **_ERRORS})

@@ -1,11 +1,13 @@
 // The home screen: play against the computer in one click, create a private table, list the open tables.
 
 import { api, apiResponse } from "./net.js";
-import { levelName, refusalText, t, variantName } from "./i18n.js";
+import { levelName, listOf, refusalText, t, variantName } from "./i18n.js";
+import { endedAt, playersWithTotals, variantLabel } from "./history.js";
 import { h } from "./sheet.js";
 import { prefs, savePrefs, saveSeat } from "./store.js";
 
 const PAGE = 100; // the server's default page of GET /api/tables
+const RECENT_PAGE = 10; // finished public matches shown at first, and added by "Show more games"
 
 let metaCache = null;
 
@@ -50,6 +52,9 @@ export class Lobby {
     this.error = null;
     // the private table's options, kept across re-renders: opponents who are friends (the rest are bots)
     this.privateOptions = { friends: 2, hints: true, spectators: true, chat: true };
+    this.recent = []; // finished public matches (GET /api/history), newest first
+    this.recentMore = false; // the last page was full: there may be more
+    this.recentError = null;
   }
 
   async start() {
@@ -61,7 +66,22 @@ export class Lobby {
     } catch (error) {
       this.error = t("error.network");
     }
-    await this.refresh();
+    await Promise.all([this.refresh(), this.loadRecent(0, RECENT_PAGE)]);
+  }
+
+  /** A page of finished public matches (`GET /api/history`); *offset* 0 reloads the list. */
+  async loadRecent(offset, limit) {
+    try {
+      const data = await api("GET", `/api/history?limit=${limit}&offset=${offset}`);
+      const known = new Set(offset ? this.recent.map((m) => m.id) : []);
+      const page = (data || []).filter((m) => !known.has(m.id));
+      this.recent = offset ? [...this.recent, ...page] : page;
+      this.recentMore = (data || []).length >= limit;
+      this.recentError = null;
+    } catch (error) {
+      this.recentError = error.code === "network" ? t("error.network") : apiErrorText(error);
+    }
+    if (!this.destroyed) this.render();
   }
 
   destroy() {
@@ -223,6 +243,44 @@ export class Lobby {
       list.append(more);
     }
 
+    // finished public matches: each opens its read-only page (a link: a new tab, a bookmark)
+    const recent = h("section", { class: "panel recent-games", "aria-labelledby": "recent-title" },
+      h("h2", { id: "recent-title" }, t("recent.title")));
+    if (this.recentError) recent.append(h("p", { class: "message error", role: "alert" }, this.recentError));
+    if (!this.recent.length && !this.recentError) recent.append(h("p", { class: "muted" }, t("recent.none")));
+    if (this.recent.length) {
+      const ul = h("ul", { class: "table-list recent-list" });
+      for (const m of this.recent) {
+        const players = playersWithTotals(m.players, m.totals);
+        const winners = (m.winners || []).map((i) => m.players[i]).filter(Boolean);
+        const link = h("a", { href: `/?match=${encodeURIComponent(m.id)}`, class: "btn small", "data-match": m.id,
+          "aria-label": t("recent.openNamed", { players: listOf(m.players) }) }, t("recent.open"));
+        link.addEventListener("click", (event) => {
+          if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0 || !this.hooks.openMatch) return;
+          event.preventDefault();
+          this.hooks.openMatch(m.id);
+        });
+        ul.append(h("li", { "data-match": m.id },
+          h("span", { class: "tb-name" }, m.name || variantLabel(m.variant)),
+          h("span", { class: "tb-players" }, players),
+          winners.length ? h("span", { class: "tb-winner" }, t("sheet.winner", { n: winners.length, names: listOf(winners) }))
+            : null,
+          h("span", { class: "tb-variant" }, `${variantLabel(m.variant)} · ${t("recent.ended", { when: endedAt(m.finished_at) })}`),
+          link));
+      }
+      recent.append(ul);
+    }
+    if (this.recentMore) {
+      const more = h("button", { type: "button", id: "more-recent", class: "btn small" }, t("recent.more"));
+      more.addEventListener("click", async () => {
+        const shown = this.recent.length;
+        await this.loadRecent(shown, RECENT_PAGE);
+        // the button is gone after the last page: the focus goes to the first game it brought
+        if (!document.getElementById("more-recent")) this.root.querySelectorAll(".recent-list a")[shown]?.focus();
+      });
+      recent.append(more);
+    }
+
     // the score pad, for a match played with real cards (a link: it can be opened in a new tab or bookmarked)
     const padLink = h("a", { href: "/?scorepad=1", id: "scorepad-link", class: "btn" }, t("lobby.scorepad"));
     padLink.addEventListener("click", (event) => {
@@ -235,7 +293,7 @@ export class Lobby {
 
     const children = [h("p", { class: "tagline" }, t("app.tagline"))];
     if (this.error) children.push(h("p", { class: "message error", role: "alert" }, this.error));
-    children.push(h("div", { class: "lobby-grid" }, quick, privatePanel, list, pad));
+    children.push(h("div", { class: "lobby-grid" }, quick, privatePanel, list, recent, pad));
     this.root.replaceChildren(h("div", { class: "lobby" }, ...children));
     const focused = focusedId ? document.getElementById(focusedId) : null;
     focused?.focus();

@@ -5,8 +5,10 @@
 //   /?table=ID          a table: your seat if this browser holds one, else join or watch
 //   /?table=ID&watch=1  watch a table
 //   /?scorepad=1        the score pad: the score sheet of a match played with real cards
+//   /?match=ID          a finished match, read only: its score sheet and each deal's review (the lobby's recent games)
 
 import { initAnnouncer } from "./announce.js";
+import { MatchPage } from "./history.js";
 import { LANGUAGES, initLang, lang, onLangChange, refusalText, setLang, t } from "./i18n.js";
 import { Lobby, joinTable, quickplay } from "./lobby.js";
 import { api } from "./net.js";
@@ -44,6 +46,10 @@ export function goLobby() {
 
 export function openScorepad() {
   go("/?scorepad=1");
+}
+
+export function openMatch(id) {
+  go(`/?match=${encodeURIComponent(id)}`);
 }
 
 export function openTable(id, { watch = false } = {}) {
@@ -122,6 +128,10 @@ async function route() {
     show(new Scorepad(app(), { goLobby }));
     return;
   }
+  if (query.has("match")) {
+    show(new MatchPage(app(), query.get("match"), { goLobby }));
+    return;
+  }
   if (query.get("quickplay")) {
     app().replaceChildren(h("p", { class: "loading" }, "…"));
     try {
@@ -142,7 +152,7 @@ async function route() {
     }
     return;
   }
-  const lobby = new Lobby(app(), { openTable, openScorepad, showError });
+  const lobby = new Lobby(app(), { openTable, openScorepad, openMatch, showError });
   show(lobby);
 }
 

@@ -1,0 +1,145 @@
+// A finished match, read only (`/?match=ID`, opened from the lobby's "Recent games"): its score sheet
+// (`GET /api/tables/{id}/sheet`), the record's downloads, and a Review button per deal opening the review dialog
+// (`GET /api/tables/{id}/deals/{n}/review`).  It needs no token: a finished match's record is for whoever may
+// watch its table; this browser's seat token, when it holds one, is sent all the same (a table without
+// spectators is its players' only).
+
+import { apiResponse } from "./net.js";
+import { lang, refusalText, signed, t, variantName } from "./i18n.js";
+import { ReviewDialog } from "./review.js";
+import { h, renderScoreSheet } from "./sheet.js";
+import { seatFor } from "./store.js";
+
+/** A variant as words: its base name in the page's language, then any option as the server writes it. */
+export function variantLabel(variant) {
+  const [base, ...rest] = String(variant).split(",");
+  return rest.length ? `${variantName(base)} (${rest.join(", ")})` : variantName(base);
+}
+
+/** When a match ended (seconds since the epoch), in the page's language. */
+export function endedAt(seconds) {
+  try {
+    return new Intl.DateTimeFormat(lang(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(seconds * 1000));
+  } catch {
+    return "";
+  }
+}
+
+/** Players with their totals: "Ala +3, Bot 2 −1, Bot 3 −2". */
+export function playersWithTotals(players, totals) {
+  return players.map((name, i) => (totals[i] === undefined ? name : `${name} ${signed(totals[i])}`)).join(", ");
+}
+
+export class MatchPage {
+  constructor(root, id, hooks) {
+    this.root = root;
+    this.id = id;
+    this.hooks = hooks; // {goLobby()}
+    this.data = null;
+    this.error = null;
+    this.reviews = {}; // complete reviews, kept for the page's life (as at the table)
+    this.dialogs = h("div", { class: "dialogs" });
+  }
+
+  async start() {
+    this.render();
+    const token = seatFor(this.id)?.token ?? null;
+    if (!this.id) {
+      this.error = { code: "unknown_table", message: "" };
+      this.render();
+      return;
+    }
+    try {
+      const headers = token ? { Authorization: `Bearer ${token}` } : {};
+      ({ data: this.data } = await apiResponse("GET", `/api/tables/${encodeURIComponent(this.id)}/sheet`, undefined,
+        { headers }));
+    } catch (error) {
+      this.error = error;
+    }
+    if (!this.destroyed) this.render();
+  }
+
+  destroy() {
+    this.destroyed = true;
+    for (const dialog of this.dialogs.querySelectorAll("dialog[open]")) dialog.close();
+  }
+
+  rerender() {
+    this.render();
+  }
+
+  errorText() {
+    const error = this.error;
+    if (error.code === "network") return t("error.network");
+    // no such table, or an id no table can have (the server refuses it before looking: 404 or 422)
+    if (["unknown_table", "not_found", "bad_request"].includes(error.code)) return t("match.notFound");
+    return refusalText(error.code, error.message, { seconds: error.retryAfter });
+  }
+
+  backButton() {
+    const back = h("button", { type: "button", class: "btn", id: "back-to-lobby" }, t("error.backToLobby"));
+    back.addEventListener("click", () => this.hooks.goLobby());
+    return back;
+  }
+
+  render() {
+    if (this.destroyed) return;
+    const focusKey = document.activeElement?.dataset?.focus ?? document.activeElement?.id;
+    const page = h("section", { class: "match-page panel", "aria-labelledby": "match-title", "data-table": this.id });
+    if (this.error) {
+      page.classList.add("error-screen");
+      page.append(h("h2", { id: "match-title" }, t("match.title")),
+        h("p", { class: "error-text", role: "alert", "data-code": this.error.code }, this.errorText()), this.backButton());
+      this.root.replaceChildren(page);
+      page.querySelector("#back-to-lobby").focus();
+      return;
+    }
+    if (!this.data) {
+      page.append(h("h2", { id: "match-title" }, t("match.title")), h("p", { class: "loading", role: "status" },
+        t("match.loading")));
+      this.root.replaceChildren(page);
+      return;
+    }
+    const d = this.data;
+    const names = d.players.map((p, i) => p.name || `#${i + 1}`);
+    const url = `/api/tables/${encodeURIComponent(this.id)}/record`;
+    page.append(
+      h("div", { class: "panel-head" }, h("h2", { id: "match-title", tabindex: "-1" }, d.name || t("match.title")),
+        this.backButton()),
+      h("p", { class: "match-meta" }, `${variantLabel(d.variant)} · ${t("match.deals", { n: d.score_sheet.length })}`),
+      h("p", { class: "match-players" }, t("match.players", { names: playersWithTotals(names, d.totals) })),
+      h("p", { class: "muted" }, t("match.help")));
+    const view = { players: d.players, status: "finished", phase: "over", totals: d.totals, used: d.used, seat: null,
+      score_sheet: d.score_sheet };
+    page.append(renderScoreSheet(view, d.winners, { contracts: d.contracts, onReview: (n, key) => this.openReview(n, key) }));
+    // the record's downloads: without a token, as any spectator (a seat's token cannot go in a link)
+    if (!seatFor(this.id)) {
+      page.append(h("p", { class: "match-downloads" },
+        h("a", { class: "btn small", href: url, download: `mizerka-${this.id}.txt`, id: "match-record" }, t("match.recordText")),
+        " ",
+        h("a", { class: "btn small", href: `${url}?format=json`, download: `mizerka-${this.id}.json` }, t("match.recordJson"))));
+    }
+    page.append(this.dialogs);
+    this.root.replaceChildren(page);
+    const again = focusKey ? page.querySelector(`[data-focus="${focusKey}"]`) ?? document.getElementById(focusKey) : null;
+    (again ?? page.querySelector("#match-title")).focus();
+  }
+
+  /** The review dialog of deal *n* (review.js); closing it gives the focus back to its button. */
+  openReview(n, focusKey = null) {
+    if (this.dialogs.querySelector("dialog[open]")) return;
+    const names = (this.data?.players ?? []).map((p) => p.name);
+    const review = new ReviewDialog({
+      tableId: this.id, dealNo: n, token: seatFor(this.id)?.token ?? null, viewSeat: seatFor(this.id)?.seat ?? null,
+      cache: this.reviews, nameOf: (who, players) => players[who] || names[who] || `#${who + 1}`,
+    });
+    review.dialog.className = "dialog review-dialog";
+    this.dialogs.append(review.dialog);
+    review.dialog.showModal();
+    review.dialog.addEventListener("close", () => {
+      review.dialog.remove();
+      if (focusKey && !this.destroyed) this.root.querySelector(`[data-focus="${focusKey}"]`)?.focus();
+    });
+    review.load();
+  }
+}

@@ -1,0 +1,158 @@
+"""The lobby's recent games and the read-only page of a finished match (js/lobby.js, js/history.js), in real
+chromium against the real server.
+
+A short public match (two contracts: six deals) is played through the protocol with the seat's token, bots at
+the other seats, as in test_web_audit_s12.py; a browser that holds no seat then finds it under "Recent games",
+opens it from the keyboard, sees its score sheet and reviews a deal card by card.  A bad match id says so; the
+list pages with "Show more games" (offset); the page fits a 375 px phone in Russian.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+from playwright.sync_api import expect
+from test_web_audit_s12 import play_through_protocol
+
+SHORT = "standard,contracts=NT+MZ"  # six deals
+ANALYSIS_WAIT = 240.0  # seconds: the solver judges every card of a deal, on a loaded machine
+
+
+def post(base: str, path: str, body: Any) -> Any:
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def get(base: str, path: str) -> Any:
+    with urllib.request.urlopen(base + path, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def finished_public_match(base: str, server: Any, name: str) -> tuple[str, dict[str, Any]]:
+    """A public table of Ala and two bots, played to its end: its id and its history entry."""
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+    table = post(base, "/api/tables", {"seats": seats, "variant": SHORT, "visibility": "public", "name": name})["id"]
+    joined = post(base, f"/api/tables/{table}/join", {"name": "Ala"})
+    play_through_protocol(server, table, joined["token"], lambda v: v["phase"] == "over")
+    entry = next(e for e in get(base, "/api/history?limit=50") if e["id"] == table)
+    return table, entry
+
+
+def no_sideways_scroll(page: Any) -> None:
+    assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+
+
+def test_a_finished_match_from_the_lobby_to_a_deals_review(new_page: Any, web_server: Any) -> None:
+    base = web_server.url
+    table, entry = finished_public_match(base, web_server, "Recent one")
+    sheet = get(base, f"/api/tables/{table}/sheet")
+    page = new_page()
+    page.goto(base + "/")
+    recent = page.locator("section.recent-games")
+    expect(recent.get_by_role("heading", name="Recent games")).to_be_visible()
+    # below the open tables
+    assert page.evaluate("() => !!(document.querySelector('section.open-tables').compareDocumentPosition("
+                         "document.querySelector('section.recent-games')) & Node.DOCUMENT_POSITION_FOLLOWING)")
+    item = recent.locator(f'li[data-match="{table}"]')
+    expect(item).to_be_visible()
+    expect(item.locator(".tb-name")).to_have_text("Recent one")
+    players = item.locator(".tb-players")
+    for name, total in zip(entry["players"], entry["totals"], strict=True):
+        expect(players).to_contain_text(f"{name} {'+' if total > 0 else ''}{total}".replace("-", "\u2212"))
+    winners = [entry["players"][i] for i in entry["winners"]]
+    expect(item.locator(".tb-winner")).to_contain_text(winners[0])
+    expect(item.locator(".tb-variant")).to_contain_text("Standard")
+    expect(item.locator(".tb-variant")).to_contain_text("Ended ")
+    link = item.get_by_role("link", name=re.compile("^Score sheet and replay: "))
+    expect(link).to_have_attribute("href", f"/?match={table}")
+
+    # from the keyboard: the link opens the match page
+    link.focus()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(rf"\?match={table}$"))
+    match = page.locator("section.match-page")
+    expect(match.locator("h2#match-title")).to_have_text("Recent one")
+    expect(match.locator("h2#match-title")).to_be_focused()
+    expect(match.locator(".match-meta")).to_contain_text("6 deals")
+    expect(match.locator(".winner-banner")).to_contain_text(winners[0])
+    rows = match.locator(".sheet-deals tbody tr")
+    expect(rows).to_have_count(6)
+    expect(rows.nth(5).locator("td.total")).to_have_text(
+        [f"{'+' if s > 0 else ''}{s}".replace("-", "\u2212") for s in sheet["totals"]])
+    expect(match.locator(".sheet-grid thead th")).to_have_count(4)  # player, NT, MZ, total: the variant's columns
+    expect(match.locator("a#match-record")).to_have_attribute("href", f"/api/tables/{table}/record")
+
+    # a deal's review, card by card from the keyboard; Escape gives the focus back to its button
+    button = match.get_by_role("button", name="Review deal 2")
+    button.focus()
+    page.keyboard.press("Enter")
+    dialog = page.locator("dialog.review-dialog[open]")
+    expect(dialog).to_have_attribute("data-state", "ready", timeout=ANALYSIS_WAIT * 1000)
+    expect(dialog.locator("h2")).to_contain_text("Deal 2: ")
+    expect(dialog.locator(".rv-hand")).to_have_count(3)
+    expect(dialog.get_by_role("button", name="Next card")).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(dialog).to_have_attribute("data-pos", "1")
+    page.keyboard.press("End")
+    expect(dialog).to_have_attribute("data-pos", "39")
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    expect(button).to_be_focused()
+
+    # back, and forward to a bad id: the page says so and offers the lobby
+    page.go_back()
+    expect(page.locator(f'section.recent-games li[data-match="{table}"]')).to_be_visible()
+    page.goto(base + "/?match=nosuchtable")
+    expect(page.locator(".match-page .error-text")).to_have_text("There is no game with this id.")
+    page.get_by_role("button", name="Back to the lobby").click()
+    expect(page.locator("section.recent-games")).to_be_visible()
+
+    # a 375 px phone, in Russian: the lobby's list and the match page fit; a refusal in Russian
+    phone = new_page(viewport={"width": 375, "height": 667})
+    phone.goto(base + "/")
+    phone.select_option("#lang-select", "ru")
+    expect(phone.get_by_role("heading", name="Последние партии")).to_be_visible()
+    expect(phone.locator(f'li[data-match="{table}"]')).to_be_visible()
+    no_sideways_scroll(phone)
+    phone.locator(f'li[data-match="{table}"] a').click()
+    expect(phone.locator(".sheet-deals tbody tr")).to_have_count(6)
+    expect(phone.locator('.review-btn[data-deal="6"]')).to_be_visible()
+    no_sideways_scroll(phone)
+    phone.goto(base + "/?match=" + "x" * 80)
+    expect(phone.locator(".match-page .error-text")).to_have_text("Партии с таким идентификатором нет.")
+
+
+def test_recent_games_page_with_show_more(new_page: Any, web_server: Any) -> None:
+    """Ten games a page; "Show more games" asks for the next page by offset, and is gone after the last one."""
+    asked: list[dict[str, list[str]]] = []
+
+    def entry(i: int) -> dict[str, Any]:
+        return {"id": f"fake{i:04d}", "name": f"Game {i}", "variant": "standard", "finished_at": 1.7e9 - i * 60,
+                "players": ["Ala", "Bolek", "Cezary"], "totals": [3, -1, -2], "winners": [0]}
+
+    def history(route: Any) -> None:
+        query = parse_qs(urlparse(route.request.url).query)
+        asked.append(query)
+        offset, limit = int(query["offset"][0]), int(query["limit"][0])
+        page_of = [entry(i) for i in range(offset, min(offset + limit, 13))]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(page_of))
+
+    page = new_page()
+    page.route(re.compile(r".*/api/history\?.*"), history)
+    page.goto(web_server.url + "/")
+    items = page.locator("section.recent-games li")
+    expect(items).to_have_count(10)
+    more = page.get_by_role("button", name="Show more games")
+    more.focus()
+    page.keyboard.press("Enter")
+    expect(items).to_have_count(13)
+    expect(more).to_have_count(0)
+    expect(page.locator('section.recent-games li[data-match="fake0010"] a')).to_be_focused()
+    assert [(q["offset"], q["limit"]) for q in asked] == [(["0"], ["10"]), (["10"], ["10"])]
+    expect(items.first.locator(".tb-players")).to_have_text("Ala +3, Bolek \u22121, Cezary \u22122")
