@@ -193,3 +193,26 @@ def spawn_server(database: str, port: int, *extra: str) -> subprocess.Popen[byte
             time.sleep(0.1)
     process.kill()
     raise RuntimeError("the server did not start")
+
+
+def new_table(server: ThreadServer, variant: str = "standard,contracts=NT+MZ", **body: Any) -> tuple[str, str]:
+    """A table of one human (us, "Ala", seated) and random bots, created with *body*'s options: its id and our
+    token.  The default variant has six deals: a whole match in seconds."""
+    n = 4 if variant.startswith("four-players") else 3
+    seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (n - 1)
+    created = httpx.post(server.url + "/api/tables", json={"seats": seats, "variant": variant, **body})
+    assert created.status_code == 201, created.text
+    table = created.json()["id"]
+    joined = httpx.post(server.url + f"/api/tables/{table}/join", json={"name": "Ala"})
+    assert joined.status_code == 200, joined.text
+    return table, joined.json()["token"]
+
+
+def play(server: ThreadServer, table: str, token: str, done: Any) -> None:
+    """Sit at *table* with *token* and play the first legal action at each turn until *done(view)*."""
+    ws = WS(server.ws_url)
+    try:
+        ws.hello(table, token)
+        play_until(ws, done)
+    finally:
+        ws.close()

@@ -9,30 +9,11 @@ import time
 from typing import Any
 
 import httpx
-from server_helpers import WS, ThreadServer, play_until
+from server_helpers import ThreadServer, new_table, play
 
 from mizerka.record import read_json
 
 SHORT = "standard,contracts=NT+MZ"  # six deals
-
-
-def new_table(server: ThreadServer, **body: Any) -> tuple[str, str]:
-    seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 2
-    created = httpx.post(server.url + "/api/tables", json={"seats": seats, "variant": SHORT, **body})
-    assert created.status_code == 201, created.text
-    table = created.json()["id"]
-    joined = httpx.post(server.url + f"/api/tables/{table}/join", json={"name": "Ala"})
-    assert joined.status_code == 200, joined.text
-    return table, joined.json()["token"]
-
-
-def play(server: ThreadServer, table: str, token: str, done: Any) -> None:
-    ws = WS(server.ws_url)
-    try:
-        ws.hello(table, token)
-        play_until(ws, done)
-    finally:
-        ws.close()
 
 
 def unload(server: ThreadServer, table: str) -> None:

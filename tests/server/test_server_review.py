@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import CliRunner
-from server_helpers import WS, ThreadServer, play_until
+from server_helpers import ThreadServer, new_table, play
 
 from mizerka.analysis import analyse_deal
 from mizerka.cards import CARDS
@@ -28,27 +28,6 @@ SHORT = "standard,contracts=NT"  # three quick deals
 KEYS = {"table", "deal", "players", "seats", "dealer", "chooser", "contract", "hands", "exchanges", "tricks",
         "tricks_won", "scores", "analysis", "unjudged_tricks"}
 CARD_KEYS = {"seat", "card", "value", "best", "best_cards", "cost", "choices"}
-
-
-def new_table(server: ThreadServer, variant: str = SHORT, **body: Any) -> tuple[str, str]:
-    """A table of one human (us) and random bots: its id and our token."""
-    n = 4 if variant.startswith("four-players") else 3
-    seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (n - 1)
-    created = httpx.post(server.url + "/api/tables", json={"seats": seats, "variant": variant, **body})
-    assert created.status_code == 201, created.text
-    table = created.json()["id"]
-    joined = httpx.post(server.url + f"/api/tables/{table}/join", json={"name": "Ala"})
-    assert joined.status_code == 200, joined.text
-    return table, joined.json()["token"]
-
-
-def play(server: ThreadServer, table: str, token: str, done: Any) -> None:
-    ws = WS(server.ws_url)
-    try:
-        ws.hello(table, token)
-        play_until(ws, done)
-    finally:
-        ws.close()
 
 
 def in_deal_two(view: dict[str, Any]) -> bool:
