@@ -393,3 +393,4 @@ def test_the_chat_opens_over_the_contract_dialog_and_gives_it_back(server: Threa
         assert "You chose NT" in await logged_soon(pilot, app, "You chose")
 
     run_app(app, ola, bolek, script)
+

@@ -357,3 +357,19 @@ def test_the_line_game_at_a_server_shows_the_turned_up_card(server: ThreadServer
     result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--ascii"])
     assert result.exit_code == 1, result.output  # the input ended at the first card
     assert "Turned-up talon card (a reminder only): " in result.output, result.output
+
+
+def test_a_connection_dropped_during_the_handshake_is_a_remote_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that drops the connection during the websocket handshake (restarting, say) raised websockets'
+    ConnectionClosedError out of ``connect``: in the full-screen game's reader thread, an unhandled exception that
+    ended the reading.  It is a RemoteError now, which the reconnection loop retries."""
+    import websockets.sync.client
+    from websockets.exceptions import ConnectionClosedError
+
+    def dropped(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionClosedError(None, None)
+
+    monkeypatch.setattr(websockets.sync.client, "connect", dropped)
+    table = RemoteTable(parse_invite("http://127.0.0.1:9/?table=abc"))
+    with pytest.raises(RemoteError, match="cannot open the game connection"):
+        table.connect()

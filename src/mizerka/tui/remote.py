@@ -447,14 +447,15 @@ class RemoteTable:
         Raises:
             RemoteError: the server cannot be reached or refuses the hello (its reason is in the message).
         """
-        from websockets.exceptions import InvalidHandshake, InvalidURI
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
         from websockets.sync.client import connect
 
         self.close()
         try:
             self._ws = self._exits.enter_context(
                 connect(self.invite.websocket, open_timeout=self.timeout, close_timeout=1, max_size=2**22))
-        except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as error:
+        # ConnectionClosed: the server (restarting, say) dropped the connection during the handshake
+        except (OSError, InvalidHandshake, InvalidURI, TimeoutError, ConnectionClosed) as error:
             raise RemoteError(f"cannot open the game connection {self.invite.websocket}: {error}") from None
         hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION, "table": self.invite.table,
                                  "last_seq": self.seq}
