@@ -12,6 +12,7 @@ import itertools
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from mizerka.cli import cli
@@ -236,3 +237,26 @@ def test_the_record_after_undos_holds_the_cards_finally_played(tmp_path: Path) -
     (deal,) = record.deals
     assert deal.actions() == list(match.deals[0].history)  # the cards finally played, in their order
     assert record.to_match().results() == match.results()
+
+
+def test_a_card_after_which_the_human_drew_from_the_stock_is_not_taken_back() -> None:
+    """In the seed002-literal variant each player draws from the stock after his card: the card drawn has been
+    seen, so that card cannot be taken back (a card played once the stock is empty can)."""
+    with pytest.warns(UserWarning, match="not zero-sum"):
+        match = Match(parse_variant("seed002-literal"), players=["You", "Ala", "Bolek"], seed=4)
+    drew = played_without_draw = False
+    while not match.is_over() and match.deal_no == 1 and not (drew and played_without_draw):
+        deal = match.deal
+        mine = deal.to_move == 0 and deal.phase is Phase.PLAY
+        stock = len(deal.stock)
+        match.play(deal.forced_action() or next(iter(match.legal_actions)))
+        if not mine or match.deal_no != 1:
+            continue
+        if stock and not drew:
+            drew = True
+            with pytest.raises(UndoError, match="drew a card from the stock"):
+                take_back(match, 0)
+        elif not stock and not played_without_draw and match.deal.history:
+            played_without_draw = True
+            assert take_back(match, 0)[0][0] == 0
+    assert drew and played_without_draw

@@ -394,3 +394,12 @@ def test_the_chat_opens_over_the_contract_dialog_and_gives_it_back(server: Threa
 
     run_app(app, ola, bolek, script)
 
+
+
+def test_the_clients_chat_limit_is_the_servers() -> None:
+    """The terminal client refuses an over-long line itself (a frame too large gets no answer naming it): with the
+    server's own limit, not another."""
+    from mizerka.server.chat import MAX_CHAT_CHARS
+    from mizerka.tui.remote import CHAT_MAX_CHARS
+
+    assert CHAT_MAX_CHARS == MAX_CHAT_CHARS

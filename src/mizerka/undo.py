@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from mizerka.deal import Action, Choose, Exchange, Play
 from mizerka.match import Match
+from mizerka.rules import ExchangeMode
 
 __all__ = ["UndoError", "take_back", "undo_span"]
 
@@ -52,13 +53,14 @@ def undo_span(match: Match, seat: int) -> int:
     cards = [i for i, (actor, action) in enumerate(pairs) if actor == seat and isinstance(action, Play)]
     if cards:
         span = len(pairs) - cards[-1]
-        probe = deal.copy()  # did playing the card draw one from the stock (seed002-literal)?  Then it was seen
-        for _ in range(span - 1):
+        if match.rules.exchange_mode is ExchangeMode.REPLENISH:  # cards drawn during play (seed002-literal)
+            probe = deal.copy()  # did playing the card draw one from the stock?  Then the human has seen it
+            for _ in range(span - 1):
+                probe.pop()
+            stock = len(probe.stock)
             probe.pop()
-        stock = len(probe.stock)
-        probe.pop()
-        if len(probe.stock) > stock:
-            raise UndoError("you drew a card from the stock after your last card: it cannot be taken back")
+            if len(probe.stock) > stock:
+                raise UndoError("you drew a card from the stock after your last card: it cannot be taken back")
         return span
     raise UndoError(_nothing_to_take_back(match, seat, [action for actor, action in pairs if actor == seat]))
 

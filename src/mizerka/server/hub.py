@@ -990,14 +990,9 @@ class Hub:
             log.info("table %s: seat %d took back %d actions, back to event %d", table.id, client.seat,
                      len(undone.taken), table.seq)  # no card named: the log carries no more than a spectator sees
             info = undone.public(client.seat)
-            connected = live.connected()
-            views: dict[int | None, dict[str, Any]] = {}
-            for other in list(live.clients):
-                seat = other.seat
-                if seat not in views:
-                    views[seat] = build_view(table, seat, connected)
-                other.send({"type": "snapshot", "id": message.id if other is client else None, "seq": table.seq,
-                            "epoch": table.epoch, "view": views[seat], "events": [], "undone": info})
+            for other in list(live.clients):  # a snapshot of its own view (no events: none after table.seq)
+                reply_id = message.id if other is client else None
+                other.send({**self._catch_up("snapshot", live, other.seat, table.seq, reply_id), "undone": info})
             self._schedule(live)
 
     async def _hint(self, client: Client, message: RequestHint) -> None:
