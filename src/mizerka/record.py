@@ -79,6 +79,7 @@ from mizerka.match import DealResult, Match, MatchError, Outcome
 from mizerka.rules import Contract, ExchangeMode, Role, Rules, RulesError, parse_variant
 
 __all__ = [
+    "BIDI_CONTROLS",
     "JSON_FORMAT",
     "MAX_RECORD_BYTES",
     "RECORD_VERSION",
@@ -87,6 +88,7 @@ __all__ = [
     "MatchRecord",
     "RecordError",
     "RecordSyntaxError",
+    "char_name",
     "commit",
     "deck_text",
     "from_dict",
@@ -120,7 +122,7 @@ _PLAY_LINE: Final = re.compile(r"([0-9]{1,3})\s+@([0-9]{1,2})\s*:\s*(.*)")
 _LINE_BREAKS: Final = frozenset("\u2028\u2029")
 """Line and paragraph separators: not control characters, but :meth:`str.splitlines` ends a line at them (as it
 does at the C0 and C1 controls), so a name holding one would write a text record that cannot be read back."""
-_BIDI_CONTROLS: Final = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+BIDI_CONTROLS: Final = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Unicode's bidirectional formatting characters (ALM, LRM, RLM, the embeddings, overrides and isolates): invisible,
 they reorder the text around them, so a name holding one can display as another name (``"\\u202eakrezim"``, with a
 right-to-left override, shows as ``mizerka``).  The server and the score keeper refuse them in names too, as
@@ -631,23 +633,28 @@ def _check_text(what: str, value: object, line_no: int | None = None) -> str:
         raise refuse(f"{what} {value[:40]!r} {rule}, not {len(value)} characters")
     for ch in value:
         if ord(ch) < 32 or 127 <= ord(ch) < 160 or ch in _LINE_BREAKS:
-            raise refuse(f"{what} {value[:40]!r} {rule}, but it holds {_char_name(ch)}")
+            raise refuse(f"{what} {value[:40]!r} {rule}, but it holds {char_name(ch)}")
     _check_bidi(what, value, line_no)
     return value
 
 
 def _check_bidi(what: str, value: str, line_no: int | None = None, deal_no: int | None = None) -> None:
-    """Refuse a bidirectional control character in *value* (see :data:`_BIDI_CONTROLS`)."""
+    """Refuse a bidirectional control character in *value* (see :data:`BIDI_CONTROLS`)."""
     for ch in value:
-        if ch in _BIDI_CONTROLS:
-            reason = (f"{what} {value[:40]!r} holds the bidirectional control character {_char_name(ch)}, "
+        if ch in BIDI_CONTROLS:
+            reason = (f"{what} {value[:40]!r} holds the bidirectional control character {char_name(ch)}, "
                       f"which can make it display as other text")
             if line_no is None:
                 raise RecordError(reason, deal_no=deal_no)
             raise RecordSyntaxError(reason, line_no=line_no, deal_no=deal_no)
 
 
-def _char_name(ch: str) -> str:
+def char_name(ch: str) -> str:
+    """A character as a refusal names it: its code point and Unicode name (the chat's refusals use it too).
+
+    >>> char_name("\u202e")
+    'U+202E (RIGHT-TO-LEFT OVERRIDE)'
+    """
     name = unicodedata.name(ch, "")
     return f"U+{ord(ch):04X} ({name})" if name else f"U+{ord(ch):04X}"
 

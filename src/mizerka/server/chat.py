@@ -31,7 +31,7 @@ import unicodedata
 from typing import Any, Final
 
 # the record's set of bidirectional controls (and its way of naming a character): one list for the whole package
-from mizerka.record import _BIDI_CONTROLS, _char_name
+from mizerka.record import BIDI_CONTROLS, char_name
 from mizerka.server.protocol import CHAT_PRESETS
 from mizerka.server.tables import TableError
 
@@ -111,15 +111,15 @@ def clean_chat_text(text: str) -> str:
         raise TableError("chat_too_long", f"the message has {len(text)} characters; at most {MAX_CHAT_CHARS} "
                                           "are allowed")
     for ch in text:
-        if ch in _BIDI_CONTROLS:
+        if ch in BIDI_CONTROLS:
             raise TableError("chat_bad_char", f"the message holds the bidirectional control character "
-                                              f"{_char_name(ch)}, which can make text display as other text")
+                                              f"{char_name(ch)}, which can make text display as other text")
         if unicodedata.category(ch) in _CONTROL_CATEGORIES:
-            raise TableError("chat_bad_char", f"the message holds the control character {_char_name(ch)}, "
+            raise TableError("chat_bad_char", f"the message holds the control character {char_name(ch)}, "
                                               "and a chat message is one line of visible text")
     hidden = _hidden_characters(text)
     if hidden is not None:
-        raise TableError("chat_bad_char", f"the message holds the invisible character {_char_name(hidden)}, "
+        raise TableError("chat_bad_char", f"the message holds the invisible character {char_name(hidden)}, "
                                           "which shows nothing or hides text")
     return text
 
