@@ -109,7 +109,9 @@ def test_undo_after_a_card_restores_hand_and_trick_and_the_match_plays_on_to_its
     other = next((c for c in before["legal"] if c != card), card)
     ack = ws.act(other)
     assert ack["seq"] == before["seq"] + 1
-    ws.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "action" and m["event"]["actor"] != 0)
+    # (unless our card ended the trick and won it: then we lead again, and the bots play after that card)
+    ws.until(lambda m: m["type"] == "event" and ((m["event"]["kind"] == "action" and m["event"]["actor"] != 0)
+                                                 or bool((m.get("view") or {}).get("your_turn"))))
     play_until(ws, lambda v: v["phase"] == "over")
     view = ws.view
     assert view is not None and view["status"] == "finished" and not view["can_undo"]

@@ -96,7 +96,10 @@ def test_your_own_moves_are_announced_in_the_second_person(new_page: Any, web_se
 def test_the_deal_scores_are_announced(new_page: Any, web_server: Any) -> None:
     """A screen-reader user hears the deal's scores when it ends, not only "Deal 1 is over"."""
     table, token, seat = api_quickplay(web_server.url)
-    play_through_protocol(web_server, table, token, lambda v: v["phase"] == "play" and v["tricks_played"] == 12)
+    # stop at our last card: the deal cannot end before the page is open (a bot's last card could end it while the
+    # page loads, and the page would then learn of the end from its catch-up, which is not announced)
+    play_through_protocol(web_server, table, token,
+                          lambda v: v["phase"] == "play" and v["tricks_played"] == 12 and v["your_turn"])
     page = new_page()
     open_seat(page, web_server.url, table, token, seat)
     play_until(page, lambda: bool(page.locator("dialog.summary-dialog[open]").count()))
