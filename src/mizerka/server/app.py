@@ -31,6 +31,7 @@ from mizerka.record import DealRecord, MatchRecord, RecordError
 from mizerka.rules import VARIANTS
 from mizerka.server.encoding import encode
 from mizerka.server.hub import Client, Hub, ServerConfig, address_key, hash_token
+from mizerka.server.players import Standing, display_rating
 from mizerka.server.protocol import ERROR_CODES, PROTOCOL_VERSION
 from mizerka.server.scorepad import ScorepadAnswer, ScorepadError, ScorepadRequest
 from mizerka.server.scorepad import apply as scorepad_apply
@@ -100,6 +101,9 @@ class _RequestLimit:
         await self.app(scope, receive, send)
 
 
+RECENT_RESULTS = 20
+"""How many rated matches a player's page lists."""
+
 DEFAULT_TABLES_PAGE = 100
 """How many tables ``GET /api/tables`` lists without a ``limit``."""
 
@@ -113,7 +117,8 @@ _HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 
 _STATUS = {"unknown_table": 404, "bad_token": 403, "spectators_off": 403, "seat_taken": 409, "table_full": 409,
            "match_over": 409, "not_over": 409, "internal": 503, "server_full": 503, "bad_deal": 400,
-           "unknown_deal": 404, "deal_not_over": 409, "not_revealed": 409}
+           "unknown_deal": 404, "deal_not_over": 409, "not_revealed": 409, "bad_key": 403, "profile_needed": 403,
+           "already_seated": 409, "name_taken": 409, "unknown_player": 404, "seated": 409}
 
 
 class _Model(BaseModel):
@@ -145,10 +150,13 @@ class CreateTable(_Model):
         None, description="One entry per seat; default: three human seats.")
     visibility: Literal["public", "private"] = "public"
     turn_timer: Annotated[float | None, Field(ge=5, le=3600, allow_inf_nan=False)] = None
-    hints: bool = True
+    hints: bool | None = Field(None, description="Players may ask for hints; default: yes, except at a rated table "
+                                                 "(which gives none).")
     spectators: bool = True
     reveal: bool = True
     chat: bool = Field(True, description="The seated humans may talk in the table's chat.")
+    rated: bool = Field(False, description="The match counts for the ratings: only profiles take its human seats, "
+                                           "no hints, no undo.")
     name: Annotated[str, Field(max_length=60, description="The table's name: printable, may be empty.")] = ""
 
     @field_validator("name")
@@ -160,11 +168,19 @@ class CreateTable(_Model):
         return value
 
 
-class JoinRequest(_Model):
-    name: Name
-    seat: Annotated[int | None, Field(ge=0, le=3)] = None
+PlayerKey = Annotated[str, Field(min_length=1, max_length=128, description="The secret key of a profile "
+                                                                        "(POST /api/players): the seat is its.")]
 
-    _name = field_validator("name")(_check_name)
+
+class JoinRequest(_Model):
+    name: Name | None = Field(None, description="Needed without a player key; with one, the profile's name.")
+    seat: Annotated[int | None, Field(ge=0, le=3)] = None
+    player_key: PlayerKey | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else _check_name(value)
 
 
 class LeaveRequest(_Model):
@@ -172,11 +188,73 @@ class LeaveRequest(_Model):
 
 
 class QuickPlay(_Model):
-    name: Name
+    name: Name | None = Field(None, description="Needed without a player key; with one, the profile's name.")
     variant: Annotated[str, Field(max_length=200)] = "standard"
     level: BotLevel = "rules"
+    player_key: PlayerKey | None = None
+    rated: bool = Field(False, description="A rated game (needs a player key): no hints, no undo.")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else _check_name(value)
+
+
+class NewPlayer(_Model):
+    name: Name
 
     _name = field_validator("name")(_check_name)
+
+
+class PlayerResult(BaseModel):
+    table: str | None = Field(description="The table's id (its match page, /?match=ID), or null for a private table: "
+                                          "its id is its invite, which a public page must not give away.")
+    name: str = Field(description="The table's name ('' for a private table).")
+    variant: str
+    finished_at: float
+    seat: int
+    players: list[str]
+    totals: list[int]
+    winners: list[int]
+    rank: int = Field(description="1 for the best total (equal totals share a rank).")
+    rating_before: int
+    rating_after: int
+
+
+class PlayerInfo(BaseModel):
+    id: str = Field(description="What GET /api/players/{id} takes: a profile's name in its unique form, or "
+                                "'bot:<level>'.")
+    name: str = Field(description="A profile's name, or a bot's level.")
+    kind: Literal["human", "bot"]
+    rating: int = Field(description="round(1500 + 40 * (mu - 25)): 1500 for a new profile.")
+    provisional: bool = Field(description="Fewer than 5 rated matches.")
+    mu: float
+    sigma: float
+    games: int = Field(description="Rated matches played.")
+    wins: int = Field(description="Rated matches won (the best total, ties included).")
+    deals: int = Field(description="Deals played in rated matches.")
+    deals_won: int = Field(description="Deals with the best score of the deal (ties included).")
+    created_at: float
+    recent: list[PlayerResult] = Field(description="Up to 20 rated matches, newest first.")
+
+
+class NewPlayerResult(BaseModel):
+    player: PlayerInfo
+    key: str = Field(description="The secret player key: send it as player_key when you take a seat, and as "
+                                 "'Authorization: Bearer <key>' to GET /api/profile.  Given only here: keep it.")
+
+
+class LeaderRow(BaseModel):
+    rank: int
+    id: str
+    name: str
+    kind: Literal["human", "bot"]
+    rating: int
+    provisional: bool
+    games: int
+    wins: int
+    deals: int
+    deals_won: int
 
 
 class SeatInfo(BaseModel):
@@ -188,6 +266,7 @@ class SeatInfo(BaseModel):
     standin: bool
     connected: bool
     open: bool
+    registered: bool = Field(False, description="A profile holds the seat: its name is unique on the server.")
 
 
 class TableInfo(BaseModel):
@@ -367,6 +446,19 @@ def table_record(table: Table) -> MatchRecord:
     return MatchRecord(table.rules, tuple(match.players), match.first_dealer, tuple(deals), tags)
 
 
+def bearer_key(authorization: str | None) -> str:
+    """The player key of an ``Authorization: Bearer <key>`` header.
+
+    Raises:
+        TableError: ``bad_key`` for no header, or one that is no bearer key.
+    """
+    scheme, _, key = (authorization or "").strip().partition(" ")
+    key = key.strip()
+    if scheme.lower() != "bearer" or not key or len(key) > 128:
+        raise TableError("bad_key", "send the player key as the header 'Authorization: Bearer <key>'")
+    return key
+
+
 def review_deal_no(table: Table, text: str) -> int:
     """The deal number *text* of a review request, once checked: a finished deal that the table's record
     (:func:`table_record`) gives in full.  (Who asks is checked apart: :func:`record_access`.)
@@ -423,7 +515,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         title="mizerka server", version=str(PROTOCOL_VERSION), lifespan=lifespan,
         openapi_url="/api/openapi.json", docs_url="/api/docs", redoc_url=None,
         description="Lobby API of the Mizerka game server. Games are played over the websocket at /ws "
-                    "(docs/protocol.md). Players are anonymous: no accounts, no ratings.",
+                    "(docs/protocol.md). Players are anonymous unless they claim a name (POST /api/players): a profile "
+                    "with a secret key, a rating from rated tables and a place on the leaderboard.",
     )
     app.state.hub = hub
     app.add_middleware(_BodyLimit)
@@ -481,9 +574,10 @@ def create_app(config: ServerConfig) -> FastAPI:
     @app.post("/api/tables", response_model=TableInfo, status_code=201, responses=_ERRORS)
     async def create_table(body: CreateTable) -> TableInfo:
         """Create a table.  Join it with ``POST /api/tables/{id}/join``."""
+        hints = not body.rated if body.hints is None else body.hints
         settings = TableSettings(variant=body.variant, visibility=body.visibility, turn_timer=body.turn_timer,
-                                 hints=body.hints, spectators=body.spectators, reveal=body.reveal, name=body.name,
-                                 chat=body.chat)
+                                 hints=hints, spectators=body.spectators, reveal=body.reveal, name=body.name,
+                                 chat=body.chat, rated=body.rated)
         rules = settings.rules()
         specs = body.seats if body.seats is not None else [SeatSpec(kind="human", level=None)] * rules.n_seats
         seats = []
@@ -507,8 +601,9 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/join", response_model=JoinResult, responses=_ERRORS)
     async def join(table_id: Annotated[str, Field(max_length=64)], body: JoinRequest) -> JoinResult:
-        """Take a seat (the given one, or the first open one).  The answer holds the secret seat token."""
-        live, seat, token = await hub.join(table_id, body.name, body.seat)
+        """Take a seat (the given one, or the first open one), as a profile with its player key.  The answer holds
+        the secret seat token."""
+        live, seat, token = await hub.join(table_id, body.name, body.seat, body.player_key)
         return JoinResult(table=_info(hub, live.table), seat=seat, token=token)
 
     @app.post("/api/tables/{table_id}/leave", response_model=TableInfo, responses=_ERRORS)
@@ -519,8 +614,9 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.post("/api/quickplay", response_model=JoinResult, status_code=201, responses=_ERRORS)
     async def quickplay(body: QuickPlay) -> JoinResult:
-        """One call, one private table: you and two bots."""
-        live, seat, token = await hub.quickplay(body.name, body.variant, body.level)
+        """One call, one private table: you and two bots (rated, for a profile, if asked)."""
+        live, seat, token = await hub.quickplay(body.name, body.variant, body.level, player_key=body.player_key,
+                                                rated=body.rated)
         return JoinResult(table=_info(hub, live.table), seat=seat, token=token)
 
     @app.get("/api/history", response_model=list[HistoryEntry])
@@ -530,6 +626,65 @@ def create_app(config: ServerConfig) -> FastAPI:
         """Finished public matches, newest first."""
         rows = await asyncio.to_thread(hub._store().history, limit, offset)
         return [HistoryEntry(**row) for row in rows]
+
+    async def player_info(standing: Standing, recent: bool = True) -> PlayerInfo:
+        rows = await asyncio.to_thread(hub._store().results, standing.id, RECENT_RESULTS) if recent else []
+        return PlayerInfo(**standing.public(), recent=[PlayerResult(
+            table=r["table_id"] if r["visibility"] == "public" else None,
+            name=r["name"] if r["visibility"] == "public" else "", variant=r["variant"],
+            finished_at=r["finished_at"], seat=r["seat"],
+            players=r["players"], totals=r["totals"], winners=r["winners"], rank=r["rank"],
+            rating_before=display_rating(r["mu_before"]), rating_after=display_rating(r["mu_after"])) for r in rows])
+
+    @app.post("/api/players", response_model=NewPlayerResult, status_code=201, responses=_ERRORS)
+    async def new_player(body: NewPlayer) -> NewPlayerResult:
+        """Claim a name: a profile, for ratings and the leaderboard (docs/server.md).  The answer holds its secret
+        player key, given only this once; send it as ``player_key`` when taking a seat.  Names are unique ignoring
+        case: 409 ``name_taken``."""
+        standing, key = await hub.create_player(body.name)
+        return NewPlayerResult(player=await player_info(standing, recent=False), key=key)
+
+    @app.get("/api/profile", response_model=PlayerInfo, responses=_ERRORS)
+    async def profile(
+        authorization: Annotated[str | None, Header(max_length=200, description="'Bearer <player key>'.")] = None,
+    ) -> PlayerInfo:
+        """The profile of the player key in the ``Authorization: Bearer <key>`` header (403 ``bad_key``: none,
+        or a key no profile has on this server)."""
+        return await player_info(await hub.profile(bearer_key(authorization)))
+
+    @app.delete("/api/profile", status_code=204, responses=_ERRORS)
+    async def delete_profile(
+        authorization: Annotated[str | None, Header(max_length=200, description="'Bearer <player key>'.")] = None,
+    ) -> Response:
+        """Delete the profile of the player key in the ``Authorization: Bearer <key>`` header, with its results
+        (204); its name is free again.  403 ``bad_key``; 409 ``seated`` while it holds a seat at a table whose
+        match is not over."""
+        await hub.delete_player(bearer_key(authorization))
+        return Response(status_code=204)
+
+    @app.get("/api/players/{player_id}", response_model=PlayerInfo, responses=_ERRORS)
+    async def player(player_id: Annotated[str, Field(max_length=255)]) -> PlayerInfo:
+        """A profile (by its name, ignoring case) or a bot level (``bot:<level>``): rating, statistics and its last
+        rated matches."""
+        return await player_info(await hub.player(player_id))
+
+    @app.get("/api/leaderboard", response_model=list[LeaderRow], responses={
+        200: {"description": "One page of the rated players, best first; the header X-Total-Count says how many "
+                             "there are.",
+              "headers": {"X-Total-Count": {"description": "The number of rated players, on all pages.",
+                                            "schema": {"type": "integer"}}}},
+        422: _ERRORS[422], 429: _ERRORS[429]})
+    async def leaderboard(
+        response: Response,
+        limit: Annotated[int, Query(ge=1, le=200)] = 50, offset: Annotated[int, Query(ge=0, le=10**6)] = 0,
+    ) -> list[LeaderRow]:
+        """Profiles and bot levels with at least one rated match: the established ones (5 rated matches or more)
+        first, then the provisional ones, each by rating, then name."""
+        rows, total = await asyncio.to_thread(hub._store().leaderboard, limit, offset)
+        response.headers["X-Total-Count"] = str(total)
+        return [LeaderRow(rank=offset + i + 1, id=s.id, name=s.name, kind=s.kind,  # type: ignore[arg-type]
+                          rating=s.rating, provisional=s.provisional, games=s.games, wins=s.wins, deals=s.deals,
+                          deals_won=s.deals_won) for i, s in enumerate(rows)]
 
     @app.get("/api/tables/{table_id}/sheet", response_model=MatchSheet, responses=_ERRORS)
     async def sheet(

@@ -1,11 +1,18 @@
 """Storage: SQLAlchemy on SQLite (the default) or PostgreSQL, the schema kept by alembic migrations.
 
-Two tables hold everything (see ``migrations/versions``):
+Two tables hold every game (see ``migrations/versions``):
 
 * ``tables`` — one row per table: settings, rules, seats, the deck orders and salts (server-side only:
   never sent to a client before the deal ends), status and a summary for the match history;
 * ``events`` — each table's append-only journal, one row per numbered event.  Replaying it rebuilds the
   table (:meth:`mizerka.server.tables.Table.replay`).
+
+Two more hold the players (:mod:`mizerka.server.players`):
+
+* ``players`` — one row per profile (its key's SHA-256, never the key) and one per bot level: rating and
+  statistics;
+* ``results`` — one row per seat of each finished rated match, with its player's rating before and after.
+  They are written with the match's last event, in its transaction, with the players' new ratings.
 
 Writes are committed in batches (group commit): a coroutine hands its write over and awaits the commit, so
 an action is acknowledged and broadcast only once it is committed.  How a batch is committed depends on the
@@ -51,7 +58,8 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, Engine, event
 
 from mizerka.server.encoding import encode
-from mizerka.server.tables import Event, Table
+from mizerka.server.players import PROVISIONAL_GAMES, SeatResult, Standing
+from mizerka.server.tables import Event, Table, TableError
 
 __all__ = ["Store", "metadata", "normalize_url", "upgrade"]
 
@@ -90,6 +98,45 @@ events_t = sa.Table(
     sa.Column("data", sa.Text, nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
 )
+
+players_t = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.String(255), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("key_hash", sa.String(64), nullable=True, unique=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False),
+    sa.Column("deals", sa.Integer, nullable=False),
+    sa.Column("deals_won", sa.Integer, nullable=False),
+    sa.Index("ix_players_rating", "games", "mu"),
+)
+
+results_t = sa.Table(
+    "results",
+    metadata,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("player_id", sa.String(255), sa.ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("total", sa.Integer, nullable=False),
+    sa.Column("rank", sa.Integer, nullable=False),
+    sa.Column("won", sa.Boolean, nullable=False),
+    sa.Column("deals", sa.Integer, nullable=False),
+    sa.Column("deals_won", sa.Integer, nullable=False),
+    sa.Column("mu_before", sa.Float, nullable=False),
+    sa.Column("sigma_before", sa.Float, nullable=False),
+    sa.Column("mu_after", sa.Float, nullable=False),
+    sa.Column("sigma_after", sa.Float, nullable=False),
+    sa.Column("finished_at", sa.Float, nullable=False),
+    sa.Index("ix_results_player", "player_id", "finished_at"),
+)
+
+_STANDING_COLUMNS = ("id", "name", "kind", "mu", "sigma", "games", "wins", "deals", "deals_won", "created_at")
 
 _JSON_COLUMNS = ("settings", "seats", "initial_seats", "decks", "salts", "summary")
 
@@ -198,14 +245,17 @@ class _Append:
     deleting before the batch's inserts keeps the journal in order.
     """
 
-    __slots__ = ("rows", "table_id", "truncate_after", "values")
+    __slots__ = ("results", "rows", "standings", "table_id", "truncate_after", "values")
 
     def __init__(self, table_id: str, rows: list[dict[str, Any]], values: dict[str, Any],
-                 truncate_after: int | None = None) -> None:
+                 truncate_after: int | None = None, results: list[dict[str, Any]] | None = None,
+                 standings: list[dict[str, Any]] | None = None) -> None:
         self.table_id = table_id
         self.rows = rows
         self.values = values
         self.truncate_after = truncate_after
+        self.results = results or []  # a rated match's end: its seats' results (``results`` rows)
+        self.standings = standings or []  # ... and its players' new ratings (``players`` updates, by id)
 
     def __call__(self, connection: Connection) -> None:
         _append_many(connection, [self])
@@ -239,6 +289,12 @@ def _append_many(connection: Connection, appends: list[_Append]) -> None:
         statement = tables_t.update().where(tables_t.c.id == sa.bindparam("_id")).values(
             {k: sa.bindparam(k) for k in keys})
         connection.execute(statement, params)
+    results = [row for a in appends for row in a.results]
+    if results:
+        connection.execute(results_t.insert(), results)
+    for standing in (row for a in appends for row in a.standings):  # in order: one player may be in two
+        connection.execute(players_t.update().where(players_t.c.id == standing["id"]).values(
+            {k: v for k, v in standing.items() if k != "id"}))
 
 
 _EVENTS_INSERT = ("INSERT INTO events (table_id, seq, kind, deal_no, data, created_at) "
@@ -263,6 +319,14 @@ def _sqlite_apply(cursor: sqlite3.Cursor, ops: list[_Insert | _Append]) -> None:
         cursor.executemany(_EVENTS_INSERT, rows)
     for keys, params in _update_groups(appends).items():
         cursor.executemany(f"UPDATE tables SET {', '.join(f'{k} = :{k}' for k in keys)} WHERE id = :_id", params)
+    results = [row for a in appends for row in a.results]
+    if results:
+        names = list(results[0])
+        cursor.executemany(f"INSERT INTO results ({', '.join(names)}) VALUES ({', '.join(':' + k for k in names)})",
+                           results)
+    for standing in (row for a in appends for row in a.standings):
+        columns = [k for k in standing if k != "id"]
+        cursor.execute(f"UPDATE players SET {', '.join(f'{k} = :{k}' for k in columns)} WHERE id = :id", standing)
 
 
 def _settle(future: concurrent.futures.Future[None] | asyncio.Future[None], error: BaseException | None) -> None:
@@ -468,17 +532,32 @@ class Store:
         values["seats"] = json.dumps(row["seats"])
         return _Insert(values, events)
 
-    def append_op(self, table: Table, events: list[Event], *, truncate_after: int | None = None) -> WriteOp:
+    def append_op(
+        self, table: Table, events: list[Event], *, truncate_after: int | None = None,
+        rated: tuple[list[SeatResult], dict[str, Standing]] | None = None,
+    ) -> WriteOp:
         """The write of *table*'s new *events* and its row's changed columns.  With *truncate_after* (an undo),
         first delete the table's events numbered above it: the removal and the new events commit in one
-        transaction, so the stored journal is always one that replays (SQLite and PostgreSQL alike)."""
+        transaction, so the stored journal is always one that replays (SQLite and PostgreSQL alike).  With
+        *rated* (the end of a rated match: :func:`mizerka.server.players.rate_match`'s answer), its results and
+        its players' new standings are written in the same transaction."""
         now = time.time()
         rows = _event_rows(table.id, events, now)
         values = _table_values(table, now, events)
         if truncate_after is not None:  # the summary (totals, deal number) may not change, but the seats may have
             values["seats"] = encode([s.to_json() for s in table.seats])
             values["summary"] = encode(_summary(table))
-        return _Append(table.id, rows, values, truncate_after)
+        results: list[dict[str, Any]] = []
+        standings: list[dict[str, Any]] = []
+        if rated is not None:
+            seat_results, after = rated
+            results = [{"table_id": table.id, "seat": r.seat, "player_id": r.player, "total": r.total,
+                        "rank": r.rank, "won": r.won, "deals": r.deals, "deals_won": r.deals_won,
+                        "mu_before": r.before[0], "sigma_before": r.before[1], "mu_after": r.after[0],
+                        "sigma_after": r.after[1], "finished_at": now} for r in seat_results]
+            standings = [{"id": s.id, "mu": s.mu, "sigma": s.sigma, "games": s.games, "wins": s.wins,
+                          "deals": s.deals, "deals_won": s.deals_won, "updated_at": now} for s in after.values()]
+        return _Append(table.id, rows, values, truncate_after, results, standings)
 
     def close(self) -> None:
         """Commit what is still queued, stop the threads, checkpoint, close the connections."""
@@ -547,6 +626,82 @@ class Store:
                            "players": data.get("players", []), "totals": data.get("totals", []),
                            "winners": data.get("winners", []), "name": data.get("name", "")})
         return result
+
+    # -- players (mizerka.server.players) ------------------------------------------------------------
+
+    def create_player(self, player_id: str, name: str, key_hash: str) -> Standing:
+        """Make a profile (a write of its own, outside the batches: nothing else refers to it yet).
+
+        Raises:
+            TableError: ``name_taken`` when a profile (or a bot level) has this id already.
+        """
+        now = time.time()
+        standing = Standing(player_id, name, "human", created_at=now)
+        row = {column: getattr(standing, column) for column in _STANDING_COLUMNS}
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(players_t.insert().values(key_hash=key_hash, updated_at=now, **row))
+        except sa.exc.IntegrityError:
+            raise TableError("name_taken", f"the name {name!r} is taken (names are compared ignoring case)") from None
+        return standing
+
+    def delete_player(self, player_id: str) -> None:
+        """Delete a profile and its results (a write of its own).  The other players' ratings keep the moves those
+        results gave them: a rating is a history, not a sum to take apart."""
+        with self.engine.begin() as connection:
+            connection.execute(results_t.delete().where(results_t.c.player_id == player_id))
+            connection.execute(players_t.delete().where(players_t.c.id == player_id, players_t.c.kind == "human"))
+
+    def _standings(self, condition: sa.ColumnElement[bool]) -> list[Standing]:
+        with self.engine.connect() as connection:
+            rows = connection.execute(sa.select(*(players_t.c[c] for c in _STANDING_COLUMNS)).where(condition))
+            return [Standing(**dict(row._mapping)) for row in rows]
+
+    def player(self, player_id: str) -> Standing | None:
+        """The standing of a profile or bot level by id, or ``None``."""
+        found = self._standings(players_t.c.id == player_id)
+        return found[0] if found else None
+
+    def player_by_key(self, key_hash: str) -> Standing | None:
+        """The profile whose key has this SHA-256, or ``None``."""
+        found = self._standings(players_t.c.key_hash == key_hash)
+        return found[0] if found else None
+
+    def standings(self, ids: Sequence[str]) -> dict[str, Standing]:
+        """The standings of these ids (those that exist)."""
+        return {s.id: s for s in self._standings(players_t.c.id.in_(list(set(ids))))}
+
+    def leaderboard(self, limit: int, offset: int) -> tuple[list[Standing], int]:
+        """Profiles and bot levels with a rated match, the established ones first (:data:`PROVISIONAL_GAMES` rated
+        matches or more), each part by rating then name; and how many there are."""
+        played = players_t.c.games > 0
+        with self.engine.connect() as connection:
+            total = int(connection.execute(sa.select(sa.func.count()).select_from(players_t).where(played))
+                        .scalar_one())
+            rows = connection.execute(
+                sa.select(*(players_t.c[c] for c in _STANDING_COLUMNS)).where(played)
+                .order_by((players_t.c.games < PROVISIONAL_GAMES), players_t.c.mu.desc(), players_t.c.name,
+                          players_t.c.id)
+                .limit(limit).offset(offset))
+            return [Standing(**dict(row._mapping)) for row in rows], total
+
+    def results(self, player_id: str, limit: int) -> list[dict[str, Any]]:
+        """A player's rated matches, newest first: the seat's result and the match's summary (with the table's
+        visibility: the id of a private table is its invite, which a player's public page must not give away)."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                sa.select(results_t, tables_t.c.variant, tables_t.c.summary, tables_t.c.visibility)
+                .join(tables_t, tables_t.c.id == results_t.c.table_id)
+                .where(results_t.c.player_id == player_id)
+                .order_by(results_t.c.finished_at.desc(), results_t.c.table_id, results_t.c.seat).limit(limit)
+            ).all()
+        found = []
+        for row in rows:
+            data = dict(row._mapping)
+            summary = json.loads(data.pop("summary") or "{}")
+            found.append({**data, "players": summary.get("players", []), "totals": summary.get("totals", []),
+                          "winners": summary.get("winners", []), "name": summary.get("name", "")})
+        return found
 
     def count_tables(self) -> int:
         with self.engine.connect() as connection:

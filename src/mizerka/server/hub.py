@@ -39,6 +39,7 @@ from mizerka.server.chat import ChatRateLimited, ChatRoom
 from mizerka.server.db import Store
 from mizerka.server.dd import DoubleDummy
 from mizerka.server.encoding import encode
+from mizerka.server.players import SeatResult, Standing, bot_id, name_key, rate_match
 from mizerka.server.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -435,6 +436,9 @@ class Hub:
         self._reviewing: dict[tuple[str, int], asyncio.Task[ReviewResult]] = {}
         self.connections = ConnectionCount(config.max_connections, config.max_connections_per_address)
         self.requests = RequestBudget(config.request_rate, config.request_burst)
+        # the standings of the players of rated tables (mizerka.server.players): this process is the only writer
+        # of the ratings, so the copy it keeps is the truth; a rated match rates from it, one after the other
+        self.standings: dict[str, Standing] = {}
 
     # -- life cycle ---------------------------------------------------------------------------------
 
@@ -510,9 +514,15 @@ class Hub:
         if not events:
             return
         table = live.table
+        rated = self._rate(table) if any(e.kind == "match_end" for e in events) and table.settings.rated else None
+        if rated is not None:  # at once, not after the write: a match ending meanwhile rates from these
+            self.standings.update(rated[1])
         try:
-            await self._store().write(self._store().append_op(table, events))
+            await self._store().write(self._store().append_op(table, events, rated=rated))
         except Exception:
+            if rated is not None:  # not stored: forget the new standings (the table is reloaded without its end)
+                with contextlib.suppress(Exception):
+                    self.standings.update(await asyncio.to_thread(self._store().standings, list(rated[1])))
             log.exception("table %s: storing events %d-%d failed; reloading", table.id, events[0].seq, events[-1].seq)
             reloaded = await asyncio.to_thread(self._store().load, table.id)
             if reloaded is not None:
@@ -534,6 +544,93 @@ class Hub:
                         asyncio.get_running_loop().call_soon(self._send_dd, live, event.deal_no, None, "busy")
                     else:
                         self._spawn(live, self._double_dummy(live, event.deal_no))
+
+    def _rate(self, table: Table) -> tuple[list[SeatResult], dict[str, Standing]]:
+        """The results and new ratings of a rated match that has just ended (written with its last event).
+
+        A seat whose profile is gone (deleted after its player gave the seat up) plays the part of a new player:
+        the others are rated against a fresh rating there, and nothing is stored for it."""
+        match = table.match
+        assert match is not None
+        ids = [s.player if s.kind == "human" else bot_id(s.level) for s in table.seats]
+        missing = [i for i in ids if i is not None and i not in self.standings]
+        if missing:  # a resumed table's players (a restart empties the copy): read them once
+            self.standings.update(self._store().standings(missing))
+        standings = dict(self.standings)
+        players = []
+        for seat, player in enumerate(ids):
+            if player is None or player not in standings:
+                player = f" seat {seat}"  # no id: a name key never starts with a space (name_key), a bot's with "bot:"
+                standings[player] = Standing(player, "", "human")
+            players.append(player)
+        deal_scores = []
+        for deal in match.deals:
+            scores = deal.scores()
+            deal_scores.append([scores[i] if i in deal.active_seats else None for i in range(len(table.seats))])
+        results, after = rate_match(players, standings, match.totals, deal_scores)
+        return ([r for r in results if not r.player.startswith(" ")],
+                {p: s for p, s in after.items() if not p.startswith(" ")})
+
+    # -- players (REST) -----------------------------------------------------------------------------
+
+    async def create_player(self, name: str) -> tuple[Standing, str]:
+        """A new profile named *name*, and its secret key (given out only here).
+
+        Raises:
+            TableError: ``name_taken``.
+        """
+        key = secrets.token_urlsafe(32)
+        standing = await asyncio.to_thread(self._store().create_player, name_key(name), name, hash_token(key))
+        self.standings[standing.id] = standing
+        return standing, key
+
+    async def profile(self, key: str) -> Standing:
+        """The profile of a player key.
+
+        Raises:
+            TableError: ``bad_key`` for a key no profile has.
+        """
+        standing = await asyncio.to_thread(self._store().player_by_key, hash_token(key))
+        if standing is None:
+            raise TableError("bad_key", "no profile has this player key on this server")
+        return self.standings.get(standing.id, standing)
+
+    async def delete_player(self, key: str) -> None:
+        """Delete the profile of a player key, with its results; its name is free again.
+
+        Raises:
+            TableError: ``bad_key``; ``seated`` while the profile holds a seat at a table not over.
+        """
+        standing = await self.profile(key)
+        for live in self.tables.values():
+            table = live.table
+            if table.status in ("waiting", "playing") and any(
+                    s.player == standing.id and s.token_hash is not None for s in table.seats):
+                raise TableError("seated", f"this profile holds a seat at table {table.id}, whose match is not over: "
+                                           "finish it, or leave the seat, first")
+        await asyncio.to_thread(self._store().delete_player, standing.id)
+        self.standings.pop(standing.id, None)
+        # the seats it gave up, and those of finished tables still here (a rematch must not seat the name's next
+        # owner): no profile's any more.  (A restart replays the old id into a given-up seat; rating finds no
+        # such profile then, and treats the seat as _rate says.)
+        for live in self.tables.values():
+            for seat in live.table.seats:
+                if seat.player == standing.id:
+                    seat.player = None
+
+    async def player(self, player_id: str) -> Standing:
+        """The standing of a profile or bot level by its id or name (ignoring case).
+
+        Raises:
+            TableError: ``unknown_player``.
+        """
+        key = name_key(player_id)
+        standing = self.standings.get(key)
+        if standing is None:
+            standing = await asyncio.to_thread(self._store().player, key)
+        if standing is None:
+            raise TableError("unknown_player", f"no player {player_id[:60]!r} on this server")
+        return standing
 
     async def _double_dummy(self, live: LiveTable, deal_no: int) -> None:
         """Analyse a finished deal and send everyone at the table its double-dummy values (or why not)."""
@@ -717,11 +814,28 @@ class Hub:
             raise TableError("unknown_table", f"no open table {table_id!r}")
         return live
 
-    async def join(self, table_id: str, name: str, seat: int | None = None) -> tuple[LiveTable, int, str]:
+    async def join(
+        self, table_id: str, name: str | None, seat: int | None = None, player_key: str | None = None
+    ) -> tuple[LiveTable, int, str]:
+        """Seat a player at a table: under *name*, or, with a *player_key*, as its profile (a *name* given too
+        must be the profile's, ignoring case).
+
+        Raises:
+            TableError: ``bad_key``, ``bad_name``, and :meth:`~mizerka.server.tables.Table.join`'s refusals.
+        """
         live = self.get(table_id)
+        player: str | None = None
+        if player_key is not None:
+            standing = await self.profile(player_key)
+            if name is not None and name_key(name) != standing.id:
+                raise TableError("bad_name", f"this player key is {standing.name!r}'s, not {name[:60]!r}'s")
+            name, player = standing.name, standing.id
+            self.standings.setdefault(standing.id, standing)
+        if name is None:
+            raise TableError("bad_name", "a name is needed to take a seat (or a player key)")
         token = secrets.token_urlsafe(24)
         async with live.lock:
-            seat, events = live.table.join(name, token_hash=hash_token(token), seat=seat)
+            seat, events = live.table.join(name, token_hash=hash_token(token), seat=seat, player=player)
             await self._commit(live, events)
         return live, seat, token
 
@@ -746,16 +860,35 @@ class Hub:
                 if not live.table.settings.spectators:
                     await self.detach(client)
 
-    async def quickplay(self, name: str, variant: str, level: str) -> tuple[LiveTable, int, str]:
-        """A new private table with the caller at seat 0 and two bots of *level*."""
+    async def quickplay(
+        self, name: str | None, variant: str, level: str, *, player_key: str | None = None, rated: bool = False
+    ) -> tuple[LiveTable, int, str]:
+        """A new private table with the caller at seat 0 and two bots of *level*: rated (no hints, no undo) if
+        asked, which needs the caller's *player_key*.
+
+        Raises:
+            TableError: ``profile_needed`` (rated without a key), and :meth:`join`'s refusals.
+        """
+        if rated and player_key is None:
+            raise TableError("profile_needed", "a rated game needs a profile: claim a name first, and send its "
+                                               "player key")
+        display = name
+        if player_key is not None:
+            standing = await self.profile(player_key)  # checked before the table is made: a bad key makes none
+            if name is not None and name_key(name) != standing.id:
+                raise TableError("bad_name", f"this player key is {standing.name!r}'s, not {name[:60]!r}'s")
+            display = standing.name
+        if display is None:
+            raise TableError("bad_name", "a name is needed to take a seat (or a player key)")
         seats = [SeatState.human(), SeatState.bot(level), SeatState.bot(level)]
         # chat off: nobody to talk to (bots never chat), so the page shows no chat panel
-        settings = TableSettings(variant=variant, visibility="private", name=f"{name} vs bots", chat=False)
+        settings = TableSettings(variant=variant, visibility="private", name=f"{display} vs bots", chat=False,
+                                 rated=rated, hints=not rated)
         rules = settings.rules()
         if rules.n_seats != 3:
             seats += [SeatState.bot(level)] * (rules.n_seats - 3)
         live = await self.create_table(settings, seats)
-        live, seat, token = await self.join(live.table.id, name, 0)
+        live, seat, token = await self.join(live.table.id, name, 0, player_key)
         return live, seat, token
 
     def list_public(self) -> list[Table]:
@@ -1021,7 +1154,8 @@ class Hub:
             raise TableError("no_seat", "spectators cannot ask for a rematch")
         async with live.lock:
             if table.vote_rematch(client.seat):
-                seats = [SeatState(s.kind, s.level, s.name if s.token_hash or s.kind == "bot" else None, s.token_hash)
+                seats = [SeatState(s.kind, s.level, s.name if s.token_hash or s.kind == "bot" else None, s.token_hash,
+                                   player=s.player if s.token_hash else None)
                          for s in table.seats]
                 new = await self.create_table(table.settings, seats, parent=table.id)
                 await self._commit(live, table.rematch_event(new.table.id))

@@ -334,6 +334,8 @@ class PlayerView(_Message):
     standin: bool = Field(description="A bot is playing for a human who is away (or left).")
     connected: bool
     open: bool = Field(description="A human seat nobody holds yet: join it.")
+    registered: bool = Field(default=False, description="A profile holds the seat (POST /api/players): the name is "
+                                                        "unique on the server, so it is who it says.")
 
 
 class ContractView(_Message):

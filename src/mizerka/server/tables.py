@@ -111,6 +111,8 @@ class TableSettings:
         reveal: after each deal, everyone at the table sees its deck order and salt (the commitment's proof).
         name: a title for the lobby.
         chat: the seated humans may talk in the table's chat (:mod:`mizerka.server.chat`; kept in memory only).
+        rated: the match counts for the players' ratings (:mod:`mizerka.server.players`): every human seat is
+            taken by a profile, and nobody gets hints or takes back cards.
     """
 
     variant: str = "standard"
@@ -121,6 +123,11 @@ class TableSettings:
     reveal: bool = True
     name: str = ""
     chat: bool = True
+    rated: bool = False
+
+    def __post_init__(self) -> None:
+        if self.rated and self.hints:
+            raise TableError("bad_options", "a rated table gives no hints: set hints off (or the table unrated)")
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -143,13 +150,18 @@ class TableSettings:
 
 @dataclasses.dataclass
 class SeatState:
-    """One seat.  A human seat is *open* until someone joins it; a bot may stand in for its human."""
+    """One seat.  A human seat is *open* until someone joins it; a bot may stand in for its human.
+
+    ``player`` is the id of the profile that took the seat (:mod:`mizerka.server.players`), ``None`` for an
+    anonymous player.  It stays when its player gives the seat up during the match: the result is his.
+    """
 
     kind: Literal["human", "bot"]
     level: str = STANDIN_LEVEL
     name: str | None = None
     token_hash: str | None = None
     standin: bool = False
+    player: str | None = None
 
     @classmethod
     def human(cls) -> SeatState:
@@ -352,18 +364,29 @@ class Table:
         return self._emit(
             "seat",
             {"seat": seat, "name": state.name, "seat_kind": state.kind, "bot": state.level if state.bot_plays else None,
-             "standin": state.standin, "open": state.is_open},
+             "standin": state.standin, "open": state.is_open, "registered": state.player is not None},
             server={"state": state.to_json()},
         )
 
-    def join(self, name: str, *, token_hash: str, seat: int | None = None) -> tuple[int, list[Event]]:
-        """Seat a human on *seat* (or the first open seat).  The match starts when no seat is open.
+    def join(
+        self, name: str, *, token_hash: str, seat: int | None = None, player: str | None = None
+    ) -> tuple[int, list[Event]]:
+        """Seat a human on *seat* (or the first open seat), for the profile *player* if one is given.  The match
+        starts when no seat is open.
 
         Raises:
-            TableError: ``bad_seat``, ``seat_taken``, ``table_full`` or ``match_over``.
+            TableError: ``bad_seat``, ``seat_taken``, ``table_full``, ``match_over``, ``profile_needed`` (a rated
+                table and no profile) or ``already_seated`` (the profile holds a seat here already).
         """
         if self.status in ("finished", "abandoned"):
             raise TableError("match_over", "the match at this table is over")
+        if player is None and self.settings.rated:
+            raise TableError("profile_needed", "this table is rated: only a player with a profile may take a seat "
+                                               "(claim a name first, and send its player key)")
+        if player is not None:
+            held = next((i for i, s in enumerate(self.seats) if s.player == player), None)
+            if held is not None:
+                raise TableError("already_seated", f"this profile holds seat {held} at this table already")
         if seat is None:
             seat = next((i for i, s in enumerate(self.seats) if s.is_open), None)
             if seat is None:
@@ -380,6 +403,7 @@ class Table:
         state.name = name
         state.token_hash = token_hash
         state.standin = False
+        state.player = player
         events = [self._seat_event(seat)]
         if self.status == "waiting" and not any(s.is_open for s in self.seats):
             events.extend(self._start())
@@ -415,6 +439,7 @@ class Table:
         if self.status == "waiting":
             state.name = None
             state.standin = False
+            state.player = None
         else:
             state.standin = True
         self.rematch_votes.discard(seat)
@@ -543,8 +568,8 @@ class Table:
     def undo_allowed(self, seat: int | None) -> bool:
         """Whether *seat* may ever take back cards here: a seated human (holding his seat's token) at a table whose
         every other seat is a bot's.  A human seat played by a stand-in or given up is not a bot's seat, so a table
-        created for two humans never qualifies, whoever plays its seats now."""
-        if seat is None or not 0 <= seat < len(self.seats):
+        created for two humans never qualifies, whoever plays its seats now.  Nobody takes back at a rated table."""
+        if seat is None or not 0 <= seat < len(self.seats) or self.settings.rated:
             return False
         own = self.seats[seat]
         return (own.kind == "human" and own.token_hash is not None
@@ -575,6 +600,8 @@ class Table:
         """
         if seat is None:
             raise TableError("undo_not_allowed", "spectators cannot take anything back")
+        if self.settings.rated:
+            raise TableError("undo_not_allowed", "nobody takes back cards at a rated table")
         if not self.undo_allowed(seat):
             raise TableError("undo_not_allowed", "cards can be taken back only at a table where every other seat "
                                                  "is a computer player")

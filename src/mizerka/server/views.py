@@ -121,6 +121,7 @@ def _players(table: Table, connected: Collection[int]) -> list[dict[str, Any]]:
             "seat": index, "name": seat.name if seat.kind == "human" else names[index],
             "kind": seat.kind, "bot": level, "badge": BOT_LEVELS[level].badge if level in BOT_LEVELS else None,
             "standin": seat.standin, "connected": index in connected or seat.kind == "bot", "open": seat.is_open,
+            "registered": seat.player is not None,
         })
     table.view_cache["players"] = (key, players)
     return players
@@ -156,7 +157,7 @@ def _static(table: Table) -> tuple[str, dict[str, Any]]:
     static = (table.rules.spec(), {"hints": settings.hints, "spectators": settings.spectators,
                                    "turn_timer": settings.turn_timer, "reveal": settings.reveal,
                                    "visibility": settings.visibility, "name": settings.name,
-                                   "chat": settings.chat})
+                                   "chat": settings.chat, "rated": settings.rated})
     table.view_cache["static"] = (None, static)
     return static
 
