@@ -156,3 +156,15 @@ def test_recent_games_page_with_show_more(new_page: Any, web_server: Any) -> Non
     expect(page.locator('section.recent-games li[data-match="fake0010"] a')).to_be_focused()
     assert [(q["offset"], q["limit"]) for q in asked] == [(["0"], ["10"]), (["10"], ["10"])]
     expect(items.first.locator(".tb-players")).to_have_text("Ala +3, Bolek \u22121, Cezary \u22122")
+
+
+def test_the_lobbys_refresh_brings_in_a_match_finished_since(new_page: Any, web_server: Any) -> None:
+    """"Refresh" reloads the whole lobby: a match that ended after the page was opened appears in Recent games."""
+    base = web_server.url
+    page = new_page()
+    page.goto(base + "/")
+    expect(page.locator("section.recent-games")).to_be_visible()
+    table, _entry = finished_public_match(base, web_server, "Ended meanwhile")
+    expect(page.locator(f'section.recent-games li[data-match="{table}"]')).to_have_count(0)
+    page.locator("section.open-tables").get_by_role("button", name="Refresh").click()
+    expect(page.locator(f'section.recent-games li[data-match="{table}"]')).to_have_count(1)

@@ -6,8 +6,10 @@ what to assert; every action goes through the visible controls.
 
 from __future__ import annotations
 
+import json
 import re
 import time
+import urllib.request
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -184,3 +186,40 @@ def assert_no_hidden_cards(page: Any, server: Any, table_id: str, seat: int | No
         assert symbol not in text, f"hidden card {symbol} appears in the page"
         assert name not in text, f"hidden card {name!r} appears in the page"
     return len(cards)
+
+
+def api_post(base: str, path: str, body: Any, *, key: str | None = None) -> Any:
+    """POST *body* as JSON to the server (*key*: a player key, as ``Authorization: Bearer``); the answer's JSON."""
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})}
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST", headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def api_get(base: str, path: str, *, key: str | None = None) -> Any:
+    """GET from the server (*key*: a player key, as ``Authorization: Bearer``); the answer's JSON."""
+    request = urllib.request.Request(base + path, headers={"Authorization": f"Bearer {key}"} if key else {})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def keep_profile(page: Any, base: str, profile: dict[str, str]) -> None:
+    """This browser keeps *profile* ``{key, id, name}`` (as after claiming the name in the lobby)."""
+    page.goto(base + "/")
+    page.evaluate("p => localStorage.setItem('mizerka.profile', JSON.stringify(p))", profile)
+
+
+def claim_profile(page: Any, base: str, name: str) -> dict[str, str]:
+    """Claim *name* in the lobby's profile panel, as a person does; the profile kept: ``{key, id, name}``."""
+    page.goto(base + "/")
+    page.fill("#claim-name", name)
+    page.click("#claim-submit")
+    page.wait_for_selector("#profile-page-link")
+    kept: dict[str, str] = page.evaluate("() => JSON.parse(localStorage.getItem('mizerka.profile'))")
+    assert kept["name"] == name, kept
+    return kept
+
+
+def no_sideways_scroll(page: Any) -> None:
+    """The page fits its width: nothing makes it scroll sideways."""
+    assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0

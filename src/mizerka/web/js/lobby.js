@@ -1,10 +1,13 @@
-// The home screen: play against the computer in one click, create a private table, list the open tables.
+// The home screen: your profile (players.js), play against the computer in one click, create a private table, list
+// the open tables.  With a profile kept on this device every join and quick play sends its key ("player_key") and
+// its name; only then may quick play and the private table be rated.
 
 import { api, apiResponse } from "./net.js";
 import { levelName, listOf, refusalText, t, variantName } from "./i18n.js";
 import { endedAt, playersWithTotals, variantLabel } from "./history.js";
+import { ProfilePanel } from "./players.js";
 import { h } from "./sheet.js";
-import { prefs, savePrefs, saveSeat } from "./store.js";
+import { prefs, profile, savePrefs, saveSeat } from "./store.js";
 
 const PAGE = 100; // the server's default page of GET /api/tables
 const RECENT_PAGE = 10; // finished public matches shown at first, and added by "Show more games"
@@ -16,16 +19,25 @@ async function meta() {
   return metaCache;
 }
 
-/** The player's name: the remembered one, or a default in the current language. */
+/** The player's name: the profile's, else the remembered one, else a default in the current language. */
 export function playerName() {
-  const name = (prefs().name || "").trim();
+  const name = profile()?.name || (prefs().name || "").trim();
   return name || t("lobby.defaultName");
 }
 
-/** Start a game against two bots with the remembered settings; resolves to the table id. */
+/** What a seat's request says of the player: the name, and the profile's key when one is kept here. */
+function who() {
+  const kept = profile();
+  return kept ? { name: playerName(), player_key: kept.key } : { name: playerName() };
+}
+
+/** Start a game against two bots with the remembered settings (rated when chosen, with a profile); resolves to the
+ *  table id. */
 export async function quickplay() {
-  const { level, variant } = prefs();
-  const result = await api("POST", "/api/quickplay", { name: playerName(), level, variant });
+  const { level, variant, rated } = prefs();
+  const body = { ...who(), level, variant };
+  if (rated && profile()) body.rated = true;
+  const result = await api("POST", "/api/quickplay", body);
   saveSeat(result.table.id, result.token, result.seat);
   return result.table.id;
 }
@@ -37,7 +49,7 @@ export function apiErrorText(error) {
 
 /** Join *table* (the first open seat); resolves to the seat. */
 export async function joinTable(table) {
-  const result = await api("POST", `/api/tables/${encodeURIComponent(table)}/join`, { name: playerName() });
+  const result = await api("POST", `/api/tables/${encodeURIComponent(table)}/join`, who());
   saveSeat(result.table.id, result.token, result.seat);
   return result.seat;
 }
@@ -55,6 +67,7 @@ export class Lobby {
     this.recent = []; // finished public matches (GET /api/history), newest first
     this.recentMore = false; // the last page was full: there may be more
     this.recentError = null;
+    this.profile = new ProfilePanel({ render: () => this.render(), navigate: (url) => this.hooks.navigate?.(url) });
   }
 
   async start() {
@@ -66,7 +79,7 @@ export class Lobby {
     } catch (error) {
       this.error = t("error.network");
     }
-    await Promise.all([this.refresh(), this.loadRecent(0, RECENT_PAGE)]);
+    await Promise.all([this.refresh(), this.loadRecent(0, RECENT_PAGE), this.profile.load()]);
   }
 
   /** A page of finished public matches (`GET /api/history`); *offset* 0 reloads the list. */
@@ -86,6 +99,7 @@ export class Lobby {
 
   destroy() {
     this.destroyed = true;
+    this.profile.destroy();
   }
 
   /** Reload the open tables: as many as are shown now (at least the first page). */
@@ -141,11 +155,28 @@ export class Lobby {
     const levels = this.levels ?? [p.level];
     const variants = this.variants ?? [p.variant];
 
-    const name = h("input", { id: "player-name", type: "text", maxlength: 40, autocomplete: "nickname", value: p.name,
-      placeholder: t("lobby.defaultName") });
+    const kept = profile();
+    // with a profile the seat takes its name: the field shows it and cannot be changed
+    const name = h("input", { id: "player-name", type: "text", maxlength: 40, autocomplete: "nickname",
+      value: kept ? kept.name : p.name, placeholder: t("lobby.defaultName"), readonly: Boolean(kept),
+      "aria-describedby": kept ? "player-name-note" : null });
     // saved as typed (a refresh rebuilds the field from the saved name), trimmed when it is used
-    name.addEventListener("input", () => savePrefs({ name: name.value }));
-    name.addEventListener("change", () => savePrefs({ name: name.value.trim() }));
+    if (!kept) {
+      name.addEventListener("input", () => savePrefs({ name: name.value }));
+      name.addEventListener("change", () => savePrefs({ name: name.value.trim() }));
+    }
+    const keepName = () => { if (!kept) savePrefs({ name: name.value.trim() }); };
+    // rated: only with a profile (the server refuses it without a key)
+    const ratedBox = (id, prop) => {
+      const box = h("input", { type: "checkbox", id, checked: Boolean(kept && p[prop]), disabled: !kept,
+        "aria-describedby": kept ? null : `${id}-note` });
+      box.addEventListener("change", () => {
+        savePrefs({ [prop]: box.checked });
+        this.render();
+      });
+      return h("div", { class: "check-row rated-row" }, box, h("label", { for: id }, t("lobby.rated")),
+        kept ? null : h("span", { class: "muted rated-note", id: `${id}-note` }, t("lobby.ratedNeedsProfile")));
+    };
     const level = h("select", { id: "bot-level" });
     for (const lv of levels) level.append(h("option", { value: lv, selected: lv === p.level }, levelName(lv)));
     level.addEventListener("change", () => savePrefs({ level: level.value }));
@@ -156,13 +187,14 @@ export class Lobby {
     const play = h("button", { type: "button", id: "quickplay", class: "btn primary big", disabled: this.busy },
       t("lobby.quickplay"));
     play.addEventListener("click", () => this.run(async () => {
-      savePrefs({ name: name.value.trim() });
+      keepName();
       this.hooks.openTable(await quickplay());
     }));
 
     const priv = h("button", { type: "button", id: "create-private", class: "btn", disabled: this.busy }, t("lobby.private"));
+    const privateRated = Boolean(kept && p.privateRated);
     priv.addEventListener("click", () => this.run(async () => {
-      savePrefs({ name: name.value.trim() });
+      keepName();
       const { variant: rules, level: botLevel } = prefs();
       const o = this.privateOptions;
       // you, then the friends' seats, then bots in the other seats (the fourth seat of a four-player variant too)
@@ -171,8 +203,9 @@ export class Lobby {
       for (let i = 1; i < n; i += 1) seats.push(i <= o.friends ? { kind: "human" } : { kind: "bot", level: botLevel });
       // all friends: the server makes every seat human, as many as the variant has
       const info = await api("POST", "/api/tables", { visibility: "private", variant: rules,
-        seats: o.friends >= 2 ? undefined : seats, hints: o.hints, spectators: o.spectators,
-        chat: o.friends > 0 && o.chat }); // with two bots there is nobody to talk to
+        seats: o.friends >= 2 ? undefined : seats, hints: o.hints && !privateRated, spectators: o.spectators,
+        chat: o.friends > 0 && o.chat, // with two bots there is nobody to talk to
+        ...(privateRated ? { rated: true } : {}) }); // a rated table gives no hints
       await joinTable(info.id);
       this.hooks.openTable(info.id);
     }));
@@ -182,27 +215,34 @@ export class Lobby {
       opponents.append(h("option", { value, selected: o.friends === value }, t(key)));
     }
     opponents.addEventListener("change", () => { o.friends = Number(opponents.value); });
-    const check = (id, key, prop) => {
-      const box = h("input", { type: "checkbox", id, checked: o[prop] });
+    const check = (id, key, prop, off = false) => {
+      const box = h("input", { type: "checkbox", id, checked: o[prop] && !off, disabled: off,
+        "aria-describedby": off ? `${id}-note` : null });
       box.addEventListener("change", () => { o[prop] = box.checked; });
-      return h("div", { class: "check-row" }, box, h("label", { for: id }, t(key)));
+      return h("div", { class: "check-row" }, box, h("label", { for: id }, t(key)),
+        off ? h("span", { class: "muted rated-note", id: `${id}-note` }, t("lobby.ratedNoHints")) : null);
     };
 
     const quick = h("section", { class: "panel quick", "aria-labelledby": "quick-title" },
       h("h2", { id: "quick-title" }, t("lobby.quickplay")),
       h("div", { class: "form-row" }, h("label", { for: "player-name" }, t("lobby.name")), name),
+      kept ? h("p", { class: "muted name-note", id: "player-name-note" }, t("lobby.nameFromProfile")) : null,
       h("div", { class: "form-row" }, h("label", { for: "bot-level" }, t("lobby.level")), level),
       h("div", { class: "form-row" }, h("label", { for: "variant" }, t("lobby.variant")), variant),
+      ratedBox("quick-rated", "rated"),
       play);
     const privatePanel = h("section", { class: "panel private", "aria-labelledby": "private-title" },
       h("h2", { id: "private-title" }, t("lobby.private")), h("p", {}, t("lobby.privateHelp")),
       h("div", { class: "form-row" }, h("label", { for: "private-opponents" }, t("lobby.opponents")), opponents),
-      check("private-hints", "lobby.hints", "hints"), check("private-spectators", "lobby.spectators", "spectators"),
+      ratedBox("private-rated", "privateRated"),
+      check("private-hints", "lobby.hints", "hints", privateRated), check("private-spectators", "lobby.spectators", "spectators"),
       check("private-chat", "lobby.chat", "chat"), priv);
 
     const list = h("section", { class: "panel open-tables", "aria-labelledby": "open-title" });
     const refresh = h("button", { type: "button", class: "btn small" }, t("lobby.refresh"));
-    refresh.addEventListener("click", () => this.refresh());
+    // the whole lobby: the open tables, the recent games (as many as are shown) and the profile's rating
+    refresh.addEventListener("click", () => Promise.all([
+      this.refresh(), this.loadRecent(0, Math.max(RECENT_PAGE, this.recent.length)), this.profile.load()]));
     list.append(h("div", { class: "panel-head" }, h("h2", { id: "open-title" }, t("lobby.open")), refresh));
     const open = this.tables.filter((tb) => tb.status === "waiting" || tb.status === "playing");
     if (!open.length) {
@@ -211,11 +251,12 @@ export class Lobby {
       const ul = h("ul", { class: "table-list" });
       for (const tb of open) {
         const free = tb.seats.filter((s) => s.open).length;
-        const who = tb.seats.filter((s) => !s.open).map((s) => s.name || "?").join(", ");
+        const names = tb.seats.filter((s) => !s.open).map((s) => s.name || "?").join(", ");
         const li = h("li", { "data-table": tb.id },
           h("span", { class: "tb-name" }, tb.name || tb.id),
-          h("span", { class: "tb-variant" }, variantName(tb.variant)),
-          h("span", { class: "tb-players" }, who),
+          h("span", { class: "tb-variant" }, variantName(tb.variant),
+            tb.options?.rated ? h("span", { class: "badge rated-badge", title: t("table.ratedHelp") }, t("table.rated")) : null),
+          h("span", { class: "tb-players" }, names),
           h("span", { class: "tb-free" }, t("lobby.seatsFree", { n: free })));
         if (free > 0) {
           const join = h("button", { type: "button", class: "btn small" }, t("lobby.join"));
@@ -293,10 +334,11 @@ export class Lobby {
 
     const children = [h("p", { class: "tagline" }, t("app.tagline"))];
     if (this.error) children.push(h("p", { class: "message error", role: "alert" }, this.error));
-    children.push(h("div", { class: "lobby-grid" }, quick, privatePanel, list, recent, pad));
+    children.push(h("div", { class: "lobby-grid" }, this.profile.element(), quick, privatePanel, list, recent, pad));
     this.root.replaceChildren(h("div", { class: "lobby" }, ...children));
     const focused = focusedId ? document.getElementById(focusedId) : null;
     focused?.focus();
     if (caret && focused instanceof HTMLInputElement) focused.setSelectionRange(caret[0], caret[1]);
+    this.profile.placeFocus();
   }
 }

@@ -6,15 +6,18 @@
 //   /?table=ID&watch=1  watch a table
 //   /?scorepad=1        the score pad: the score sheet of a match played with real cards
 //   /?match=ID          a finished match, read only: its score sheet and each deal's review (the lobby's recent games)
+//   /?leaderboard=1     the leaderboard of rated play
+//   /?player=ID         a player's page: rating, statistics, recent rated matches (a bot level's id: bot:expert)
 
 import { initAnnouncer } from "./announce.js";
 import { MatchPage } from "./history.js";
 import { LANGUAGES, initLang, lang, onLangChange, refusalText, setLang, t } from "./i18n.js";
 import { Lobby, joinTable, quickplay } from "./lobby.js";
 import { api } from "./net.js";
+import { LeaderboardPage, PlayerPage } from "./players.js";
 import { Scorepad } from "./scorepad.js";
 import { h } from "./sheet.js";
-import { seatFor } from "./store.js";
+import { profile, seatFor } from "./store.js";
 import { TableView } from "./table.js";
 
 let screen = null;
@@ -50,6 +53,11 @@ export function openScorepad() {
 
 export function openMatch(id) {
   go(`/?match=${encodeURIComponent(id)}`);
+}
+
+/** Open an address of this app (a link's href) in the page. */
+export function navigate(url) {
+  go(url);
 }
 
 export function openTable(id, { watch = false } = {}) {
@@ -89,8 +97,18 @@ async function showJoin(id) {
     const list = h("ul", { class: "waiting-seats" });
     for (const s of info.seats) list.append(h("li", { class: s.open ? "open" : "taken" }, s.open ? t("table.empty") : s.name || "?"));
     box.append(list);
+    // a rated table seats profiles only: say so, and without a profile send the player to claim a name first
+    const needsProfile = Boolean(info.options?.rated) && !profile();
+    if (info.options?.rated) {
+      box.append(h("p", { class: "rated-note" }, h("span", { class: "badge rated-badge" }, t("table.rated")), " ",
+        t(needsProfile ? "join.ratedClaim" : "join.rated")));
+    }
     if (info.status === "finished" || info.status === "abandoned") {
       box.append(h("p", { class: "error-text", role: "alert", "data-kind": "notFound" }, t("error.notFound")));
+    } else if (free > 0 && needsProfile) {
+      const claim = h("a", { href: "/", class: "btn primary", id: "claim-first" }, t("join.claimFirst"));
+      claim.addEventListener("click", (event) => { event.preventDefault(); goLobby(); });
+      box.append(claim);
     } else if (free > 0) {
       const join = h("button", { type: "button", class: "btn primary", id: "join-table" }, t("join.button"));
       join.addEventListener("click", async () => {
@@ -132,6 +150,14 @@ async function route() {
     show(new MatchPage(app(), query.get("match"), { goLobby }));
     return;
   }
+  if (query.has("player")) {
+    show(new PlayerPage(app(), query.get("player"), { goLobby, navigate }));
+    return;
+  }
+  if (query.get("leaderboard")) {
+    show(new LeaderboardPage(app(), { goLobby, navigate }));
+    return;
+  }
   if (query.get("quickplay")) {
     app().replaceChildren(h("p", { class: "loading" }, "…"));
     try {
@@ -152,7 +178,7 @@ async function route() {
     }
     return;
   }
-  const lobby = new Lobby(app(), { openTable, openScorepad, openMatch, showError });
+  const lobby = new Lobby(app(), { openTable, openScorepad, openMatch, showError, navigate });
   show(lobby);
 }
 

@@ -1,5 +1,5 @@
-// Preferences and seat tokens, kept in localStorage (nothing here is secret but the seat tokens,
-// which only ever go back to the server that issued them).
+// Preferences, seat tokens and the player's profile, kept in localStorage (nothing here is secret but the seat
+// tokens and the profile's key, which only ever go back to the server that issued them).
 
 const PREFIX = "mizerka.";
 
@@ -20,14 +20,32 @@ function write(key, value) {
   }
 }
 
-/** The remembered settings: player name, bot level and rules variant (the lobby's), and the table's options:
- *  `autoPlay`, play the only legal card by itself (off unless chosen). */
+/** The remembered settings: player name, bot level and rules variant (the lobby's), whether quick play and the
+ *  private table are rated (`rated`, `privateRated`: only with a profile), and the table's options: `autoPlay`,
+ *  play the only legal card by itself (off unless chosen). */
 export function prefs() {
-  return { name: "", level: "rules", variant: "standard", autoPlay: false, ...read("prefs", {}) };
+  return { name: "", level: "rules", variant: "standard", autoPlay: false, rated: false, privateRated: false,
+    ...read("prefs", {}) };
 }
 
 export function savePrefs(update) {
   write("prefs", { ...prefs(), ...update });
+}
+
+/** The player's profile on this device, `{key, id, name}` (the key is the profile's secret: it goes in a join, a
+ *  quick play and `Authorization` of `GET /api/profile`, never in a link), or null. */
+export function profile() {
+  const kept = read("profile", null);
+  return kept && typeof kept === "object" && typeof kept.key === "string" && kept.key
+    ? { key: kept.key, id: String(kept.id ?? ""), name: String(kept.name ?? "") } : null;
+}
+
+export function saveProfile({ key, id, name }) {
+  write("profile", { key, id, name });
+}
+
+export function forgetProfile() {
+  try { localStorage.removeItem(`${PREFIX}profile`); } catch { /* nothing kept */ }
 }
 
 /** The seat token for *table*, if this browser holds a seat there: {token, seat}. */

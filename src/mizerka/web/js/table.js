@@ -486,6 +486,10 @@ export class TableView {
     bar.replaceChildren();
     const info = h("div", { class: "deal-info" });
     if (v.deal_no) info.append(h("span", { class: "deal-no" }, t("table.deal", { n: v.deal_no, total: v.n_deals })));
+    if (v.options?.rated) {
+      info.append(h("span", { class: "badge rated-badge", title: t("table.ratedHelp"), "aria-label": t("table.ratedHelp") },
+        t("table.rated")));
+    }
     bar.append(info);
     if (v.contract) {
       const code = v.contract.code;
@@ -541,6 +545,7 @@ export class TableView {
       "data-seat": seat, role: "group", "aria-label": this.nameOf(seat) });
     const head = h("div", { class: "seat-head" },
       h("span", { class: "seat-name" }, player.open ? t("table.empty") : this.nameOf(seat)));
+    if (!player.open && player.registered) head.append(registeredMark());
     if (isBot) {
       // the level in the player's language (the server's badge is an English word)
       const level = player.bot ? levelName(player.bot) : "";
@@ -644,7 +649,8 @@ export class TableView {
     const list = h("ul", { class: "waiting-seats" });
     v.players.forEach((p, seat) => {
       list.append(h("li", { class: p.open ? "open" : "taken" },
-        p.open ? t("table.empty") : `${this.nameOf(seat)}${p.kind === "bot" ? ` (${t("table.bot")})` : ""}`));
+        p.open ? t("table.empty") : `${this.nameOf(seat)}${p.kind === "bot" ? ` (${t("table.bot")})` : ""}`,
+        !p.open && p.registered ? registeredMark() : null));
     });
     box.append(list);
     const url = inviteUrl(v.table);
@@ -1089,6 +1095,12 @@ export class TableView {
       v.seat === null ? null : status);
     return dialog;
   }
+}
+
+/** The mark beside a registered player's name (a profile holds the seat: the name is unique and proven). */
+function registeredMark() {
+  return h("span", { class: "registered-mark", role: "img", title: t("table.registered"),
+    "aria-label": t("table.registered") }, "\u2713");
 }
 
 function role(v, seat) {

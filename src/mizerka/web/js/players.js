@@ -1,0 +1,604 @@
+// Player profiles, ratings and the leaderboard (docs/web.md, "Profiles and ratings"):
+//
+//   ProfilePanel     the lobby's "Your profile" panel: claim a name (POST /api/players), use a key from another
+//                    device (GET /api/profile), or, with a profile kept here, its name and rating, its page, its
+//                    key (to copy to another device) and "Forget on this device"
+//   LeaderboardPage  /?leaderboard=1: GET /api/leaderboard page by page (X-Total-Count)
+//   PlayerPage       /?player=ID: GET /api/players/{id}, the statistics and the recent rated matches, each a link
+//                    to its match page (/?match=TABLE)
+//
+// The profile's key is its only proof: it is kept in localStorage (store.js), sent in a join, a quick play and
+// the Authorization header of GET /api/profile, and shown only when the player asks, never put in a link.
+// Nothing here carries a card: a profile, a leaderboard row and a recent match are names, numbers and totals.
+
+import { announce } from "./announce.js";
+import { endedAt, playersWithTotals, variantLabel } from "./history.js";
+import { lang, levelName, listOf, refusalText, signed, t } from "./i18n.js";
+import { api, apiResponse } from "./net.js";
+import { h } from "./sheet.js";
+import { forgetProfile, prefs, profile, savePrefs, saveProfile } from "./store.js";
+
+const LEADERBOARD_PAGE = 50; // rows a page of GET /api/leaderboard
+const PERCENT_FROM = 5; // games before percentages mean something (as on cardgames4all)
+
+/** The address of a player's page (a bot level's id is "bot:expert"). */
+export function playerHref(id) {
+  return `/?player=${encodeURIComponent(id)}`;
+}
+
+/** A link that opens in the page (*navigate*) on a plain click, and is an ordinary link otherwise (new tab). */
+export function pageLink(href, text, attrs, navigate) {
+  const link = h("a", { href, ...attrs }, text);
+  link.addEventListener("click", (event) => {
+    if (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey || event.button !== 0 || !navigate) return;
+    event.preventDefault();
+    navigate(href);
+  });
+  return link;
+}
+
+/** A profile's name as shown: a human's as registered, a bot's level in the page's language. */
+export function displayName(player) {
+  return player.kind === "bot" ? levelName(player.name) : player.name;
+}
+
+/** The rating as a short text: "1530", or "1530?" while provisional. */
+export function ratingText(player) {
+  return `${player.rating}${player.provisional ? "?" : ""}`;
+}
+
+/** The rating as an element: a provisional one is marked "?" with its meaning in a tooltip and for screen readers. */
+export function ratingElement(player) {
+  if (!player.provisional) return h("span", { class: "rating" }, String(player.rating));
+  const help = t("rating.provisionalHelp");
+  return h("span", { class: "rating provisional", title: help },
+    String(player.rating), h("span", { "aria-hidden": "true" }, "?"),
+    h("span", { class: "visually-hidden" }, ` (${t("rating.provisional")})`));
+}
+
+/** *part* of *whole* as a percentage in the page's language, or "–" before 5 games (too few to mean much). */
+export function percentText(part, whole, games) {
+  if (games < PERCENT_FROM || !whole) return "–";
+  try {
+    return new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 0 }).format(part / whole);
+  } catch {
+    return `${Math.round((100 * part) / whole)}%`;
+  }
+}
+
+/** A bot's badge: "bot", the level's name in a tooltip. */
+function botBadge(player) {
+  return player.kind === "bot"
+    ? h("span", { class: "badge bot-badge", title: levelName(player.name) }, t("table.bot")) : null;
+}
+
+function backButton(hooks) {
+  const back = h("button", { type: "button", class: "btn", id: "back-to-lobby" }, t("error.backToLobby"));
+  back.addEventListener("click", () => hooks.goLobby());
+  return back;
+}
+
+/** The profile's "Authorization" header. */
+function bearer(key) {
+  return { Authorization: `Bearer ${key}` };
+}
+
+// -- the lobby's profile panel --------------------------------------------------------------------------------
+
+export class ProfilePanel {
+  /** *hooks*: `render()` redraws the lobby (the panel is part of it), `navigate(url)` opens a page. */
+  constructor(hooks) {
+    this.hooks = hooks;
+    this.info = null; // the kept profile's PlayerInfo, once GET /api/profile answers
+    this.unknown = false; // the server does not know the kept key (403 bad_key)
+    this.error = null; // the last refusal: a function giving its sentence in the current language
+    this.busy = false;
+    this.claimDraft = null; // the claim form's name as typed (null: the remembered name)
+    this.keyDraft = "";
+    this.restoreOpen = false;
+    this.keyShown = false;
+    this.copied = false;
+    this.confirm = null;
+  }
+
+  /** Ask the server about the kept profile (its rating, and whether it knows the key at all). */
+  async load() {
+    const kept = profile();
+    if (!kept) return;
+    try {
+      const { data } = await apiResponse("GET", "/api/profile", undefined, { headers: bearer(kept.key) });
+      if (profile()?.key !== kept.key) return; // forgotten or replaced meanwhile
+      this.info = data;
+      this.unknown = false;
+      this.error = null;
+      if (data.name !== kept.name || data.id !== kept.id) saveProfile({ key: kept.key, id: data.id, name: data.name });
+    } catch (error) {
+      if (error.code === "bad_key") this.unknown = true;
+      else this.error = () => this.refusal(error);
+    }
+    this.hooks.render();
+  }
+
+  destroy() {
+    this.confirm?.close();
+    this.confirm?.remove();
+  }
+
+  /** Do *task* (a server call); a refusal is shown in the panel and the focus goes back to *field*. */
+  async run(task, field) {
+    if (this.busy) return;
+    this.busy = true;
+    this.error = null;
+    this.hooks.render();
+    try {
+      await task();
+    } catch (error) {
+      this.error = () => this.refusal(error);
+      this.focusAfter = field;
+    } finally {
+      this.busy = false;
+      this.hooks.render();
+    }
+  }
+
+  refusal(error) {
+    if (error.code === "network") return t("error.network");
+    if (error.code === "bad_request") return t("profile.badName"); // the one field of a claim
+    return refusalText(error.code, error.message, { seconds: error.retryAfter });
+  }
+
+  /** POST /api/players: the name is ours, the key is kept on this device. */
+  claim(name) {
+    return this.run(async () => {
+      const answer = await api("POST", "/api/players", { name });
+      saveProfile({ key: answer.key, id: answer.player.id, name: answer.player.name });
+      savePrefs({ name: answer.player.name });
+      this.info = answer.player;
+      this.unknown = false;
+      this.claimDraft = null;
+      this.focusAfter = "profile-page-link";
+      announce(t("profile.claimed", { name: answer.player.name }));
+    }, "claim-name");
+  }
+
+  /** GET /api/profile with a key pasted from another device: kept once the server knows it. */
+  restore(key) {
+    if (!key) {
+      this.error = () => t("profile.keyEmpty");
+      this.focusAfter = "restore-key";
+      this.hooks.render();
+      return Promise.resolve();
+    }
+    if (!/^[\x21-\x7e]{1,128}$/.test(key)) { // no key has other characters (nor could a header carry them)
+      this.error = () => t("refusal.bad_key");
+      this.focusAfter = "restore-key";
+      this.hooks.render();
+      return Promise.resolve();
+    }
+    return this.run(async () => {
+      const { data } = await apiResponse("GET", "/api/profile", undefined, { headers: bearer(key) });
+      saveProfile({ key, id: data.id, name: data.name });
+      savePrefs({ name: data.name });
+      this.info = data;
+      this.unknown = false;
+      this.keyDraft = "";
+      this.restoreOpen = false;
+      this.focusAfter = "profile-page-link";
+      announce(t("profile.restored", { name: data.name }));
+    }, "restore-key");
+  }
+
+  forget() {
+    forgetProfile();
+    savePrefs({ rated: false, privateRated: false });
+    this.info = null;
+    this.unknown = false;
+    this.keyShown = false;
+    this.error = null;
+    this.focusAfter = "claim-name";
+    announce(t("profile.forgotten"));
+    this.hooks.render();
+  }
+
+  /** "Forget on this device", after a confirmation: without the key the profile cannot be played here again. */
+  askForget(opener) {
+    const kept = profile();
+    if (kept) this.askConfirm(opener, "forget", { name: kept.name }, () => this.forget());
+  }
+
+  /** "Delete my profile", after a confirmation: DELETE /api/profile, then forget it here (a refusal, such as a seat
+   *  at a match not over, is shown in the panel and nothing changes). */
+  askDelete(opener) {
+    const kept = profile();
+    if (!kept) return;
+    this.askConfirm(opener, "delete", { name: kept.name }, () => this.run(async () => {
+      await apiResponse("DELETE", "/api/profile", undefined, { headers: bearer(kept.key) });
+      this.forget();
+      announce(t("profile.deleted", { name: kept.name }));
+    }, opener.id));
+  }
+
+  /** A modal confirmation (`profile.<what>Title`, `…Confirm`, `…Yes`), focus on Cancel, Escape cancels. */
+  askConfirm(opener, what, params, onYes) {
+    if (this.confirm) return;
+    const cancel = h("button", { type: "button", class: "btn", id: `${what}-cancel` }, t("common.cancel"));
+    const yes = h("button", { type: "button", class: "btn primary", id: `${what}-yes` }, t(`profile.${what}Yes`));
+    const dialog = h("dialog", { class: `dialog ${what}-confirm`, "aria-labelledby": `${what}-title`,
+      "aria-describedby": `${what}-text` },
+    h("h2", { id: `${what}-title` }, t(`profile.${what}Title`)),
+    h("p", { id: `${what}-text` }, t(`profile.${what}Confirm`, params)),
+    h("div", { class: "dialog-foot" }, cancel, yes));
+    this.confirm = dialog;
+    const close = () => {
+      dialog.close();
+      dialog.remove();
+      this.confirm = null;
+    };
+    const back = () => {
+      close();
+      document.getElementById(opener.id)?.focus();
+    };
+    cancel.addEventListener("click", back);
+    dialog.addEventListener("cancel", (event) => {
+      event.preventDefault();
+      back();
+    });
+    yes.addEventListener("click", () => {
+      close();
+      onYes();
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    cancel.focus();
+  }
+
+  element() {
+    const kept = profile();
+    const section = h("section", { class: "panel profile-panel", "aria-labelledby": "profile-title" },
+      h("div", { class: "panel-head" }, h("h2", { id: "profile-title" }, t("profile.title")),
+        pageLink("/?leaderboard=1", t("leaderboard.title"), { class: "btn small", id: "leaderboard-link" },
+          this.hooks.navigate)));
+    if (this.error) section.append(h("p", { class: "message error profile-error", role: "alert" }, this.error()));
+    if (kept) this.renderKept(section, kept);
+    else this.renderClaim(section);
+    return section;
+  }
+
+  renderClaim(section) {
+    const name = h("input", { id: "claim-name", type: "text", maxlength: 40, autocomplete: "nickname",
+      value: this.claimDraft ?? prefs().name ?? "", "aria-describedby": "claim-help" });
+    name.addEventListener("input", () => { this.claimDraft = name.value; });
+    const form = h("form", { class: "claim-form", novalidate: true },
+      h("p", { id: "claim-help" }, t("profile.claimHelp")),
+      h("div", { class: "form-row" }, h("label", { for: "claim-name" }, t("profile.name")), name),
+      h("button", { type: "submit", class: "btn primary", id: "claim-submit", disabled: this.busy }, t("profile.claim")));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const wanted = name.value.trim();
+      if (!wanted) {
+        this.error = () => t("profile.badName");
+        this.focusAfter = "claim-name";
+        this.hooks.render();
+        return;
+      }
+      this.claim(wanted);
+    });
+    section.append(form);
+
+    // a key from another device (or from before this browser was cleared)
+    const toggle = h("button", { type: "button", class: "btn small", id: "restore-toggle",
+      "aria-expanded": String(this.restoreOpen), "aria-controls": "restore-form" }, t("profile.restoreToggle"));
+    toggle.addEventListener("click", () => {
+      this.restoreOpen = !this.restoreOpen;
+      this.focusAfter = this.restoreOpen ? "restore-key" : "restore-toggle";
+      this.hooks.render();
+    });
+    section.append(toggle);
+    if (this.restoreOpen) {
+      const key = h("input", { id: "restore-key", type: "text", autocomplete: "off", spellcheck: "false",
+        autocapitalize: "off", value: this.keyDraft });
+      key.addEventListener("input", () => { this.keyDraft = key.value; });
+      const restore = h("form", { class: "restore-form", id: "restore-form", novalidate: true },
+        h("div", { class: "form-row" }, h("label", { for: "restore-key" }, t("profile.key")), key),
+        h("button", { type: "submit", class: "btn", id: "restore-submit", disabled: this.busy }, t("profile.restore")));
+      restore.addEventListener("submit", (event) => {
+        event.preventDefault();
+        this.restore(key.value.trim());
+      });
+      section.append(restore);
+    }
+  }
+
+  renderKept(section, kept) {
+    const info = this.info;
+    const actions = h("div", { class: "profile-actions" });
+    if (this.unknown) {
+      // a key this server does not know (another server's, or a database started afresh): offer to forget it
+      section.append(h("p", { class: "message error profile-unknown", role: "alert" }, t("profile.unknown")),
+        h("p", { class: "profile-line" }, t("profile.playingAs", { name: kept.name })));
+    } else {
+      const line = h("p", { class: "profile-line" }, t("profile.playingAs", { name: kept.name }));
+      if (info) {
+        line.append(" · ", `${t("profile.rating")} `, ratingElement(info));
+        if (info.provisional) line.append(` (${t("rating.provisional")})`);
+        line.append(" · ", t("profile.games", { n: info.games }));
+      }
+      section.append(line);
+      actions.append(pageLink(playerHref(info?.id ?? kept.id), t("profile.page"),
+        { class: "btn small", id: "profile-page-link" }, this.hooks.navigate));
+    }
+    const show = h("button", { type: "button", class: "btn small", id: "show-key", "aria-expanded": String(this.keyShown),
+      "aria-controls": "profile-key-box" }, t("profile.showKey"));
+    show.addEventListener("click", () => {
+      this.keyShown = !this.keyShown;
+      this.copied = false;
+      this.hooks.render();
+    });
+    const forget = h("button", { type: "button", class: "btn small", id: "forget-profile" }, t("profile.forget"));
+    forget.addEventListener("click", () => this.askForget(forget));
+    actions.append(show, forget);
+    if (!this.unknown) {
+      const remove = h("button", { type: "button", class: "btn small danger", id: "delete-profile" },
+        t("profile.delete"));
+      remove.addEventListener("click", () => this.askDelete(remove));
+      actions.append(remove);
+    }
+    section.append(actions);
+    if (this.keyShown) {
+      const key = h("input", { id: "profile-key", type: "text", readonly: true, value: kept.key, spellcheck: "false",
+        "aria-describedby": "profile-key-warning" });
+      key.addEventListener("focus", () => key.select());
+      const copy = h("button", { type: "button", class: "btn small", id: "copy-key" },
+        t(this.copied ? "profile.keyCopied" : "profile.copyKey"));
+      copy.addEventListener("click", async () => {
+        try {
+          await navigator.clipboard.writeText(kept.key);
+        } catch {
+          key.select();
+          document.execCommand?.("copy");
+        }
+        this.copied = true;
+        copy.textContent = t("profile.keyCopied");
+        announce(t("profile.keyCopied"));
+      });
+      section.append(h("div", { class: "profile-key", id: "profile-key-box" },
+        h("div", { class: "form-row" }, h("label", { for: "profile-key" }, t("profile.key")), key), copy,
+        h("p", { class: "message info", id: "profile-key-warning" }, t("profile.keyWarning"))));
+    }
+  }
+
+  /** After a redraw: the focus where the last action leads (the lobby keeps a field's focus by itself). */
+  placeFocus() {
+    if (!this.focusAfter) return;
+    const target = document.getElementById(this.focusAfter);
+    this.focusAfter = null;
+    target?.focus();
+  }
+}
+
+// -- the leaderboard ------------------------------------------------------------------------------------------
+
+export class LeaderboardPage {
+  constructor(root, hooks) {
+    this.root = root;
+    this.hooks = hooks; // {goLobby(), navigate(url)}
+    this.rows = null; // null until the first page arrives
+    this.total = 0;
+    this.error = null;
+    this.loading = false;
+  }
+
+  async start() {
+    this.render();
+    await this.load(0);
+  }
+
+  destroy() {
+    this.destroyed = true;
+  }
+
+  rerender() {
+    this.render();
+  }
+
+  async load(offset) {
+    this.loading = true;
+    try {
+      const { data, headers } = await apiResponse("GET", `/api/leaderboard?limit=${LEADERBOARD_PAGE}&offset=${offset}`);
+      const known = new Set(offset ? (this.rows ?? []).map((r) => r.id) : []);
+      const page = (data || []).filter((r) => !known.has(r.id));
+      this.rows = offset ? [...(this.rows ?? []), ...page] : page;
+      const total = Number.parseInt(headers.get("X-Total-Count") ?? "", 10);
+      this.total = Number.isFinite(total) ? total : this.rows.length;
+      this.error = null;
+    } catch (error) {
+      this.error = error.code === "network" ? t("error.network")
+        : refusalText(error.code, error.message, { seconds: error.retryAfter });
+    }
+    this.loading = false;
+    if (!this.destroyed) this.render();
+  }
+
+  render() {
+    if (this.destroyed) return;
+    const focusId = document.activeElement?.id;
+    const page = h("section", { class: "leaderboard-page panel", "aria-labelledby": "leaderboard-title" },
+      h("div", { class: "panel-head" }, h("h2", { id: "leaderboard-title", tabindex: "-1" }, t("leaderboard.title")),
+        backButton(this.hooks)));
+    if (this.error) page.append(h("p", { class: "message error", role: "alert" }, this.error));
+    if (this.rows === null && !this.error) {
+      page.append(h("p", { class: "loading", role: "status" }, t("leaderboard.loading")));
+    } else if (this.rows && !this.rows.length) {
+      page.append(h("p", { class: "muted leaderboard-empty" }, t("leaderboard.empty")));
+    } else if (this.rows) {
+      page.append(h("p", { class: "muted" }, t("leaderboard.help")), this.table());
+      if (this.total > this.rows.length) {
+        page.append(h("p", { class: "muted tables-shown" }, t("lobby.shown", { n: this.rows.length, total: this.total })));
+        const more = h("button", { type: "button", class: "btn small", id: "more-leaders", disabled: this.loading },
+          t("lobby.more"));
+        more.addEventListener("click", async () => {
+          const shown = this.rows.length;
+          await this.load(shown);
+          // the focus stays on the button; after the last page it goes to the first row the button brought
+          if (!document.getElementById("more-leaders")) this.root.querySelectorAll(".leaderboard a.lb-player")[shown]?.focus();
+        });
+        page.append(more);
+      }
+    }
+    this.root.replaceChildren(page);
+    const again = focusId ? document.getElementById(focusId) : null;
+    (again ?? page.querySelector("#leaderboard-title")).focus();
+  }
+
+  table() {
+    const mine = profile()?.id;
+    const head = h("tr", {},
+      h("th", { scope: "col", class: "num" }, t("leaderboard.rank")),
+      h("th", { scope: "col" }, t("leaderboard.player")),
+      h("th", { scope: "col", class: "num" }, t("leaderboard.rating")),
+      h("th", { scope: "col", class: "num" }, t("leaderboard.games")),
+      h("th", { scope: "col", class: "num" }, t("leaderboard.wins")),
+      h("th", { scope: "col", class: "num" }, t("leaderboard.dealsWon")));
+    const body = h("tbody", {});
+    for (const row of this.rows) {
+      const name = displayName(row);
+      const you = mine && row.kind === "human" && row.id === mine;
+      const link = pageLink(playerHref(row.id), name, { class: "lb-player", "data-player": row.id }, this.hooks.navigate);
+      body.append(h("tr", { "data-player": row.id, "data-kind": row.kind, class: you ? "lb-me" : null,
+        "aria-current": you ? "true" : null },
+      h("td", { class: "num lb-rank" }, String(row.rank)),
+      h("th", { scope: "row", class: "lb-name" }, link, botBadge(row),
+        you ? h("span", { class: "muted lb-you" }, ` ${t("leaderboard.you")}`) : null),
+      h("td", { class: "num lb-rating" }, ratingElement(row)),
+      h("td", { class: "num lb-games" }, String(row.games)),
+      h("td", { class: "num lb-wins" }, percentText(row.wins, row.games, row.games)),
+      h("td", { class: "num lb-deals" }, percentText(row.deals_won, row.deals, row.games))));
+    }
+    return h("div", { class: "table-scroll" },
+      h("table", { class: "leaderboard" }, h("caption", { class: "visually-hidden" }, t("leaderboard.title")),
+        h("thead", {}, head), body));
+  }
+}
+
+// -- a player's page ------------------------------------------------------------------------------------------
+
+export class PlayerPage {
+  constructor(root, id, hooks) {
+    this.root = root;
+    this.id = id;
+    this.hooks = hooks; // {goLobby(), navigate(url)}
+    this.data = null;
+    this.error = null;
+  }
+
+  async start() {
+    this.render();
+    if (!this.id) {
+      this.error = { code: "unknown_player", message: "" };
+    } else {
+      try {
+        this.data = await api("GET", `/api/players/${encodeURIComponent(this.id)}`);
+      } catch (error) {
+        this.error = error;
+      }
+    }
+    if (!this.destroyed) this.render();
+  }
+
+  destroy() {
+    this.destroyed = true;
+  }
+
+  rerender() {
+    this.render();
+  }
+
+  errorText() {
+    const error = this.error;
+    if (error.code === "network") return t("error.network");
+    // no such player, or a name no profile can have (refused before looking)
+    if (["unknown_player", "not_found", "bad_request"].includes(error.code) || error.status === 404) {
+      return t("player.notFound");
+    }
+    return refusalText(error.code, error.message, { seconds: error.retryAfter });
+  }
+
+  render() {
+    if (this.destroyed) return;
+    const focusId = document.activeElement?.id;
+    const page = h("section", { class: "player-page panel", "aria-labelledby": "player-title" });
+    const board = pageLink("/?leaderboard=1", t("leaderboard.title"), { class: "btn", id: "player-leaderboard" },
+      this.hooks.navigate);
+    if (this.error) {
+      page.classList.add("error-screen");
+      page.append(h("h2", { id: "player-title" }, t("player.title")),
+        h("p", { class: "error-text", role: "alert", "data-code": this.error.code }, this.errorText()),
+        h("div", { class: "player-nav" }, backButton(this.hooks), board));
+      this.root.replaceChildren(page);
+      page.querySelector("#back-to-lobby").focus();
+      return;
+    }
+    if (!this.data) {
+      page.append(h("h2", { id: "player-title" }, t("player.title")),
+        h("p", { class: "loading", role: "status" }, t("player.loading")));
+      this.root.replaceChildren(page);
+      return;
+    }
+    const p = this.data;
+    const mine = p.kind === "human" && profile()?.id === p.id;
+    page.dataset.player = p.id;
+    page.append(
+      h("div", { class: "panel-head" },
+        h("h2", { id: "player-title", tabindex: "-1" }, displayName(p), " ", botBadge(p),
+          mine ? h("span", { class: "muted lb-you" }, ` ${t("leaderboard.you")}`) : null),
+        h("div", { class: "player-nav" }, board, backButton(this.hooks))));
+    if (p.kind === "bot") page.append(h("p", { class: "muted" }, t("player.botHelp")));
+    const rating = h("p", { class: "player-rating" }, `${t("leaderboard.rating")}: `, ratingElement(p));
+    if (p.provisional) rating.append(h("span", { class: "muted" }, ` (${t("rating.provisionalHelp")})`));
+    page.append(rating);
+    const fact = (key, cls, value) => h("div", {}, h("dt", {}, t(key)), h("dd", { class: cls }, value));
+    const withPercent = (n, pct) => (pct === "–" ? String(n) : `${n} (${pct})`);
+    page.append(h("dl", { class: "player-stats" },
+      fact("player.games", "st-games", String(p.games)),
+      fact("player.wins", "st-wins", withPercent(p.wins, percentText(p.wins, p.games, p.games))),
+      fact("player.deals", "st-deals", String(p.deals)),
+      fact("player.dealsWon", "st-deals-won", withPercent(p.deals_won, percentText(p.deals_won, p.deals, p.games)))));
+    if (p.games < PERCENT_FROM) page.append(h("p", { class: "muted" }, t("player.percentLater")));
+    if (p.kind === "human" && p.created_at) {
+      page.append(h("p", { class: "muted player-since" }, t("player.since", { when: endedAt(p.created_at) })));
+    }
+    page.append(h("h3", { id: "player-recent-title" }, t("player.recent")));
+    const recent = p.recent || [];
+    if (!recent.length) {
+      page.append(h("p", { class: "muted player-no-recent" }, t("player.noRecent")));
+    } else {
+      const ul = h("ul", { class: "table-list recent-list player-recent", "aria-labelledby": "player-recent-title" });
+      for (const m of recent) ul.append(this.recentItem(m));
+      page.append(ul);
+    }
+    this.root.replaceChildren(page);
+    const again = focusId ? document.getElementById(focusId) : null;
+    (again ?? page.querySelector("#player-title")).focus();
+  }
+
+  recentItem(m) {
+    const change = (m.rating_after ?? 0) - (m.rating_before ?? 0);
+    const changeText = signed(change);
+    // a private table's id is its invite: the server gives none (null), so there is no match page to open
+    const link = m.table ? pageLink(`/?match=${encodeURIComponent(m.table)}`, t("recent.open"),
+      { class: "btn small", "data-match": m.table, "aria-label": t("recent.openNamed", { players: listOf(m.players) }) },
+      this.hooks.navigate) : null;
+    return h("li", m.table ? { "data-match": m.table } : { class: "private-result" },
+      h("span", { class: "tb-name" }, m.table ? (m.name || variantLabel(m.variant)) : t("player.privateTable")),
+      h("span", { class: "tb-players" }, playersWithTotals(m.players, m.totals)),
+      h("span", { class: "tb-result" },
+        h("span", { class: "pr-place" }, t("player.place", { n: m.rank, total: m.players.length })), " · ",
+        h("span", { class: `pr-change ${change > 0 ? "up" : change < 0 ? "down" : "same"}`,
+          title: t("player.ratingChange", { before: m.rating_before, after: m.rating_after }) },
+        `${t("leaderboard.rating")} ${changeText}`),
+        h("span", { class: "visually-hidden" }, ` (${t("player.ratingChange", { before: m.rating_before,
+          after: m.rating_after })})`)),
+      h("span", { class: "tb-variant" }, `${variantLabel(m.variant)} · ${endedAt(m.finished_at)}`),
+      link);
+  }
+}
