@@ -1,5 +1,6 @@
 """Every test runs with its own user data directory, so that nothing reads or writes the real one
-(``mizerka play --connect`` remembers seat tokens there)."""
+(``mizerka play --connect`` remembers seat tokens there), and without a player key from the environment
+(``MIZERKA_PLAYER_KEY``: ``mizerka play --connect`` would sit as that profile)."""
 
 from __future__ import annotations
 
@@ -12,4 +13,5 @@ import pytest
 def _own_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("MIZERKA_DATA_DIR", str(folder))
+    monkeypatch.delenv("MIZERKA_PLAYER_KEY", raising=False)
     return folder

@@ -25,7 +25,16 @@ from click.testing import CliRunner
 import mizerka.terminal
 from mizerka.cli import cli
 from mizerka.server.hub import ServerConfig
-from mizerka.tui.remote import HeldSeat, RemoteError, RemoteRefused, RemoteTable, SeatBook, parse_invite
+from mizerka.tui.remote import (
+    HeldSeat,
+    RemoteError,
+    RemoteRefused,
+    RemoteTable,
+    SeatBook,
+    key_fingerprint,
+    parse_invite,
+    take_seat,
+)
 
 sys.path.insert(0, str(Path(__file__).parent / "server"))
 from server_helpers import ThreadServer, free_port
@@ -373,3 +382,145 @@ def test_a_connection_dropped_during_the_handshake_is_a_remote_error(monkeypatch
     table = RemoteTable(parse_invite("http://127.0.0.1:9/?table=abc"))
     with pytest.raises(RemoteError, match="cannot open the game connection"):
         table.connect()
+
+
+# -- profiles: --player-key and rated tables ------------------------------------------------------------------
+
+RATED_SEATS = [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+RATED_VARIANT = "standard,contracts=NT+MZ"
+
+
+def claim(server: ThreadServer, name: str) -> str:
+    """Claim *name* (POST /api/players); return the profile's secret player key."""
+    answer = httpx.post(server.url + "/api/players", json={"name": name})
+    assert answer.status_code == 201, answer.text
+    return str(answer.json()["key"])
+
+
+def rated_table(server: ThreadServer) -> str:
+    """A rated private table, one human seat and two bots; its invite link."""
+    return make_table(server, RATED_SEATS, variant=RATED_VARIANT, rated=True)
+
+
+def refused(result: Any, *parts: str) -> None:
+    """A refusal: exit status 1, the message's *parts*, and no traceback."""
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    for part in parts:
+        assert part in result.output, result.output
+
+
+def test_a_rated_table_refuses_a_seat_without_a_good_key(server: ThreadServer) -> None:
+    """No key, a key no profile has, a name that is not the key's profile's: each refused in the player's words."""
+    url = rated_table(server)
+    key = claim(server, "Ala")
+    refused(CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--name", "Ola"]),
+            "is rated", "Claim a name in the browser lobby or with POST /api/players", "--player-key")
+    refused(CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--player-key", "no-such-key"]),
+            "knows no profile with this player key")
+    bad_name = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--player-key", key, "--name", "Ela"])
+    refused(bad_name, "the name does not belong to your player key's profile", "leave out --name")
+    assert key not in bad_name.output  # the secret is never echoed
+    # nobody sat down: the seat is still free
+    info = httpx.get(f"{server.url}/api/tables/{parse_invite(url).table}").json()
+    assert info["seats"][0]["open"] and SeatBook.default().get(parse_invite(url)) is None
+
+
+def test_a_profile_sits_at_a_rated_table_with_the_key_from_the_environment(
+        server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = rated_table(server)
+    key = claim(server, "Ala")
+    asked: list[str] = []
+
+    def read(prompt: str) -> str:
+        asked.append(prompt)
+        return "hint" if len(asked) == 1 else "quit"
+
+    monkeypatch.setattr(mizerka.terminal, "_read_line", read)
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--ascii"],
+                                env={"MIZERKA_PLAYER_KEY": key})
+    assert result.exit_code == 0, result.output
+    assert "you are Ala *, seat 0" in result.output  # the profile's name, marked as registered
+    assert result.output.count("Rated table: no hints, no undo") == 1
+    assert "This table gives no hints (it is rated)." in result.output
+    assert "Ala * (seat 0)" in result.output and "(*: a registered player)" in result.output
+    assert key not in result.output
+    info = httpx.get(f"{server.url}/api/tables/{parse_invite(url).table}").json()
+    assert info["seats"][0]["name"] == "Ala" and info["seats"][0]["registered"]
+    # the seat book keeps the seat, with a fingerprint of the key and never the key itself
+    book = SeatBook.default()
+    held = book.get(parse_invite(url))
+    assert held is not None and held.seat == 0 and held.name == "Ala" and held.key == key_fingerprint(key)
+    assert key not in book.path.read_text(encoding="utf-8")
+    # the same key (typed this time, the name in another case) takes you back to the seat; so does no key at all
+    for extra in (["--player-key", key, "--name", "ala"], []):
+        again = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--ascii", *extra])
+        assert again.exit_code == 0 and "Back at your seat 0" in again.output, again.output
+    # a fresh seat for the same profile: it holds one there already
+    refused(CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--new-seat", "--player-key", key]),
+            "your profile already holds a seat at table", "use the same link from where you sat down")
+    assert book.get(parse_invite(url)) == held
+
+
+def test_a_key_does_not_take_back_a_seat_taken_without_it(server: ThreadServer) -> None:
+    """At an unrated table: a seat held under a typed name is not the profile's; with the key a seat is taken as
+    the profile (the name in any case: the profile's is used), and the book remembers that one, which is then
+    taken back without the key too."""
+    url = make_table(server, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}])
+    invite = parse_invite(url)
+    key = claim(server, "Ala")
+    book = SeatBook.default()
+    seats = []
+    for name, player_key in (("Ala", None), ("ALA", key), (None, None)):
+        table = RemoteTable(invite, timeout=10)
+        try:
+            seats.append(take_seat(table, book, name, player_key=player_key))
+        finally:
+            table.close()
+    assert seats == [(0, False), (1, False), (1, True)]
+    held = book.get(invite)
+    assert held is not None and (held.seat, held.name, held.key) == (1, "Ala", key_fingerprint(key))
+    info = httpx.get(f"{server.url}/api/tables/{invite.table}").json()
+    assert [(s["name"], s["registered"]) for s in info["seats"][:2]] == [("Ala", False), ("Ala", True)]
+
+
+def test_player_key_goes_with_connect(monkeypatch: pytest.MonkeyPatch) -> None:
+    result = CliRunner().invoke(cli, ["play", "--plain", "--player-key", "abc"])
+    assert result.exit_code == 2 and "--player-key goes with --connect" in result.output
+    # the environment variable alone is no mistake in a local game: it may stay set
+    monkeypatch.setattr(mizerka.terminal, "_read_line", lambda prompt: "quit")
+    local = CliRunner().invoke(cli, ["play", "--plain", "--ascii"], env={"MIZERKA_PLAYER_KEY": "abc"})
+    assert local.exit_code != 2 and "--player-key" not in local.output, local.output
+    blank = CliRunner().invoke(cli, ["play", "--connect", "http://127.0.0.1:1/?table=x", "--player-key", "  "])
+    assert blank.exit_code == 2 and "a player key is 1-128 visible characters" in blank.output
+    helped = CliRunner().invoke(cli, ["play", "--help"])
+    assert "MIZERKA_PLAYER_KEY" in helped.output and "shell history" in helped.output
+
+
+def test_full_screen_shows_a_rated_table_and_the_registered_mark(server: ThreadServer) -> None:
+    pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
+    import asyncio
+
+    from textual.widgets import Static
+
+    from mizerka.tui.remote_app import RemoteApp
+
+    key = claim(server, "Ala")
+    table = RemoteTable(parse_invite(rated_table(server)), timeout=10)
+    assert table.join(None, key) == 0 and table.seated_as == "Ala"
+    table.connect()
+    assert table.rated() and table.marked_names() == ["Ala ✓", *table.names()[1:]]
+    app = RemoteApp(table)
+
+    async def look() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause(0.3)
+            assert log_text(app).count("Rated table: no hints, no undo") == 1
+            scores = str(app.query_one("#scores", Static).render())
+            assert "You ✓" in scores
+            await pilot.press("x")
+
+    asyncio.run(look())
+    assert app.failure is None
+    table.close()

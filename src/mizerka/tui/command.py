@@ -45,6 +45,10 @@ BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
 @click.option("--new-seat", is_flag=True,
               help="with --connect: take a free seat even if you hold one at that table (remembered seats are "
                    "taken back by default)")
+@click.option("--player-key", metavar="KEY", default=None, envvar="MIZERKA_PLAYER_KEY", show_envvar=True,
+              help="with --connect: sit as your profile (a claimed name; needed at rated tables), with the secret key "
+                   "the server gave when you claimed it (browser lobby or POST /api/players).  Better set "
+                   "MIZERKA_PLAYER_KEY than type it here, where it lands in your shell history")
 @click.option("--record", "record_name", metavar="FILE", default=None,
               help="write the game record of the finished deals to FILE after each deal, for mizerka replay and "
                    "mizerka analyse (JSON if FILE ends in .json, else text; an existing file is replaced only if "
@@ -52,7 +56,7 @@ BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
 @click.pass_context
 def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, name: str, opponents: str,
                  unicode: bool | None, plain: bool, bot_delay: float, connect: str | None, new_seat: bool,
-                 record_name: str | None) -> None:
+                 player_key: str | None, record_name: str | None) -> None:
     """Play a whole match against computer players: full screen at a terminal, or line by line.
 
     Full screen: ← → and Enter play your cards, ? gives a hint, u takes back your last card (and the computer
@@ -64,6 +68,9 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
 
     if new_seat and connect is None:
         raise click.UsageError("--new-seat goes with --connect (it chooses a seat at a server's table)")
+    if connect is None and ctx.get_parameter_source("player_key") is click.core.ParameterSource.COMMANDLINE:
+        # MIZERKA_PLAYER_KEY alone is no mistake: it may stay set for the games at a server
+        raise click.UsageError("--player-key goes with --connect (it takes a seat at a server's table as your profile)")
     if connect is not None:
         from mizerka.tui.remote import play_remote
 
@@ -75,7 +82,8 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
             if ctx.get_parameter_source(option) is not click.core.ParameterSource.DEFAULT:
                 raise click.UsageError(f"{flag} cannot be used with --connect: the server's table decides it")
         given = ctx.get_parameter_source("name") is not click.core.ParameterSource.DEFAULT
-        play_remote(connect, name=name if given else None, plain=plain, unicode=unicode, fresh_seat=new_seat)
+        play_remote(connect, name=name if given else None, plain=plain, unicode=unicode, fresh_seat=new_seat,
+                    player_key=player_key)
         return
     if plain or not sys.stdout.isatty() or not sys.stdin.isatty():
         ctx.invoke(terminal.play_command, seed=seed, rules=rules, seat=seat, name=name, opponents=opponents,

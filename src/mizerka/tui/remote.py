@@ -14,6 +14,10 @@ bots.  This module is its terminal client.
 * :class:`SeatBook` remembers the seats you hold (server, table, seat, name and the secret seat token) in a
   file only you can read, so that ``mizerka play --connect`` with the same link takes you back to your seat after
   you quit, lose the connection for good, or restart the terminal.
+* A seat may be taken as a *profile* (``--player-key KEY``, the secret key ``POST /api/players`` gave once when
+  the name was claimed): the seat then carries the profile's name, marked as registered for everyone, and only
+  such seats may be taken at a *rated* table (no hints, no undo; the result moves the players' ratings).  The key
+  itself is never written down here: the seat book keeps only a fingerprint of it (:func:`key_fingerprint`).
 * :class:`RemoteLineGame` is the ``--plain`` game (screen readers, pipes); the full-screen one is
   :class:`mizerka.tui.remote_app.RemoteApp`.
 
@@ -43,6 +47,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 import itertools
 import json
 import os
@@ -65,9 +70,9 @@ from mizerka.tui.review import REMOTE_REVIEW
 if TYPE_CHECKING:
     from websockets.sync.client import ClientConnection
 
-__all__ = ["CHAT_MAX_CHARS", "CHAT_PRESET_TEXTS", "HeldSeat", "Invite", "RemoteError", "RemoteLineGame",
-           "RemoteRefused", "RemoteTable", "SeatBook", "chat_line", "chat_too_long", "parse_invite", "play_remote",
-           "sheet_text", "view_observation"]
+__all__ = ["CHAT_MAX_CHARS", "CHAT_PRESET_TEXTS", "RATED_NOTE", "HeldSeat", "Invite", "RemoteError", "RemoteLineGame",
+           "RemoteRefused", "RemoteTable", "SeatBook", "chat_line", "chat_too_long", "key_fingerprint",
+           "marked_name", "parse_invite", "play_remote", "sheet_text", "view_observation"]
 
 PROTOCOL_VERSION = 1
 """The protocol version this client speaks (``docs/protocol.md``)."""
@@ -122,6 +127,27 @@ def chat_line(message: dict[str, Any], you: int | None = None) -> str:
 
 _PHASES = {"waiting": Phase.CHOOSE, "choose": Phase.CHOOSE, "exchange": Phase.EXCHANGE, "play": Phase.PLAY,
            "done": Phase.DONE, "over": Phase.DONE}
+
+
+RATED_NOTE = "Rated table: no hints, no undo; the result changes the players' ratings."
+"""What the line game and the full-screen game say once at a rated table (the view's ``options.rated``)."""
+
+
+def marked_name(player: dict[str, Any], unicode: bool = True) -> str:
+    """A seat's name (an entry of the view's ``players``), with ``✓`` (``*`` in ASCII) when a profile holds it
+    (``registered``: the name is unique on the server and proven by its player key; the web client's mark).
+
+    >>> marked_name({"seat": 0, "name": "Ala", "open": False, "registered": True})
+    'Ala ✓'
+    >>> marked_name({"seat": 0, "name": "Ala", "open": False, "registered": True}, unicode=False)
+    'Ala *'
+    >>> marked_name({"seat": 2, "name": None, "open": True})
+    'seat 2'
+    """
+    name = str(player.get("name") or f"seat {player.get('seat')}")
+    if player.get("registered") and not player.get("open"):
+        return f"{name} {'✓' if unicode else '*'}"
+    return name
 
 
 class RemoteError(ValueError):
@@ -184,13 +210,28 @@ def parse_invite(url: str) -> Invite:
 # -- the seats you hold ----------------------------------------------------------------------------------------
 
 
+def key_fingerprint(player_key: str) -> str:
+    """What the seat book keeps of a player key: enough to tell whether a seat was taken with it, never the key.
+
+    A hash with this client's own prefix, so it is not the SHA-256 the server stores either.
+
+    >>> key_fingerprint("k1") == key_fingerprint("k1") != key_fingerprint("k2")
+    True
+    >>> len(key_fingerprint("k1"))
+    32
+    """
+    return hashlib.sha256(b"mizerka seat book\0" + player_key.encode()).hexdigest()[:32]
+
+
 @dataclasses.dataclass(frozen=True)
 class HeldSeat:
-    """A seat taken at a server's table: its number, the name it was taken under, and its secret token."""
+    """A seat taken at a server's table: its number, the name it was taken under, its secret token, and, for a seat
+    taken as a profile (``--player-key``), the key's fingerprint (:func:`key_fingerprint`; ``None``: no key)."""
 
     seat: int
     name: str
     token: str
+    key: str | None = None
 
 
 class SeatBook:
@@ -207,7 +248,7 @@ class SeatBook:
     True
     >>> book.put(invite, HeldSeat(seat=1, name="Ola", token="s3cret"))
     >>> book.get(invite)
-    HeldSeat(seat=1, name='Ola', token='s3cret')
+    HeldSeat(seat=1, name='Ola', token='s3cret', key=None)
     >>> oct(book.path.stat().st_mode & 0o777)
     '0o600'
     >>> book.forget(invite); book.get(invite) is None
@@ -255,7 +296,9 @@ class SeatBook:
         if not isinstance(entry, dict):
             return None
         try:
-            return HeldSeat(seat=int(entry["seat"]), name=str(entry["name"]), token=str(entry["token"]))
+            key = entry.get("key")  # absent in a book written before profiles: a seat taken without a key
+            return HeldSeat(seat=int(entry["seat"]), name=str(entry["name"]), token=str(entry["token"]),
+                            key=None if key is None else str(key))
         except (KeyError, TypeError, ValueError):
             return None
 
@@ -377,6 +420,7 @@ class RemoteTable:
         self.retries = retries
         self.seat: int | None = None
         self.token: str | None = None
+        self.seated_as: str | None = None  # the seat's name, as the server gave it (a profile's, with a key)
         self.view: dict[str, Any] = {}
         self.seq = 0
         self.events: list[dict[str, Any]] = []
@@ -418,25 +462,51 @@ class RemoteTable:
         table = self.invite.table
         if code == "unknown_table" or (status == 404 and not code):
             return RemoteRefused(f"the invite link is stale: the server has no open table {table!r} "
-                               "(it has finished or closed); ask for a new link")
+                                 "(it has finished or closed); ask for a new link", code or "unknown_table")
         if code in ("table_full", "seat_taken"):
-            return RemoteRefused(f"table {table!r} has no free seat: {message or code}")
+            return RemoteRefused(f"table {table!r} has no free seat: {message or code}", code)
         if code == "match_over":
-            return RemoteRefused(f"the invite link is stale: the match at table {table!r} is over")
+            return RemoteRefused(f"the invite link is stale: the match at table {table!r} is over", code)
+        if code == "profile_needed":
+            return RemoteRefused(f"table {table!r} is rated: only a player with a profile may sit there.  Claim a "
+                                 "name in the browser lobby or with POST /api/players, then pass --player-key KEY "
+                                 "(or set MIZERKA_PLAYER_KEY) with the key it gives", code)
+        if code == "bad_key":
+            return RemoteRefused(f"the server at {self.invite.http} knows no profile with this player key (a key "
+                                 "works only on the server that gave it; check --player-key or "
+                                 "MIZERKA_PLAYER_KEY)", code)
+        if code == "already_seated":
+            return RemoteRefused(f"your profile already holds a seat at table {table!r}: use the same link from "
+                                 "where you sat down (that browser or terminal holds the seat), or ask for "
+                                 "another table's link", code)
+        if code == "bad_name":
+            detail = f" ({message})" if message else ""
+            return RemoteRefused(f"the name does not belong to your player key's profile{detail}: leave out --name "
+                                 "(the seat takes the profile's name) or give the profile's name", code)
         detail = f"{message} ({code})" if code else f"HTTP status {status}"
-        return RemoteRefused(f"the server refused to seat you at table {table!r}: {detail}")
+        return RemoteRefused(f"the server refused to seat you at table {table!r}: {detail}", code or None)
 
-    def join(self, name: str) -> int:
-        """Take a free seat at the table under *name*; return the seat.
+    def join(self, name: str | None, player_key: str | None = None) -> int:
+        """Take a free seat at the table under *name*, or, with *player_key*, as that profile (under its name; a
+        *name* given too must be the profile's); return the seat.  :attr:`seated_as` is the name the seat took.
 
         Raises:
-            RemoteError: a stale link, a full table, an unreachable server, a refused name.
+            RemoteError: a stale link, a full table, an unreachable server, a refused name or key, a rated table
+                without a key, a profile seated there already.
         """
-        answer = self._post(f"/api/tables/{urllib.parse.quote(self.invite.table, safe='')}/join", {"name": name})
+        body: dict[str, Any] = {} if name is None else {"name": name}
+        if player_key is not None:
+            body["player_key"] = player_key
+        answer = self._post(f"/api/tables/{urllib.parse.quote(self.invite.table, safe='')}/join", body)
         try:
             self.seat, self.token = int(answer["seat"]), str(answer["token"])
         except (KeyError, TypeError, ValueError):
             raise RemoteError(f"{self.invite.http} did not answer like a mizerka server (no seat token)") from None
+        try:
+            seated = answer["table"]["seats"][self.seat]["name"]
+        except (KeyError, TypeError, IndexError):
+            seated = None
+        self.seated_as = str(seated) if seated else (name or "Guest")
         return self.seat
 
     # -- the websocket --------------------------------------------------------------------------------------
@@ -720,8 +790,16 @@ class RemoteTable:
     def hints_on(self) -> bool:
         return bool(self.view.get("options", {}).get("hints"))
 
+    def rated(self) -> bool:
+        """Whether the table is rated (its ``rated`` option: no hints, no undo; a server before profiles: no)."""
+        return bool(self.view.get("options", {}).get("rated"))
+
     def names(self) -> list[str]:
         return [p["name"] or f"seat {p['seat']}" for p in self.view.get("players", [])]
+
+    def marked_names(self, unicode: bool = True) -> list[str]:
+        """The seats' names, a registered player's with its mark (:func:`marked_name`)."""
+        return [marked_name(p, unicode) for p in self.view.get("players", [])]
 
     def deal_events(self, deal_no: int | None = None) -> list[dict[str, Any]]:
         """The events of one deal (the current one by default)."""
@@ -783,6 +861,7 @@ class RemoteLineGame(TerminalGame):
         self._tricks_in_deal = 0
         self._active: tuple[int, ...] = ()
         self._waiting_said = False
+        self._rated_said = False
 
     # -- the loop -------------------------------------------------------------------------------------------
 
@@ -795,6 +874,9 @@ class RemoteLineGame(TerminalGame):
             RemoteError: the connection is lost for good, or the table was closed.
         """
         table = self.table
+        if table.rated() and not self._rated_said:
+            self._rated_said = True
+            self.write(self._style(RATED_NOTE, bold=True))
         while True:
             self.names = tuple(table.names())
             for event in table.drain():
@@ -916,7 +998,7 @@ class RemoteLineGame(TerminalGame):
     def hint_text(self) -> str:
         table = self.table
         if not table.hints_on():
-            return "This table gives no hints (its host turned them off)."
+            return "This table gives no hints (" + ("it is rated)." if table.rated() else "its host turned them off).")
         reply = table.hint()
         if reply["type"] == "error":
             return f"No hint: {reply['message']}"
@@ -941,8 +1023,13 @@ class RemoteLineGame(TerminalGame):
             elif event["seat"] != self.seat:
                 self.write(f"{who} sits at seat {event['seat']}.")
         elif kind == "start":
+            players = self.table.view.get("players", [])
+            registered = {int(p["seat"]) for p in players if p.get("registered") and not p.get("open")}
+            mark = " ✓" if self.unicode else " *"
             self.write(self._style("The match begins: ", bold=True)
-                       + ", ".join(f"{n} (seat {s})" for s, n in enumerate(event["players"])))
+                       + ", ".join(f"{n}{mark if s in registered else ''} (seat {s})"
+                                   for s, n in enumerate(event["players"]))
+                       + (f"  ({mark.strip()}: a registered player)" if registered else ""))
         elif kind == "deal":
             self._tricks_in_deal = 0
             self._active = tuple(event["active_seats"])
@@ -1022,16 +1109,40 @@ class RemoteLineGame(TerminalGame):
 # -- mizerka play --connect ---------------------------------------------------------------------------------------
 
 
-def take_seat(table: RemoteTable, book: SeatBook, name: str | None, *, fresh: bool = False) -> tuple[int, bool]:
-    """Sit at *table*: back at the seat *book* holds there (unless *fresh*, or *name* is another player's), or
-    at a free seat, which *book* then remembers.  Return the seat and whether it is one we held before.
+def _held_is_ours(held: HeldSeat, name: str | None, player_key: str | None) -> bool:
+    """Whether a remembered seat is the one to go back to, for the *name* and *player_key* given (``None``: not
+    given); see :func:`take_seat`."""
+    if player_key is not None:  # the key says who you are: only a seat taken with it is yours
+        return held.key == key_fingerprint(player_key) and (name is None or name.casefold() == held.name.casefold())
+    if held.key is not None:  # a profile's seat: its name is the profile's, whatever its case
+        return name is None or name.casefold() == held.name.casefold()
+    return name is None or name == held.name
+
+
+def take_seat(table: RemoteTable, book: SeatBook, name: str | None, *, fresh: bool = False,
+              player_key: str | None = None) -> tuple[int, bool]:
+    """Sit at *table*: back at the seat *book* holds there, or at a free seat, which *book* then remembers.
+    Return the seat and whether it is one we held before.
+
+    The held seat is taken back unless *fresh*, or it is someone else's:
+
+    * with *player_key* (``--player-key``: sit as that profile), only a seat taken with the same key is yours (the
+      book keeps the key's fingerprint, never the key).  A seat held there without a key, or with another key, is
+      not the profile's: a free seat is asked for as the profile instead (the server refuses ``already_seated``
+      if the profile sits at the table already, from another device).  A *name* given too must be the seat's
+      (ignoring case, as the server compares a profile's name); another name goes to the server, which refuses it
+      (``bad_name``);
+    * without a key, a *name* (``None``: not given) other than the one the seat was taken under is another
+      player's.  A seat taken with a key is taken back without it too (its token is the proof; forgetting
+      ``MIZERKA_PLAYER_KEY`` in a new terminal should not cost the seat), its name compared ignoring case.
 
     A held seat the server no longer knows (you left it) is forgotten and a free seat taken instead; a held
-    seat at a finished match is forgotten too.  A stale link or a full table raises :class:`RemoteError`.
+    seat at a finished match is forgotten too.  A stale link, a full table, a rated table without a key or a
+    refused key raise :class:`RemoteError`.
     """
     invite = table.invite
     held = None if fresh else book.get(invite)
-    if held is not None and (name is None or name == held.name):
+    if held is not None and _held_is_ours(held, name, player_key):
         table.seat, table.token = held.seat, held.token
         try:
             table.connect()
@@ -1047,19 +1158,27 @@ def take_seat(table: RemoteTable, book: SeatBook, name: str | None, *, fresh: bo
             table.close()
             raise RemoteRefused(f"the invite link is stale: the match at table {invite.table!r} is over",
                                 "match_over")
-    seat = table.join(name or (held.name if held is not None else "Guest"))
+    if player_key is not None:
+        seat = table.join(name, player_key)  # the profile's name: the server's
+    else:
+        seat = table.join(name or (held.name if held is not None and held.key is None else "Guest"))
     assert table.token is not None
-    book.put(invite, HeldSeat(seat=seat, name=name or "Guest", token=table.token))
+    book.put(invite, HeldSeat(seat=seat, name=table.seated_as or name or "Guest", token=table.token,
+                              key=None if player_key is None else key_fingerprint(player_key)))
     table.connect()
     return seat, False
 
 
-def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None, fresh_seat: bool = False) -> None:
+def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None, fresh_seat: bool = False,
+                player_key: str | None = None) -> None:
     """``mizerka play --connect URL``: sit at the invite link's table and play there, full screen at a terminal
     (the ``tui`` extra) or line by line (``plain``, or when input or output is not a terminal).
 
+    With *player_key* (``--player-key``, or ``MIZERKA_PLAYER_KEY``) the seat is taken as that profile, under its
+    name; a rated table seats only profiles.
+
     The seats you take are remembered (:class:`SeatBook`): the same link takes you back to your seat, unless
-    *fresh_seat*, or *name* (``None``: not given) differs from the name the seat was taken under.
+    *fresh_seat*, or the seat is another player's (see :func:`take_seat`).
 
     Raises:
         click.ClickException: (and its kinds) a bad link, a stale link, a full table, an unreachable server, a
@@ -1079,6 +1198,12 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
         name = name.strip()
         if not name or not name.isprintable() or len(name) > 40:
             raise click.BadParameter("give a name of 1-40 visible characters", param_hint="'--name'")
+    if player_key is not None:
+        player_key = player_key.strip()
+        if not player_key or not player_key.isprintable() or len(player_key) > 128:
+            # never the key itself in the message: it is a secret
+            raise click.BadParameter("a player key is 1-128 visible characters (the key POST /api/players gave)",
+                                     param_hint="'--player-key' / MIZERKA_PLAYER_KEY")
     try:
         invite = parse_invite(url)
     except RemoteError as error:
@@ -1086,7 +1211,7 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
     table = RemoteTable(invite)
     book = SeatBook.default()
     try:
-        seat, back = take_seat(table, book, name, fresh=fresh_seat)
+        seat, back = take_seat(table, book, name, fresh=fresh_seat, player_key=player_key)
     except RemoteError as error:
         table.close()
         raise click.ClickException(str(error)) from None
@@ -1112,7 +1237,7 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
         game = RemoteLineGame(table, read=_read_line, write=click.echo, unicode=unicode, colour=True)
         view = table.view
         click.echo(f"Mizerka at {invite.http}, table {invite.table} ({view['variant']}, {view['n_deals']} deals): "
-                   f"you are {table.names()[seat]}, seat {seat}.  Type ? at any prompt for help.")
+                   f"you are {table.marked_names(unicode)[seat]}, seat {seat}.  Type ? at any prompt for help.")
         try:
             game.run_remote()
         except QuitGame:

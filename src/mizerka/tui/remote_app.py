@@ -5,7 +5,8 @@ seat (:class:`mizerka.tui.remote.RemoteTable`) instead of a local match.  A back
 websocket (answering heartbeats, reconnecting after a drop) and hands every message to the screen; actions go
 to the server, which checks them: a refusal is shown with the server's reason and the same question is asked
 again (the contract or exchange dialog opens again).  The blind exchange stays one action.  There is no undo at a
-server's table, and hints only where the table allows them.
+server's table, and hints only where the table allows them.  At a rated table the log says so once, and a
+registered player's name (a profile's seat) carries ``✓`` in the scores panel.
 
 The table's chat is shown in the log (``Ala: good luck!``, your own ``You: ...``).  ``!`` opens
 :class:`ChatDialog`, where you type a line (Enter sends) or pick one of the ready-made phrases.  What to send
@@ -34,7 +35,15 @@ from mizerka.cards import CARDS, Card, CardSet
 from mizerka.deal import Observation, Phase, Play
 from mizerka.rules import Contract
 from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, TableApp, card_markup, sorted_hand
-from mizerka.tui.remote import CHAT_PRESET_TEXTS, RemoteError, RemoteTable, chat_line, chat_too_long, sheet_text
+from mizerka.tui.remote import (
+    CHAT_PRESET_TEXTS,
+    RATED_NOTE,
+    RemoteError,
+    RemoteTable,
+    chat_line,
+    chat_too_long,
+    sheet_text,
+)
 from mizerka.tui.review import REMOTE_REVIEW
 from mizerka.tui.review_screen import call_from_worker
 
@@ -165,6 +174,8 @@ class RemoteApp(TableApp):
         view = self.table.view
         self.log_line(f"Mizerka at {self.table.invite.http}, table {view['table']} ({view['variant']}): you are "
                       f"seat {self.table.seat}.  F1 for help.")
+        if self.table.rated():
+            self.log_line(f"[b]{RATED_NOTE}[/b]")
         self.update()
         threading.Thread(target=self._read, name="mizerka-remote", daemon=True).start()
 
@@ -347,7 +358,8 @@ class RemoteApp(TableApp):
         if view["status"] == "finished":
             lines.append("[b]The match is over.[/b] Press p for the sheet, x to quit.")
         self.query_one("#status", Static).update("\n".join(lines))
-        score_lines = ["[b]seat      tricks/quota  total[/b]"]
+        score_lines = ["[b]seat        tricks/quota  total[/b]"]
+        players = view["players"]
         seats = list(obs.active_seats) if view["roles"] else []
         seats += [s for s in range(len(view["players"])) if s not in seats]
         for seat in seats:
@@ -355,7 +367,10 @@ class RemoteApp(TableApp):
             q = f"{view['tricks_won'][seat]:>2} / {quota}" if quota is not None else "  -"
             if view["roles"] and seat not in obs.active_seats:
                 q = "sits out"  # four at the table: the dealer sits out, and keeps a total
-            score_lines.append(f"{self.who(seat):<9} {q:<12}  {view['totals'][seat]:+d}")
+            who = self.who(seat)
+            if seat < len(players) and players[seat].get("registered") and not players[seat].get("open"):
+                who += " ✓"  # a profile's seat: the name is proven (the web client's mark, and marked_name's)
+            score_lines.append(f"{who:<11} {q:<12}  {view['totals'][seat]:+d}")
         self.query_one("#scores", Static).update("\n".join(score_lines))
         trick = view["trick"]
         if trick:
@@ -428,7 +443,8 @@ class RemoteApp(TableApp):
 
     def action_hint(self) -> None:
         if not self.table.hints_on():
-            self.notify("this table gives no hints", severity="warning")
+            self.notify("this table gives no hints" + (" (it is rated)" if self.table.rated() else ""),
+                        severity="warning")
             return
         if not self.table.my_turn():
             self.notify("a hint is for your turn", severity="warning")
