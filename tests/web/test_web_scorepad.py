@@ -178,7 +178,7 @@ def test_a_match_kept_on_the_score_pad(new_page: Any, web_server: Any, tmp_path:
 
     # New match, after a confirmation: the names are offered again.
     page.click("#sp-new")
-    dialog = page.locator("dialog.sp-confirm")
+    dialog = page.locator("dialog.sp-new-confirm")
     expect(dialog).to_be_visible()
     page.click("#sp-new-cancel")
     expect(title).to_be_visible()

@@ -12,6 +12,7 @@
 // Nothing here carries a card: a profile, a leaderboard row and a recent match are names, numbers and totals.
 
 import { announce } from "./announce.js";
+import { confirmDialog } from "./confirm.js";
 import { endedAt, playersWithTotals, variantLabel } from "./history.js";
 import { lang, levelName, listOf, refusalText, signed, t } from "./i18n.js";
 import { api, apiResponse } from "./net.js";
@@ -218,38 +219,11 @@ export class ProfilePanel {
     }, opener.id));
   }
 
-  /** A modal confirmation (`profile.<what>Title`, `…Confirm`, `…Yes`), focus on Cancel, Escape cancels. */
+  /** A confirmation (`profile.<what>Title`, `…Confirm`, `…Yes`; js/confirm.js), one at a time. */
   askConfirm(opener, what, params, onYes) {
     if (this.confirm) return;
-    const cancel = h("button", { type: "button", class: "btn", id: `${what}-cancel` }, t("common.cancel"));
-    const yes = h("button", { type: "button", class: "btn primary", id: `${what}-yes` }, t(`profile.${what}Yes`));
-    const dialog = h("dialog", { class: `dialog ${what}-confirm`, "aria-labelledby": `${what}-title`,
-      "aria-describedby": `${what}-text` },
-    h("h2", { id: `${what}-title` }, t(`profile.${what}Title`)),
-    h("p", { id: `${what}-text` }, t(`profile.${what}Confirm`, params)),
-    h("div", { class: "dialog-foot" }, cancel, yes));
-    this.confirm = dialog;
-    const close = () => {
-      dialog.close();
-      dialog.remove();
-      this.confirm = null;
-    };
-    const back = () => {
-      close();
-      document.getElementById(opener.id)?.focus();
-    };
-    cancel.addEventListener("click", back);
-    dialog.addEventListener("cancel", (event) => {
-      event.preventDefault();
-      back();
-    });
-    yes.addEventListener("click", () => {
-      close();
-      onYes();
-    });
-    document.body.append(dialog);
-    dialog.showModal();
-    cancel.focus();
+    this.confirm = confirmDialog({ name: what, title: t(`profile.${what}Title`), text: t(`profile.${what}Confirm`, params),
+      yes: t(`profile.${what}Yes`), opener, onYes, onClose: () => { this.confirm = null; } });
   }
 
   element() {

@@ -11,6 +11,7 @@
 // never has its entries overwritten unseen (the page shows the other tab's state instead, and says so).
 
 import { announce, announceUrgent } from "./announce.js";
+import { confirmDialog } from "./confirm.js";
 import { contractName, listOf, refusalText, signed, t, variantName } from "./i18n.js";
 import { api } from "./net.js";
 import { contractIndex, contractLabel, h, renderScoreSheet } from "./sheet.js";
@@ -599,44 +600,20 @@ export class Scorepad {
 
   /** "New match", after a confirmation (the match is forgotten on this device). */
   askNewMatch(opener) {
-    const cancel = h("button", { type: "button", class: "btn", id: "sp-new-cancel" }, t("common.cancel"));
-    const yes = h("button", { type: "button", class: "btn primary", id: "sp-new-yes" }, t("scorepad.newYes"));
-    const dialog = h("dialog", { class: "dialog sp-confirm", "aria-labelledby": "sp-confirm-title",
-      "aria-describedby": "sp-confirm-text" },
-      h("h2", { id: "sp-confirm-title" }, t("scorepad.new")),
-      h("p", { id: "sp-confirm-text" }, t("scorepad.newConfirm")),
-      h("div", { class: "dialog-foot" }, cancel, yes));
-    this.confirm = dialog;
-    const close = () => {
-      dialog.close();
-      dialog.remove();
-      this.confirm = null;
-    };
-    cancel.addEventListener("click", () => {
-      close();
-      document.getElementById(opener.id)?.focus();
-    });
-    dialog.addEventListener("cancel", (event) => {
-      event.preventDefault();
-      close();
-      document.getElementById(opener.id)?.focus();
-    });
-    yes.addEventListener("click", () => {
-      close();
-      const old = this.answer;
-      forgetScorepad();
-      this.kept = null;
-      this.elsewhere = false;
-      this.answer = null;
-      this.draft = null;
-      this.error = null;
-      this.setup = { variant: old?.variant ?? this.setup.variant, names: [...(old?.players ?? [])], firstDealer: 0 };
-      this.focusAfter = "sp-name-0";
-      this.render();
-      this.start();
-    });
-    document.body.append(dialog);
-    dialog.showModal();
-    cancel.focus();
+    if (this.confirm) return;
+    this.confirm = confirmDialog({ name: "sp-new", title: t("scorepad.new"), text: t("scorepad.newConfirm"),
+      yes: t("scorepad.newYes"), opener, onClose: () => { this.confirm = null; }, onYes: () => {
+        const old = this.answer;
+        forgetScorepad();
+        this.kept = null;
+        this.elsewhere = false;
+        this.answer = null;
+        this.draft = null;
+        this.error = null;
+        this.setup = { variant: old?.variant ?? this.setup.variant, names: [...(old?.players ?? [])], firstDealer: 0 };
+        this.focusAfter = "sp-name-0";
+        this.render();
+        this.start();
+      } });
   }
 }
