@@ -5,6 +5,7 @@ Every test runs a real server on 127.0.0.1 over SQLite, or PostgreSQL when MIZER
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import httpx
@@ -71,10 +72,31 @@ def test_a_name_is_taken_ignoring_case_and_compatibility_forms(server: ThreadSer
     assert "taken" in reply.json()["message"]
 
 
-def test_a_bot_levels_rating_entry_cannot_be_claimed(server: ThreadServer) -> None:
-    reply = httpx.post(server.url + "/api/players", json={"name": "Bot:Expert"})
-    assert reply.status_code == 409 and reply.json()["error"] == "name_taken"
+@pytest.mark.parametrize(("name", "status", "code", "said"), [
+    ("Bot:Expert", 400, "bad_name", "computer levels"),
+    ("bot:someday", 400, "bad_name", "computer levels"),  # a future level's entry too
+    ("Ala\u3164", 400, "bad_name", "U+3164"), ("\u2800", 400, "bad_name", "U+2800"),
+    ("\ufdfa" * 7, 400, "bad_name", "grows to 126 characters"),
+    ("A\u200bla", 422, "bad_request", "printable"), ("Ala\u202e", 422, "bad_request", "printable"),
+])
+def test_a_name_that_would_not_show_what_it_is_is_refused(
+    server: ThreadServer, name: str, status: int, code: str, said: str,
+) -> None:
+    reply = httpx.post(server.url + "/api/players", json={"name": name})
+    assert reply.status_code == status and reply.json()["error"] == code and said in reply.json()["message"]
     assert httpx.get(server.url + "/api/players/bot:expert").json()["kind"] == "bot"
+
+
+def test_a_long_name_within_the_compared_form_limit_is_a_profile_whose_page_opens(server: ThreadServer) -> None:
+    player, _ = claim(server, "\ufdfa" * 6)  # 108 characters once spelled out
+    assert len(player["id"]) == 108
+    assert httpx.get(server.url + f"/api/players/{player['id']}").json()["name"] == "\ufdfa" * 6
+
+
+@pytest.mark.parametrize("path", ["a%00b", "%00", "a%0Ab", "x" * 256])
+def test_an_impossible_player_id_is_unknown_or_refused_never_a_crash(server: ThreadServer, path: str) -> None:
+    reply = httpx.get(server.url + f"/api/players/{path}")
+    assert reply.status_code in (404, 422) and reply.json()["error"] in ("unknown_player", "bad_request"), reply.text
 
 
 @pytest.mark.parametrize(("body", "where"), [
@@ -442,9 +464,61 @@ def test_a_profile_is_deleted_with_its_key_and_its_name_is_free_again(server: Th
     assert [r["id"] for r in httpx.get(server.url + "/api/leaderboard").json()] == ["bot:random"]
     bot = httpx.get(server.url + "/api/players/bot:random").json()
     assert (bot["mu"], bot["games"]) == (bot_before["mu"], bot_before["games"])  # the others keep their ratings
-    assert server.hub.tables[joined["table"]["id"]].table.seats[0].player is None  # no rematch for the old id
-    _, again = claim(server, "ALA")  # the name is free
-    assert profile(server, again).json()["games"] == 0
+    assert server.hub.tables[joined["table"]["id"]].table.seats[0].player is None
+    again = httpx.post(server.url + "/api/players", json={"name": "ALA"})  # a name is never another player's
+    assert again.status_code == 409 and again.json()["error"] == "name_taken" and "deleted" in again.json()["message"]
+
+
+def test_a_deleted_profiles_seat_is_nobodys_after_a_restart(make_server: Any) -> None:
+    """The seat of a deleted profile that left a rated match comes back from the journal with the old id after a
+    restart; the id is never given again, so the match credits it to nobody."""
+    server = make_server()
+    keys = [claim(server, name)[1] for name in ("Ala", "Ola", "Ela")]
+    table = httpx.post(server.url + "/api/tables", json={"variant": SHORT, "rated": True}).json()["id"]
+    seats = [httpx.post(server.url + f"/api/tables/{table}/join", json={"player_key": k}).json() for k in keys]
+    assert httpx.post(server.url + f"/api/tables/{table}/leave", json={"token": seats[0]["token"]}).status_code == 200
+    assert httpx.delete(server.url + "/api/profile", headers={"Authorization": f"Bearer {keys[0]}"}).status_code == 204
+    assert httpx.post(server.url + "/api/players", json={"name": "ALA"}).status_code == 409
+    server.stop()
+    server = make_server()
+    assert server.hub.tables[table].table.seats[0].player == "ala"  # replayed from the journal
+    ola = WS(server.ws_url)
+    try:
+        ola.hello(table, seats[1]["token"])
+        ela = WS(server.ws_url)
+        try:
+            ela.hello(table, seats[2]["token"])
+            while ola.view is None or not over(ola.view):  # both humans play their first legal action
+                for ws in (ola, ela):
+                    view = ws.view
+                    if view is not None and view["your_turn"] and not over(view):
+                        ws.request({"type": "act", "action": view["legal"][0] if view["legal"] else "keep",
+                                    "seq": ws.seq})
+                    else:
+                        with contextlib.suppress(TimeoutError):
+                            ws.recv(timeout=0.2)
+        finally:
+            ela.close()
+    finally:
+        ola.close()
+    assert profile(server, keys[1]).json()["games"] == 1 and profile(server, keys[2]).json()["games"] == 1
+    assert httpx.get(server.url + "/api/players/ala").status_code == 404
+    assert len(server.call(_results_of(server, "ala"))) == 0
+
+
+def test_a_rated_rematch_refuses_a_seat_whose_profile_was_deleted(server: ThreadServer) -> None:
+    _, key = claim(server, "Ala")
+    joined = rated_quickplay(server, key)
+    ws = WS(server.ws_url)
+    try:
+        ws.hello(joined["table"]["id"], joined["token"])
+        play_until(ws, over)
+        assert httpx.delete(server.url + "/api/profile", headers={"Authorization": f"Bearer {key}"}).status_code == 204
+        reply = ws.request({"type": "rematch", "id": 3})
+        assert reply["type"] == "error" and reply["code"] == "profile_needed" and "deleted" in reply["message"]
+        assert server.hub.tables[joined["table"]["id"]].table.rematch_table is None
+    finally:
+        ws.close()
 
 
 def test_a_profile_that_left_a_rated_match_may_be_deleted_and_the_others_are_still_rated(

@@ -537,5 +537,18 @@ def test_delete_the_profile_from_the_lobby(new_page: Any, web_server: Any) -> No
         assert error.code == 404
     else:
         raise AssertionError("the profile is still there")
-    again = api_post(base, "/api/players", {"name": name.upper()})  # the name is free
-    assert again["player"]["games"] == 0
+    try:  # a deleted profile's name is never another player's
+        api_post(base, "/api/players", {"name": name.upper()})
+    except urllib.error.HTTPError as error:
+        assert error.code == 409 and json.loads(error.read())["error"] == "name_taken"
+    else:
+        raise AssertionError("the deleted profile's name was given again")
+
+
+def test_a_name_the_server_will_not_register_is_explained(new_page: Any, web_server: Any) -> None:
+    page = new_page()
+    page.goto(web_server.url + "/")
+    page.fill("#claim-name", "Ala\u3164")  # a Hangul filler: printable, but shows nothing
+    page.click("#claim-submit")
+    expect(page.locator("section.profile-panel")).to_contain_text("This name cannot be claimed")
+    assert stored_profile(page) is None

@@ -657,8 +657,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         authorization: Annotated[str | None, Header(max_length=200, description="'Bearer <player key>'.")] = None,
     ) -> Response:
         """Delete the profile of the player key in the ``Authorization: Bearer <key>`` header, with its results
-        (204); its name is free again.  403 ``bad_key``; 409 ``seated`` while it holds a seat at a table whose
-        match is not over."""
+        (204); its name stays taken (never another player's).  403 ``bad_key``; 409 ``seated`` while it holds a
+        seat at a table whose match is not over."""
         await hub.delete_player(bearer_key(authorization))
         return Response(status_code=204)
 

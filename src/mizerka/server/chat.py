@@ -59,7 +59,7 @@ _JOINERS: Final = frozenset({"\u200c", "\u200d"})
 since emoji sequences and some scripts need them.  Every other one (zero-width space, word joiner, byte order mark,
 interlinear annotation marks…) is refused: it shows nothing, or hides text."""
 
-_BLANKS: Final = frozenset({"\u115f", "\u1160", "\u2800", "\u3164", "\uffa0"})
+BLANKS: Final = frozenset({"\u115f", "\u1160", "\u2800", "\u3164", "\uffa0"})
 """Letters and symbols that draw as blank space (the Hangul fillers, the empty braille pattern): a message of these
 and spaces alone says nothing."""
 
@@ -105,7 +105,7 @@ def clean_chat_text(text: str) -> str:
     text = text.strip()
     if not text:
         raise TableError("chat_empty", "the message is empty")
-    if all(ch.isspace() or ch in _BLANKS or ch in _JOINERS or unicodedata.category(ch) == "Cf" for ch in text):
+    if all(ch.isspace() or ch in BLANKS or ch in _JOINERS or unicodedata.category(ch) == "Cf" for ch in text):
         raise TableError("chat_empty", "the message shows nothing: it holds only blank or invisible characters")
     if len(text) > MAX_CHAT_CHARS:
         raise TableError("chat_too_long", f"the message has {len(text)} characters; at most {MAX_CHAT_CHARS} "

@@ -58,7 +58,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, Engine, event
 
 from mizerka.server.encoding import encode
-from mizerka.server.players import PROVISIONAL_GAMES, SeatResult, Standing
+from mizerka.server.players import DEFAULT_MU, DEFAULT_SIGMA, PROVISIONAL_GAMES, SeatResult, Standing
 from mizerka.server.tables import Event, Table, TableError
 
 __all__ = ["Store", "metadata", "normalize_url", "upgrade"]
@@ -642,19 +642,30 @@ class Store:
             with self.engine.begin() as connection:
                 connection.execute(players_t.insert().values(key_hash=key_hash, updated_at=now, **row))
         except sa.exc.IntegrityError:
+            with self.engine.connect() as connection:
+                kind = connection.execute(sa.select(players_t.c.kind).where(players_t.c.id == player_id)).scalar()
+            if kind == "closed":
+                raise TableError("name_taken", f"the name {name!r} belonged to a deleted profile: a name is never "
+                                               "given to another player") from None
             raise TableError("name_taken", f"the name {name!r} is taken (names are compared ignoring case)") from None
         return standing
 
     def delete_player(self, player_id: str) -> None:
-        """Delete a profile and its results (a write of its own).  The other players' ratings keep the moves those
-        results gave them: a rating is a history, not a sum to take apart."""
+        """Delete a profile's key, rating, statistics and results (a write of its own).  Its row stays, closed, so
+        that its name (the id) is never another player's: a seat or a result that names it can never be credited
+        to someone else.  The other players' ratings keep the moves those results gave them: a rating is a
+        history, not a sum to take apart."""
         with self.engine.begin() as connection:
             connection.execute(results_t.delete().where(results_t.c.player_id == player_id))
-            connection.execute(players_t.delete().where(players_t.c.id == player_id, players_t.c.kind == "human"))
+            connection.execute(players_t.update().where(players_t.c.id == player_id, players_t.c.kind == "human")
+                               .values(kind="closed", key_hash=None, mu=DEFAULT_MU, sigma=DEFAULT_SIGMA, games=0,
+                                       wins=0, deals=0, deals_won=0, updated_at=time.time()))
 
     def _standings(self, condition: sa.ColumnElement[bool]) -> list[Standing]:
+        """The standings that meet *condition*; never a closed (deleted) profile's."""
         with self.engine.connect() as connection:
-            rows = connection.execute(sa.select(*(players_t.c[c] for c in _STANDING_COLUMNS)).where(condition))
+            rows = connection.execute(sa.select(*(players_t.c[c] for c in _STANDING_COLUMNS))
+                                      .where(condition, players_t.c.kind != "closed"))
             return [Standing(**dict(row._mapping)) for row in rows]
 
     def player(self, player_id: str) -> Standing | None:
@@ -674,7 +685,7 @@ class Store:
     def leaderboard(self, limit: int, offset: int) -> tuple[list[Standing], int]:
         """Profiles and bot levels with a rated match, the established ones first (:data:`PROVISIONAL_GAMES` rated
         matches or more), each part by rating then name; and how many there are."""
-        played = players_t.c.games > 0
+        played = sa.and_(players_t.c.games > 0, players_t.c.kind != "closed")
         with self.engine.connect() as connection:
             total = int(connection.execute(sa.select(sa.func.count()).select_from(players_t).where(played))
                         .scalar_one())

@@ -39,7 +39,7 @@ from mizerka.server.chat import ChatRateLimited, ChatRoom
 from mizerka.server.db import Store
 from mizerka.server.dd import DoubleDummy
 from mizerka.server.encoding import encode
-from mizerka.server.players import SeatResult, Standing, bot_id, name_key, rate_match
+from mizerka.server.players import SeatResult, Standing, bot_id, check_name, name_key, rate_match
 from mizerka.server.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -579,8 +579,9 @@ class Hub:
         Raises:
             TableError: ``name_taken``.
         """
+        name, player_id = check_name(name)
         key = secrets.token_urlsafe(32)
-        standing = await asyncio.to_thread(self._store().create_player, name_key(name), name, hash_token(key))
+        standing = await asyncio.to_thread(self._store().create_player, player_id, name, hash_token(key))
         self.standings[standing.id] = standing
         return standing, key
 
@@ -595,8 +596,14 @@ class Hub:
             raise TableError("bad_key", "no profile has this player key on this server")
         return self.standings.get(standing.id, standing)
 
+    async def _profile_lives(self, player: str | None) -> bool:
+        """Whether *player* names a profile that exists (not deleted)."""
+        if player is None:
+            return False
+        return player in self.standings or await asyncio.to_thread(self._store().player, player) is not None
+
     async def delete_player(self, key: str) -> None:
-        """Delete the profile of a player key, with its results; its name is free again.
+        """Delete the profile of a player key, with its results (its name stays taken: :meth:`Store.delete_player`).
 
         Raises:
             TableError: ``bad_key``; ``seated`` while the profile holds a seat at a table not over.
@@ -610,9 +617,9 @@ class Hub:
                                            "finish it, or leave the seat, first")
         await asyncio.to_thread(self._store().delete_player, standing.id)
         self.standings.pop(standing.id, None)
-        # the seats it gave up, and those of finished tables still here (a rematch must not seat the name's next
-        # owner): no profile's any more.  (A restart replays the old id into a given-up seat; rating finds no
-        # such profile then, and treats the seat as _rate says.)
+        # the seats it gave up, and those of finished tables still here: no profile's any more (a restart replays
+        # the old id into a given-up seat; the id is never another player's, and rating finds no profile under it,
+        # so it treats the seat as _rate says; a rematch refuses it)
         for live in self.tables.values():
             for seat in live.table.seats:
                 if seat.player == standing.id:
@@ -624,6 +631,8 @@ class Hub:
         Raises:
             TableError: ``unknown_player``.
         """
+        if not player_id.isprintable():  # no profile's id holds a control character (PostgreSQL refuses a NUL)
+            raise TableError("unknown_player", f"no player {player_id[:60]!r} on this server")
         key = name_key(player_id)
         standing = self.standings.get(key)
         if standing is None:
@@ -1152,11 +1161,17 @@ class Hub:
         table = live.table
         if client.seat is None:
             raise TableError("no_seat", "spectators cannot ask for a rematch")
+        if table.settings.rated and not await self._profile_lives(table.seats[client.seat].player):
+            raise TableError("profile_needed", "a rated rematch seats only profiles, and this seat's profile was "
+                                               "deleted")
         async with live.lock:
             if table.vote_rematch(client.seat):
+                # a rated table's seat whose profile was deleted since its vote is not carried over: it waits open
+                alive = [not table.settings.rated or await self._profile_lives(s.player) for s in table.seats]
                 seats = [SeatState(s.kind, s.level, s.name if s.token_hash or s.kind == "bot" else None, s.token_hash,
                                    player=s.player if s.token_hash else None)
-                         for s in table.seats]
+                         if s.kind == "bot" or alive[i] else SeatState.human()
+                         for i, s in enumerate(table.seats)]
                 new = await self.create_table(table.settings, seats, parent=table.id)
                 await self._commit(live, table.rematch_event(new.table.id))
             client.send({"type": "ack", "id": request_id, "seq": table.seq, "action": "rematch",

@@ -44,6 +44,9 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+from mizerka.server.chat import BLANKS
+from mizerka.server.tables import TableError
+
 __all__ = [
     "BOT_PREFIX",
     "DEFAULT_MU",
@@ -52,6 +55,7 @@ __all__ = [
     "SeatResult",
     "Standing",
     "bot_id",
+    "check_name",
     "display_rating",
     "name_key",
     "rate_match",
@@ -73,6 +77,47 @@ BOT_PREFIX = "bot:"
 def name_key(name: str) -> str:
     """The form under which names are unique: NFKC-normalised, case-folded, spaces collapsed."""
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+MAX_KEY_CHARS = 120
+"""The longest compared form a name may have (NFKC turns one character into as many as 18)."""
+
+
+def check_name(name: str) -> tuple[str, str]:
+    """A name a profile may claim, stripped, and its compared form (:func:`name_key`).
+
+    The registered mark proves that a seat is the profile's, so a name must show what it is: no invisible
+    character (format characters such as zero-width spaces and joiners, bidirectional controls, blank fillers such
+    as U+3164 or the empty braille pattern), and not the ``bot:`` form of a computer level's entry.  (Look-alikes
+    from other scripts, a Cyrillic А for a Latin A, are distinct names: telling them apart would need Unicode's
+    confusables data, which the standard library lacks.)
+
+    Raises:
+        TableError: ``bad_name``, naming the problem.
+
+    >>> check_name("  Ala ")
+    ('Ala', 'ala')
+    >>> check_name("Ala\u3164")
+    Traceback (most recent call last):
+    ...
+    mizerka.server.tables.TableError: bad_name: the name holds the invisible character U+3164 (HANGUL FILLER); ...
+    """
+    from mizerka.record import char_name
+
+    name = name.strip()
+    for ch in name:
+        if ch in BLANKS or unicodedata.category(ch) in ("Cf", "Cc", "Zl", "Zp"):
+            raise TableError("bad_name", f"the name holds the invisible character {char_name(ch)}; a profile's name "
+                                         "must show what it is")
+    key = name_key(name)
+    if not key:
+        raise TableError("bad_name", "the name is empty")
+    if key.startswith(BOT_PREFIX):
+        raise TableError("bad_name", f"names starting with {BOT_PREFIX!r} are the computer levels' entries")
+    if len(key) > MAX_KEY_CHARS:
+        raise TableError("bad_name", f"the name grows to {len(key)} characters once its compatibility forms are "
+                                     f"spelled out (at most {MAX_KEY_CHARS})")
+    return name, key
 
 
 def bot_id(level: str) -> str:

@@ -145,6 +145,7 @@ export class ProfilePanel {
   refusal(error) {
     if (error.code === "network") return t("error.network");
     if (error.code === "bad_request") return t("profile.badName"); // the one field of a claim
+    if (error.code === "bad_name") return t("profile.nameRefused"); // a claim's name the server will not register
     return refusalText(error.code, error.message, { seconds: error.retryAfter });
   }
 
