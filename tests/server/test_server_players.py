@@ -6,6 +6,7 @@ Every test runs a real server on 127.0.0.1 over SQLite, or PostgreSQL when MIZER
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -313,19 +314,27 @@ def test_ratings_survive_a_restart_and_a_resumed_rated_match_is_rated(make_serve
     assert [r["id"] for r in httpx.get(server.url + "/api/leaderboard").json()] != []
 
 
-def test_a_rematch_of_a_rated_table_is_rated_for_the_same_profiles(server: ThreadServer) -> None:
-    _, key = claim(server, "Ala")
+@contextlib.contextmanager
+def finished_rated_game(server: ThreadServer, name: str) -> Iterator[tuple[str, dict[str, Any], WS]]:
+    """A new profile's rated quick play, played to its end: its key, the quick play's answer, and the seat's
+    connection, still open."""
+    _, key = claim(server, name)
     joined = rated_quickplay(server, key)
     ws = WS(server.ws_url)
     try:
         ws.hello(joined["table"]["id"], joined["token"])
         play_until(ws, over)
+        yield key, joined, ws
+    finally:
+        ws.close()
+
+
+def test_a_rematch_of_a_rated_table_is_rated_for_the_same_profiles(server: ThreadServer) -> None:
+    with finished_rated_game(server, "Ala") as (_key, _joined, ws):
         ack = ws.request({"type": "rematch", "id": 9})
         assert ack["type"] == "ack" and ack["table"], ack
         new = httpx.get(server.url + f"/api/tables/{ack['table']}").json()
         assert new["options"]["rated"] and new["seats"][0]["registered"] and new["seats"][0]["name"] == "Ala"
-    finally:
-        ws.close()
 
 
 # -- the rating rule -------------------------------------------------------------------------------
@@ -507,18 +516,11 @@ def test_a_deleted_profiles_seat_is_nobodys_after_a_restart(make_server: Any) ->
 
 
 def test_a_rated_rematch_refuses_a_seat_whose_profile_was_deleted(server: ThreadServer) -> None:
-    _, key = claim(server, "Ala")
-    joined = rated_quickplay(server, key)
-    ws = WS(server.ws_url)
-    try:
-        ws.hello(joined["table"]["id"], joined["token"])
-        play_until(ws, over)
+    with finished_rated_game(server, "Ala") as (key, joined, ws):
         assert httpx.delete(server.url + "/api/profile", headers={"Authorization": f"Bearer {key}"}).status_code == 204
         reply = ws.request({"type": "rematch", "id": 3})
         assert reply["type"] == "error" and reply["code"] == "profile_needed" and "deleted" in reply["message"]
         assert server.hub.tables[joined["table"]["id"]].table.rematch_table is None
-    finally:
-        ws.close()
 
 
 def test_a_profile_that_left_a_rated_match_may_be_deleted_and_the_others_are_still_rated(
