@@ -152,7 +152,7 @@ def test_the_deal_summary_fits_a_phone(new_page: Any, web_server: Any) -> None:
         page.goto(web_server.url + "/")
         page.evaluate("lang => localStorage.setItem('mizerka.lang', lang)", lang)
         open_seat(page, web_server.url, table, token, seat)
-        play_until(page, lambda p=page: bool(p.locator("dialog.summary-dialog[open]").count()))
+        play_until(page, lambda p=page: bool(p.locator("dialog.summary-dialog[open]").count()), close_summary=False)
         page.wait_for_timeout(100)
         box = page.evaluate("""() => {
             const d = document.querySelector('dialog.summary-dialog[open]');
@@ -182,7 +182,7 @@ def test_a_spectator_socket_carries_no_hidden_card(new_page: Any, web_server: An
         payload if isinstance(payload, str) else payload.decode())))
     spectator.goto(f"{web_server.url}/?table={v['table']}&watch=1")
     wait_for_table(spectator)
-    play_until(player, lambda: bool(player.locator("dialog.summary-dialog[open]").count()))
+    play_until(player, lambda: bool(player.locator("dialog.summary-dialog[open]").count()), close_summary=False)
     spectator.wait_for_function("() => document.querySelector('dialog.summary-dialog[open]') !== null")
     assert view(spectator)["seat"] is None and view(spectator)["hand"] == []
 

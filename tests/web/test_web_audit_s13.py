@@ -102,7 +102,9 @@ def test_the_deal_scores_are_announced(new_page: Any, web_server: Any) -> None:
                           lambda v: v["phase"] == "play" and v["tricks_played"] == 12 and v["your_turn"])
     page = new_page()
     open_seat(page, web_server.url, table, token, seat)
-    play_until(page, lambda: bool(page.locator("dialog.summary-dialog[open]").count()))
+    # close_summary=False: the helper closes a summary it finds open, and one that opened while it acted was closed
+    # before the check below saw it (the page then played on into deal 2)
+    play_until(page, lambda: bool(page.locator("dialog.summary-dialog[open]").count()), close_summary=False)
     rows = page.locator("dialog.summary-dialog[open] tbody tr")
     expected = []
     for i in range(rows.count()):
