@@ -290,7 +290,8 @@ def test_a_client_back_from_before_an_undo_is_refused_by_the_journal_epoch(make_
     assert reply["epoch"] == 1 and reply["seq"] < seen
     other = next(c for c in player.view["legal"] if c != card) if len(player.view["legal"]) > 1 else card
     player.act(other)
-    play_until(player, lambda v: player.seq >= seen)
+    # stop at our turn: the bots wait for us, so the table's last event stays put while the checks below read it
+    play_until(player, lambda v: player.seq >= seen and v["your_turn"])
     back = UndoWS(server.ws_url)
     back.send({"type": "hello", "id": "h", "protocol": 1, "table": table, "last_seq": seen, "epoch": 0})
     refused = back.until(lambda m: m.get("id") == "h")
@@ -303,6 +304,7 @@ def test_a_client_back_from_before_an_undo_is_refused_by_the_journal_epoch(make_
     caught = back.until(lambda m: m.get("id") == "s2")
     assert caught["type"] == "snapshot" and caught["epoch"] == 1
     live = server.hub.tables[table].table
+    assert caught["seq"] == live.seq
     assert [e["seq"] for e in caught["events"]] == list(range(reply["seq"] + 1, live.seq + 1))
     assert caught["events"][0]["event"]["card"] == other  # the events after the cut as they are now
     back.close()
