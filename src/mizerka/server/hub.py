@@ -596,6 +596,23 @@ class Hub:
             raise TableError("bad_key", "no profile has this player key on this server")
         return self.standings.get(standing.id, standing)
 
+    async def _seat_name(self, name: str | None, player_key: str | None) -> tuple[str, str | None]:
+        """The name a seat is taken under and its profile's id: *name*, or the profile of *player_key* (a *name*
+        given too must be the profile's, ignoring case).
+
+        Raises:
+            TableError: ``bad_key``; ``bad_name`` for another name than the profile's, or neither name nor key.
+        """
+        if player_key is not None:
+            standing = await self.profile(player_key)
+            if name is not None and name_key(name) != standing.id:
+                raise TableError("bad_name", f"this player key is {standing.name!r}'s, not {name[:60]!r}'s")
+            self.standings.setdefault(standing.id, standing)
+            return standing.name, standing.id
+        if name is None:
+            raise TableError("bad_name", "a name is needed to take a seat (or a player key)")
+        return name, None
+
     async def _profile_lives(self, player: str | None) -> bool:
         """Whether *player* names a profile that exists (not deleted)."""
         if player is None:
@@ -833,15 +850,7 @@ class Hub:
             TableError: ``bad_key``, ``bad_name``, and :meth:`~mizerka.server.tables.Table.join`'s refusals.
         """
         live = self.get(table_id)
-        player: str | None = None
-        if player_key is not None:
-            standing = await self.profile(player_key)
-            if name is not None and name_key(name) != standing.id:
-                raise TableError("bad_name", f"this player key is {standing.name!r}'s, not {name[:60]!r}'s")
-            name, player = standing.name, standing.id
-            self.standings.setdefault(standing.id, standing)
-        if name is None:
-            raise TableError("bad_name", "a name is needed to take a seat (or a player key)")
+        name, player = await self._seat_name(name, player_key)
         token = secrets.token_urlsafe(24)
         async with live.lock:
             seat, events = live.table.join(name, token_hash=hash_token(token), seat=seat, player=player)
@@ -881,14 +890,7 @@ class Hub:
         if rated and player_key is None:
             raise TableError("profile_needed", "a rated game needs a profile: claim a name first, and send its "
                                                "player key")
-        display = name
-        if player_key is not None:
-            standing = await self.profile(player_key)  # checked before the table is made: a bad key makes none
-            if name is not None and name_key(name) != standing.id:
-                raise TableError("bad_name", f"this player key is {standing.name!r}'s, not {name[:60]!r}'s")
-            display = standing.name
-        if display is None:
-            raise TableError("bad_name", "a name is needed to take a seat (or a player key)")
+        display, _ = await self._seat_name(name, player_key)  # checked before the table is made: a bad key makes none
         seats = [SeatState.human(), SeatState.bot(level), SeatState.bot(level)]
         # chat off: nobody to talk to (bots never chat), so the page shows no chat panel
         settings = TableSettings(variant=variant, visibility="private", name=f"{display} vs bots", chat=False,
