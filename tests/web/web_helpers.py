@@ -95,7 +95,9 @@ def act_once(page: Any, *, exchange: int = 2, close_summary: bool = True) -> str
     the summary may open between its check and this one).
     """
     summary = page.locator("dialog.summary-dialog[open]")
-    if summary.count() and close_summary:
+    if summary.count():
+        if not close_summary:
+            return None  # the caller looks at it; the hand under it is not to be touched
         summary.locator(".btn.primary").click()  # on to the next deal, as the docstring promises
         return "summary"
     if page.locator("dialog.choose-dialog[open]").count():
@@ -106,8 +108,9 @@ def act_once(page: Any, *, exchange: int = 2, close_summary: bool = True) -> str
         return None
     if v["phase"] == "exchange" and page.locator(".exchange-bar").count():
         n = min(exchange, v["exchange"]["max"])
-        for i in range(n):
-            click_card(page, page.locator(".hand .card").nth(i))
+        while page.locator(".hand .card.selected").count() < n:  # those chosen before a summary interrupted stay
+            if not _click_unless_summary(page, page.locator(".hand .card:not(.selected)").first):
+                return None
         page.locator(".exchange-confirm").click()
         page.wait_for_function("seq => window.mizerkaDebug.view().seq > seq", arg=v["seq"])
         return "exchange"
@@ -115,7 +118,8 @@ def act_once(page: Any, *, exchange: int = 2, close_summary: bool = True) -> str
         card = page.locator(".hand .card.playable").first
         if card.count():
             for _ in range(5):
-                click_card(page, card)
+                if not _click_unless_summary(page, card):
+                    return None
                 if _answered(page, v["seq"], 4000):
                     return "play"
                 # nothing happened: the hand was redrawn under the pointer between aiming and clicking (on a
@@ -126,6 +130,19 @@ def act_once(page: Any, *, exchange: int = 2, close_summary: bool = True) -> str
                     return "play"
             raise AssertionError(f"five clicks on a playable card got no answer; view: {view(page)}")
     return None
+
+
+def _click_unless_summary(page: Any, card: Any) -> bool:
+    """Click *card*; false if it could not be, because the end-of-deal summary opened over the hand meanwhile (the
+    last trick's events arrived between the caller's check and this click): the next :func:`act_once` deals with
+    the summary as its caller asked."""
+    try:
+        click_card(page, card)
+    except AssertionError:
+        if not page.locator("dialog.summary-dialog[open]").count():
+            raise
+        return False
+    return True
 
 
 def _answered(page: Any, seq: int, timeout_ms: float) -> bool:
