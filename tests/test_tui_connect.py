@@ -44,11 +44,16 @@ from tui_helpers import logged as log_text
 VARIANT = "standard,contracts=NT"  # three deals: a whole match stays quick
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
+def start_server(tmp_path: Path) -> ThreadServer:
+    """A server on 127.0.0.1 in a thread: a temporary SQLite database, bots without delay, no rate limit."""
     config = ServerConfig(database=f"sqlite:///{tmp_path / 'server.sqlite3'}", bot_delay=0.0, web_dir=None,
                           rate=1000.0, burst=1000.0)
-    server = ThreadServer(config).start()
+    return ThreadServer(config).start()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    server = start_server(tmp_path)
     yield server
     server.stop()
 

@@ -68,7 +68,7 @@ Commands at any prompt:
   last    show the last trick       help    this help (also ?)
   review [N]  a finished deal (the last one, or deal N) judged card by card by the solver
 """
-_HELP_UNDO = """\
+UNDO_HELP_TEXT = """\
   undo, u at your card: take back your last card and the computer players' actions after it, and choose
           again; undo again goes back further, card by card, but never past your exchange, the contract
           or into an earlier deal
@@ -80,9 +80,10 @@ Cards: rank then suit, e.g. AS, 10H, TH, 10♥, 7c.  Exchange: the cards to disc
 or - to keep your hand.  The exchange is blind and happens once: you draw from the top of the talon."""
 
 HELP_TEXT = _HELP_COMMANDS + _HELP_REST
-"""The help of the prompts that every line game shares (a server's table too, where there is no undo)."""
+"""The help of the prompts that every line game shares (a server's table too, which adds ``undo`` only where
+every other seat is a computer player's)."""
 
-LOCAL_HELP_TEXT = _HELP_COMMANDS + _HELP_UNDO + _HELP_REST
+LOCAL_HELP_TEXT = _HELP_COMMANDS + UNDO_HELP_TEXT + _HELP_REST
 """The help of a local game against computer players: :data:`HELP_TEXT` with ``undo``."""
 
 BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
@@ -363,9 +364,10 @@ class TerminalGame:
         then asks again.  When nothing can be taken back (no card of the human's in this deal yet, or it would
         go past his exchange, the contract or into a finished deal) say why, change nothing, return ``False``.
 
-        Only the local game has it: a computer player is asked again from its observation when play comes
-        round to it, and the report of new events starts again from the position after the undo (so a trick
-        taken back and completed anew is shown once more, with its new cards).
+        Here the match is local (the game at a server's table asks the server instead,
+        :meth:`mizerka.tui.remote.RemoteLineGame.undo`): a computer player is asked again from its observation
+        when play comes round to it, and the report of new events starts again from the position after the undo
+        (so a trick taken back and completed anew is shown once more, with its new cards).
         """
         match = self.match
         try:

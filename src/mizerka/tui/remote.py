@@ -64,7 +64,7 @@ from typing import TYPE_CHECKING, Any
 from mizerka.cards import Card, CardSet
 from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play, Trick
 from mizerka.rules import Contract, Rules, RulesError, parse_variant
-from mizerka.terminal import HELP_TEXT, QuitGame, TerminalGame
+from mizerka.terminal import HELP_TEXT, UNDO_HELP_TEXT, QuitGame, TerminalGame
 from mizerka.tui.review import REMOTE_REVIEW
 
 if TYPE_CHECKING:
@@ -423,7 +423,9 @@ class RemoteTable:
         self.seated_as: str | None = None  # the seat's name, as the server gave it (a profile's, with a key)
         self.view: dict[str, Any] = {}
         self.seq = 0
+        self.epoch = 0  # the journal's epoch: how many times an undo has cut it (sent back with the last event)
         self.events: list[dict[str, Any]] = []
+        self._undone: list[dict[str, Any]] = []
         self.rules: Rules | None = None
         self.reconnects = 0
         self._new: list[dict[str, Any]] = []
@@ -432,6 +434,7 @@ class RemoteTable:
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._replies: dict[object, dict[str, Any]] = {}
+        self._resync = False  # taking the whole journal again after an undo we missed: nothing is new to show
         self.chat: list[dict[str, Any]] = []  # the table's chat as received (the welcome's history, then live)
         self._new_chat: list[dict[str, Any]] = []
 
@@ -529,9 +532,23 @@ class RemoteTable:
             raise RemoteError(f"cannot open the game connection {self.invite.websocket}: {error}") from None
         hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION, "table": self.invite.table,
                                  "last_seq": self.seq}
+        if self.seq:  # the events we hold are named by the epoch too (from the start, every epoch's are good)
+            hello["epoch"] = self.epoch
         if self.token is not None:
             hello["token"] = self.token
         reply = self.request(hello, reconnect=False)
+        if reply["type"] == "error" and reply.get("code") == "bad_seq" and self.seq:
+            # an undo (from another of our connections) cut the journal while we were away: what we saw is not
+            # the table's history any more; take it whole again, without writing it out a second time
+            with self._lock:
+                self.events, self.seq, self._resync = [], 0, True
+                self._undone.append({"seat": self.seat, "actions": [], "away": True})
+            hello["last_seq"] = 0
+            hello.pop("epoch")
+            try:
+                reply = self.request(hello, reconnect=False)
+            finally:
+                self._resync = False
         if reply["type"] == "error":
             self.close()
             code, message = reply.get("code"), reply.get("message")
@@ -582,10 +599,22 @@ class RemoteTable:
             if kind == "welcome":
                 self.seat = message.get("seat")
                 self._set_chat_history(message.get("chat") or [])
+            if message.get("undone") is not None:
+                self._cut(int(message["seq"]), message["undone"])
             for event in message.get("events", []):
                 self._add_event(event)
             self.seq = max(self.seq, int(message["seq"]))
+            self.epoch = int(message.get("epoch") or 0)
             self._set_view(message["view"])
+
+    def _cut(self, seq: int, undone: dict[str, Any]) -> None:
+        """An undo took back the events after *seq*: they leave the journal we keep (the next event takes the
+        number of the first one removed), and :meth:`drain_undone` hands out what was taken back."""
+        with self._lock:
+            self.events = [e for e in self.events if int(e["seq"]) <= seq]
+            self._new = [e for e in self._new if int(e["seq"]) <= seq]
+            self.seq = seq
+            self._undone.append(undone)
 
     def _add_event(self, message: dict[str, Any]) -> None:
         seq = int(message["seq"])
@@ -594,7 +623,8 @@ class RemoteTable:
                 return
             event = dict(message["event"], seq=seq)
             self.events.append(event)
-            self._new.append(event)
+            if not self._resync:
+                self._new.append(event)
             self.seq = seq
 
     def _add_chat(self, message: dict[str, Any]) -> None:
@@ -750,6 +780,23 @@ class RemoteTable:
         """Ask the server's hint bot (``hint`` reply, or ``error`` ``hints_off`` at a table without hints)."""
         return self.request({"type": "hint"})
 
+    def undo(self) -> dict[str, Any]:
+        """Take back our last card of the deal and everything after it (a table where every other seat is a
+        bot); return the ``snapshot`` (with ``undone``) or the ``error`` (``undo_not_allowed``, ``undo_refused``
+        with the reason).  The cut is applied to :attr:`events` as the snapshot arrives."""
+        return self.request({"type": "undo"})
+
+    def can_undo(self) -> bool:
+        """Whether an undo would take something back now (the view's ``can_undo``)."""
+        return bool(self.view.get("can_undo"))
+
+    def undo_table(self) -> bool:
+        """Whether we may ever take back cards here: seated at an unrated table where every other seat is a
+        computer player's (the server's rule; :meth:`can_undo` says whether there is something to take back now)."""
+        players = self.view.get("players", [])
+        return (self.seat is not None and not self.rated() and bool(players)
+                and all(p.get("kind") == "bot" for p in players if p.get("seat") != self.seat))
+
     def say(self, text: str) -> dict[str, Any]:
         """Say *text* in the table's chat; return the ``chat`` message (our copy) or the ``error`` (``chat_off``,
         ``chat_empty``, ``chat_too_long``, ``chat_bad_char``, ``rate_limited``...)."""
@@ -771,6 +818,14 @@ class RemoteTable:
         """The events that arrived since the last call, in order."""
         with self._lock:  # the full-screen game reads the server in another thread
             new, self._new = self._new, []
+        return new
+
+    def drain_undone(self) -> list[dict[str, Any]]:
+        """The undos that arrived since the last call (each the snapshot's ``undone``: ``seat`` and ``actions``,
+        ``[{"seat", "action"}]`` in playing order), ours and any other connection's; ``{"away": True, ...}`` with
+        no actions when one happened while we were away and the table's history was taken again."""
+        with self._lock:
+            new, self._undone = self._undone, []
         return new
 
     def drain_chat(self) -> list[dict[str, Any]]:
@@ -879,6 +934,8 @@ class RemoteLineGame(TerminalGame):
             self.write(self._style(RATED_NOTE, bold=True))
         while True:
             self.names = tuple(table.names())
+            for undone in table.drain_undone():
+                self.report_undone(undone)
             for event in table.drain():
                 self.report_event(event)
             self.report_chat()
@@ -919,7 +976,8 @@ class RemoteLineGame(TerminalGame):
             command = answer.lower()
             if command in ("?", "help"):
                 self.write(HELP_TEXT + ("\n  hint    what the server's bot would do" if table.hints_on() else "")
-                           + ("\n  say TEXT  say TEXT to the table (chat)" if table.chat_on() else ""))
+                           + ("\n  say TEXT  say TEXT to the table (chat)" if table.chat_on() else "")
+                           + ("\n" + UNDO_HELP_TEXT.rstrip("\n") if table.undo_table() else ""))
             elif command.split(maxsplit=1)[:1] == ["say"]:
                 self.say(answer[len("say"):].strip())
             elif command == "hand":
@@ -930,6 +988,9 @@ class RemoteLineGame(TerminalGame):
                 self.write(self.last_trick(table.observation()))
             elif command == "hint":
                 self.write(self.hint_text())
+            elif command in ("undo", "u"):
+                if self.undo():
+                    return  # the table went back: shown again (what was taken back first) before asking
             elif command.split(maxsplit=1)[:1] == ["review"]:
                 self.write(self.review(command[len("review"):].strip()))
             elif command in ("quit", "exit", "q"):
@@ -990,6 +1051,34 @@ class RemoteLineGame(TerminalGame):
         """Write the chat lines that arrived since the last call."""
         for message in self.table.drain_chat():
             self.write(chat_line(message, self.seat))
+
+    def undo(self) -> bool:
+        """The ``undo`` command: ask the server to take back our last card of the deal and everything after it
+        (a table where every other seat is a computer player's; each undo goes one card of ours further back).
+        True when it did (the run loop then writes what was taken back, :meth:`report_undone`); otherwise the
+        server's reason is written (``Cannot undo: ...``) and nothing changes."""
+        table = self.table
+        if table.rated():
+            self.write(self._style("Cannot undo: nobody takes back cards at a rated table.", fg="yellow"))
+            return False
+        reply = table.undo()
+        if reply["type"] == "error":
+            self.write(self._style(f"Cannot undo: {str(reply['message']).rstrip('.')}.", fg="yellow"))
+            return False
+        return True
+
+    def report_undone(self, undone: dict[str, Any]) -> None:
+        """Write what an undo took back (ours, or one from our seat's other connection, a browser say)."""
+        if undone.get("away"):
+            self.write("Cards were taken back at this table while this connection was away; it is shown as it is "
+                       "now.")
+        else:
+            played = [(int(a["seat"]), Card.from_str(a["action"])) for a in undone.get("actions", [])
+                      if _is_card(a.get("action"))]
+            shown = ", ".join(f"{self.who(seat)} {self.card(card)}" for seat, card in played)
+            count = len(played)
+            self.write(f"Taken back: {shown} ({count} card{'s' if count != 1 else ''}).  Choose your card again.")
+        self._tricks_in_deal = int(self.table.view.get("tricks_played", 0))
 
     def review(self, argument: str = "") -> str:
         """``review`` at a server's table: not here (the cards it needs are the server's to reveal)."""
@@ -1107,6 +1196,17 @@ class RemoteLineGame(TerminalGame):
 
 
 # -- mizerka play --connect ---------------------------------------------------------------------------------------
+
+
+def _is_card(text: object) -> bool:
+    """Whether *text* names a card (an undo's actions are cards, but a server's word is checked, not trusted)."""
+    if not isinstance(text, str):
+        return False
+    try:
+        Card.from_str(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _held_is_ours(held: HeldSeat, name: str | None, player_key: str | None) -> bool:

@@ -4,8 +4,9 @@ The same screen, dialogs and keys as :class:`mizerka.tui.app.MizerkaApp`, drawn 
 seat (:class:`mizerka.tui.remote.RemoteTable`) instead of a local match.  A background thread reads the
 websocket (answering heartbeats, reconnecting after a drop) and hands every message to the screen; actions go
 to the server, which checks them: a refusal is shown with the server's reason and the same question is asked
-again (the contract or exchange dialog opens again).  The blind exchange stays one action.  There is no undo at a
-server's table, and hints only where the table allows them.  At a rated table the log says so once, and a
+again (the contract or exchange dialog opens again).  The blind exchange stays one action.  ``u`` takes back your
+last card and what followed it at a table where every other seat is a computer player's (the server's rule, as in
+the local game), and hints come only where the table allows them.  At a rated table the log says so once, and a
 registered player's name (a profile's seat) carries ``✓`` in the scores panel.
 
 The table's chat is shown in the log (``Ala: good luck!``, your own ``You: ...``).  ``!`` opens
@@ -55,6 +56,8 @@ rank suit type a card, e.g. a s = A♠, t h = 10♥
 ?        hint (from the server, at tables that give hints)
 l        the last trick                  p       the score sheet (points)
 !        chat: say something to the table (at tables with chat)
+u        undo: take back your last card and the computer players' actions after it (at a table
+         where every other seat is a computer player's; not past your exchange or into an earlier deal)
 r        review: in local games only (the web app reviews online tables)
 x, ^q    quit (your seat stays yours; a bot plays it after the server's grace period)
 F1       this help
@@ -63,7 +66,7 @@ The table's chat is shown in the log.  Chat dialog (!): type a line and press En
 to the ready phrases, then ↑ ↓ and Enter, or a phrase's number 1-7; Escape closes without sending.  A message
 the server refuses (too long, too fast, invisible characters) is shown: "Not sent: ...".
 
-The server checks every action: a refused one is explained, and you are asked again.  No undo at a server."""
+The server checks every action: a refused one is explained, and you are asked again."""
 
 
 class ChatDialog(ModalScreen[dict[str, str] | None]):
@@ -155,6 +158,7 @@ class RemoteApp(TableApp):
         Binding("f1", "help", "help"), Binding("ctrl+q", "quit", "quit", priority=True),
         Binding("x", "quit", "quit", show=False),
         Binding("r", "review", "review", show=False),
+        Binding("u", "undo", "undo", show=False),
     ]
 
     def __init__(self, table: RemoteTable) -> None:
@@ -163,6 +167,7 @@ class RemoteApp(TableApp):
         self.failure: str | None = None
         self._pending: int | None = None  # the id of our action the server has not answered yet
         self._hint: int | None = None
+        self._undo: int | None = None  # the id of our undo the server has not answered yet
         self._chats: set[int] = set()  # the ids of our chat messages the server has not answered yet
         self._under_chat = False  # whether a dialog was open under the chat dialog (see action_chat)
         self._stop = threading.Event()
@@ -203,8 +208,8 @@ class RemoteApp(TableApp):
     def _reconnected(self) -> None:
         """The connection dropped and was made again: a reply still awaited will never come (it was lost with
         the old connection), so the question is asked again if the table still waits for us."""
-        lost = self._pending is not None or self._hint is not None
-        self._pending = self._hint = None
+        lost = self._pending is not None or self._hint is not None or self._undo is not None
+        self._pending = self._hint = self._undo = None
         self.log_line("The connection dropped and was made again" + (
             "; your last action may not have arrived: the table shows whether it did." if lost else "."))
         if self._chats:  # the welcome's chat history has it if it arrived (and it is written then, once)
@@ -234,6 +239,11 @@ class RemoteApp(TableApp):
             self._chats.discard(ident)
             if kind == "error":
                 self.refuse(f"Not sent: {message.get('message', 'the server refused the message')}")
+        elif kind == "error" and ident is not None and ident == self._undo:
+            self._undo = None
+            self.refuse(f"Cannot undo: {str(message.get('message', 'refused')).rstrip('.')}.")
+        elif kind == "snapshot" and ident is not None and ident == self._undo:
+            self._undo = None  # what it took back is written below (update: drain_undone), like another's undo
         elif kind == "error" and ident is not None and ident in (self._pending, self._hint):
             self.notify(f"Not accepted: {message['message']}", severity="error")
             self.log_line(f"[yellow]Not accepted: {message['message']}[/yellow]")
@@ -254,6 +264,8 @@ class RemoteApp(TableApp):
 
     def update(self) -> None:
         """Log the new events, redraw, and ask for our action if it is our turn."""
+        for undone in self.table.drain_undone():
+            self._log_undone(undone)
         for event in self.table.drain():
             self._log_event(event)
         for said in self.table.drain_chat():  # what people typed is text, never markup
@@ -391,6 +403,26 @@ class RemoteApp(TableApp):
         prompt = "  ← your turn: ← → and Enter" if legal and self._pending is None else ""
         self.query_one("#hand", Static).update(f"Your hand: {shown or '-'}{prompt}")
 
+    def _log_undone(self, undone: dict[str, Any]) -> None:
+        """What an undo took back (ours, or our seat's other connection's): logged, the cursor on our card."""
+        self._tricks = int(self.table.view.get("tricks_played", 0))
+        self.typed = ""
+        if undone.get("away"):
+            self.log_line("Cards were taken back at this table while the connection was away; it is shown as it is "
+                          "now.")
+            return
+        cards: list[tuple[int, Card]] = []
+        for taken in undone.get("actions", []):
+            with contextlib.suppress(ValueError, TypeError, KeyError):
+                cards.append((int(taken["seat"]), Card.from_str(taken["action"])))
+        shown = ", ".join(f"{self.who(seat)} {card_markup(card)}" for seat, card in cards)
+        self.log_line(f"Taken back: {shown}.  Your turn again.")
+        self.notify(f"Taken back: {len(cards)} card{'s' if len(cards) != 1 else ''}; choose again", timeout=3)
+        own = [card for seat, card in cards if seat == self.table.seat]
+        if own:
+            self.refresh_view()
+            self.point_at(own[0])  # the cursor on the card you took back
+
     def _log_event(self, event: dict[str, Any]) -> None:
         kind = event.get("kind")
         if kind == "deal":
@@ -451,6 +483,21 @@ class RemoteApp(TableApp):
             return
         try:
             self._hint = self.table.send_nowait({"type": "hint"})
+        except RemoteError as error:
+            self.notify(str(error), severity="error")
+
+    def action_undo(self) -> None:
+        """``u``: ask the server to take back our last card of the deal and everything after it; pressed again,
+        the card before it.  The server's refusal (a table with another human, a rated table, nothing of ours
+        to take back) is shown with its reason; the snapshot that answers is logged (:meth:`_log_undone`)."""
+        if self.table.rated():
+            self.refuse("Cannot undo: nobody takes back cards at a rated table.")
+            return
+        if self._undo is not None:
+            self.notify("wait: the server has not answered your last undo yet", severity="warning")
+            return
+        try:
+            self._undo = self.table.send_nowait({"type": "undo"})
         except RemoteError as error:
             self.notify(str(error), severity="error")
 
