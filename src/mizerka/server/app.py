@@ -23,6 +23,7 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -496,6 +497,23 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
+class _PlayerIdConvertor(Convertor[str]):
+    """The path parameter of ``GET /api/players/{id}``: any text, "/" included (a player's id is a name's unique
+    form, and "AC/DC" is a name: the browser asks for ``ac%2Fdc``), and line breaks too, which Starlette's ``path``
+    does not match, so that such an id is an unknown player, not an unknown endpoint."""
+
+    regex = "(?s:.+)"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("player_id", _PlayerIdConvertor())
+
+
 # -- the app ----------------------------------------------------------------------------------------
 
 
@@ -662,7 +680,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         await hub.delete_player(bearer_key(authorization))
         return Response(status_code=204)
 
-    @app.get("/api/players/{player_id}", response_model=PlayerInfo, responses=_ERRORS)
+    @app.get("/api/players/{player_id:player_id}", response_model=PlayerInfo, responses=_ERRORS)
     async def player(player_id: Annotated[str, Field(max_length=255)]) -> PlayerInfo:
         """A profile (by its name, ignoring case) or a bot level (``bot:<level>``): rating, statistics and its last
         rated matches."""
@@ -679,7 +697,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         limit: Annotated[int, Query(ge=1, le=200)] = 50, offset: Annotated[int, Query(ge=0, le=10**6)] = 0,
     ) -> list[LeaderRow]:
         """Profiles and bot levels with at least one rated match: the established ones (5 rated matches or more)
-        first, then the provisional ones, each by rating, then name."""
+        first, then the provisional ones, each by rating (the skill estimate μ itself, so that two players shown
+        with the same rounded number are still in order), then name."""
         rows, total = await asyncio.to_thread(hub._store().leaderboard, limit, offset)
         response.headers["X-Total-Count"] = str(total)
         return [LeaderRow(rank=offset + i + 1, id=s.id, name=s.name, kind=s.kind,  # type: ignore[arg-type]

@@ -42,13 +42,14 @@ import dataclasses
 import math
 import unicodedata
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from mizerka.server.chat import BLANKS
 from mizerka.server.tables import TableError
 
 __all__ = [
     "BOT_PREFIX",
+    "DEFAULT_IGNORABLE",
     "DEFAULT_MU",
     "DEFAULT_SIGMA",
     "PROVISIONAL_GAMES",
@@ -57,6 +58,7 @@ __all__ = [
     "bot_id",
     "check_name",
     "display_rating",
+    "is_default_ignorable",
     "name_key",
     "rate_match",
 ]
@@ -74,9 +76,48 @@ BOT_PREFIX = "bot:"
 """Bot levels are rated under the id ``bot:<level>``."""
 
 
-def name_key(name: str) -> str:
-    """The form under which names are unique: NFKC-normalised, case-folded, spaces collapsed."""
+def _fold(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def name_key(name: str) -> str:
+    """The form under which names are unique: NFKC-normalised, case-folded, spaces collapsed, and again until
+    nothing changes.
+
+    One round is not always enough: case folding can undo NFKC (``"ß"`` folds to ``"ss"``, and ``"ss"`` with
+    U+0301 after it composes to ``"sś"``), and a key must be its own key, since a profile's page is found by
+    ``name_key(id)``.  A name whose first round is already its own key (nearly every name, and every key stored
+    before this rule) keeps that key.
+
+    >>> name_key("Stra\u00df\u0301e") == name_key("Stras\u015be") == "stras\u015be"
+    True
+    """
+    key = _fold(name)
+    while (again := _fold(key)) != key:  # one more round at most, for every name known (Unicode 14)
+        key = again
+    return key
+
+
+DEFAULT_IGNORABLE: Final = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
+    (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)
+"""Unicode's ``Default_Ignorable_Code_Point`` property (DerivedCoreProperties.txt of Unicode 14, the version of
+Python 3.11's :mod:`unicodedata`, which lacks the property), as inclusive ranges of code points: the characters a
+renderer shows as nothing when it does not support them, such as the soft hyphen, the combining grapheme joiner,
+the Hangul fillers, Khmer's inherent vowels, the Mongolian and standard variation selectors, zero-width spaces and
+joiners, bidirectional controls and the tags."""
+
+
+def is_default_ignorable(ch: str) -> bool:
+    """Whether the character *ch* is a default-ignorable code point (:data:`DEFAULT_IGNORABLE`).
+
+    >>> is_default_ignorable("\ufe0f"), is_default_ignorable("a")
+    (True, False)
+    """
+    code = ord(ch)
+    return any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
 
 
 MAX_KEY_CHARS = 120
@@ -88,7 +129,9 @@ def check_name(name: str) -> tuple[str, str]:
 
     The registered mark proves that a seat is the profile's, so a name must show what it is: no invisible
     character (format characters such as zero-width spaces and joiners, bidirectional controls, blank fillers such
-    as U+3164 or the empty braille pattern), and not the ``bot:`` form of a computer level's entry.  (Look-alikes
+    as U+3164 or the empty braille pattern, and every other default-ignorable code point, :data:`DEFAULT_IGNORABLE`:
+    variation selectors, the combining grapheme joiner…), not the ``bot:`` form of a computer level's entry, and
+    not dots alone (``.`` and ``..`` are no page's address: URLs drop them).  (Look-alikes
     from other scripts, a Cyrillic А for a Latin A, are distinct names: telling them apart would need Unicode's
     confusables data, which the standard library lacks.)
 
@@ -101,17 +144,24 @@ def check_name(name: str) -> tuple[str, str]:
     Traceback (most recent call last):
     ...
     mizerka.server.tables.TableError: bad_name: the name holds the invisible character U+3164 (HANGUL FILLER); ...
+    >>> check_name("Ala\u034f")
+    Traceback (most recent call last):
+    ...
+    mizerka.server.tables.TableError: bad_name: the name holds the invisible character U+034F (COMBINING GRAPHEME ...
     """
     from mizerka.record import char_name
 
     name = name.strip()
     for ch in name:
-        if ch in BLANKS or unicodedata.category(ch) in ("Cf", "Cc", "Zl", "Zp"):
+        if ch in BLANKS or is_default_ignorable(ch) or unicodedata.category(ch) in ("Cf", "Cc", "Zl", "Zp"):
             raise TableError("bad_name", f"the name holds the invisible character {char_name(ch)}; a profile's name "
                                          "must show what it is")
     key = name_key(name)
     if not key:
         raise TableError("bad_name", "the name is empty")
+    if not key.strip("."):
+        raise TableError("bad_name", f"a name of dots alone ({name!r}) cannot be a player page's address "
+                                     "(/api/players/.. is the folder above); add another character")
     if key.startswith(BOT_PREFIX):
         raise TableError("bad_name", f"names starting with {BOT_PREFIX!r} are the computer levels' entries")
     if len(key) > MAX_KEY_CHARS:
