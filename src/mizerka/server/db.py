@@ -684,7 +684,7 @@ class Store:
 
     def leaderboard(self, limit: int, offset: int) -> tuple[list[Standing], int]:
         """Profiles and bot levels with a rated match, the established ones first (:data:`PROVISIONAL_GAMES` rated
-        matches or more), each part by rating then name; and how many there are."""
+        matches or more), each part by rating (μ, unrounded) then name; and how many there are."""
         played = sa.and_(players_t.c.games > 0, players_t.c.kind != "closed")
         with self.engine.connect() as connection:
             total = int(connection.execute(sa.select(sa.func.count()).select_from(players_t).where(played))

@@ -439,6 +439,9 @@ class Hub:
         # the standings of the players of rated tables (mizerka.server.players): this process is the only writer
         # of the ratings, so the copy it keeps is the truth; a rated match rates from it, one after the other
         self.standings: dict[str, Standing] = {}
+        # profiles deleted (or being deleted) by this process: from the moment a delete begins, no seat is taken
+        # under them and no match rates them, whatever was read from the database before it ended
+        self.closed_players: set[str] = set()
 
     # -- life cycle ---------------------------------------------------------------------------------
 
@@ -452,6 +455,9 @@ class Hub:
         for table in await asyncio.to_thread(self.store.load_active):
             self.tables[table.id] = LiveTable(table)
         log.info("resumed %d tables", len(self.tables))
+        for live in self.tables.values():  # rated matches play on unwatched (see _schedule): no one to wait for
+            if live.table.settings.rated and live.table.status == "playing":
+                self._schedule(live)
         self._cleanup = asyncio.create_task(self._cleanup_loop())
         if self.config.gc_freeze:
             self._gc = asyncio.create_task(self._gc_loop())
@@ -552,7 +558,8 @@ class Hub:
         the others are rated against a fresh rating there, and nothing is stored for it."""
         match = table.match
         assert match is not None
-        ids = [s.player if s.kind == "human" else bot_id(s.level) for s in table.seats]
+        ids = [None if s.kind == "human" and s.player in self.closed_players
+               else s.player if s.kind == "human" else bot_id(s.level) for s in table.seats]
         missing = [i for i in ids if i is not None and i not in self.standings]
         if missing:  # a resumed table's players (a restart empties the copy): read them once
             self.standings.update(self._store().standings(missing))
@@ -592,7 +599,7 @@ class Hub:
             TableError: ``bad_key`` for a key no profile has.
         """
         standing = await asyncio.to_thread(self._store().player_by_key, hash_token(key))
-        if standing is None:
+        if standing is None or standing.id in self.closed_players:  # read before a delete that ended meanwhile
             raise TableError("bad_key", "no profile has this player key on this server")
         return self.standings.get(standing.id, standing)
 
@@ -607,6 +614,8 @@ class Hub:
             standing = await self.profile(player_key)
             if name is not None and name_key(name) != standing.id:
                 raise TableError("bad_name", f"this player key is {standing.name!r}'s, not {name[:60]!r}'s")
+            if standing.id in self.closed_players:  # deleted while the key was being looked up
+                raise TableError("bad_key", "no profile has this player key on this server")
             self.standings.setdefault(standing.id, standing)
             return standing.name, standing.id
         if name is None:
@@ -615,7 +624,7 @@ class Hub:
 
     async def _profile_lives(self, player: str | None) -> bool:
         """Whether *player* names a profile that exists (not deleted)."""
-        if player is None:
+        if player is None or player in self.closed_players:
             return False
         return player in self.standings or await asyncio.to_thread(self._store().player, player) is not None
 
@@ -632,7 +641,14 @@ class Hub:
                     s.player == standing.id and s.token_hash is not None for s in table.seats):
                 raise TableError("seated", f"this profile holds a seat at table {table.id}, whose match is not over: "
                                            "finish it, or leave the seat, first")
-        await asyncio.to_thread(self._store().delete_player, standing.id)
+        # closed from now on: a join that read the key before, and a match given up by it that ends during the
+        # write, must not bring it back into the standings (nor store a result for it after the delete)
+        self.closed_players.add(standing.id)
+        try:
+            await asyncio.to_thread(self._store().delete_player, standing.id)
+        except BaseException:
+            self.closed_players.discard(standing.id)
+            raise
         self.standings.pop(standing.id, None)
         # the seats it gave up, and those of finished tables still here: no profile's any more (a restart replays
         # the old id into a given-up seat; the id is never another player's, and rating finds no profile under it,
@@ -641,6 +657,7 @@ class Hub:
             for seat in live.table.seats:
                 if seat.player == standing.id:
                     seat.player = None
+                    live.table.seat_version += 1  # the views' players list is cached by this version
 
     async def player(self, player_id: str) -> Standing:
         """The standing of a profile or bot level by its id or name (ignoring case).
@@ -748,7 +765,8 @@ class Hub:
             live.timer = None
         table = live.table
         seat = table.to_move
-        if seat is None or not live.clients:
+        # a rated match plays on without anyone watching: leaving, or closing the page, does not escape its result
+        if seat is None or (not live.clients and not (table.settings.rated and table.status == "playing")):
             return
         seq = table.seq
         if table.seats[seat].bot_plays:
@@ -847,9 +865,12 @@ class Hub:
         must be the profile's, ignoring case).
 
         Raises:
-            TableError: ``bad_key``, ``bad_name``, and :meth:`~mizerka.server.tables.Table.join`'s refusals.
+            TableError: ``bad_key``, ``bad_name``, ``profile_needed`` (a rated table, no key), and
+                :meth:`~mizerka.server.tables.Table.join`'s refusals.
         """
         live = self.get(table_id)
+        if player_key is None and live.table.settings.rated:  # the reason, before the name is looked at
+            live.table.check_profile(None)
         name, player = await self._seat_name(name, player_key)
         token = secrets.token_urlsafe(24)
         async with live.lock:
@@ -899,7 +920,13 @@ class Hub:
         if rules.n_seats != 3:
             seats += [SeatState.bot(level)] * (rules.n_seats - 3)
         live = await self.create_table(settings, seats)
-        live, seat, token = await self.join(live.table.id, name, 0, player_key)
+        try:
+            live, seat, token = await self.join(live.table.id, name, 0, player_key)
+        except TableError:  # the profile was deleted since the check above: no table is left waiting for nobody
+            async with live.lock:
+                await self._commit(live, live.table.close("abandoned"))
+            self.tables.pop(live.table.id, None)
+            raise
         return live, seat, token
 
     def list_public(self) -> list[Table]:

@@ -300,6 +300,9 @@ class Table:
         first = rules.first_dealer if rules.first_dealer is not None else rng.randrange(rules.n_seats)
         if len(seats) != rules.n_seats:
             raise TableError("bad_seats", f"variant {rules.name!r} seats {rules.n_seats} players, not {len(seats)}")
+        if settings.rated and not any(s.kind == "human" for s in seats):
+            raise TableError("bad_seats", "a rated table needs a human seat: the computer players alone are not "
+                                          "rated (their ratings are the fixed points of the leaderboard)")
         return cls(table_id, settings, seats, first_dealer=first, decks=decks, salts=salts, parent=parent)
 
     # -- state --------------------------------------------------------------------------------------
@@ -368,6 +371,13 @@ class Table:
             server={"state": state.to_json()},
         )
 
+    def check_profile(self, player: str | None) -> None:
+        """Raise ``profile_needed`` when a seat would be taken here without a profile (*player* ``None``) at a rated
+        table."""
+        if player is None and self.settings.rated:
+            raise TableError("profile_needed", "this table is rated: only a player with a profile may take a seat "
+                                               "(claim a name first, and send its player key)")
+
     def join(
         self, name: str, *, token_hash: str, seat: int | None = None, player: str | None = None
     ) -> tuple[int, list[Event]]:
@@ -380,9 +390,7 @@ class Table:
         """
         if self.status in ("finished", "abandoned"):
             raise TableError("match_over", "the match at this table is over")
-        if player is None and self.settings.rated:
-            raise TableError("profile_needed", "this table is rated: only a player with a profile may take a seat "
-                                               "(claim a name first, and send its player key)")
+        self.check_profile(player)
         if player is not None:
             held = next((i for i, s in enumerate(self.seats) if s.player == player), None)
             if held is not None:
