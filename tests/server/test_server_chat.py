@@ -14,8 +14,9 @@ import httpx
 import pytest
 from server_helpers import WS, ThreadServer
 
-from mizerka.server.chat import CHAT_BURST, CHAT_HISTORY, CHAT_WINDOW, ChatRoom
+from mizerka.server.chat import CHAT_BURST, CHAT_HISTORY, CHAT_WINDOW, ChatRoom, clean_chat_text
 from mizerka.server.protocol import CHAT_PRESETS, SERVER_ADAPTER, ProtocolError, decode_client_message
+from mizerka.server.tables import TableError
 
 
 def make_table(server: ThreadServer, **options: Any) -> tuple[str, list[str]]:
@@ -220,3 +221,16 @@ def test_a_player_cannot_pass_for_another_in_the_chat(server: ThreadServer) -> N
     finally:
         ala.close()
         other.close()
+
+
+@pytest.mark.parametrize("text", ["\u034f", "\ufe0f\ufe0e", " \u180b ", "\U000e0100", "\u17b4\u200d"])
+def test_a_message_of_default_ignorable_characters_shows_nothing(text: str) -> None:
+    """A combining grapheme joiner, variation selectors, Khmer's inherent vowels: characters a renderer shows as
+    nothing, so a message of them alone is empty (it passed as text before)."""
+    with pytest.raises(TableError) as refused:
+        clean_chat_text(text)
+    assert refused.value.code == "chat_empty"
+
+
+def test_an_emoji_keeps_its_variation_selector() -> None:
+    assert clean_chat_text("\u2764\ufe0f gg") == "\u2764\ufe0f gg"

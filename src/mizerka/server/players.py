@@ -42,9 +42,9 @@ import dataclasses
 import math
 import unicodedata
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
-from mizerka.server.chat import BLANKS
+from mizerka.server.chat import BLANKS, DEFAULT_IGNORABLE, is_default_ignorable
 from mizerka.server.tables import TableError
 
 __all__ = [
@@ -96,28 +96,6 @@ def name_key(name: str) -> str:
     while (again := _fold(key)) != key:  # one more round at most, for every name known (Unicode 14)
         key = again
     return key
-
-
-DEFAULT_IGNORABLE: Final = (
-    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
-    (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
-    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
-)
-"""Unicode's ``Default_Ignorable_Code_Point`` property (DerivedCoreProperties.txt of Unicode 14, the version of
-Python 3.11's :mod:`unicodedata`, which lacks the property), as inclusive ranges of code points: the characters a
-renderer shows as nothing when it does not support them, such as the soft hyphen, the combining grapheme joiner,
-the Hangul fillers, Khmer's inherent vowels, the Mongolian and standard variation selectors, zero-width spaces and
-joiners, bidirectional controls and the tags."""
-
-
-def is_default_ignorable(ch: str) -> bool:
-    """Whether the character *ch* is a default-ignorable code point (:data:`DEFAULT_IGNORABLE`).
-
-    >>> is_default_ignorable("\ufe0f"), is_default_ignorable("a")
-    (True, False)
-    """
-    code = ord(ch)
-    return any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
 
 
 MAX_KEY_CHARS = 120
