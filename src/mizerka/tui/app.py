@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.markup import escape
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -313,8 +314,19 @@ class TableApp(App[None]):
         yield RichLog(id="log", markup=True, wrap=True)
         yield Footer()
 
-    def log_line(self, text: str) -> None:
+    def log_line(self, text: str | Text) -> None:
+        """Write a line to the game log: a string is Rich markup (escape what a person typed, :meth:`who`), a
+        :class:`~rich.text.Text` is written as it is."""
         self.query_one("#log", RichLog).write(text)
+
+    def name_of(self, seat: int) -> str:
+        """The seat's name as plain text ("You" for the human's seat): for the dialogs, which show no markup."""
+        raise NotImplementedError
+
+    def who(self, seat: int) -> str:
+        """The seat's name for markup (the log, the panels): a name is what a person typed, and "[b]" or
+        "[@click=app.quit]" in it is text, not a style or an action."""
+        return escape(self.name_of(seat))
 
     def playable(self) -> list[Card]:
         """The cards the human may play now, in display order; empty when it is not their turn to play."""
@@ -333,8 +345,8 @@ class TableApp(App[None]):
 
     def refuse(self, text: str) -> None:
         """Say why something the human asked for was not done: a notice, and a line in the log."""
-        self.notify(text, severity="warning")
-        self.log_line(f"[yellow]{escape(text)}[/yellow]")
+        self.notify(text, severity="warning", markup=False)
+        self.log_line(Text(text, style="yellow"))
 
     def why_not(self, card: Card) -> str:
         """Why *card* (not among :meth:`playable`) cannot be played now."""
@@ -448,7 +460,7 @@ class MizerkaApp(TableApp):
         self.refresh_view()
         self.call_after_refresh(self.advance)
 
-    def who(self, seat: int) -> str:
+    def name_of(self, seat: int) -> str:
         return "You" if seat == self.model.seat else self.model.match.players[seat]
 
     # -- drawing -----------------------------------------------------------------------------------------
@@ -777,9 +789,9 @@ class MizerkaApp(TableApp):
             self.notify("no trick has been completed in this deal yet")
             return
         trick = obs.tricks[-1]
-        cards = ", ".join(f"{self.who(s)} {CARDS[c].unicode()}"
+        cards = ", ".join(f"{self.name_of(s)} {CARDS[c].unicode()}"
                           for s, c in zip(self._trick_seats(obs, trick.leader), trick.cards, strict=True))
-        self.push_screen(InfoDialog(f"Trick {len(obs.tricks)}", f"{cards}\nwon by {self.who(trick.winner)}"))
+        self.push_screen(InfoDialog(f"Trick {len(obs.tricks)}", f"{cards}\nwon by {self.name_of(trick.winner)}"))
 
     def action_sheet(self) -> None:
         self.push_screen(SheetDialog(str(self.model.match.score_sheet()), self.reviews.finished(),

@@ -184,11 +184,21 @@ def parse_invite(url: str) -> Invite:
         RemoteError: for anything that is not such a link, naming what is wrong.
     """
     text = url.strip()
-    parts = urllib.parse.urlsplit(text)
+    if any(ch.isspace() or not ch.isprintable() for ch in text):
+        raise RemoteError(f"not an invite link: {text!r} holds a space or a control character (copy the whole "
+                          "link, and only it)")
+    try:
+        parts = urllib.parse.urlsplit(text)
+        hostname = parts.hostname
+    except ValueError as error:  # e.g. "http://[::1/?table=x": a bracketed address that does not close
+        raise RemoteError(f"not an invite link: {text!r} is not a web address ({error})") from None
     if parts.scheme not in ("http", "https"):
         raise RemoteError(f"not an invite link: {text!r} does not start with http:// or https://")
-    if not parts.hostname:
+    if not hostname:
         raise RemoteError(f"not an invite link: {text!r} names no server")
+    if parts.username is not None or parts.password is not None:
+        raise RemoteError(f"not an invite link: {text.split('@')[-1]!r} comes after a user name or password, "
+                          "which an invite link never holds (and which would be kept with your seats)")
     try:
         parts.port  # noqa: B018 - reading it checks it
     except ValueError:
@@ -283,12 +293,29 @@ class SeatBook:
         return data if isinstance(data, dict) else {}
 
     def _save(self, data: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        scratch = self.path.with_suffix(".tmp")
+        # a scratch file of this process's own: two games saving at once must not replace each other's
+        scratch = self.path.with_name(f".{self.path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         descriptor = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w", encoding="utf-8") as out:
             json.dump(data, out, indent=1, sort_keys=True)
         os.replace(scratch, self.path)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold the book's lock file while reading, changing and writing it: two games at one computer (two
+        players, two terminals) save their seats at the same time, and neither may lose the other's."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            try:
+                import fcntl
+            except ImportError:  # not a POSIX system: no lock (one game at a time is safe there)
+                fcntl = None  # type: ignore[assignment]
+            if fcntl is not None:
+                fcntl.flock(descriptor, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(descriptor)  # closing releases the lock
 
     def get(self, invite: Invite) -> HeldSeat | None:
         """The seat held at the invite's table, if this book has one."""
@@ -303,14 +330,16 @@ class SeatBook:
             return None
 
     def put(self, invite: Invite, held: HeldSeat) -> None:
-        data = self._load()
-        data[self._key(invite)] = dataclasses.asdict(held)
-        self._save(data)
+        with self._locked():
+            data = self._load()
+            data[self._key(invite)] = dataclasses.asdict(held)
+            self._save(data)
 
     def forget(self, invite: Invite) -> None:
-        data = self._load()
-        if data.pop(self._key(invite), None) is not None:
-            self._save(data)
+        with self._locked():
+            data = self._load()
+            if data.pop(self._key(invite), None) is not None:
+                self._save(data)
 
 
 # -- the view as an observation ---------------------------------------------------------------------------------
@@ -434,7 +463,9 @@ class RemoteTable:
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._replies: dict[object, dict[str, Any]] = {}
-        self._resync = False  # taking the whole journal again after an undo we missed: nothing is new to show
+        # taking the whole journal again after an undo we missed: the events we had, and how many of them were
+        # shown; what the new journal holds past them is news (see _take_journal_again)
+        self._resync: tuple[list[dict[str, Any]], int] | None = None
         self.chat: list[dict[str, Any]] = []  # the table's chat as received (the welcome's history, then live)
         self._new_chat: list[dict[str, Any]] = []
 
@@ -541,14 +572,13 @@ class RemoteTable:
             # an undo (from another of our connections) cut the journal while we were away: what we saw is not
             # the table's history any more; take it whole again, without writing it out a second time
             with self._lock:
-                self.events, self.seq, self._resync = [], 0, True
+                if self._resync is None:  # (still set if the last try failed: what was shown is in it)
+                    self._resync = (self.events, len(self.events) - len(self._new))
+                self.events, self.seq, self._new = [], 0, []
                 self._undone.append({"seat": self.seat, "actions": [], "away": True})
             hello["last_seq"] = 0
             hello.pop("epoch")
-            try:
-                reply = self.request(hello, reconnect=False)
-            finally:
-                self._resync = False
+            reply = self.request(hello, reconnect=False)
         if reply["type"] == "error":
             self.close()
             code, message = reply.get("code"), reply.get("message")
@@ -586,7 +616,23 @@ class RemoteTable:
         raise RemoteError(f"lost the connection to the server and could not reconnect: {last}")
 
     def _handle(self, message: dict[str, Any]) -> None:
+        """Apply one message from the server to what we keep.
+
+        Raises:
+            RemoteError: a message this client cannot read (a welcome without a view, an event without a number…):
+                a server that speaks another protocol, and a game that cannot go on from it.
+        """
         kind = message.get("type")
+        if not isinstance(kind, str):
+            raise RemoteError(f"the server sent a message without a type ({_shown(message)}): is it a mizerka "
+                              "server of this version?")
+        try:
+            self._apply(kind, message)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+            raise RemoteError(f"the server sent a {kind!r} message this client cannot read ({type(error).__name__}: "
+                              f"{error}): {_shown(message)}") from None
+
+    def _apply(self, kind: str, message: dict[str, Any]) -> None:
         if kind == "ping":
             self._send({"type": "pong", "id": message.get("id")})
         elif kind == "event":
@@ -606,6 +652,20 @@ class RemoteTable:
             self.seq = max(self.seq, int(message["seq"]))
             self.epoch = int(message.get("epoch") or 0)
             self._set_view(message["view"])
+            if kind == "welcome" and self._resync is not None:
+                self._take_journal_again(*self._resync)
+
+    def _take_journal_again(self, before: list[dict[str, Any]], shown: int) -> None:
+        """The journal came again whole after an undo we missed: the events that match what we had (and showed)
+        are not news; from the first one that differs (the undo's cut, or what we had not shown yet) they are."""
+        with self._lock:
+            same = 0
+            for old, new in zip(before[:shown], self.events, strict=False):
+                if old != new:
+                    break
+                same += 1
+            self._new = self.events[same:]
+            self._resync = None
 
     def _cut(self, seq: int, undone: dict[str, Any]) -> None:
         """An undo took back the events after *seq*: they leave the journal we keep (the next event takes the
@@ -614,7 +674,12 @@ class RemoteTable:
             self.events = [e for e in self.events if int(e["seq"]) <= seq]
             self._new = [e for e in self._new if int(e["seq"]) <= seq]
             self.seq = seq
-            self._undone.append(undone)
+            # the tricks of this deal already shown: a trick shown after this report is numbered from them
+            pending = {id(e) for e in self._new}
+            deal_no = self.events[-1].get("deal_no") if self.events else None
+            shown = sum(1 for e in self.events if id(e) not in pending and e.get("deal_no") == deal_no
+                        and e.get("kind") == "action" and e.get("trick"))
+            self._undone.append(dict(undone, tricks_shown=shown))
 
     def _add_event(self, message: dict[str, Any]) -> None:
         seq = int(message["seq"])
@@ -623,7 +688,7 @@ class RemoteTable:
                 return
             event = dict(message["event"], seq=seq)
             self.events.append(event)
-            if not self._resync:
+            if self._resync is None:
                 self._new.append(event)
             self.seq = seq
 
@@ -711,7 +776,11 @@ class RemoteTable:
                 if self._ws is None:
                     raise ConnectionError("not connected")
                 raw = self._ws.recv(timeout=left)
-                reply = json.loads(raw)
+                try:
+                    reply = json.loads(raw)
+                except ValueError:
+                    raise RemoteError(f"the server answered {message['type']!r} with something that is not JSON: "
+                                      f"{str(raw)[:80]!r}") from None
                 if isinstance(reply, dict):
                     self._handle(reply)
                     if reply.get("id") is not None and reply.get("type") != "pong":
@@ -799,14 +868,16 @@ class RemoteTable:
 
     def say(self, text: str) -> dict[str, Any]:
         """Say *text* in the table's chat; return the ``chat`` message (our copy) or the ``error`` (``chat_off``,
-        ``chat_empty``, ``chat_too_long``, ``chat_bad_char``, ``rate_limited``...)."""
-        return self.request({"type": "chat", "text": text})
+        ``chat_empty``, ``chat_too_long``, ``chat_bad_char``, ``rate_limited``..., or ``reconnected`` when the
+        connection dropped before the answer: a message is never sent twice, and the welcome's chat history says
+        whether it arrived)."""
+        return self.request({"type": "chat", "text": text}, retry=False)
 
     def say_preset(self, code: str) -> dict[str, Any]:
         """Say a ready-made phrase (a key of :data:`CHAT_PRESET_TEXTS`, sent as its code: each client shows it in
         its own language); return the ``chat`` message or the ``error`` (``chat_off``, ``unknown_preset``,
         ``rate_limited``...)."""
-        return self.request({"type": "chat", "preset": code})
+        return self.request({"type": "chat", "preset": code}, retry=False)
 
     def chat_on(self) -> bool:
         """Whether the table has a chat (its ``chat`` option; a server without chat has none)."""
@@ -822,8 +893,9 @@ class RemoteTable:
 
     def drain_undone(self) -> list[dict[str, Any]]:
         """The undos that arrived since the last call (each the snapshot's ``undone``: ``seat`` and ``actions``,
-        ``[{"seat", "action"}]`` in playing order), ours and any other connection's; ``{"away": True, ...}`` with
-        no actions when one happened while we were away and the table's history was taken again."""
+        ``[{"seat", "action"}]`` in playing order, and ``tricks_shown``: how many tricks of the deal the events
+        handed out so far hold, to number the next one), ours and any other connection's; ``{"away": True, ...}``
+        with no actions when one happened while we were away and the table's history was taken again."""
         with self._lock:
             new, self._undone = self._undone, []
         return new
@@ -1042,10 +1114,12 @@ class RemoteLineGame(TerminalGame):
             self.write(self._style(f"Not sent: {too_long}", fg="yellow"))
             return
         reply = table.say(text)
-        if reply["type"] == "error":
+        self.report_chat()  # (after a reconnect, the welcome's history: our message if it arrived)
+        if reply.get("code") == "reconnected":  # never sent twice: it may have arrived before the drop
+            self.write(self._style("The connection dropped while your message was sent: if it arrived, it is in "
+                                   "the chat above.", fg="yellow"))
+        elif reply["type"] == "error":
             self.write(self._style(f"Not sent: {reply['message']}", fg="yellow"))
-        else:
-            self.report_chat()
 
     def report_chat(self) -> None:
         """Write the chat lines that arrived since the last call."""
@@ -1077,8 +1151,9 @@ class RemoteLineGame(TerminalGame):
                       if _is_card(a.get("action"))]
             shown = ", ".join(f"{self.who(seat)} {self.card(card)}" for seat, card in played)
             count = len(played)
-            self.write(f"Taken back: {shown} ({count} card{'s' if count != 1 else ''}).  Choose your card again.")
-        self._tricks_in_deal = int(self.table.view.get("tricks_played", 0))
+            again = "  Choose your card again." if self.table.my_turn() else ""
+            self.write(f"Taken back: {shown} ({count} card{'s' if count != 1 else ''}).{again}")
+            self._tricks_in_deal = int(undone.get("tricks_shown", self._tricks_in_deal))
 
     def review(self, argument: str = "") -> str:
         """``review`` at a server's table: not here (the cards it needs are the server's to reveal)."""
@@ -1196,6 +1271,12 @@ class RemoteLineGame(TerminalGame):
 
 
 # -- mizerka play --connect ---------------------------------------------------------------------------------------
+
+
+def _shown(message: object) -> str:
+    """A server's message, shortened for an error message."""
+    text = json.dumps(message, ensure_ascii=False, default=str)
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def _is_card(text: object) -> bool:

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.markup import escape
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -192,9 +193,11 @@ class RemoteApp(TableApp):
         while not self._stop.is_set():
             try:
                 message = self.table.poll(0.25)
-            except RemoteError as error:
+            except Exception as error:  # RemoteError, or anything else: the game cannot hear the server any more
                 if not self._stop.is_set():
-                    call_from_worker(self, self._lost, str(error))  # dropped if the app has stopped meanwhile
+                    reason = str(error) if isinstance(error, RemoteError) else (
+                        f"reading the server failed ({type(error).__name__}: {error})")
+                    call_from_worker(self, self._lost, reason)  # dropped if the app has stopped meanwhile
                 return
             if self.table.reconnects != reconnects and not self._stop.is_set():
                 reconnects = self.table.reconnects
@@ -245,21 +248,21 @@ class RemoteApp(TableApp):
         elif kind == "snapshot" and ident is not None and ident == self._undo:
             self._undo = None  # what it took back is written below (update: drain_undone), like another's undo
         elif kind == "error" and ident is not None and ident in (self._pending, self._hint):
-            self.notify(f"Not accepted: {message['message']}", severity="error")
-            self.log_line(f"[yellow]Not accepted: {message['message']}[/yellow]")
+            self.notify(f"Not accepted: {message.get('message')}", severity="error", markup=False)
+            self.log_line(Text(f"Not accepted: {message.get('message')}", style="yellow"))
             if ident == self._pending:
                 self._pending = None
         elif kind == "ack" and ident == self._pending:
             self._pending = None
         elif kind == "hint" and ident == self._hint:
             self._hint = None
-            text = f"Hint ({message['bot']} bot, from the server): {message['action']}"
+            text = escape(f"Hint ({message.get('bot')} bot, from the server): {message.get('action')}")
             best = sorted(message.get("evaluations", {}).items(), key=lambda kv: -kv[1])[:4]
             if best:
                 text += "   " + ", ".join(f"{k} {v:+.1f}" for k, v in best)
             self.log_line(text)
-            with contextlib.suppress(ValueError):
-                self.point_at(Card.from_str(message["action"].split()[-1]))
+            with contextlib.suppress(ValueError, AttributeError, IndexError):
+                self.point_at(Card.from_str(str(message.get("action")).split()[-1]))
         self.update()
 
     def update(self) -> None:
@@ -269,7 +272,7 @@ class RemoteApp(TableApp):
         for event in self.table.drain():
             self._log_event(event)
         for said in self.table.drain_chat():  # what people typed is text, never markup
-            self.log_line(f"[cyan]{escape(chat_line(said, self.table.seat))}[/cyan]")
+            self.log_line(Text(chat_line(said, self.table.seat), style="cyan"))
         if not self.table.view:
             return
         self.refresh_view()
@@ -299,7 +302,7 @@ class RemoteApp(TableApp):
         try:
             self._pending = self.table.send_nowait({"type": "act", "action": text, "seq": self.table.seq})
         except RemoteError as error:
-            self.notify(str(error), severity="error")
+            self.notify(str(error), severity="error", markup=False)
 
     def say(self, said: dict[str, str]) -> None:
         """Send a chat message (``{"text": ...}`` or ``{"preset": code}``) without waiting: the answer comes
@@ -329,7 +332,7 @@ class RemoteApp(TableApp):
 
     # -- drawing -----------------------------------------------------------------------------------------
 
-    def who(self, seat: int) -> str:
+    def name_of(self, seat: int) -> str:
         names = self.table.names()
         return "You" if seat == self.table.seat else (names[seat] if seat < len(names) else f"seat {seat}")
 
@@ -405,7 +408,6 @@ class RemoteApp(TableApp):
 
     def _log_undone(self, undone: dict[str, Any]) -> None:
         """What an undo took back (ours, or our seat's other connection's): logged, the cursor on our card."""
-        self._tricks = int(self.table.view.get("tricks_played", 0))
         self.typed = ""
         if undone.get("away"):
             self.log_line("Cards were taken back at this table while the connection was away; it is shown as it is "
@@ -415,8 +417,9 @@ class RemoteApp(TableApp):
         for taken in undone.get("actions", []):
             with contextlib.suppress(ValueError, TypeError, KeyError):
                 cards.append((int(taken["seat"]), Card.from_str(taken["action"])))
+        self._tricks = int(undone.get("tricks_shown", self._tricks))
         shown = ", ".join(f"{self.who(seat)} {card_markup(card)}" for seat, card in cards)
-        self.log_line(f"Taken back: {shown}.  Your turn again.")
+        self.log_line(f"Taken back: {shown}." + ("  Your turn again." if self.table.my_turn() else ""))
         self.notify(f"Taken back: {len(cards)} card{'s' if len(cards) != 1 else ''}; choose again", timeout=3)
         own = [card for seat, card in cards if seat == self.table.seat]
         if own:
@@ -429,7 +432,7 @@ class RemoteApp(TableApp):
             self._tricks = 0
             self.log_line(f"[b]── Deal {event['deal_no']} of {self.table.view.get('n_deals', '?')} ──[/b]")
         elif kind == "start":
-            self.log_line("The match begins: " + ", ".join(event["players"]) + ".")
+            self.log_line(escape("The match begins: " + ", ".join(map(str, event["players"])) + "."))
         elif kind == "action":
             who, action_kind = self.who(int(event["actor"])), event.get("action_kind")
             if action_kind == "choose":
@@ -460,9 +463,10 @@ class RemoteApp(TableApp):
             winners = " and ".join(self.who(s) for s in event["winners"])
             self.log_line(f"[b]The match is over. Winner: {winners}.[/b]")
         elif kind == "seat" and event.get("standin"):
-            self.log_line(f"A bot plays for {event.get('name') or 'seat ' + str(event['seat'])} while they are away.")
+            who = event.get("name") or f"seat {event.get('seat')}"
+            self.log_line(escape(f"A bot plays for {who} while they are away."))
         elif kind == "closed":
-            self.log_line(f"[red]The server closed the table: {event.get('reason')}[/red]")
+            self.log_line(Text(f"The server closed the table: {event.get('reason')}", style="red"))
 
     # -- keys --------------------------------------------------------------------------------------------
 
@@ -484,7 +488,7 @@ class RemoteApp(TableApp):
         try:
             self._hint = self.table.send_nowait({"type": "hint"})
         except RemoteError as error:
-            self.notify(str(error), severity="error")
+            self.notify(str(error), severity="error", markup=False)
 
     def action_undo(self) -> None:
         """``u``: ask the server to take back our last card of the deal and everything after it; pressed again,
@@ -499,7 +503,7 @@ class RemoteApp(TableApp):
         try:
             self._undo = self.table.send_nowait({"type": "undo"})
         except RemoteError as error:
-            self.notify(str(error), severity="error")
+            self.notify(str(error), severity="error", markup=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``!`` is a priority binding, so that it opens the chat over the contract, exchange and info dialogs
@@ -528,10 +532,10 @@ class RemoteApp(TableApp):
         if not last:
             self.notify("no trick has been completed in this deal yet")
             return
-        cards = ", ".join(f"{self.who(s)} {Card.from_str(c).unicode()}"
+        cards = ", ".join(f"{self.name_of(s)} {Card.from_str(c).unicode()}"
                           for s, c in zip(last["seats"], last["cards"], strict=True))
         self.push_screen(InfoDialog(f"Trick {self.table.view['tricks_played']}",
-                                    f"{cards}\nwon by {self.who(last['winner'])}"))
+                                    f"{cards}\nwon by {self.name_of(last['winner'])}"))
 
     def action_sheet(self) -> None:
         self.push_screen(InfoDialog("Score sheet", sheet_text(self.table.view, self.table.names())))
