@@ -12,7 +12,7 @@ import { h } from "./sheet.js";
 export function confirmDialog({ name, title, text, yes, opener, onYes, onClose = () => {} }) {
   const cancel = h("button", { type: "button", class: "btn", id: `${name}-cancel` }, t("common.cancel"));
   const ok = h("button", { type: "button", class: "btn primary", id: `${name}-yes` }, yes);
-  const dialog = h("dialog", { class: `dialog ${name}-confirm`, "aria-labelledby": `${name}-title`,
+  const dialog = h("dialog", { class: `dialog confirm-dialog ${name}-confirm`, "aria-labelledby": `${name}-title`,
     "aria-describedby": `${name}-text` },
   h("h2", { id: `${name}-title` }, title),
   h("p", { id: `${name}-text` }, text),

@@ -5,7 +5,7 @@
 import { api, apiResponse } from "./net.js";
 import { levelName, listOf, refusalText, t, variantName } from "./i18n.js";
 import { endedAt, playersWithTotals, variantLabel } from "./history.js";
-import { ProfilePanel } from "./players.js";
+import { ProfilePanel, keyLooksValid } from "./players.js";
 import { h } from "./sheet.js";
 import { prefs, profile, savePrefs, saveSeat } from "./store.js";
 
@@ -25,9 +25,16 @@ export function playerName() {
   return name || t("lobby.defaultName");
 }
 
-/** What a seat's request says of the player: the name, and the profile's key when one is kept here. */
+/** A refusal made here, before asking the server (`code` as the server's: refusalText() says it). */
+function refused(code) {
+  return Object.assign(new Error(code), { code, message: "" });
+}
+
+/** What a seat's request says of the player: the name, and the profile's key when one is kept here (a damaged key
+ *  is refused here: no profile has it, and the server's answer would be about the request's format). */
 function who() {
   const kept = profile();
+  if (kept && !keyLooksValid(kept.key)) throw refused("bad_key");
   return kept ? { name: playerName(), player_key: kept.key } : { name: playerName() };
 }
 
@@ -68,9 +75,14 @@ export class Lobby {
     this.recentMore = false; // the last page was full: there may be more
     this.recentError = null;
     this.profile = new ProfilePanel({ render: () => this.render(), navigate: (url) => this.hooks.navigate?.(url) });
+    // another tab forgot, deleted, claimed or restored a profile: the panel and the rated boxes follow at once
+    this.onStorage = (event) => {
+      if (event.key === null || event.key === "mizerka.profile") this.profile.storageChanged();
+    };
   }
 
   async start() {
+    window.addEventListener("storage", this.onStorage);
     this.render();
     try {
       const m = await meta();
@@ -99,6 +111,7 @@ export class Lobby {
 
   destroy() {
     this.destroyed = true;
+    window.removeEventListener("storage", this.onStorage);
     this.profile.destroy();
   }
 
@@ -127,6 +140,16 @@ export class Lobby {
       this.error = error.code === "network" ? t("error.network") : apiErrorText(error);
     }
     if (!this.destroyed) this.render();
+  }
+
+  /** Before a rated start: the profile the lobby was drawn with must still be kept here (another tab may have
+   *  forgotten it); else refuse in words, and redraw (the rated boxes go unticked and disabled). */
+  ratedStillPossible(kept, rated) {
+    if (!rated || (profile() && profile().key === kept?.key)) return true;
+    this.profile.storageChanged();
+    this.error = t("lobby.ratedProfileGone");
+    this.render();
+    return false;
   }
 
   async run(task) {
@@ -186,14 +209,15 @@ export class Lobby {
 
     const play = h("button", { type: "button", id: "quickplay", class: "btn primary big", disabled: this.busy },
       t("lobby.quickplay"));
-    play.addEventListener("click", () => this.run(async () => {
+    const quickRated = Boolean(kept && p.rated);
+    play.addEventListener("click", () => this.ratedStillPossible(kept, quickRated) && this.run(async () => {
       keepName();
       this.hooks.openTable(await quickplay());
     }));
 
     const priv = h("button", { type: "button", id: "create-private", class: "btn", disabled: this.busy }, t("lobby.private"));
     const privateRated = Boolean(kept && p.privateRated);
-    priv.addEventListener("click", () => this.run(async () => {
+    priv.addEventListener("click", () => this.ratedStillPossible(kept, privateRated) && this.run(async () => {
       keepName();
       const { variant: rules, level: botLevel } = prefs();
       const o = this.privateOptions;

@@ -18,7 +18,7 @@ import { LeaderboardPage, PlayerPage } from "./players.js";
 import { Scorepad } from "./scorepad.js";
 import { h } from "./sheet.js";
 import { profile, seatFor } from "./store.js";
-import { TableView } from "./table.js";
+import { TableView, registeredMark } from "./table.js";
 
 let screen = null;
 const app = () => document.getElementById("app");
@@ -95,7 +95,10 @@ async function showJoin(id) {
   function renderJoin() {
     box.replaceChildren(h("h2", {}, info.name || t("join.title")));
     const list = h("ul", { class: "waiting-seats" });
-    for (const s of info.seats) list.append(h("li", { class: s.open ? "open" : "taken" }, s.open ? t("table.empty") : s.name || "?"));
+    for (const s of info.seats) {
+      list.append(h("li", { class: s.open ? "open" : "taken" }, s.open ? t("table.empty") : s.name || "?",
+        !s.open && s.registered ? registeredMark() : null));
+    }
     box.append(list);
     // a rated table seats profiles only: say so, and without a profile send the player to claim a name first
     const needsProfile = Boolean(info.options?.rated) && !profile();

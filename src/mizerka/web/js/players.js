@@ -48,13 +48,20 @@ export function ratingText(player) {
   return `${player.rating}${player.provisional ? "?" : ""}`;
 }
 
-/** The rating as an element: a provisional one is marked "?" with its meaning in a tooltip and for screen readers. */
-export function ratingElement(player) {
+/** The rating as an element: a provisional one is marked "?" with its meaning in a tooltip and for screen readers
+ *  (*spoken* false: the caller writes the word "provisional" next to it, visibly, so it is not said twice). */
+export function ratingElement(player, { spoken = true } = {}) {
   if (!player.provisional) return h("span", { class: "rating" }, String(player.rating));
   const help = t("rating.provisionalHelp");
   return h("span", { class: "rating provisional", title: help },
     String(player.rating), h("span", { "aria-hidden": "true" }, "?"),
-    h("span", { class: "visually-hidden" }, ` (${t("rating.provisional")})`));
+    spoken ? h("span", { class: "visually-hidden" }, ` (${t("rating.provisional")})`) : null);
+}
+
+/** Whether *key* can be a profile's key at all: 1 to 128 printable ASCII characters (no key has others, nor could
+ *  an HTTP header carry them).  A damaged key kept in localStorage is treated as a key the server does not know. */
+export function keyLooksValid(key) {
+  return typeof key === "string" && /^[\x21-\x7e]{1,128}$/.test(key);
 }
 
 /** *part* of *whole* as a percentage in the page's language, or "–" before 5 games (too few to mean much). */
@@ -91,6 +98,9 @@ export class ProfilePanel {
   constructor(hooks) {
     this.hooks = hooks;
     this.info = null; // the kept profile's PlayerInfo, once GET /api/profile answers
+    this.infoKey = null; // the key *info* belongs to (another tab may forget or replace the profile meanwhile)
+    this.shownKey = undefined; // the kept profile's key when the panel was last drawn (null: none)
+    this.notice = null; // a sentence (function) saying the profile was changed in another tab
     this.unknown = false; // the server does not know the kept key (403 bad_key)
     this.error = null; // the last refusal: a function giving its sentence in the current language
     this.busy = false;
@@ -106,18 +116,47 @@ export class ProfilePanel {
   async load() {
     const kept = profile();
     if (!kept) return;
+    if (!keyLooksValid(kept.key)) { // damaged in localStorage: no server knows it (and no header could carry it)
+      this.info = null;
+      this.infoKey = null;
+      this.unknown = true;
+      this.hooks.render();
+      return;
+    }
     try {
       const { data } = await apiResponse("GET", "/api/profile", undefined, { headers: bearer(kept.key) });
       if (profile()?.key !== kept.key) return; // forgotten or replaced meanwhile
       this.info = data;
+      this.infoKey = kept.key;
       this.unknown = false;
       this.error = null;
       if (data.name !== kept.name || data.id !== kept.id) saveProfile({ key: kept.key, id: data.id, name: data.name });
     } catch (error) {
-      if (error.code === "bad_key") this.unknown = true;
+      if (profile()?.key !== kept.key) return;
+      if (error.code === "bad_key" || error.code === "bad_request") this.unknown = true; // a key no profile can have
       else this.error = () => this.refusal(error);
     }
     this.hooks.render();
+  }
+
+  /** The profile kept here was changed in another tab (a `storage` event): forget what was shown of the old one,
+   *  close a confirmation about it, say so, and ask the server about the new one. */
+  storageChanged() {
+    const kept = profile();
+    if ((kept?.key ?? null) === (this.shownKey ?? null)) return;
+    this.confirm?.close();
+    this.confirm?.remove();
+    this.confirm = null;
+    this.info = null;
+    this.infoKey = null;
+    this.unknown = false;
+    this.keyShown = false;
+    this.copied = false;
+    this.error = null;
+    this.notice = () => t("profile.changedElsewhere");
+    announce(t("profile.changedElsewhere"));
+    this.hooks.render();
+    if (kept) this.load();
   }
 
   destroy() {
@@ -130,11 +169,12 @@ export class ProfilePanel {
     if (this.busy) return;
     this.busy = true;
     this.error = null;
+    this.notice = null;
     this.hooks.render();
     try {
       await task();
     } catch (error) {
-      this.error = () => this.refusal(error);
+      this.error = () => this.refusal(error, field);
       this.focusAfter = field;
     } finally {
       this.busy = false;
@@ -142,9 +182,10 @@ export class ProfilePanel {
     }
   }
 
-  refusal(error) {
+  /** A refusal's sentence; *field* is the field of the action refused ("claim-name": a claim). */
+  refusal(error, field) {
     if (error.code === "network") return t("error.network");
-    if (error.code === "bad_request") return t("profile.badName"); // the one field of a claim
+    if (error.code === "bad_request" && field === "claim-name") return t("profile.badName"); // a claim's one field
     if (error.code === "bad_name") return t("profile.nameRefused"); // a claim's name the server will not register
     return refusalText(error.code, error.message, { seconds: error.retryAfter });
   }
@@ -156,6 +197,7 @@ export class ProfilePanel {
       saveProfile({ key: answer.key, id: answer.player.id, name: answer.player.name });
       savePrefs({ name: answer.player.name });
       this.info = answer.player;
+      this.infoKey = answer.key;
       this.unknown = false;
       this.claimDraft = null;
       this.focusAfter = "profile-page-link";
@@ -171,7 +213,7 @@ export class ProfilePanel {
       this.hooks.render();
       return Promise.resolve();
     }
-    if (!/^[\x21-\x7e]{1,128}$/.test(key)) { // no key has other characters (nor could a header carry them)
+    if (!keyLooksValid(key)) { // no key has other characters (nor could a header carry them)
       this.error = () => t("refusal.bad_key");
       this.focusAfter = "restore-key";
       this.hooks.render();
@@ -182,6 +224,7 @@ export class ProfilePanel {
       saveProfile({ key, id: data.id, name: data.name });
       savePrefs({ name: data.name });
       this.info = data;
+      this.infoKey = key;
       this.unknown = false;
       this.keyDraft = "";
       this.restoreOpen = false;
@@ -194,9 +237,11 @@ export class ProfilePanel {
     forgetProfile();
     savePrefs({ rated: false, privateRated: false });
     this.info = null;
+    this.infoKey = null;
     this.unknown = false;
     this.keyShown = false;
     this.error = null;
+    this.notice = null;
     this.focusAfter = "claim-name";
     announce(t("profile.forgotten"));
     this.hooks.render();
@@ -204,16 +249,27 @@ export class ProfilePanel {
 
   /** "Forget on this device", after a confirmation: without the key the profile cannot be played here again. */
   askForget(opener) {
+    const kept = this.current();
+    if (kept) this.askConfirm(opener, "forget", { name: kept.name }, () => { if (this.current(kept)) this.forget(); });
+  }
+
+  /** The profile kept here, when it is still the one the panel shows (*expected*: the one a confirmation was about);
+   *  else null, after redrawing the panel with what is kept now (another tab forgot or replaced it). */
+  current(expected) {
     const kept = profile();
-    if (kept) this.askConfirm(opener, "forget", { name: kept.name }, () => this.forget());
+    const shown = expected ? expected.key : this.shownKey;
+    if (kept && kept.key === shown) return kept;
+    this.shownKey = shown; // let storageChanged() see the change
+    this.storageChanged();
+    return null;
   }
 
   /** "Delete my profile", after a confirmation: DELETE /api/profile, then forget it here (a refusal, such as a seat
    *  at a match not over, is shown in the panel and nothing changes). */
   askDelete(opener) {
-    const kept = profile();
+    const kept = this.current();
     if (!kept) return;
-    this.askConfirm(opener, "delete", { name: kept.name }, () => this.run(async () => {
+    this.askConfirm(opener, "delete", { name: kept.name }, () => this.current(kept) && this.run(async () => {
       await apiResponse("DELETE", "/api/profile", undefined, { headers: bearer(kept.key) });
       this.forget();
       announce(t("profile.deleted", { name: kept.name }));
@@ -229,10 +285,12 @@ export class ProfilePanel {
 
   element() {
     const kept = profile();
+    this.shownKey = kept?.key ?? null;
     const section = h("section", { class: "panel profile-panel", "aria-labelledby": "profile-title" },
       h("div", { class: "panel-head" }, h("h2", { id: "profile-title" }, t("profile.title")),
         pageLink("/?leaderboard=1", t("leaderboard.title"), { class: "btn small", id: "leaderboard-link" },
           this.hooks.navigate)));
+    if (this.notice) section.append(h("p", { class: "message info profile-notice" }, this.notice()));
     if (this.error) section.append(h("p", { class: "message error profile-error", role: "alert" }, this.error()));
     if (kept) this.renderKept(section, kept);
     else this.renderClaim(section);
@@ -285,7 +343,7 @@ export class ProfilePanel {
   }
 
   renderKept(section, kept) {
-    const info = this.info;
+    const info = this.infoKey === kept.key ? this.info : null; // never another profile's rating
     const actions = h("div", { class: "profile-actions" });
     if (this.unknown) {
       // a key this server does not know (another server's, or a database started afresh): offer to forget it
@@ -294,7 +352,7 @@ export class ProfilePanel {
     } else {
       const line = h("p", { class: "profile-line" }, t("profile.playingAs", { name: kept.name }));
       if (info) {
-        line.append(" · ", `${t("profile.rating")} `, ratingElement(info));
+        line.append(" · ", `${t("profile.rating")} `, ratingElement(info, { spoken: false }));
         if (info.provisional) line.append(` (${t("rating.provisional")})`);
         line.append(" · ", t("profile.games", { n: info.games }));
       }
@@ -376,15 +434,46 @@ export class LeaderboardPage {
     this.render();
   }
 
+  /** One page of GET /api/leaderboard: its rows and X-Total-Count (or null). */
+  async page(offset, limit) {
+    const { data, headers } = await apiResponse("GET", `/api/leaderboard?limit=${limit}&offset=${offset}`);
+    const total = Number.parseInt(headers.get("X-Total-Count") ?? "", 10);
+    return { rows: Array.isArray(data) ? data : [], total: Number.isFinite(total) ? total : null };
+  }
+
+  /** The first *count* rows afresh, page by page (the server gives at most 200 a page), without repeats. */
+  async reload(count) {
+    const rows = [];
+    const seen = new Set();
+    let total = null;
+    for (let offset = 0; offset < count;) {
+      const got = await this.page(offset, Math.min(200, count - offset));
+      total = got.total ?? total;
+      for (const r of got.rows) if (!seen.has(r.id)) { seen.add(r.id); rows.push(r); }
+      if (got.rows.length < Math.min(200, count - offset)) break; // the last page
+      offset += got.rows.length;
+    }
+    return { rows, total };
+  }
+
+  /** *offset* 0: the first page; else the next page after the rows shown.  When the ranking changed meanwhile (a
+   *  rating moved a player across the page boundary, a player came or went: the page repeats a row shown, or the
+   *  total is not the one shown), offsets no longer fit what is shown, so the list is read afresh from the top, as
+   *  long as it was plus a page: no player is lost, none is shown twice, and the list still ends at the total. */
   async load(offset) {
     this.loading = true;
     try {
-      const { data, headers } = await apiResponse("GET", `/api/leaderboard?limit=${LEADERBOARD_PAGE}&offset=${offset}`);
-      const known = new Set(offset ? (this.rows ?? []).map((r) => r.id) : []);
-      const page = (data || []).filter((r) => !known.has(r.id));
-      this.rows = offset ? [...(this.rows ?? []), ...page] : page;
-      const total = Number.parseInt(headers.get("X-Total-Count") ?? "", 10);
-      this.total = Number.isFinite(total) ? total : this.rows.length;
+      let { rows, total } = await this.page(offset, LEADERBOARD_PAGE);
+      if (offset) {
+        const known = new Set((this.rows ?? []).map((r) => r.id));
+        if (rows.some((r) => known.has(r.id)) || (total !== null && total !== this.total)) {
+          ({ rows, total } = await this.reload(offset + LEADERBOARD_PAGE));
+        } else {
+          rows = [...(this.rows ?? []), ...rows];
+        }
+      }
+      this.rows = rows;
+      this.total = total ?? this.rows.length;
       this.error = null;
     } catch (error) {
       this.error = error.code === "network" ? t("error.network")
@@ -528,7 +617,8 @@ export class PlayerPage {
           mine ? h("span", { class: "muted lb-you" }, ` ${t("leaderboard.you")}`) : null),
         h("div", { class: "player-nav" }, board, backButton(this.hooks))));
     if (p.kind === "bot") page.append(h("p", { class: "muted" }, t("player.botHelp")));
-    const rating = h("p", { class: "player-rating" }, `${t("leaderboard.rating")}: `, ratingElement(p));
+    const rating = h("p", { class: "player-rating" }, `${t("leaderboard.rating")}: `,
+      ratingElement(p, { spoken: false }));
     if (p.provisional) rating.append(h("span", { class: "muted" }, ` (${t("rating.provisionalHelp")})`));
     page.append(rating);
     const fact = (key, cls, value) => h("div", {}, h("dt", {}, t(key)), h("dd", { class: cls }, value));

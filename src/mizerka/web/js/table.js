@@ -1098,7 +1098,7 @@ export class TableView {
 }
 
 /** The mark beside a registered player's name (a profile holds the seat: the name is unique and proven). */
-function registeredMark() {
+export function registeredMark() {
   return h("span", { class: "registered-mark", role: "img", title: t("table.registered"),
     "aria-label": t("table.registered") }, "\u2713");
 }
