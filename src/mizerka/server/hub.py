@@ -161,6 +161,9 @@ GC_UNFREEZE_INTERVAL = 3600.0
 RATE_WINDOW = 5
 """Seconds over which :class:`EventRate` averages."""
 
+COMMIT_RETRY = 2.0
+"""Seconds after a failed write before the table asks whoever is to act again (a bot's decision, a stand-in)."""
+
 
 class EventRate:
     """Events stored per second, averaged over the last :data:`RATE_WINDOW` whole seconds (the server's load).
@@ -405,6 +408,7 @@ class LiveTable:
         self.grace: dict[int, asyncio.TimerHandle] = {}
         self.bot_seq = -1
         self.timer: asyncio.TimerHandle | None = None
+        self.timer_for: tuple[int, int, int] | None = None  # the (event number, journal epoch, seat) it times
         self.last_activity = time.monotonic()
         self.tasks: set[asyncio.Task[None]] = set()
         self.chat = ChatRoom()  # in memory only: a restart forgets it
@@ -533,6 +537,11 @@ class Hub:
             reloaded = await asyncio.to_thread(self._store().load, table.id)
             if reloaded is not None:
                 live.table = reloaded
+            # whoever was to act is asked again (a bot's decision, a stand-in whose grace ran out were lost with
+            # the write): a moment later, so that a database that is down is not asked in a loop
+            live.bot_seq = -1
+            self._stop_timer(live)
+            asyncio.get_running_loop().call_later(COMMIT_RETRY, self._schedule, live)
             raise TableError("internal", "the server could not store this; nothing changed") from None
         live.last_activity = time.monotonic()
         self.rate.add(len(events))
@@ -758,18 +767,28 @@ class Hub:
         for client in list(live.clients):
             client.send({"type": "presence", "seat": seat, "connected": connected})
 
-    def _schedule(self, live: LiveTable) -> None:
-        """Start the bot (or the turn timer) for whoever is to act.  Nobody connected: the table pauses."""
+    @staticmethod
+    def _stop_timer(live: LiveTable) -> None:
         if live.timer is not None:
             live.timer.cancel()
-            live.timer = None
+        live.timer, live.timer_for = None, None
+
+    def _schedule(self, live: LiveTable) -> None:
+        """Start the bot (or the turn timer) for whoever is to act.  Nobody connected: the table pauses (its turn
+        timer too), except a rated match, which plays on unwatched.
+
+        A turn timer runs once per decision: called again for the same position (a spectator's hello, a
+        reconnection, another seat's stand-in), it leaves the running timer alone, so the human to move cannot
+        put it off for ever."""
         table = live.table
         seat = table.to_move
         # a rated match plays on without anyone watching: leaving, or closing the page, does not escape its result
         if seat is None or (not live.clients and not (table.settings.rated and table.status == "playing")):
+            self._stop_timer(live)
             return
         seq = table.seq
         if table.seats[seat].bot_plays:
+            self._stop_timer(live)
             if live.bot_seq != seq:
                 live.bot_seq = seq
                 self._spawn(live, self._bot_turn(live, seat, seq, self.config.bot_delay, auto=False))
@@ -778,7 +797,12 @@ class Hub:
             live.grace[seat] = asyncio.get_running_loop().call_later(
                 self.config.grace, lambda: self._spawn(live, self._away(live, seat))
             )
-        if table.settings.turn_timer:
+        decision = (seq, table.epoch, seat)
+        if not table.settings.turn_timer:
+            self._stop_timer(live)
+        elif live.timer_for != decision:
+            self._stop_timer(live)
+            live.timer_for = decision
             live.timer = asyncio.get_running_loop().call_later(
                 table.settings.turn_timer,
                 lambda: self._spawn(live, self._bot_turn(live, seat, seq, 0.0, auto=True)),
@@ -886,6 +910,8 @@ class Hub:
                 raise TableError("bad_token", "this token holds no seat at this table")
             await self._commit(live, live.table.leave(seat))
             await self._demote(live, seat)
+            if live.table.rematch_ready():  # the last one the others waited for left: they wait no longer
+                await self._make_rematch(live)
         return live
 
     async def _demote(self, live: LiveTable, seat: int) -> None:
@@ -1103,6 +1129,8 @@ class Hub:
             return
         live.clients.discard(client)
         live.last_activity = time.monotonic()
+        if not live.clients:
+            self._schedule(live)  # nobody here: the table pauses, its turn timer too (a rated match plays on)
         if seat is None or seat in live.connected():
             return
         self._presence(live, seat, False)
@@ -1117,6 +1145,8 @@ class Hub:
         if seat in live.connected():
             return
         async with live.lock:
+            if seat in live.connected():  # came back while the lock was held (a hello waiting behind a write)
+                return
             await self._commit(live, live.table.set_standin(seat, True))
             self._schedule(live)
 
@@ -1195,16 +1225,23 @@ class Hub:
                                                "deleted")
         async with live.lock:
             if table.vote_rematch(client.seat):
-                # a rated table's seat whose profile was deleted since its vote is not carried over: it waits open
-                alive = [not table.settings.rated or await self._profile_lives(s.player) for s in table.seats]
-                seats = [SeatState(s.kind, s.level, s.name if s.token_hash or s.kind == "bot" else None, s.token_hash,
-                                   player=s.player if s.token_hash else None)
-                         if s.kind == "bot" or alive[i] else SeatState.human()
-                         for i, s in enumerate(table.seats)]
-                new = await self.create_table(table.settings, seats, parent=table.id)
-                await self._commit(live, table.rematch_event(new.table.id))
+                await self._make_rematch(live)
             client.send({"type": "ack", "id": request_id, "seq": table.seq, "action": "rematch",
                          "table": table.rematch_table, "waiting": table.rematch_waiting()})
+
+    async def _make_rematch(self, live: LiveTable) -> None:
+        """Every seated human has asked (the table's lock is held): make the rematch table, name it in the old
+        table's journal, and start it (a rated one plays on even if everyone has closed the page)."""
+        table = live.table
+        # a rated table's seat whose profile was deleted since its vote is not carried over: it waits open
+        alive = [not table.settings.rated or await self._profile_lives(s.player) for s in table.seats]
+        seats = [SeatState(s.kind, s.level, s.name if s.token_hash or s.kind == "bot" else None, s.token_hash,
+                           player=s.player if s.token_hash else None)
+                 if s.kind == "bot" or alive[i] else SeatState.human()
+                 for i, s in enumerate(table.seats)]
+        new = await self.create_table(table.settings, seats, parent=table.id)
+        await self._commit(live, table.rematch_event(new.table.id))
+        self._schedule(new)
 
     def _chat(self, client: Client, message: Chat) -> None:
         """Relay a seated human's chat message to everyone at the table (players and spectators), the sender's copy

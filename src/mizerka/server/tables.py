@@ -645,8 +645,13 @@ class Table:
         if self.status != "finished":
             raise TableError("not_over", "a rematch can be asked for once the match is over")
         self.rematch_votes.add(seat)
+        return self.rematch_ready()
+
+    def rematch_ready(self) -> bool:
+        """Whether a rematch is to be made now: asked for, by every human still seated, and not made yet."""
         humans = {i for i, s in enumerate(self.seats) if s.kind == "human" and s.token_hash is not None}
-        return humans <= self.rematch_votes and self.rematch_table is None
+        return (self.status == "finished" and bool(self.rematch_votes & humans) and humans <= self.rematch_votes
+                and self.rematch_table is None)
 
     def rematch_waiting(self) -> list[int]:
         """The seated humans who have not asked for a rematch yet (empty once the rematch table is made)."""
