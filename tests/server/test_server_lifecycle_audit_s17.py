@@ -173,3 +173,23 @@ def test_the_rematch_is_made_when_the_last_one_waited_for_leaves(server: ThreadS
     assert made["event"]["table"] == server.hub.tables[table].table.rematch_table is not None
     a.close()
     b.close()
+
+
+def test_the_sweep_spares_a_table_that_came_to_life_while_it_waited(make_server: Any) -> None:
+    """The sweep judged a table idle before it took the table's lock: a join committed while it waited for the
+    lock got a seat at a table closed a moment later."""
+    server = make_server(abandon_after=0.5, cleanup_interval=3600)
+    table = httpx.post(server.url + "/api/tables", json={"variant": SHORT, "seats": [
+        {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]}).json()["id"]
+    live = server.hub.tables[table]
+    time.sleep(0.7)  # idle long enough
+
+    async def join_during_the_sweep() -> list[str]:
+        async with live.lock:  # a join holds the lock while the sweep starts
+            sweep = asyncio.ensure_future(server.hub.cleanup())
+            await asyncio.sleep(0.1)
+            live.last_activity = time.monotonic()  # what the join's write does
+        return await sweep
+
+    assert asyncio.run_coroutine_threadsafe(join_during_the_sweep(), server.hub.loop).result(10) == []
+    assert table in server.hub.tables and server.hub.tables[table].table.status == "waiting"

@@ -1297,12 +1297,16 @@ class Hub:
 
     async def cleanup(self) -> list[str]:
         """Close (or unload, when finished) every table idle and unwatched for ``abandon_after`` seconds."""
-        now = time.monotonic()
+        def idle(live: LiveTable) -> bool:
+            return not live.clients and time.monotonic() - live.last_activity >= self.config.abandon_after
+
         gone = []
         for table_id, live in list(self.tables.items()):
-            if live.clients or now - live.last_activity < self.config.abandon_after:
+            if not idle(live):
                 continue
             async with live.lock:
+                if not idle(live):  # a join or a hello got in while the lock was awaited: the table lives on
+                    continue
                 if live.table.status in ("waiting", "playing"):
                     await self._commit(live, live.table.close("abandoned"))
             for task in list(live.tasks):
