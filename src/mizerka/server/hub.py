@@ -541,7 +541,7 @@ class Hub:
             # the write): a moment later, so that a database that is down is not asked in a loop
             live.bot_seq = -1
             self._stop_timer(live)
-            asyncio.get_running_loop().call_later(COMMIT_RETRY, self._schedule, live)
+            asyncio.get_running_loop().call_later(COMMIT_RETRY, self._schedule_if_open, live)
             raise TableError("internal", "the server could not store this; nothing changed") from None
         live.last_activity = time.monotonic()
         self.rate.add(len(events))
@@ -767,6 +767,11 @@ class Hub:
         for client in list(live.clients):
             client.send({"type": "presence", "seat": seat, "connected": connected})
 
+    def _schedule_if_open(self, live: LiveTable) -> None:
+        """:meth:`_schedule`, unless the table has been closed and unloaded meanwhile."""
+        if self.tables.get(live.table.id) is live:
+            self._schedule(live)
+
     @staticmethod
     def _stop_timer(live: LiveTable) -> None:
         if live.timer is not None:
@@ -802,11 +807,13 @@ class Hub:
             self._stop_timer(live)
         elif live.timer_for != decision:
             self._stop_timer(live)
+
+            def out_of_time() -> None:
+                live.timer, live.timer_for = None, None  # spent: if its move fails, a later call may start another
+                self._spawn(live, self._bot_turn(live, seat, seq, 0.0, auto=True))
+
             live.timer_for = decision
-            live.timer = asyncio.get_running_loop().call_later(
-                table.settings.turn_timer,
-                lambda: self._spawn(live, self._bot_turn(live, seat, seq, 0.0, auto=True)),
-            )
+            live.timer = asyncio.get_running_loop().call_later(table.settings.turn_timer, out_of_time)
 
     def _spawn(self, live: LiveTable, coro: Any) -> None:
         task = asyncio.create_task(coro)
