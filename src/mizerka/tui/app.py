@@ -21,7 +21,6 @@ import warnings
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from rich.markup import escape
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -37,7 +36,7 @@ from mizerka.rules import Contract, Role
 from mizerka.terminal import RecordFile, refusal_text
 from mizerka.tui.model import TableModel, UndoError
 from mizerka.tui.review import check_reviewable, deal_range
-from mizerka.tui.review_screen import Reviews, ReviewScreen, call_from_worker
+from mizerka.tui.review_screen import Reviews, ReviewScreen, call_from_worker, literal, rich_markup
 
 __all__ = ["ContractDialog", "ExchangeDialog", "InfoDialog", "MizerkaApp", "SheetDialog", "TableApp", "card_markup",
            "sorted_hand"]
@@ -315,18 +314,27 @@ class TableApp(App[None]):
         yield Footer()
 
     def log_line(self, text: str | Text) -> None:
-        """Write a line to the game log: a string is Rich markup (escape what a person typed, :meth:`who`), a
-        :class:`~rich.text.Text` is written as it is."""
+        """Write a line to the game log: a string is Rich markup (what a person typed goes in through
+        :func:`~mizerka.tui.review_screen.literal`, as :meth:`who` does), a :class:`~rich.text.Text` is written as
+        it is."""
         self.query_one("#log", RichLog).write(text)
+
+    def show(self, panel: str, markup: str) -> None:
+        """Put *markup* (Rich markup, like the log's) in the ``Static`` panel with the id *panel* (``"#status"``).
+
+        Given as a :class:`~rich.text.Text`: a string would be read as Textual's markup, in which a name ending in
+        a backslash cannot be written before a tag (:func:`~mizerka.tui.review_screen.rich_markup`)."""
+        self.query_one(panel, Static).update(rich_markup(markup))
 
     def name_of(self, seat: int) -> str:
         """The seat's name as plain text ("You" for the human's seat): for the dialogs, which show no markup."""
         raise NotImplementedError
 
-    def who(self, seat: int) -> str:
-        """The seat's name for markup (the log, the panels): a name is what a person typed, and "[b]" or
-        "[@click=app.quit]" in it is text, not a style or an action."""
-        return escape(self.name_of(seat))
+    def who(self, seat: int, width: int = 0) -> str:
+        """The seat's name for markup (the log, the panels), padded with spaces to *width* characters: a name is
+        what a person typed, and "[b]" or "[@click=app.quit]" in it is text, not a style or an action, and a
+        backslash at its end is a backslash (:func:`~mizerka.tui.review_screen.literal`)."""
+        return literal(self.name_of(seat).ljust(width))
 
     def playable(self) -> list[Card]:
         """The cards the human may play now, in display order; empty when it is not their turn to play."""
@@ -451,11 +459,11 @@ class MizerkaApp(TableApp):
     def on_mount(self) -> None:
         names = self.model.match.players
         others = ", ".join(f"{names[s]} ({lv})" for s, lv in self.model.levels.items())
-        self.log_line(f"Mizerka, {self.model.match.rules.spec()}: you are {names[self.model.seat]}; "
-                      f"against {others}.  F1 for help.")
+        self.log_line(literal(f"Mizerka, {self.model.match.rules.spec()}: you are {names[self.model.seat]}; "
+                              f"against {others}.  F1 for help."))
         if self.record is not None:
             replaced = " (it replaces the old record there)" if self.record.replaces else ""
-            self.log_line(escape(f"The record of the finished deals goes to {self.record.name} after each "
+            self.log_line(literal(f"The record of the finished deals goes to {self.record.name} after each "
                                  f"deal{replaced}."))
         self.refresh_view()
         self.call_after_refresh(self.advance)
@@ -495,19 +503,19 @@ class MizerkaApp(TableApp):
             lines.append(f"Trick {len(obs.tricks) + 1} of {rules.n_tricks}")
         if match.is_over():
             lines.append("[b]The match is over.[/b] Press n for a new match, p for the sheet, x to quit.")
-        self.query_one("#status", Static).update("\n".join(lines))
+        self.show("#status", "\n".join(lines))
         # quotas against tricks, totals
         score_lines = ["[b]seat      tricks/quota  total[/b]"]
         for role, seat in enumerate(obs.active_seats):
             quota = rules.quota(role, obs.contract) if obs.contract is not None else None
             q = f"{obs.tricks_won[seat]:>2} / {quota}" if quota is not None else "  -"
             total = obs.totals[seat] if obs.totals else 0
-            score_lines.append(f"{self.who(seat):<9} {q:<12}  {total:+d}")
+            score_lines.append(f"{self.who(seat, 9)} {q:<12}  {total:+d}")
         for seat in range(rules.n_seats):  # four at the table: the dealer sits out, and keeps a total
             if seat not in obs.active_seats:
                 total = obs.totals[seat] if obs.totals else 0
-                score_lines.append(f"{self.who(seat):<9} {'sits out':<12}  {total:+d}")
-        self.query_one("#scores", Static).update("\n".join(score_lines))
+                score_lines.append(f"{self.who(seat, 9)} {'sits out':<12}  {total:+d}")
+        self.show("#scores", "\n".join(score_lines))
         # the trick on the table
         table = []
         if obs.phase is Phase.PLAY or obs.phase is Phase.DONE:
@@ -517,10 +525,10 @@ class MizerkaApp(TableApp):
                 seat = order[(start + i) % 3]
                 card = card_markup(obs.trick[i]) if i < len(obs.trick) else "·"
                 lead = " (led)" if i == 0 and obs.trick else ""
-                table.append(f"{self.who(seat):<9} {card}{lead}")
+                table.append(f"{self.who(seat, 9)} {card}{lead}")
         else:
             table.append("(no trick yet)")
-        self.query_one("#table", Static).update("\n".join(table))
+        self.show("#table", "\n".join(table))
         # your hand
         legal = set(self.legal_cards(obs))
         cards = self.hand_order(obs)
@@ -530,7 +538,7 @@ class MizerkaApp(TableApp):
         selected = legal_in_order[self.cursor] if legal_in_order else None
         shown = " ".join(card_markup(c, dim=bool(legal) and c not in legal, cursor=c == selected) for c in cards)
         prompt = "  ← your turn: ← → and Enter" if legal else ""
-        self.query_one("#hand", Static).update(f"Your hand: {shown or '-'}{prompt}")
+        self.show("#hand", f"Your hand: {shown or '-'}{prompt}")
 
     def report_new_events(self) -> None:
         """Log what happened since last time, from the human's view of each deal (finished ones included)."""
@@ -595,7 +603,7 @@ class MizerkaApp(TableApp):
             winners = " and ".join(self.who(s) for s in outcome.winners)
             self.log_line(f"[b]The match is over. Winner: {winners}{' (shared)' if outcome.shared else ''}.[/b]")
             if self.record is not None and self.model.match is self.recorded_match:
-                self.log_line(escape(self.record.where()))
+                self.log_line(literal(self.record.where()))
         self.log_line(f"Press r to review deal {number}: every card judged by the solver.")
         self.refresh_bindings()  # the review key shows in the footer
 
@@ -714,7 +722,7 @@ class MizerkaApp(TableApp):
         self.cursor = 0
         self.log_line(f"[b]══ A new match (seed {seed}): deal 1 of {match.n_deals} ══[/b]")
         if self.record is not None:
-            self.log_line(escape(f"This match is not recorded: {self.record.name} keeps the record of the "
+            self.log_line(literal(f"This match is not recorded: {self.record.name} keeps the record of the "
                                  "first one."))
         self.refresh_view()
         self.call_after_refresh(self.advance)

@@ -42,6 +42,9 @@ BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
               help="seconds between the computer players' moves in the full-screen game")
 @click.option("--connect", metavar="URL", default=None,
               help="join a table on a mizerka server with its invite link (http://host:port/?table=ID)")
+@click.option("--watch", is_flag=True,
+              help="with --connect: watch the table as a spectator (no seat: the table and the chat as everyone sees "
+                   "them, never a hand; the table must admit spectators)")
 @click.option("--new-seat", is_flag=True,
               help="with --connect: take a free seat even if you hold one at that table (remembered seats are "
                    "taken back by default)")
@@ -55,19 +58,30 @@ BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
                    "it is a mizerka record)")
 @click.pass_context
 def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, name: str, opponents: str,
-                 unicode: bool | None, plain: bool, bot_delay: float, connect: str | None, new_seat: bool,
-                 player_key: str | None, record_name: str | None) -> None:
+                 unicode: bool | None, plain: bool, bot_delay: float, connect: str | None, watch: bool,
+                 new_seat: bool, player_key: str | None, record_name: str | None) -> None:
     """Play a whole match against computer players: full screen at a terminal, or line by line.
 
     Full screen: ← → and Enter play your cards, ? gives a hint, u takes back your last card (and the computer
     players' moves after it; never past your exchange or contract), l shows the last trick, p the score sheet,
     r reviews a finished deal card by card, F1 all keys, x quits.  Use --plain (or pipe the output) for the
     line game, where undo does the same.
+
+    With --connect URL, play at a server's table (--watch: watch it as a spectator); once its match is over, n
+    (full screen) or rematch (line game) asks for a rematch with the same players.
     """
     from mizerka import terminal
 
     if new_seat and connect is None:
         raise click.UsageError("--new-seat goes with --connect (it chooses a seat at a server's table)")
+    if watch and connect is None:
+        raise click.UsageError("--watch goes with --connect (it watches a server's table: --connect URL --watch)")
+    if watch:
+        given_key = ctx.get_parameter_source("player_key") is click.core.ParameterSource.COMMANDLINE
+        for used, flag in ((new_seat, "--new-seat"), (given_key, "--player-key"),
+                           (ctx.get_parameter_source("name") is not click.core.ParameterSource.DEFAULT, "--name")):
+            if used:
+                raise click.UsageError(f"{flag} cannot be used with --watch: a spectator takes no seat")
     if connect is None and ctx.get_parameter_source("player_key") is click.core.ParameterSource.COMMANDLINE:
         # MIZERKA_PLAYER_KEY alone is no mistake: it may stay set for the games at a server
         raise click.UsageError("--player-key goes with --connect (it takes a seat at a server's table as your profile)")
@@ -83,7 +97,7 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
                 raise click.UsageError(f"{flag} cannot be used with --connect: the server's table decides it")
         given = ctx.get_parameter_source("name") is not click.core.ParameterSource.DEFAULT
         play_remote(connect, name=name if given else None, plain=plain, unicode=unicode, fresh_seat=new_seat,
-                    player_key=player_key)
+                    player_key=None if watch else player_key, watch=watch)
         return
     if plain or not sys.stdout.isatty() or not sys.stdin.isatty():
         ctx.invoke(terminal.play_command, seed=seed, rules=rules, seat=seat, name=name, opponents=opponents,

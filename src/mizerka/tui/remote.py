@@ -20,6 +20,10 @@ bots.  This module is its terminal client.
   itself is never written down here: the seat book keeps only a fingerprint of it (:func:`key_fingerprint`).
 * :class:`RemoteLineGame` is the ``--plain`` game (screen readers, pipes); the full-screen one is
   :class:`mizerka.tui.remote_app.RemoteApp`.
+* ``--watch`` (:func:`watch_table`) follows a table as a spectator, without a token: the spectator's view holds
+  public information only, and both games say in words what a spectator cannot do (act, chat) without sending it.
+* Once the match is over a seated player asks for a rematch (:meth:`RemoteTable.rematch`); when every seated
+  human has asked, :meth:`RemoteTable.follow_rematch` takes the seat (and the seat book's entry) to the new table.
 
 The server explains every refusal (``error`` with a code and a reason): the client shows the reason and asks
 again; nothing is lost.  Hints come from the server, and only at tables whose ``hints`` option is on.
@@ -51,6 +55,7 @@ import hashlib
 import itertools
 import json
 import os
+import queue
 import socket
 import threading
 import time
@@ -70,9 +75,10 @@ from mizerka.tui.review import REMOTE_REVIEW
 if TYPE_CHECKING:
     from websockets.sync.client import ClientConnection
 
-__all__ = ["CHAT_MAX_CHARS", "CHAT_PRESET_TEXTS", "RATED_NOTE", "HeldSeat", "Invite", "RemoteError", "RemoteLineGame",
-           "RemoteRefused", "RemoteTable", "SeatBook", "chat_line", "chat_too_long", "key_fingerprint",
-           "marked_name", "parse_invite", "play_remote", "sheet_text", "view_observation"]
+__all__ = ["CHAT_MAX_CHARS", "CHAT_PRESET_TEXTS", "RATED_NOTE", "SPECTATOR_CHAT", "HeldSeat", "Invite", "RemoteError",
+           "RemoteLineGame", "RemoteRefused", "RemoteTable", "SeatBook", "chat_line", "chat_too_long", "invite_link",
+           "key_fingerprint", "marked_name", "parse_invite", "play_remote", "rematch_refusal", "sheet_text",
+           "undone_cards", "view_observation", "waiting_text", "watch_table"]
 
 PROTOCOL_VERSION = 1
 """The protocol version this client speaks (``docs/protocol.md``)."""
@@ -131,6 +137,10 @@ _PHASES = {"waiting": Phase.CHOOSE, "choose": Phase.CHOOSE, "exchange": Phase.EX
 
 RATED_NOTE = "Rated table: no hints, no undo; the result changes the players' ratings."
 """What the line game and the full-screen game say once at a rated table (the view's ``options.rated``)."""
+
+SPECTATOR_CHAT = "Spectators can read the chat but not write in it: only the seated players talk."
+"""What both games say, without sending anything, when a spectator tries to chat (the server would answer
+``no_seat``)."""
 
 
 def marked_name(player: dict[str, Any], unicode: bool = True) -> str:
@@ -215,6 +225,15 @@ def parse_invite(url: str) -> Invite:
     http = f"{parts.scheme}://{parts.netloc}{path}"
     ws_scheme = "wss" if parts.scheme == "https" else "ws"
     return Invite(http=http, websocket=f"{ws_scheme}://{parts.netloc}{path}/ws", table=table)
+
+
+def invite_link(invite: Invite) -> str:
+    """The invite link of *invite*'s table, as the browser client shares it (what :func:`parse_invite` reads).
+
+    >>> invite_link(parse_invite("http://127.0.0.1:8000/play/?table=Vq3xY"))
+    'http://127.0.0.1:8000/play/?table=Vq3xY'
+    """
+    return f"{invite.http}/?table={urllib.parse.quote(invite.table, safe='')}"
 
 
 # -- the seats you hold ----------------------------------------------------------------------------------------
@@ -468,6 +487,9 @@ class RemoteTable:
         self._resync: tuple[list[dict[str, Any]], int] | None = None
         self.chat: list[dict[str, Any]] = []  # the table's chat as received (the welcome's history, then live)
         self._new_chat: list[dict[str, Any]] = []
+        # the seat book that remembers our seat here, and the entry it keeps (set by take_seat): a rematch moves it
+        self.book: SeatBook | None = None
+        self.held: HeldSeat | None = None
 
     # -- the lobby ------------------------------------------------------------------------------------------
 
@@ -498,7 +520,8 @@ class RemoteTable:
             return RemoteRefused(f"the invite link is stale: the server has no open table {table!r} "
                                  "(it has finished or closed); ask for a new link", code or "unknown_table")
         if code in ("table_full", "seat_taken"):
-            return RemoteRefused(f"table {table!r} has no free seat: {message or code}", code)
+            return RemoteRefused(f"table {table!r} has no free seat: {message or code} (to follow the match as a "
+                                 "spectator instead, add --watch)", code)
         if code == "match_over":
             return RemoteRefused(f"the invite link is stale: the match at table {table!r} is over", code)
         if code == "profile_needed":
@@ -584,6 +607,9 @@ class RemoteTable:
             code, message = reply.get("code"), reply.get("message")
             if code == "unknown_table":
                 raise RemoteRefused(f"the invite link is stale: {message}", code)
+            if code == "spectators_off":
+                raise RemoteRefused(f"table {self.invite.table!r} admits no spectators: its host turned watching "
+                                    "off, so only its players can follow it", code)
             raise RemoteRefused(f"the server refused the connection: {message} ({code})", code)
 
     def close(self) -> None:
@@ -883,6 +909,54 @@ class RemoteTable:
         """Whether the table has a chat (its ``chat`` option; a server without chat has none)."""
         return bool(self.view.get("options", {}).get("chat"))
 
+    @property
+    def spectator(self) -> bool:
+        """Whether this connection watches the table without a seat (``hello`` without a token): it sees what
+        every player sees on the table, never a hand, and can neither act nor write in the chat."""
+        return self.token is None
+
+    # -- the rematch ------------------------------------------------------------------------------------------
+
+    def rematch(self) -> dict[str, Any]:
+        """Ask for a rematch once the match is over; return the ``ack`` (``table``: the new table once every seated
+        human has asked, else ``None``; ``waiting``: the seats still to ask) or the ``error`` (``not_over``,
+        ``server_full``, ``no_seat``...; see :func:`rematch_refusal`).  Asking again is harmless: it tells who is
+        still to ask.  The ``rematch`` event comes before the ``ack`` that names the table."""
+        return self.request({"type": "rematch"})
+
+    def rematch_target(self) -> str | None:
+        """The table of the rematch of this table's match, once every seated human has asked for it (the view's
+        ``rematch``, set with the ``rematch`` event, and in the view of a connection that missed it), else
+        ``None``.  :meth:`follow_rematch` goes there."""
+        target = self.view.get("rematch")
+        return target if isinstance(target, str) and target and target != self.invite.table else None
+
+    def follow_rematch(self) -> str:
+        """Move to the rematch's table (:meth:`rematch_target`) and return its id: ``hello`` there with the same
+        token (a spectator without one), the same seat, the new table's view and events from its start.
+
+        The events of the old table not handed out yet (:meth:`drain`) are kept, so that the last of them (the
+        ``rematch`` event) is still shown before the new table's.  The seat book that held our seat at the old
+        table (:attr:`book`) holds it at the new one instead: the old link is stale, the match there is over.
+
+        Raises:
+            RemoteError: there is no rematch to follow, or the new table cannot be reached or refuses us.
+        """
+        target = self.rematch_target()
+        if target is None:
+            raise RemoteError("there is no rematch table to go to")
+        old = self.invite
+        with self._lock:
+            self.invite = dataclasses.replace(old, table=target)
+            self.events, self._undone, self._resync = [], [], None
+            self.seq = self.epoch = 0
+        self._replies.clear()
+        self.connect()  # (the rules stay: a rematch has the table's options, its variant too)
+        if self.book is not None and self.held is not None:
+            self.book.put(self.invite, self.held)
+            self.book.forget(old)
+        return target
+
     # -- what the client shows --------------------------------------------------------------------------------
 
     def drain(self) -> list[dict[str, Any]]:
@@ -965,16 +1039,22 @@ class RemoteLineGame(TerminalGame):
     """The ``--plain`` game at a server's table: :class:`~mizerka.terminal.TerminalGame`'s prompts and texts,
     with the server as the table (it checks every action; its refusals are shown and the prompt asks again).
 
+    A spectator's table (:attr:`RemoteTable.spectator`) is watched instead (:meth:`watch`): the play is written
+    as it comes, and commands (``sheet``, ``last``, ``quit``...) are read meanwhile.
+
     Args:
         table: a connected :class:`RemoteTable`.
         read, write, unicode, colour: as for :class:`~mizerka.terminal.TerminalGame`.
         poll: seconds to wait for the server between checks (the other seats' moves arrive meanwhile).
+        ask_after_match: once the match is over, ask whether to play a rematch (:meth:`after_match`) instead of
+            ending; ``mizerka play --connect`` asks at a terminal, not when the answers come from a pipe or file.
     """
 
     offers_review = False  # the hidden cards of the finished deals are the server's: the web app reviews them
 
     def __init__(self, table: RemoteTable, *, read: Callable[[str], str], write: Callable[[str], None],
-                 unicode: bool = True, colour: bool = False, poll: float = 0.5) -> None:
+                 unicode: bool = True, colour: bool = False, poll: float = 0.5,
+                 ask_after_match: bool = False) -> None:
         # TerminalGame's formatting helpers need only these; the match lives on the server.
         self.table = table
         self.seat = table.seat if table.seat is not None else -1
@@ -989,11 +1069,13 @@ class RemoteLineGame(TerminalGame):
         self._active: tuple[int, ...] = ()
         self._waiting_said = False
         self._rated_said = False
+        self.ask_after_match = ask_after_match
 
     # -- the loop -------------------------------------------------------------------------------------------
 
     def run_remote(self) -> dict[str, Any]:
-        """Play until the match is over; return the final view.
+        """Play until the match is over; return the final view.  A rematch (:meth:`after_match`, or one every
+        player asked for from elsewhere) is followed to its table and played on.
 
         Raises:
             QuitGame: the human typed ``quit`` (the seat stays: a bot stands in after the server's grace period).
@@ -1001,20 +1083,22 @@ class RemoteLineGame(TerminalGame):
             RemoteError: the connection is lost for good, or the table was closed.
         """
         table = self.table
+        if table.spectator:
+            return self.watch()
         if table.rated() and not self._rated_said:
             self._rated_said = True
             self.write(self._style(RATED_NOTE, bold=True))
         while True:
-            self.names = tuple(table.names())
-            for undone in table.drain_undone():
-                self.report_undone(undone)
-            for event in table.drain():
-                self.report_event(event)
-            self.report_chat()
+            self.report_news()
             view = table.view
+            if table.rematch_target() is not None:
+                self.follow_rematch()
+                continue
             if view["status"] == "abandoned":
                 raise RemoteError("the server closed the table (abandoned)")
             if view["status"] == "finished" and table.current:
+                if self.ask_after_match and self.after_match():
+                    continue  # the rematch's table is named: the loop goes there
                 return view
             if table.my_turn():
                 self.ask_remote()
@@ -1025,6 +1109,184 @@ class RemoteLineGame(TerminalGame):
                 self.write(f"Waiting for players: seat{'s' if len(free) != 1 else ''} {', '.join(free)} "
                            f"{'are' if len(free) != 1 else 'is'} free.  Share the invite link.")
             table.poll(self.poll_every)
+
+    def report_news(self) -> None:
+        """Write what happened since the last call: undos, the table's events, chat."""
+        table = self.table
+        self.names = tuple(table.names())
+        for undone in table.drain_undone():
+            self.report_undone(undone)
+        for event in table.drain():
+            self.report_event(event)
+        self.report_chat()
+
+    def follow_rematch(self) -> None:
+        """Go to the rematch's table (every player asked for it) and say where we are now."""
+        table = self.table
+        target = table.follow_rematch()
+        self._tricks_in_deal, self._active, self._waiting_said = 0, (), False
+        self.names = tuple(table.names())
+        self.write(self._style(f"You are at table {target} now", bold=True)
+                   + f" (its invite link: {invite_link(table.invite)}).")
+
+    # -- after the match --------------------------------------------------------------------------------------
+
+    AFTER_MATCH_HELP = """\
+  rematch      ask for a new match with the same players (at a new table, your seat kept); it starts when
+               every seated player has asked, and you move there
+  sheet        the score sheet
+  say TEXT     say TEXT to the table (chat)
+  quit, Enter  leave"""
+
+    def after_match(self) -> bool:
+        """The match is over: ask whether to play a rematch.  ``rematch`` asks the server; until every other seated
+        player has asked too, the game says who is still to ask and waits (Ctrl+C leaves).  True once the
+        rematch's table is named (the run loop goes there), False when the player leaves (``quit`` or Enter).
+
+        The input ending is leaving (the match is over: nothing is lost).
+
+        Raises:
+            RemoteError: the connection is lost for good, or the table was closed while waiting.
+        """
+        table = self.table
+        self.write("Type rematch to play again with the same players, or quit (or just Enter) to leave; ? for the "
+                   "commands.")
+        while True:
+            try:
+                with table.listening():  # heartbeats and the others' chat keep flowing while you think
+                    answer = self.read("After the match> ").strip()
+            except EOFError:  # the input ended: the match is over, nothing is lost
+                return False
+            self.report_news()
+            if table.rematch_target() is not None:  # every player asked meanwhile (from elsewhere too)
+                return True
+            command = answer.lower()
+            if command in ("", "quit", "exit", "q"):
+                return False
+            if command == "rematch":
+                if self.ask_rematch():
+                    return True
+            elif command in ("?", "help"):
+                self.write(self.AFTER_MATCH_HELP)
+            elif command == "sheet":
+                self.write(sheet_text(table.view, self.names))
+            elif command.split(maxsplit=1)[:1] == ["say"]:
+                self.say(answer[len("say"):].strip())
+            else:
+                self.write("Type rematch, sheet, say TEXT or quit (? for help).")
+
+    def ask_rematch(self) -> bool:
+        """Ask for a rematch (the ``rematch`` command): say the server's refusal in words (False), or wait until
+        every seated player has asked and the new table is named (True).  While waiting, the table's news and
+        chat are written as they come."""
+        table = self.table
+        reply = table.rematch()
+        if reply["type"] == "error":
+            self.write(self._style(rematch_refusal(reply), fg="yellow"))
+            return False
+        if reply.get("table") is None and table.rematch_target() is None:
+            self.write(waiting_text([int(s) for s in reply.get("waiting") or []], self.names)
+                       + "  (Ctrl+C leaves.)")
+            while table.rematch_target() is None:
+                table.poll(self.poll_every)
+                self.report_news()
+                if table.view.get("status") == "abandoned":
+                    raise RemoteError("the server closed the table (abandoned) before the rematch")
+        return True
+
+    # -- watching -------------------------------------------------------------------------------------------
+
+    WATCH_HELP = """\
+You are watching: the table and the chat as everyone sees them; no hand is ever shown to a spectator.
+  sheet        the score sheet
+  last         the last trick
+  quit         stop watching (Ctrl+C too)
+The play is written as it comes; type a command at any time.  Spectators cannot act or write in the chat."""
+
+    def watch(self) -> dict[str, Any]:
+        """Follow the table as a spectator until the match is over; return the final view.  A rematch the players
+        ask for is followed too.
+
+        Commands are read in a background thread while the play is written (a spectator has no turn to wait for):
+        ``sheet``, ``last``, ``?``, ``quit``; ``say`` and the players' commands are answered in words, and
+        nothing is sent.  When the input ends, watching goes on without commands.
+
+        Raises:
+            QuitGame: the spectator typed ``quit``.
+            RemoteError: the connection is lost for good, or the table was closed.
+        """
+        table = self.table
+        commands: queue.Queue[str | None] = queue.Queue()
+        stop = threading.Event()
+
+        def read_commands() -> None:
+            while not stop.is_set():
+                try:
+                    line = self.read("")
+                except Exception:  # EOFError: the input ended (a pipe, a file): watching goes on without it
+                    commands.put(None)
+                    return
+                commands.put(line)
+
+        threading.Thread(target=read_commands, name="mizerka-watch-commands", daemon=True).start()
+        reading = True
+        try:
+            while True:
+                self.report_news()
+                if table.rematch_target() is not None:  # the players asked for one: watch it too
+                    self.follow_rematch()
+                    continue
+                view = table.view
+                if view["status"] == "abandoned":
+                    raise RemoteError("the server closed the table (abandoned)")
+                if view["status"] == "finished" and table.current:
+                    return view
+                if view["status"] == "waiting" and not self._waiting_said:
+                    self._waiting_said = True
+                    free = [str(p["seat"]) for p in view["players"] if p["open"]]
+                    self.write(f"Waiting for players (free seat{'s' if len(free) != 1 else ''}: {', '.join(free)}).")
+                while reading:
+                    try:
+                        line = commands.get_nowait()
+                    except queue.Empty:
+                        break
+                    if line is None:
+                        reading = False
+                    else:
+                        self.spectator_command(line)
+                table.poll(self.poll_every)
+        finally:
+            stop.set()
+
+    def spectator_command(self, answer: str) -> None:
+        """One command typed while watching (see :meth:`watch`)."""
+        table = self.table
+        command = answer.strip().lower()
+        if not command:
+            return
+        if command in ("?", "help"):
+            self.write(self.WATCH_HELP)
+        elif command == "sheet":
+            self.write(sheet_text(table.view, self.names))
+        elif command in ("last", "last trick"):
+            last = table.view.get("last_trick")
+            if not last:
+                self.write("No trick has been completed in this deal yet.")
+            else:
+                cards = ", ".join(f"{self.who(s)} {self.card(Card.from_str(c))}"
+                                  for s, c in zip(last["seats"], last["cards"], strict=True))
+                self.write(f"Last trick: {cards} → {self.who(last['winner'])}.")
+        elif command in ("quit", "exit", "q"):
+            raise QuitGame
+        elif command.split(maxsplit=1)[:1] == ["say"]:
+            self.write(self._style(SPECTATOR_CHAT, fg="yellow"))
+        elif command in ("hand", "hint", "undo", "u", "rematch"):
+            self.write(self._style("Spectators hold no hand and cannot act: " + {
+                "hand": "no hand is shown to a spectator.", "hint": "hints are for the players.",
+                "rematch": "only the seated players ask for a rematch (you follow them to it)."}.get(
+                command, "only a player takes back cards."), fg="yellow"))
+        else:
+            self.write("Spectators cannot act; type ? for the commands.")
 
     def ask_remote(self) -> None:
         """Ask for our action until the server accepts one (or the view moves on)."""
@@ -1049,9 +1311,14 @@ class RemoteLineGame(TerminalGame):
             if command in ("?", "help"):
                 self.write(HELP_TEXT + ("\n  hint    what the server's bot would do" if table.hints_on() else "")
                            + ("\n  say TEXT  say TEXT to the table (chat)" if table.chat_on() else "")
+                           + "\n  rematch  once the match is over: play again with the same players"
                            + ("\n" + UNDO_HELP_TEXT.rstrip("\n") if table.undo_table() else ""))
             elif command.split(maxsplit=1)[:1] == ["say"]:
                 self.say(answer[len("say"):].strip())
+            elif command == "rematch":
+                reply = table.rematch()  # before the end: the server's not_over, in words
+                if reply["type"] == "error":
+                    self.write(self._style(rematch_refusal(reply), fg="yellow"))
             elif command == "hand":
                 self.write(self.hand_line(table.observation()))
             elif command == "sheet":
@@ -1147,8 +1414,7 @@ class RemoteLineGame(TerminalGame):
             self.write("Cards were taken back at this table while this connection was away; it is shown as it is "
                        "now.")
         else:
-            played = [(int(a["seat"]), Card.from_str(a["action"])) for a in undone.get("actions", [])
-                      if _is_card(a.get("action"))]
+            played = undone_cards(undone)
             shown = ", ".join(f"{self.who(seat)} {self.card(card)}" for seat, card in played)
             count = len(played)
             again = "  Choose your card again." if self.table.my_turn() else ""
@@ -1203,7 +1469,7 @@ class RemoteLineGame(TerminalGame):
                       + " · ".join(f"{r} {self.who(s)}" for r, s in zip(roles, event["active_seats"], strict=True)))
             self.write("")
             self.write(self._style(header, bold=True))
-            if self.seat not in event["active_seats"]:
+            if self.seat not in event["active_seats"] and not self.table.spectator:
                 self.write("You deal and sit out this deal.")
             elif event["active_seats"][0] != self.seat:
                 self.write(f"{self.who_cap(event['active_seats'][0])} (forehand) is choosing the contract.")
@@ -1230,7 +1496,8 @@ class RemoteLineGame(TerminalGame):
         elif kind == "closed":
             self.write(f"The server closed the table: {event.get('reason', 'no reason given')}.")
         elif kind == "rematch":
-            self.write(f"A rematch is at table {event.get('table')}.")
+            self.write(self._style("Every player asked for a rematch:", bold=True)
+                       + f" a new match with the same players, at table {event.get('table')}.")
 
     def _report_action(self, event: dict[str, Any]) -> None:
         actor = int(event["actor"])
@@ -1279,15 +1546,66 @@ def _shown(message: object) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def _is_card(text: object) -> bool:
-    """Whether *text* names a card (an undo's actions are cards, but a server's word is checked, not trusted)."""
-    if not isinstance(text, str):
-        return False
-    try:
-        Card.from_str(text)
-    except ValueError:
-        return False
-    return True
+def undone_cards(undone: dict[str, Any]) -> list[tuple[int, Card]]:
+    """The cards an undo took back (a snapshot's ``undone``), as ``(seat, card)`` pairs in playing order: what both
+    games write ("Taken back: you J♦, Bot 2 2♦").
+
+    The server's word is checked, not trusted: an entry that is not a seat and a card is left out.
+
+    >>> undone_cards({"seat": 0, "actions": [{"seat": 0, "action": "JD"}, {"seat": 1, "action": "2D"}]})
+    [(0, Card.from_str('JD')), (1, Card.from_str('2D'))]
+    >>> undone_cards({"seat": 0, "actions": [{"seat": 0, "action": "NT"}, {"seat": "x", "action": "2D"}, 7]})
+    []
+    >>> undone_cards({"seat": 0, "away": True})
+    []
+    """
+    cards: list[tuple[int, Card]] = []
+    actions = undone.get("actions")
+    for taken in actions if isinstance(actions, list) else []:
+        if not isinstance(taken, dict) or not isinstance(taken.get("action"), str):
+            continue
+        try:
+            cards.append((int(taken["seat"]), Card.from_str(taken["action"])))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return cards
+
+
+_REMATCH_REFUSALS = {
+    "not_over": "No rematch yet: a rematch can be asked for once the match is over.",
+    "server_full": "No rematch for now: the server keeps as many tables as it may; ask again in a while.",
+    "no_seat": "Only the seated players can ask for a rematch; a spectator follows them to the new table.",
+}
+
+
+def rematch_refusal(reply: dict[str, Any]) -> str:
+    """The server's refusal of a ``rematch`` (an ``error``), in the player's words.
+
+    >>> rematch_refusal({"type": "error", "code": "not_over", "message": "..."})
+    'No rematch yet: a rematch can be asked for once the match is over.'
+    >>> rematch_refusal({"type": "error", "code": "profile_needed", "message": "this seat's profile was deleted"})
+    "No rematch: this seat's profile was deleted."
+    """
+    code = str(reply.get("code"))
+    if code in _REMATCH_REFUSALS:
+        return _REMATCH_REFUSALS[code]
+    return f"No rematch: {str(reply.get('message') or code).rstrip('.')}."
+
+
+def waiting_text(waiting: Sequence[int], names: Sequence[str]) -> str:
+    """Who is still to ask for a rematch (the ``ack``'s ``waiting``), as a sentence.
+
+    >>> waiting_text([1], ["Ola", "Ala", "Bot"])
+    'You asked for a rematch; Ala (seat 1) has not asked yet.  The new match starts when every player has asked.'
+    >>> waiting_text([], ["Ola", "Ala", "Bot"])
+    'You asked for a rematch; every player has asked: the new table is being made.'
+    """
+    if not waiting:
+        return "You asked for a rematch; every player has asked: the new table is being made."
+    who = " and ".join(f"{names[s] if 0 <= s < len(names) else 'seat'} (seat {s})" for s in waiting)
+    verb = "has" if len(waiting) == 1 else "have"
+    return (f"You asked for a rematch; {who} {verb} not asked yet.  The new match starts when every player has "
+            "asked.")
 
 
 def _held_is_ours(held: HeldSeat, name: str | None, player_key: str | None) -> bool:
@@ -1318,8 +1636,9 @@ def take_seat(table: RemoteTable, book: SeatBook, name: str | None, *, fresh: bo
       ``MIZERKA_PLAYER_KEY`` in a new terminal should not cost the seat), its name compared ignoring case.
 
     A held seat the server no longer knows (you left it) is forgotten and a free seat taken instead; a held
-    seat at a finished match is forgotten too.  A stale link, a full table, a rated table without a key or a
-    refused key raise :class:`RemoteError`.
+    seat at a finished match is forgotten too, unless its players asked for a rematch: then the seat is taken at
+    the rematch's table, which the book remembers instead (:meth:`RemoteTable.follow_rematch`).  A stale link, a
+    full table, a rated table without a key or a refused key raise :class:`RemoteError`.
     """
     invite = table.invite
     held = None if fresh else book.get(invite)
@@ -1333,8 +1652,15 @@ def take_seat(table: RemoteTable, book: SeatBook, name: str | None, *, fresh: bo
             book.forget(invite)
             table.seat = table.token = None
         else:
+            table.book, table.held = book, held
             if table.view.get("status") != "finished":
                 return held.seat, True
+            if table.rematch_target() is not None:  # the players asked for a rematch: the seat is there now
+                for drained in (table.drain, table.drain_undone, table.drain_chat):
+                    drained()  # the old match is no news
+                table.follow_rematch()
+                return held.seat, True
+            table.book = table.held = None
             book.forget(invite)
             table.close()
             raise RemoteRefused(f"the invite link is stale: the match at table {invite.table!r} is over",
@@ -1344,14 +1670,27 @@ def take_seat(table: RemoteTable, book: SeatBook, name: str | None, *, fresh: bo
     else:
         seat = table.join(name or (held.name if held is not None and held.key is None else "Guest"))
     assert table.token is not None
-    book.put(invite, HeldSeat(seat=seat, name=table.seated_as or name or "Guest", token=table.token,
-                              key=None if player_key is None else key_fingerprint(player_key)))
+    held = HeldSeat(seat=seat, name=table.seated_as or name or "Guest", token=table.token,
+                    key=None if player_key is None else key_fingerprint(player_key))
+    book.put(invite, held)
+    table.book, table.held = book, held
     table.connect()
     return seat, False
 
 
+def watch_table(table: RemoteTable) -> None:
+    """Watch *table* as a spectator: ``hello`` without a token (no seat is taken, the seat book is not used).
+
+    Raises:
+        RemoteError: a stale link, a table that admits no spectators (``spectators_off``, said in words), an
+            unreachable server.
+    """
+    table.seat = table.token = None
+    table.connect()
+
+
 def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None, fresh_seat: bool = False,
-                player_key: str | None = None) -> None:
+                player_key: str | None = None, watch: bool = False) -> None:
     """``mizerka play --connect URL``: sit at the invite link's table and play there, full screen at a terminal
     (the ``tui`` extra) or line by line (``plain``, or when input or output is not a terminal).
 
@@ -1359,11 +1698,14 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
     name; a rated table seats only profiles.
 
     The seats you take are remembered (:class:`SeatBook`): the same link takes you back to your seat, unless
-    *fresh_seat*, or the seat is another player's (see :func:`take_seat`).
+    *fresh_seat*, or the seat is another player's (see :func:`take_seat`).  A rematch moves the seat, and the
+    book's entry, to the new table.
+
+    With *watch* (``--watch``) no seat is taken: the table is watched as a spectator (:func:`watch_table`).
 
     Raises:
         click.ClickException: (and its kinds) a bad link, a stale link, a full table, an unreachable server, a
-            connection lost for good; the message says which.
+            connection lost for good, a table that admits no spectators; the message says which.
     """
     import sys
 
@@ -1391,13 +1733,20 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
         raise click.BadParameter(str(error), param_hint="'--connect'") from None
     table = RemoteTable(invite)
     book = SeatBook.default()
+    seat: int | None = None
+    back = False
     try:
-        seat, back = take_seat(table, book, name, fresh=fresh_seat, player_key=player_key)
+        if watch:
+            watch_table(table)
+        else:
+            seat, back = take_seat(table, book, name, fresh=fresh_seat, player_key=player_key)
     except RemoteError as error:
         table.close()
         raise click.ClickException(str(error)) from None
-    if back:
-        click.echo(f"Back at your seat {seat} at table {invite.table} (kept from your last visit).", err=True)
+    if seat is not None and back:
+        moved = f" (the rematch of table {invite.table})" if table.invite.table != invite.table else ""
+        click.echo(f"Back at your seat {seat} at table {table.invite.table}{moved} (kept from your last visit).",
+                   err=True)
     full_screen = not plain and sys.stdout.isatty() and sys.stdin.isatty()
     try:
         if full_screen:
@@ -1415,19 +1764,27 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
                 return
         if unicode is None:
             unicode = "utf" in (getattr(sys.stdout, "encoding", None) or "").lower()
-        game = RemoteLineGame(table, read=_read_line, write=click.echo, unicode=unicode, colour=True)
+        game = RemoteLineGame(table, read=_read_line, write=click.echo, unicode=unicode, colour=True,
+                              ask_after_match=sys.stdin.isatty())
         view = table.view
-        click.echo(f"Mizerka at {invite.http}, table {invite.table} ({view['variant']}, {view['n_deals']} deals): "
-                   f"you are {table.marked_names(unicode)[seat]}, seat {seat}.  Type ? at any prompt for help.")
+        where = f"Mizerka at {invite.http}, table {table.invite.table} ({view['variant']}, {view['n_deals']} deals)"
+        if seat is None:
+            click.echo(f"{where}: you are watching, as a spectator (the table and the chat as everyone sees them; "
+                       "no hand).  Type ? for the commands, quit to stop.")
+        else:
+            click.echo(f"{where}: you are {table.marked_names(unicode)[seat]}, seat {seat}.  Type ? at any prompt "
+                       "for help.")
         try:
             game.run_remote()
         except QuitGame:
-            click.echo("You left the table.  Your seat stays yours; a bot plays it after the server's grace period.")
+            click.echo(f"You stopped watching table {table.invite.table}." if seat is None else
+                       "You left the table.  Your seat stays yours; a bot plays it after the server's grace period.")
         except EOFError:
             click.echo(f"\nInput ended: you leave the table in deal {table.view['deal_no']}.", err=True)
             raise click.exceptions.Exit(1) from None
         except KeyboardInterrupt:
-            click.echo(f"\nInterrupted: you leave the table in deal {table.view['deal_no']}.", err=True)
+            doing = "stop watching" if seat is None else "leave"
+            click.echo(f"\nInterrupted: you {doing} the table in deal {table.view['deal_no']}.", err=True)
             raise click.exceptions.Exit(130) from None
         except RemoteError as error:
             raise click.ClickException(str(error)) from None

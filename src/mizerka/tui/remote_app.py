@@ -15,6 +15,10 @@ goes to the server like an action, without waiting (:meth:`RemoteTable.send_nowa
 arrives through the reader thread: our own message comes back as a chat message like everyone's (so it is
 written once, by the same code that writes the others'), a refusal as an error with our request's id ("Not
 sent: ...").
+
+A spectator's table (``--watch``) is drawn without a hand; ``!``, ``u``, ``?`` and ``n`` are answered in words there.
+Once the match is over, ``n`` asks for a rematch; when every seated player has asked, the reader thread moves the
+connection to the new table (:meth:`RemoteTable.follow_rematch`) and the game plays on there.
 """
 
 from __future__ import annotations
@@ -24,13 +28,12 @@ import threading
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from mizerka.cards import CARDS, Card, CardSet
@@ -40,14 +43,19 @@ from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, TableApp
 from mizerka.tui.remote import (
     CHAT_PRESET_TEXTS,
     RATED_NOTE,
+    SPECTATOR_CHAT,
     RemoteError,
     RemoteTable,
     chat_line,
     chat_too_long,
+    invite_link,
+    rematch_refusal,
     sheet_text,
+    undone_cards,
+    waiting_text,
 )
 from mizerka.tui.review import REMOTE_REVIEW
-from mizerka.tui.review_screen import call_from_worker
+from mizerka.tui.review_screen import call_from_worker, literal
 
 __all__ = ["ChatDialog", "RemoteApp"]
 
@@ -60,8 +68,13 @@ l        the last trick                  p       the score sheet (points)
 u        undo: take back your last card and the computer players' actions after it (at a table
          where every other seat is a computer player's; not past your exchange or into an earlier deal)
 r        review: in local games only (the web app reviews online tables)
+n        once the match is over: ask for a rematch (the same players at a new table; it starts when every
+         seated player has asked, and the game moves there; n again says who is still to ask)
 x, ^q    quit (your seat stays yours; a bot plays it after the server's grace period)
 F1       this help
+
+Watching (--watch): the table and the chat as everyone sees them, never a hand; l, p, F1 and x work, and the
+game follows the players to their rematch.  Spectators cannot act or write in the chat.
 
 The table's chat is shown in the log.  Chat dialog (!): type a line and press Enter to send it, or Tab (or ↓)
 to the ready phrases, then ↑ ↓ and Enter, or a phrase's number 1-7; Escape closes without sending.  A message
@@ -160,6 +173,7 @@ class RemoteApp(TableApp):
         Binding("x", "quit", "quit", show=False),
         Binding("r", "review", "review", show=False),
         Binding("u", "undo", "undo", show=False),
+        Binding("n", "rematch", "rematch", show=False),  # the status line offers it once the match is over
     ]
 
     def __init__(self, table: RemoteTable) -> None:
@@ -169,6 +183,7 @@ class RemoteApp(TableApp):
         self._pending: int | None = None  # the id of our action the server has not answered yet
         self._hint: int | None = None
         self._undo: int | None = None  # the id of our undo the server has not answered yet
+        self._rematch: int | None = None  # the id of our rematch request the server has not answered yet
         self._chats: set[int] = set()  # the ids of our chat messages the server has not answered yet
         self._under_chat = False  # whether a dialog was open under the chat dialog (see action_chat)
         self._stop = threading.Event()
@@ -178,8 +193,12 @@ class RemoteApp(TableApp):
 
     def on_mount(self) -> None:
         view = self.table.view
-        self.log_line(f"Mizerka at {self.table.invite.http}, table {view['table']} ({view['variant']}): you are "
-                      f"seat {self.table.seat}.  F1 for help.")
+        where = f"Mizerka at {self.table.invite.http}, table {view['table']} ({view['variant']}): "
+        if self.table.spectator:
+            self.log_line(Text(where + "you are watching, as a spectator (the table and the chat as everyone sees "
+                               "them; no hand).  F1 for help."))
+        else:
+            self.log_line(Text(where + f"you are seat {self.table.seat}.  F1 for help."))
         if self.table.rated():
             self.log_line(f"[b]{RATED_NOTE}[/b]")
         self.update()
@@ -207,17 +226,38 @@ class RemoteApp(TableApp):
             # call_from_worker); False once the app has stopped
             if message is not None and not self._stop.is_set() and not call_from_worker(self, self._received, message):
                 return
+            if self.table.rematch_target() is not None and not self._stop.is_set():
+                # every player asked for a rematch: go there here, where the connection is read (the old
+                # table's last events stay to be shown first; see RemoteTable.follow_rematch)
+                try:
+                    self.table.follow_rematch()
+                except Exception as error:
+                    if not self._stop.is_set():
+                        call_from_worker(self, self._lost, f"cannot go to the rematch's table: {error}")
+                    return
+                reconnects = self.table.reconnects
+                if not call_from_worker(self, self._moved):
+                    return
 
     def _reconnected(self) -> None:
         """The connection dropped and was made again: a reply still awaited will never come (it was lost with
         the old connection), so the question is asked again if the table still waits for us."""
         lost = self._pending is not None or self._hint is not None or self._undo is not None
-        self._pending = self._hint = self._undo = None
+        self._pending = self._hint = self._undo = self._rematch = None
         self.log_line("The connection dropped and was made again" + (
             "; your last action may not have arrived: the table shows whether it did." if lost else "."))
         if self._chats:  # the welcome's chat history has it if it arrived (and it is written then, once)
             self._chats.clear()
             self.log_line("Your last chat message may not have arrived: if it did, it is in the chat above.")
+        self.update()
+
+    def _moved(self) -> None:
+        """We are at the rematch's table now: what was awaited at the old one will not be answered."""
+        self._pending = self._hint = self._undo = self._rematch = None
+        self._tricks = 0
+        self.log_line(Text(f"You are at table {self.table.invite.table} now (its invite link: "
+                           f"{invite_link(self.table.invite)}).", style="bold"))
+        self.refresh_bindings()
         self.update()
 
     def _lost(self, reason: str) -> None:
@@ -230,6 +270,9 @@ class RemoteApp(TableApp):
         totals = ", ".join(f"{n} {t:+d}" for n, t in zip(self.table.names(), view["totals"], strict=True))
         if view["status"] == "finished":
             return f"The match is over; totals {totals}."
+        if self.table.spectator:
+            return (f"You stopped watching table {self.table.invite.table} in deal {view['deal_no']} of "
+                    f"{view['n_deals']}; totals {totals}.")
         return (f"You left the table in deal {view['deal_no']} of {view['n_deals']}; totals {totals}.  Your seat "
                 "stays yours; a bot plays it after the server's grace period.")
 
@@ -247,6 +290,15 @@ class RemoteApp(TableApp):
             self.refuse(f"Cannot undo: {str(message.get('message', 'refused')).rstrip('.')}.")
         elif kind == "snapshot" and ident is not None and ident == self._undo:
             self._undo = None  # what it took back is written below (update: drain_undone), like another's undo
+        elif kind == "error" and ident is not None and ident == self._rematch:
+            self._rematch = None
+            self.refuse(rematch_refusal(message))
+        elif kind == "ack" and ident is not None and ident == self._rematch:
+            self._rematch = None
+            if message.get("table") is None and self.table.rematch_target() is None:
+                waiting = [int(s) for s in message.get("waiting") or []]
+                self.log_line(Text(waiting_text(waiting, self.table.names()) + "  (n again: who is still to ask.)",
+                                   style="bold"))
         elif kind == "error" and ident is not None and ident in (self._pending, self._hint):
             self.notify(f"Not accepted: {message.get('message')}", severity="error", markup=False)
             self.log_line(Text(f"Not accepted: {message.get('message')}", style="yellow"))
@@ -256,10 +308,10 @@ class RemoteApp(TableApp):
             self._pending = None
         elif kind == "hint" and ident == self._hint:
             self._hint = None
-            text = escape(f"Hint ({message.get('bot')} bot, from the server): {message.get('action')}")
+            text = literal(f"Hint ({message.get('bot')} bot, from the server): {message.get('action')}")
             best = sorted(message.get("evaluations", {}).items(), key=lambda kv: -kv[1])[:4]
             if best:
-                text += "   " + ", ".join(f"{k} {v:+.1f}" for k, v in best)
+                text += "   " + literal(", ".join(f"{k} {v:+.1f}" for k, v in best))
             self.log_line(text)
             with contextlib.suppress(ValueError, AttributeError, IndexError):
                 self.point_at(Card.from_str(str(message.get("action")).split()[-1]))
@@ -346,6 +398,8 @@ class RemoteApp(TableApp):
         return [c for c in sorted_hand(obs.hand, None if trump is None else int(trump)) if c in legal]
 
     def refresh_view(self) -> None:
+        """Draw the panels from the view: its names and words (a contract's label, a role) are the server's, and
+        go in as text (:func:`~mizerka.tui.review_screen.literal`)."""
         view, table = self.table.view, self.table
         obs = table.observation()
         lines = [f"[b]Deal {view['deal_no']} of {view['n_deals']}[/b]"]
@@ -353,7 +407,7 @@ class RemoteApp(TableApp):
             free = [str(p["seat"]) for p in view["players"] if p["open"]]
             lines.append(f"Waiting for players (free seats: {', '.join(free)}): share the invite link.")
         else:
-            roles = " · ".join(f"{view['roles'][str(s)]} {self.who(s)}" for s in obs.active_seats)
+            roles = " · ".join(f"{literal(str(view['roles'][str(s)]))} {self.who(s)}" for s in obs.active_seats)
             lines[0] += f"   dealer {self.who(obs.dealer)}   {roles}"
             contract = view["contract"]
             if contract is None:
@@ -361,7 +415,8 @@ class RemoteApp(TableApp):
             else:
                 avoid = contract["goal"] == "avoid"
                 goal = "[b red]avoid[/b red] tricks" if avoid else "[b green]take[/b green] tricks"
-                lines.append(f"Contract: [b]{contract['symbol']} {contract['label']}[/b], {goal}")
+                lines.append(f"Contract: [b]{literal(str(contract['symbol']))} {literal(str(contract['label']))}[/b], "
+                             f"{goal}")
             if obs.shown_card is not None:
                 lines.append(f"Turned up: {card_markup(obs.shown_card)} (a reminder only)")
             if view["phase"] == "exchange":
@@ -371,8 +426,10 @@ class RemoteApp(TableApp):
             elif view["phase"] == "play":
                 lines.append(f"Trick {view['tricks_played'] + 1} of {obs.rules.n_tricks}")
         if view["status"] == "finished":
-            lines.append("[b]The match is over.[/b] Press p for the sheet, x to quit.")
-        self.query_one("#status", Static).update("\n".join(lines))
+            lines.append("[b]The match is over.[/b] " + (
+                "Press p for the sheet, x to quit (you follow the players if they ask for a rematch)."
+                if table.spectator else "Press n for a rematch, p for the sheet, x to quit."))
+        self.show("#status", "\n".join(lines))
         score_lines = ["[b]seat        tricks/quota  total[/b]"]
         players = view["players"]
         seats = list(obs.active_seats) if view["roles"] else []
@@ -382,11 +439,11 @@ class RemoteApp(TableApp):
             q = f"{view['tricks_won'][seat]:>2} / {quota}" if quota is not None else "  -"
             if view["roles"] and seat not in obs.active_seats:
                 q = "sits out"  # four at the table: the dealer sits out, and keeps a total
-            who = self.who(seat)
+            name = self.name_of(seat)
             if seat < len(players) and players[seat].get("registered") and not players[seat].get("open"):
-                who += " ✓"  # a profile's seat: the name is proven (the web client's mark, and marked_name's)
-            score_lines.append(f"{who:<11} {q:<12}  {view['totals'][seat]:+d}")
-        self.query_one("#scores", Static).update("\n".join(score_lines))
+                name += " ✓"  # a profile's seat: the name is proven (the web client's mark, and marked_name's)
+            score_lines.append(f"{literal(name.ljust(11))} {q:<12}  {view['totals'][seat]:+d}")
+        self.show("#scores", "\n".join(score_lines))
         trick = view["trick"]
         if trick:
             rows = [f"{self.who(s)}  {card_markup(Card.from_str(c))}{' (led)' if i == 0 else ''}"
@@ -395,7 +452,10 @@ class RemoteApp(TableApp):
             rows = [f"{self.who(obs.trick_leader)} to lead."]
         else:
             rows = ["(no trick yet)"]
-        self.query_one("#table", Static).update("\n".join(rows))
+        self.show("#table", "\n".join(rows))
+        if table.spectator:  # the server sends a spectator no hand, and none is drawn
+            self.show("#hand", "Watching: the players' hands are hidden from spectators.")
+            return
         legal = self.playable()
         if legal:
             self.cursor = max(0, min(self.cursor, len(legal) - 1))
@@ -404,7 +464,7 @@ class RemoteApp(TableApp):
         cards = sorted_hand(obs.hand, None if trump is None else int(trump))
         shown = " ".join(card_markup(c, dim=bool(legal) and c not in legal, cursor=c == selected) for c in cards)
         prompt = "  ← your turn: ← → and Enter" if legal and self._pending is None else ""
-        self.query_one("#hand", Static).update(f"Your hand: {shown or '-'}{prompt}")
+        self.show("#hand", f"Your hand: {shown or '-'}{prompt}")
 
     def _log_undone(self, undone: dict[str, Any]) -> None:
         """What an undo took back (ours, or our seat's other connection's): logged, the cursor on our card."""
@@ -413,10 +473,7 @@ class RemoteApp(TableApp):
             self.log_line("Cards were taken back at this table while the connection was away; it is shown as it is "
                           "now.")
             return
-        cards: list[tuple[int, Card]] = []
-        for taken in undone.get("actions", []):
-            with contextlib.suppress(ValueError, TypeError, KeyError):
-                cards.append((int(taken["seat"]), Card.from_str(taken["action"])))
+        cards = undone_cards(undone)
         self._tricks = int(undone.get("tricks_shown", self._tricks))
         shown = ", ".join(f"{self.who(seat)} {card_markup(card)}" for seat, card in cards)
         self.log_line(f"Taken back: {shown}." + ("  Your turn again." if self.table.my_turn() else ""))
@@ -432,7 +489,7 @@ class RemoteApp(TableApp):
             self._tricks = 0
             self.log_line(f"[b]── Deal {event['deal_no']} of {self.table.view.get('n_deals', '?')} ──[/b]")
         elif kind == "start":
-            self.log_line(escape("The match begins: " + ", ".join(map(str, event["players"])) + "."))
+            self.log_line(Text("The match begins: " + ", ".join(map(str, event["players"])) + "."))
         elif kind == "action":
             who, action_kind = self.who(int(event["actor"])), event.get("action_kind")
             if action_kind == "choose":
@@ -458,15 +515,19 @@ class RemoteApp(TableApp):
         elif kind == "deal_end":
             parts = [f"{self.who(s)} {t} → {sc:+d}"
                      for s, (t, sc) in enumerate(zip(event["tricks"], event["scores"], strict=True))]
-            self.log_line(f"[b]Deal {event['deal_no']} over[/b] ({event['contract']}): " + "; ".join(parts))
+            self.log_line(f"[b]Deal {event['deal_no']} over[/b] ({literal(str(event['contract']))}): "
+                          + "; ".join(parts))
         elif kind == "match_end":
             winners = " and ".join(self.who(s) for s in event["winners"])
             self.log_line(f"[b]The match is over. Winner: {winners}.[/b]")
         elif kind == "seat" and event.get("standin"):
             who = event.get("name") or f"seat {event.get('seat')}"
-            self.log_line(escape(f"A bot plays for {who} while they are away."))
+            self.log_line(Text(f"A bot plays for {who} while they are away."))
         elif kind == "closed":
             self.log_line(Text(f"The server closed the table: {event.get('reason')}", style="red"))
+        elif kind == "rematch":
+            self.log_line(Text(f"Every player asked for a rematch: a new match with the same players, at table "
+                               f"{event.get('table')}.", style="bold"))
 
     # -- keys --------------------------------------------------------------------------------------------
 
@@ -478,6 +539,9 @@ class RemoteApp(TableApp):
         self.refresh_view()
 
     def action_hint(self) -> None:
+        if self.table.spectator:
+            self.refuse("Spectators get no hints: a hint is for a player's turn.")
+            return
         if not self.table.hints_on():
             self.notify("this table gives no hints" + (" (it is rated)" if self.table.rated() else ""),
                         severity="warning")
@@ -494,6 +558,10 @@ class RemoteApp(TableApp):
         """``u``: ask the server to take back our last card of the deal and everything after it; pressed again,
         the card before it.  The server's refusal (a table with another human, a rated table, nothing of ours
         to take back) is shown with its reason; the snapshot that answers is logged (:meth:`_log_undone`)."""
+        if self.table.spectator:
+            self.refuse("Cannot undo: a spectator takes back nothing (only a player, at a table of computer "
+                        "players).")
+            return
         if self.table.rated():
             self.refuse("Cannot undo: nobody takes back cards at a rated table.")
             return
@@ -523,9 +591,28 @@ class RemoteApp(TableApp):
         if not self.table.chat_on():
             self.notify("This table has no chat (its host turned it off).", severity="warning")
             return
+        if self.table.spectator:  # the server would answer no_seat: nothing is sent
+            self.refuse(SPECTATOR_CHAT)
+            return
         self._under_chat = self._dialog_open
         self._dialog_open = True
         self.push_screen(ChatDialog(self.refuse), self._said)
+
+    def action_rematch(self) -> None:
+        """``n``: ask for a rematch (once the match is over; before, the server's refusal says so).  The answer
+        says who is still to ask; when every seated player has asked, the ``rematch`` event names the new table
+        and the reader thread takes us there (:meth:`RemoteTable.follow_rematch`), with the same seat."""
+        self.typed = ""
+        if self.table.spectator:
+            self.refuse("Only the seated players can ask for a rematch; a spectator follows them to the new table.")
+            return
+        if self._rematch is not None:
+            self.notify("wait: the server has not answered your last request yet", severity="warning")
+            return
+        try:
+            self._rematch = self.table.send_nowait({"type": "rematch"})
+        except RemoteError as error:
+            self.notify(str(error), severity="error", markup=False)
 
     def action_last_trick(self) -> None:
         last = self.table.view.get("last_trick")

@@ -13,12 +13,13 @@ next finished deal, Escape back to the game.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from functools import partial
 from typing import Any, ClassVar
 
-from rich.markup import escape
+from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -31,7 +32,7 @@ from mizerka.cli import suit_order
 from mizerka.match import Match
 from mizerka.tui.review import DealReview, build_review, check_reviewable, finished_deals, finished_record, verdict_text
 
-__all__ = ["ReviewScreen", "Reviews", "call_from_worker"]
+__all__ = ["ReviewScreen", "Reviews", "call_from_worker", "literal", "rich_markup"]
 
 Result = DealReview | str
 """A review, or why there is none (a sentence)."""
@@ -53,6 +54,45 @@ def call_from_worker(app: App[Any], callback: Callable[..., None], *args: Any) -
         return app.post_message(events.Callback(callback=partial(callback, *args)))
     except RuntimeError:  # the event loop closed between the app's check and the hand-over
         return False
+
+
+_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+"""What Rich's markup reads as a tag, with the backslashes before it (``rich.markup.RE_TAGS``)."""
+
+
+def literal(text: str) -> str:
+    r"""*text* (a name, a chat line, a server's word) as Rich markup that shows exactly *text*, wherever it stands in
+    a line of markup: before a tag, before plain text, or at the end.
+
+    ``rich.markup.escape`` is not enough for what people type.  Rich reads a run of backslashes just before a tag as
+    escapes (two show as one), and ``escape`` doubles only a lone backslash at the end of its text: right before a
+    tag, wrong anywhere else (``Ala\`` showed as ``Ala\\`` in "Ala\ chose"), while a longer run at the end was left
+    as it was, so that half of it was lost before a tag (``[b]Ala\\[/b]`` showed ``Ala\``; with three, the closing
+    tag became text).  Here a run at the end is doubled and closed by an empty tag pair of its own
+    (``[none][/none]``: no style), so that what follows never touches it.
+
+    Only for Rich's markup (:meth:`rich.text.Text.from_markup`, a ``RichLog``): Textual's own markup (a ``Static``
+    given a string) has no way to write a backslash just before a tag, so the screens give their panels
+    :func:`rich_markup` instead of strings.
+
+    >>> from rich.text import Text
+    >>> for name in ("Ala\\", "Ala\\\\", "Ala\\\\\\", "[b]x", "a\\[b]", "x[none]", "[@click=app.quit]y"):
+    ...     assert Text.from_markup(f"[b]{literal(name)}[/b] chose").plain == f"{name} chose"
+    ...     assert Text.from_markup(f"{literal(name)} chose").plain == f"{name} chose"
+    ...     assert Text.from_markup(literal(name)).plain == name
+    >>> print(literal("Ala\\\\"))
+    Ala\\\\[none][/none]
+    """
+    body = _TAG.sub(lambda match: f"{match[1] * 2}\\{match[2]}", text)
+    run = len(body) - len(body.rstrip("\\"))
+    return body + "\\" * run + "[none][/none]" if run else body
+
+
+def rich_markup(markup: str) -> Text:
+    """A panel's text from Rich markup (what :func:`literal` writes for), for a ``Static``: a string given to a
+    ``Static`` is read as Textual's markup, whose rules differ (``[$x]`` is a variable there, and a backslash
+    before a tag always escapes it)."""
+    return Text.from_markup(markup)
 
 
 class Reviews:
@@ -189,11 +229,11 @@ class ReviewScreen(ModalScreen[None]):
         c = a.contract
         goal = "[b red]avoid[/] tricks" if c.goal == "avoid" else "[b green]take[/] tricks"
         symbol = c.symbol if self.unicode else str(c)
-        tricks = ", ".join(f"{escape(self.who(s))} {a.tricks_won[s]}" for s in review.active_seats)
+        tricks = ", ".join(f"{literal(self.who(s))} {a.tricks_won[s]}" for s in review.active_seats)
         errors = len(a.errors())
         return "\n".join([
-            f"[b]Review of deal {a.deal_no} of {review.n_deals}[/b]   dealer {escape(self.who(a.dealer))}",
-            f"Contract: [b]{escape(symbol)} {c.label}[/b], {goal}   chosen by {escape(self.who(a.chooser))}",
+            f"[b]Review of deal {a.deal_no} of {review.n_deals}[/b]   dealer {literal(self.who(a.dealer))}",
+            f"Contract: [b]{literal(symbol)} {c.label}[/b], {goal}   chosen by {literal(self.who(a.chooser))}",
             f"Tricks taken: {tricks}   {errors} error{'s' if errors != 1 else ''} (solver, double dummy)",
         ])
 
@@ -203,9 +243,9 @@ class ReviewScreen(ModalScreen[None]):
         lines = ["[b]Hands at the start of play[/b] (all open: the deal is over)"]
         for seat in review.active_seats:
             hand = self.hand_text(review.hands[seat], None if trump is None else int(trump))
-            lines.append(f"  {escape(self.who(seat)):<{width}}  {hand}")
+            lines.append(f"  {literal(self.who(seat).ljust(width))}  {hand}")
         for ex in review.exchanges:
-            who = escape(self.who(ex.seat))
+            who = literal(self.who(ex.seat))
             if ex.discards:
                 gone = " ".join(self.card(c) for c in sorted(ex.discards.cards(), reverse=True))
                 drawn = " ".join(self.card(c) for c in sorted(ex.drawn.cards(), reverse=True))
@@ -221,10 +261,11 @@ class ReviewScreen(ModalScreen[None]):
         seats = [order[(start + i) % 3] for i in range(3)]
         width = max(len(self.who(s)) for s in review.active_seats)
         verdicts = review.verdicts(number)
-        lines = [f"Trick {number}: {escape(self.who(trick.leader))} led, "
-                 f"{escape(self.who(trick.winner))} won"]
+        lines = [f"Trick {number}: {literal(self.who(trick.leader))} led, "
+                 f"{literal(self.who(trick.winner))} won"]
         for seat, card in zip(seats, trick.cards, strict=True):
-            head = f"  {escape(self.who(seat)):<{width}}  {self.card(card)}{' ' * (4 - len(self.plain_card(card)))}"
+            pad = " " * (4 - len(self.plain_card(card)))
+            head = f"  {literal(self.who(seat).ljust(width))}  {self.card(card)}{pad}"
             if seat not in verdicts:
                 lines.append(f"{head}  not judged (cards were still drawn from the stock)")
                 continue
@@ -232,7 +273,7 @@ class ReviewScreen(ModalScreen[None]):
             verdict = verdict_text(review, index, self.plain_card)
             if review.analysis.plays[index].is_error:
                 mark = "✗" if self.unicode else "x"
-                lines.append(f"{head}  [b red]{mark} {escape(verdict)}[/]")
+                lines.append(f"{head}  [b red]{mark} {literal(verdict)}[/]")
             else:
                 lines.append(f"{head}  [green]{verdict}[/]" if verdict == "best" else f"{head}  [dim]{verdict}[/]")
         return "\n".join(lines)
@@ -242,7 +283,7 @@ class ReviewScreen(ModalScreen[None]):
         lost = "extra tricks taken" if review.analysis.contract.is_mizerka else "tricks lost"
         lines = ["[b]Per player[/b]"]
         for s in review.summary():
-            lines.append(f"  {escape(self.who(s.seat)):<{width}}  {s.judged:>2} cards with a choice, "
+            lines.append(f"  {literal(self.who(s.seat).ljust(width))}  {s.judged:>2} cards with a choice, "
                          f"{s.errors:>2} error{'s' if s.errors != 1 else ' '}, {s.cost:>2} {lost}")
         lines.append("")
         lines.append("[dim]A card's value is the tricks its player ends the deal with under perfect play, the "
@@ -257,9 +298,9 @@ class ReviewScreen(ModalScreen[None]):
         self.review = None
         result = self.reviews.request(deal_no, self._ready)
         if result is None:
-            self.query_one("#review-head", Static).update(
+            self.query_one("#review-head", Static).update(rich_markup(
                 f"[b]Review of deal {deal_no}[/b]\nanalysing… (the solver judges every card; a Mizerka deal "
-                "takes a few seconds)")
+                "takes a few seconds)"))
             self.call_later(self._fill, [])
         else:
             self.show(result)
@@ -271,15 +312,15 @@ class ReviewScreen(ModalScreen[None]):
     def show(self, result: Result) -> None:
         head = self.query_one("#review-head", Static)
         if isinstance(result, str):
-            head.update(f"[b]Review of deal {self.deal_no}[/b]\n{escape(result)}")
+            head.update(rich_markup(f"[b]Review of deal {self.deal_no}[/b]\n{literal(result)}"))
             self.call_later(self._fill, [])
             return
         self.review = result
-        head.update(self.head_text(result))
-        blocks = [Static(self.hands_text(result), id="review-hands")]
-        blocks += [Static(self.trick_text(result, n), classes="trick", id=f"trick-{n}")
+        head.update(rich_markup(self.head_text(result)))
+        blocks = [Static(rich_markup(self.hands_text(result)), id="review-hands")]
+        blocks += [Static(rich_markup(self.trick_text(result, n)), classes="trick", id=f"trick-{n}")
                    for n in range(1, len(result.tricks) + 1)]
-        blocks.append(Static(self.summary_text(result), id="review-summary"))
+        blocks.append(Static(rich_markup(self.summary_text(result)), id="review-summary"))
         self.selected = 0
         self.call_later(self._fill, blocks)
 

@@ -1,0 +1,212 @@
+"""A rematch from the terminal client of a server's table, against a real server on 127.0.0.1.
+
+Once the match is over, a seated player asks for a rematch (``rematch`` in the line game, ``n`` full screen); the
+client says who is still to ask (the ``ack``'s ``waiting``), and when the ``rematch`` event names the new table it
+says ``hello`` there with the same token and plays on; the seat book remembers the new table instead of the old.
+Refusals (``not_over``, ``server_full``) are said in words.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the --connect tests need a server: the 'server' extra (pip install -e '.[dev]')")
+pytest.importorskip("websockets", reason="--connect needs the 'tui' extra (pip install -e '.[dev]')")
+
+import click
+from click.testing import CliRunner
+
+import mizerka.terminal
+from mizerka.cli import cli
+from mizerka.server.hub import ServerConfig
+from mizerka.tui.remote import RemoteLineGame, RemoteTable, SeatBook, parse_invite, take_seat
+
+sys.path.insert(0, str(Path(__file__).parent / "server"))
+from server_helpers import ThreadServer
+
+from test_tui_connect import BOTS, make_table, start_server
+from tui_helpers import logged
+
+TWO_HUMANS = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "rules"}]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    server = start_server(tmp_path)
+    yield server
+    server.stop()
+
+
+def answer(prompt: str) -> str:
+    """A tidy player's answer to the line game's prompt: the first legal card or contract, keep the hand."""
+    prompt = click.unstyle(prompt)
+    if "discard" in prompt:
+        return "-"
+    match = re.search(r"Your card \[([^\]]*)\]", prompt) or re.search(r"\(([A-Z/]+)\)", prompt)
+    assert match, prompt
+    return match.group(1).replace("/", " ").split()[0]
+
+
+def play_to_the_end(*tables: RemoteTable) -> None:
+    """Play every seat of *tables* (first legal action, keep the hand) until their match is over."""
+    for _ in range(2000):
+        if all(t.view.get("status") == "finished" and t.current for t in tables):
+            return
+        acted = False
+        for table in tables:
+            if table.my_turn():
+                view = table.view
+                reply = table.act("keep" if view["phase"] == "exchange" else view["legal"][0])
+                assert reply["type"] == "ack", reply
+                acted = True
+        if not acted:
+            for table in tables:
+                table.poll(0.02)
+    raise AssertionError("the match did not end")
+
+
+def test_the_line_game_plays_a_rematch_at_the_new_table(server: ThreadServer, tmp_path: Path) -> None:
+    """``rematch`` before the end is refused in words (not_over); after it, the one human at a table of bots is
+    the only one to ask: the new table is made at once, the game moves there and plays its match; the seat book
+    holds the new table, and the old link is stale for it."""
+    url = make_table(server, BOTS)
+    invite = parse_invite(url)
+    book = SeatBook(tmp_path / "seats.json")
+    table = RemoteTable(invite, timeout=10)
+    assert take_seat(table, book, "Ola") == (0, False)
+    lines: list[str] = []
+    after: list[str] = []
+    asked_early = False
+
+    def read(prompt: str) -> str:
+        nonlocal asked_early
+        if prompt.startswith("After the match"):
+            after.append(prompt)
+            return "rematch" if len(after) == 1 else "quit"
+        if not asked_early and "Your card" in click.unstyle(prompt):
+            asked_early = True
+            return "rematch"
+        return answer(prompt)
+
+    game = RemoteLineGame(table, read=read, write=lambda text: lines.append(click.unstyle(text)), unicode=False,
+                          ask_after_match=True, poll=0.05)
+    final = game.run_remote()
+    out = "\n".join(lines)
+    assert "No rematch yet: a rematch can be asked for once the match is over." in out
+    new = table.invite.table
+    assert new != invite.table and final["table"] == new and final["status"] == "finished"
+    assert f"Every player asked for a rematch: a new match with the same players, at table {new}." in out
+    assert f"You are at table {new} now (its invite link: {server.url}/?table={new})." in out
+    assert out.count("The match begins") == 2 and out.count("═══ Deal 1 of 3") == 2 and len(after) == 2
+    assert table.seat == 0 and final["seat"] == 0
+    held = book.get(table.invite)
+    assert held is not None and held.seat == 0 and held.token == table.token and book.get(invite) is None
+    table.close()
+
+
+def test_the_old_link_takes_a_seat_back_at_the_rematch(server: ThreadServer, tmp_path: Path) -> None:
+    """A player who quit after asking comes back with the old link (the book still holds it): the seat is taken at
+    the rematch's table, and the book learns it."""
+    url = make_table(server, BOTS)
+    invite = parse_invite(url)
+    book = SeatBook(tmp_path / "seats.json")
+    table = RemoteTable(invite, timeout=10)
+    take_seat(table, book, "Ola")
+    play_to_the_end(table)
+    table.book = None  # as if the game had stopped before it could move (the book keeps the old table)
+    assert table.rematch()["type"] == "ack"
+    new = table.rematch_target()
+    assert new is not None
+    table.close()
+    again = RemoteTable(invite, timeout=10)
+    assert take_seat(again, book, None) == (0, True)
+    assert again.invite.table == new and again.view["table"] == new and again.view["status"] == "playing"
+    assert again.drain() and all(e["seq"] <= again.seq for e in again.events)
+    assert book.get(invite) is None and book.get(again.invite) is not None
+    again.close()
+
+
+def test_a_rematch_waits_for_every_player_and_says_who(server: ThreadServer) -> None:
+    """Two humans: the first to ask is told who is still to ask (full screen, ``n``); when the second asks, both
+    move to the new table with their seats."""
+    pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
+    from mizerka.tui.remote_app import RemoteApp
+
+    url = make_table(server, TWO_HUMANS)
+    ola, ala = (RemoteTable(parse_invite(url), timeout=10) for _ in range(2))
+    assert ola.join("Ola") == 0 and ala.join("Ala") == 1
+    ola.connect()
+    ala.connect()
+    play_to_the_end(ola, ala)
+    app = RemoteApp(ola)
+
+    async def rematch() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause(0.3)
+            assert "Press n for a rematch" in str(app.query_one("#status").render())
+            await pilot.press("n")
+            for _ in range(60):
+                await pilot.pause(0.05)
+                if "has not asked yet" in logged(app):
+                    break
+            assert "You asked for a rematch; Ala (seat 1) has not asked yet." in logged(app), logged(app)
+            reply = ala.rematch()
+            assert reply["type"] == "ack" and reply["table"] is not None and reply["waiting"] == []
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if "You are at table" in logged(app) and ola.view.get("table") == reply["table"]:
+                    break
+            log = " ".join(logged(app).split())  # the log's lines wrapped at the screen's width
+            assert f"at table {reply['table']}." in log and f"You are at table {reply['table']} now" in log
+            assert ola.view["seat"] == 0 and ola.view["status"] == "playing"
+            assert log.count("The match begins") == 2, log
+            await pilot.press("x")
+
+    asyncio.run(rematch())
+    assert app.failure is None
+    ala.follow_rematch()
+    assert ala.invite.table == ola.invite.table and ala.view["seat"] == 1
+    ola.close()
+    ala.close()
+
+
+def test_a_full_server_refuses_the_rematch_in_words(tmp_path: Path) -> None:
+    config = ServerConfig(database=f"sqlite:///{tmp_path / 'server.sqlite3'}", bot_delay=0.0, web_dir=None,
+                          rate=1000.0, burst=1000.0, max_tables=1)
+    server = ThreadServer(config).start()
+    try:
+        url = make_table(server, BOTS)
+        table = RemoteTable(parse_invite(url), timeout=10)
+        table.join("Ola")
+        table.connect()
+        play_to_the_end(table)
+        lines: list[str] = []
+        answers = iter(["sheet", "dance", "rematch", "quit"])
+        game = RemoteLineGame(table, read=lambda prompt: next(answers), write=lambda t: lines.append(click.unstyle(t)),
+                              unicode=False, ask_after_match=True)
+        final: dict[str, Any] = game.run_remote()
+        out = "\n".join(lines)
+        assert "No rematch for now: the server keeps as many tables as it may; ask again in a while." in out
+        assert "Type rematch, sheet, say TEXT or quit" in out and "deal  contract" in out
+        assert final["table"] == parse_invite(url).table and table.rematch_target() is None
+        table.close()
+    finally:
+        server.stop()
+
+
+def test_the_line_game_ends_at_the_match_end_without_a_terminal(server: ThreadServer,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through a pipe (answers from a file or a script) the game does not ask about a rematch: it ends, as before."""
+    url = make_table(server, BOTS)
+    monkeypatch.setattr(mizerka.terminal, "_read_line", answer)
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--ascii", "--name", "Ola"])
+    assert result.exit_code == 0, result.output
+    assert "The match is over." in result.output and "After the match" not in result.output
+

@@ -1,0 +1,216 @@
+"""Watching a server's table from the terminal (``mizerka play --connect URL --watch``), against a real server on
+127.0.0.1.
+
+A spectator says ``hello`` without a token: it sees what every player sees on the table and the chat, never a hand,
+and cannot act or write in the chat (both games say so without sending anything).  It follows undos and reconnects
+as a player does, and a table without spectators is refused in words (exit status 1, no traceback).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the --connect tests need a server: the 'server' extra (pip install -e '.[dev]')")
+pytest.importorskip("websockets", reason="--connect needs the 'tui' extra (pip install -e '.[dev]')")
+
+import click
+import httpx
+from click.testing import CliRunner
+
+import mizerka.terminal
+from mizerka.cli import cli
+from mizerka.tui.remote import SPECTATOR_CHAT, RemoteLineGame, RemoteRefused, RemoteTable, parse_invite, watch_table
+
+sys.path.insert(0, str(Path(__file__).parent / "server"))
+from server_helpers import ThreadServer
+
+from test_tui_connect import BOTS, make_table, start_server
+from test_tui_connect_undo import act_until, our_cards_played, seated
+from tui_helpers import logged
+
+ALL_BOTS = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "rules"}, {"kind": "bot", "level": "random"}]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    server = start_server(tmp_path)
+    yield server
+    server.stop()
+
+
+def watching(url: str) -> RemoteTable:
+    table = RemoteTable(parse_invite(url), timeout=10)
+    watch_table(table)
+    return table
+
+
+def stalled_table(server: ThreadServer) -> tuple[str, RemoteTable]:
+    """A table whose human (Ola, seat 0, connected here) does not act: the match waits for her; its link."""
+    url = make_table(server, BOTS)
+    return url, seated(url, "Ola")
+
+
+def test_watching_a_whole_match_of_bots_in_the_line_game(server: ThreadServer,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The play is written as it comes, to the end of the match (exit status 0); the input ending (a pipe) stops
+    the commands, not the watching.  No hand, no prompt for a card, no "you" anywhere."""
+    url = make_table(server, ALL_BOTS)
+
+    def read(prompt: str) -> str:
+        raise EOFError
+
+    monkeypatch.setattr(mizerka.terminal, "_read_line", read)
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--watch", "--plain", "--ascii"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "you are watching, as a spectator" in out
+    assert "The match begins" in out and out.count("═══ Deal") == 3 and "The match is over." in out
+    assert "Trick 13:" in out and "Your card" not in out and "Your hand" not in out
+    assert "You deal and sit out" not in out and "You win" not in out
+    assert "Traceback" not in out
+
+
+def test_the_line_game_spectator_reads_commands_while_the_table_plays_on(server: ThreadServer,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commands at any time: help, the sheet, the last trick; chat and the players' commands are answered in
+    words, and nothing reaches the server (the seated player's chat stays empty); quit stops watching."""
+    url, player = stalled_table(server)
+    answers = iter(["?", "sheet", "say hello all", "hand", "hint", "rematch", "AS", "quit"])
+    monkeypatch.setattr(mizerka.terminal, "_read_line", lambda prompt: next(answers))
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--watch", "--plain", "--ascii"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "You are watching: the table and the chat as everyone sees them" in out  # the help
+    assert "No deal has been finished yet." in out  # the sheet
+    assert SPECTATOR_CHAT in out
+    assert "no hand is shown to a spectator" in out and "hints are for the players" in out
+    assert "only the seated players ask for a rematch" in out and "Spectators cannot act" in out
+    assert f"You stopped watching table {parse_invite(url).table}." in out
+    player.poll(0.5)
+    assert player.chat == []  # nothing was sent
+    player.close()
+
+
+def test_a_spectator_is_refused_by_a_table_without_spectators(server: ThreadServer) -> None:
+    url = make_table(server, BOTS, spectators=False)
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--watch", "--plain"])
+    assert result.exit_code == 1, result.output
+    assert "admits no spectators: its host turned watching off" in result.output
+    assert isinstance(result.exception, SystemExit) and "Traceback" not in result.output
+    with pytest.raises(RemoteRefused) as refused:
+        watching(url)
+    assert refused.value.code == "spectators_off"
+
+
+def test_a_full_table_suggests_watching(server: ThreadServer) -> None:
+    url = make_table(server, BOTS)
+    taken = httpx.post(f"{server.url}/api/tables/{parse_invite(url).table}/join", json={"name": "Ala"})
+    assert taken.status_code == 200
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain"])
+    assert result.exit_code == 1 and "no free seat" in result.output and "add --watch" in result.output
+
+
+@pytest.mark.parametrize(("extra", "said"), [
+    (["--watch"], "--watch goes with --connect"),
+    (["--connect", "http://127.0.0.1:1/?table=x", "--watch", "--new-seat"], "--new-seat cannot be used with --watch"),
+    (["--connect", "http://127.0.0.1:1/?table=x", "--watch", "--name", "Ola"], "--name cannot be used with --watch"),
+    (["--connect", "http://127.0.0.1:1/?table=x", "--watch", "--player-key", "k"],
+     "--player-key cannot be used with --watch"),
+])
+def test_options_that_do_not_go_with_watch(extra: list[str], said: str) -> None:
+    result = CliRunner().invoke(cli, ["play", "--plain", *extra])
+    assert result.exit_code == 2 and said in result.output, result.output
+
+
+def test_a_spectator_follows_undos_and_reconnects(server: ThreadServer) -> None:
+    """The human at a table of bots takes back a card: the spectator's journal is cut as the player's (and the
+    line game says what was taken back); an undo while the spectator was away is taken whole again on its
+    reconnect.  The spectator never holds a card of a hand: every view it got has an empty hand."""
+    url = make_table(server, BOTS)
+    player = seated(url, "Ola")
+    spectator = watching(url)
+    views: list[dict[str, Any]] = []
+    act_until(player, lambda t: t.view["phase"] == "play" and our_cards_played(t) >= 1 and t.my_turn())
+    for _ in range(20):
+        spectator.poll(0.2)
+        views.append(spectator.view)
+        if spectator.seq == player.seq:
+            break
+    assert player.undo()["type"] == "snapshot"
+    for _ in range(20):
+        spectator.poll(0.2)
+        views.append(spectator.view)
+        if (spectator.seq, spectator.epoch) == (player.seq, player.epoch):
+            break
+    lines: list[str] = []
+    game = RemoteLineGame(spectator, read=lambda prompt: "", write=lambda text: lines.append(click.unstyle(text)),
+                          unicode=False)
+    for undone in spectator.drain_undone():
+        game.report_undone(undone)
+    assert any(line.startswith("Taken back: Ola ") for line in lines), lines
+    assert [e["seq"] for e in spectator.events] == [e["seq"] for e in player.events]
+    # away during an undo: the journal is taken again, and the game says so
+    act_until(player, lambda t: our_cards_played(t) >= 2 and t.my_turn())
+    spectator.drop()
+    assert player.undo()["type"] == "snapshot"
+    for _ in range(40):
+        spectator.poll(0.2)
+        views.append(spectator.view)
+        if spectator.reconnects and (spectator.seq, spectator.epoch) == (player.seq, player.epoch):
+            break
+    assert spectator.reconnects >= 1
+    assert [e["seq"] for e in spectator.events] == [e["seq"] for e in player.events]
+    lines.clear()
+    for undone in spectator.drain_undone():
+        game.report_undone(undone)
+    assert any("taken back at this table while this connection was away" in line for line in lines), lines
+    assert spectator.seat is None and all(view["hand"] == [] and not view["your_turn"] for view in views)
+    player.close()
+    spectator.close()
+
+
+def test_the_full_screen_spectator(server: ThreadServer) -> None:
+    """Full screen: no hand, the chat of the players shown; ``!``, ``u``, ``?`` and ``n`` are answered in words
+    and send nothing."""
+    pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
+    from textual.widgets import Static
+
+    from mizerka.tui.remote_app import RemoteApp
+
+    url = make_table(server, BOTS)
+    player = seated(url, "Ola")
+    app = RemoteApp(watching(url))
+
+    async def look() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause(0.3)
+            assert player.say("good luck, watchers")["type"] == "chat"
+            for _ in range(60):
+                await pilot.pause(0.05)
+                if "Ola: good luck, watchers" in logged(app):
+                    break
+            for key in ("exclamation_mark", "u", "question_mark", "n"):
+                await pilot.press(key)
+            await pilot.pause(0.3)
+            log = logged(app)
+            assert "you are watching, as a spectator" in log
+            assert "Ola: good luck, watchers" in log and "The match begins" in log
+            assert SPECTATOR_CHAT in log and "Cannot undo: a spectator takes back nothing" in log
+            assert "Spectators get no hints" in log and "Only the seated players can ask for a rematch" in log
+            hand = str(app.query_one("#hand", Static).render())
+            assert hand == "Watching: the players' hands are hidden from spectators."
+            await pilot.press("x")
+
+    asyncio.run(look())
+    assert app.failure is None
+    assert "You stopped watching table" in app.farewell()
+    player.poll(0.5)
+    assert [said.get("text") for said in player.chat] == ["good luck, watchers"]  # the spectator sent nothing
+    app.table.close()
+    player.close()
