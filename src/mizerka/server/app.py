@@ -823,7 +823,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     async def serve_websocket(ws: WebSocket) -> None:
         await ws.accept()
-        client = Client(config)
+        client = Client(config, ws.client.host if ws.client else None)
 
         async def sender() -> None:
             try:

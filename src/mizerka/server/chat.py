@@ -1,4 +1,4 @@
-"""Table chat: what the seated humans of a table say to each other, kept in memory only.
+"""Table chat: what the seated humans of a table say to each other.
 
 The server relays chat; it never writes any.  A message is a seated human's *text* (checked by
 :func:`clean_chat_text`) or one of the ready-made phrases of :data:`~mizerka.server.protocol.CHAT_PRESETS`, which
@@ -7,8 +7,10 @@ chat message: the server adds only the seat, its public name and a number.
 
 A :class:`ChatRoom` is one table's chat: the last :data:`CHAT_HISTORY` messages (a client that says ``hello``
 gets them in its ``welcome``), and a sliding-window limit per seat of :data:`CHAT_BURST` messages in any
-:data:`CHAT_WINDOW` seconds.  Nothing is stored in the database: a server restart forgets every table's chat
-(the numbers start again from 1).
+:data:`CHAT_WINDOW` seconds.  The hub stores each message in the database (``chat`` rows,
+:meth:`mizerka.server.db.Store.chat_op`) before it relays it, and gives a table read back from the database (after a
+restart, or a finished table loaded again) its last messages (:meth:`ChatRoom.restore`): the history and the
+numbering go on where they were.  The sending times behind the limit live in memory only (a restart forgets them).
 
 >>> room = ChatRoom()
 >>> room.post(0, "Ala", text="  good luck!  ", now=0.0)
@@ -195,7 +197,21 @@ class ChatRoom:
 
     def post(self, seat: int, name: str, *, text: str | None = None, preset: str | None = None,
              now: float | None = None) -> dict[str, Any]:
-        """Check and keep one message of *seat* (named *name*): *text* or *preset*, exactly one.
+        """Check and keep one message of *seat* (named *name*): *text* or *preset*, exactly one
+        (:meth:`prepare`, then :meth:`keep`).
+
+        Raises:
+            TableError: as :meth:`prepare`.
+        """
+        message = self.prepare(seat, name, text=text, preset=preset, now=now)
+        self.keep(message)
+        return message
+
+    def prepare(self, seat: int, name: str, *, text: str | None = None, preset: str | None = None,
+                now: float | None = None) -> dict[str, Any]:
+        """Check one message of *seat* (named *name*), *text* or *preset*, and number it, counting it against the
+        seat's limit; it is not in the history until :meth:`keep` (the hub keeps it once it is stored), and
+        :meth:`retract` takes it back.
 
         Raises:
             TableError: ``chat_empty``, ``chat_too_long``, ``chat_bad_char`` (the text), ``unknown_preset``, or
@@ -218,10 +234,42 @@ class ChatRoom:
                                   seconds)
         self._sent.setdefault(seat, collections.deque()).append(now)
         self.seq += 1
-        message = {"type": "chat", "seq": self.seq, "seat": seat, "name": name, **body}
+        return {"type": "chat", "seq": self.seq, "seat": seat, "name": name, **body}
+
+    def keep(self, message: dict[str, Any]) -> None:
+        """Add a :meth:`prepare`-d message to the history (the oldest goes past :data:`CHAT_HISTORY`)."""
         self._messages.append(message)
-        return message
 
     def history(self) -> list[dict[str, Any]]:
         """The messages kept, oldest first."""
         return list(self._messages)
+
+    def restore(self, messages: list[dict[str, Any]]) -> None:
+        """Take back a table's stored messages (oldest first, as :meth:`history` gives them), before any is posted:
+        the history is theirs, and the next message gets the number after the last of them.
+
+        >>> room = ChatRoom()
+        >>> room.restore([{"type": "chat", "seq": 7, "seat": 1, "name": "Bolek", "preset": "hello"}])
+        >>> room.post(0, "Ala", preset="thanks", now=0.0)["seq"], [m["seq"] for m in room.history()]
+        (8, [7, 8])
+        """
+        self._messages.extend(messages)
+        if messages:
+            self.seq = max(self.seq, max(int(m["seq"]) for m in messages))
+
+    def retract(self, message: dict[str, Any]) -> None:
+        """Take back *message*, the last one :meth:`prepare`-d and not kept (its write to the database failed, and
+        it was never relayed): its number is given again, and it does not count against its seat's limit (refused
+        messages do not).
+
+        >>> room = ChatRoom(burst=2)
+        >>> first = room.post(0, "Ala", preset="hello", now=0.0)
+        >>> room.retract(room.prepare(0, "Ala", preset="thanks", now=1.0))
+        >>> room.post(0, "Ala", preset="bye", now=2.0)["seq"], [m["seq"] for m in room.history()]
+        (2, [1, 2])
+        """
+        if self.seq == message["seq"]:
+            self.seq -= 1
+        sent = self._sent.get(message["seat"])
+        if sent:
+            sent.pop()

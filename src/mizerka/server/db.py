@@ -14,6 +14,12 @@ Two more hold the players (:mod:`mizerka.server.players`):
 * ``results`` — one row per seat of each finished rated match, with its player's rating before and after.
   They are written with the match's last event, in its transaction, with the players' new ratings.
 
+And one the table chat (:mod:`mizerka.server.chat`):
+
+* ``chat`` — one row per chat message of a table: its number, the sender's seat and name, its text or preset.
+  A message is relayed only once it is committed (:meth:`Store.chat_op`), and a table's last ones are read back
+  with it (:meth:`Store.chat_history`), after a restart or when a finished table is loaded again.
+
 Writes are committed in batches (group commit): a coroutine hands its write over and awaits the commit, so
 an action is acknowledged and broadcast only once it is committed.  How a batch is committed depends on the
 database:
@@ -136,6 +142,18 @@ results_t = sa.Table(
     sa.Index("ix_results_player", "player_id", "finished_at"),
 )
 
+chat_t = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("text", sa.Text, nullable=True),
+    sa.Column("preset", sa.String(32), nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
 _STANDING_COLUMNS = ("id", "name", "kind", "mu", "sigma", "games", "wins", "deals", "deals_won", "created_at")
 
 _JSON_COLUMNS = ("settings", "seats", "initial_seats", "decks", "salts", "summary")
@@ -194,6 +212,16 @@ def _event_rows(table_id: str, events: list[Event], now: float) -> list[dict[str
              "data": encode(e.to_json()), "created_at": now} for e in events]
 
 
+def _chat_message(seq: int, seat: int, name: str, text: str | None, preset: str | None) -> dict[str, Any]:
+    """A stored chat row as the ``chat`` message the table received (``text`` or ``preset``, whichever it has)."""
+    message: dict[str, Any] = {"type": "chat", "seq": seq, "seat": seat, "name": name}
+    if preset is not None:
+        message["preset"] = preset
+    else:
+        message["text"] = text
+    return message
+
+
 def _summary(table: Table) -> dict[str, Any]:
     summary: dict[str, Any] = {"players": table.player_names(), "deal_no": table.deal_no,
                                "n_deals": table.rules.n_deals, "name": table.settings.name}
@@ -234,6 +262,18 @@ class _Insert:
         connection.execute(tables_t.insert().values(**self.values))
         if self.rows:
             connection.execute(events_t.insert(), self.rows)
+
+
+class _Chat:
+    """A chat message of a table (a ``chat`` row): a write apart from the table's events, which it does not touch."""
+
+    __slots__ = ("row",)
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.row = row
+
+    def __call__(self, connection: Connection) -> None:
+        connection.execute(chat_t.insert(), [self.row])
 
 
 class _Append:
@@ -301,10 +341,15 @@ _EVENTS_INSERT = ("INSERT INTO events (table_id, seq, kind, deal_no, data, creat
                   "VALUES (:table_id, :seq, :kind, :deal_no, :data, :created_at)")
 
 
-def _sqlite_apply(cursor: sqlite3.Cursor, ops: list[_Insert | _Append]) -> None:
+_CHAT_INSERT = ("INSERT INTO chat (table_id, seq, seat, name, text, preset, created_at) "
+                "VALUES (:table_id, :seq, :seat, :name, :text, :preset, :created_at)")
+
+
+def _sqlite_apply(cursor: sqlite3.Cursor, ops: list[_Insert | _Append | _Chat]) -> None:
     """Run *ops* (in order: a table's insert is queued before its appends) through the plain sqlite3 driver."""
     inserts = [op for op in ops if isinstance(op, _Insert)]
     appends = [op for op in ops if isinstance(op, _Append)]
+    chats = [op.row for op in ops if isinstance(op, _Chat)]
     for op in inserts:
         names = list(op.values)
         cursor.execute(f"INSERT INTO tables ({', '.join(names)}) VALUES ({', '.join(':' + k for k in names)})",
@@ -327,6 +372,8 @@ def _sqlite_apply(cursor: sqlite3.Cursor, ops: list[_Insert | _Append]) -> None:
     for standing in (row for a in appends for row in a.standings):
         columns = [k for k in standing if k != "id"]
         cursor.execute(f"UPDATE players SET {', '.join(f'{k} = :{k}' for k in columns)} WHERE id = :id", standing)
+    if chats:  # after the inserts: a chat row names its table
+        cursor.executemany(_CHAT_INSERT, chats)
 
 
 def _settle(future: concurrent.futures.Future[None] | asyncio.Future[None], error: BaseException | None) -> None:
@@ -389,7 +436,7 @@ class Store:
         self.commits = 0
         self.batches = 0
         self._queue: queue.Queue[tuple[WriteOp, concurrent.futures.Future[None]] | None] = queue.Queue()
-        self._pending: list[tuple[_Insert | _Append, asyncio.Future[None]]] = []
+        self._pending: list[tuple[_Insert | _Append | _Chat, asyncio.Future[None]]] = []
         self._flush_scheduled = False
         self._closing = threading.Event()
         self._sqlite: sqlite3.Connection | None = None
@@ -471,12 +518,12 @@ class Store:
 
         Raises:
             TypeError: an inline store is given a write other than the store's own (:meth:`insert_table_op`,
-                :meth:`append_op`).
+                :meth:`append_op`, :meth:`chat_op`).
         """
         if not self.inline:
             await asyncio.wrap_future(self.submit(op))
             return
-        if not isinstance(op, (_Insert, _Append)):
+        if not isinstance(op, (_Insert, _Append, _Chat)):
             raise TypeError(f"an inline store writes only its own operations, not {op!r}")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
@@ -495,7 +542,7 @@ class Store:
         if batch:
             self._commit_batch(batch, self._sqlite_commit)
 
-    def _sqlite_commit(self, ops: list[_Insert | _Append]) -> None:
+    def _sqlite_commit(self, ops: list[_Insert | _Append | _Chat]) -> None:
         assert self._sqlite is not None
         cursor = self._sqlite.cursor()
         cursor.execute("BEGIN IMMEDIATE")
@@ -559,6 +606,13 @@ class Store:
                           "deals": s.deals, "deals_won": s.deals_won, "updated_at": now} for s in after.values()]
         return _Append(table.id, rows, values, truncate_after, results, standings)
 
+    def chat_op(self, table_id: str, message: dict[str, Any]) -> WriteOp:
+        """The write of one chat message of table *table_id*: the ``chat`` message as
+        :meth:`mizerka.server.chat.ChatRoom.post` made it (``seq``, ``seat``, ``name``, and ``text`` or ``preset``).
+        Its own row, in the batch of whatever else is committed then: it changes nothing of the table's journal."""
+        return _Chat({"table_id": table_id, "seq": message["seq"], "seat": message["seat"], "name": message["name"],
+                      "text": message.get("text"), "preset": message.get("preset"), "created_at": time.time()})
+
     def close(self) -> None:
         """Commit what is still queued, stop the threads, checkpoint, close the connections."""
         if self.inline:
@@ -610,6 +664,20 @@ class Store:
         with self.engine.connect() as connection:
             rows = connection.execute(sa.select(tables_t).where(tables_t.c.status.in_(("waiting", "playing"))))
             return [self._build(connection, self._row(r)) for r in rows.all()]
+
+    def chat_history(self, table_ids: Sequence[str], limit: int) -> dict[str, list[dict[str, Any]]]:
+        """The last *limit* chat messages of each of these tables, oldest first, as the ``chat`` messages the
+        table received (a table without any is left out)."""
+        found: dict[str, list[dict[str, Any]]] = {}
+        with self.engine.connect() as connection:
+            for table_id in table_ids:  # each the newest *limit* by the primary key's order: an index read each
+                rows = connection.execute(
+                    sa.select(chat_t.c.seq, chat_t.c.seat, chat_t.c.name, chat_t.c.text, chat_t.c.preset)
+                    .where(chat_t.c.table_id == table_id).order_by(chat_t.c.seq.desc()).limit(limit)
+                ).all()
+                if rows:
+                    found[table_id] = [_chat_message(*row) for row in reversed(rows)]
+        return found
 
     def history(self, limit: int, offset: int) -> list[dict[str, Any]]:
         """Finished public matches, newest first."""

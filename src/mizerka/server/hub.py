@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from mizerka.arena import stand_in  # the action the arena plays for a bot that failed: the same here
 from mizerka.bots import BOT_LEVELS
 from mizerka.deal import Action
-from mizerka.server.chat import ChatRateLimited, ChatRoom
+from mizerka.server.chat import CHAT_HISTORY, ChatRateLimited, ChatRoom
 from mizerka.server.db import Store
 from mizerka.server.dd import DoubleDummy
 from mizerka.server.encoding import encode
@@ -161,6 +161,9 @@ GC_UNFREEZE_INTERVAL = 3600.0
 RATE_WINDOW = 5
 """Seconds over which :class:`EventRate` averages."""
 
+HELLO_TRIES = 3
+"""How many times a hello looks its table up again when the sweep unloaded it while the hello waited for its lock."""
+
 COMMIT_RETRY = 2.0
 """Seconds after a failed write before the table asks whoever is to act again (a bot's decision, a stand-in)."""
 
@@ -224,8 +227,9 @@ FAST_LEVELS = frozenset({"random", "rules"})
 class Client:
     """One websocket connection: its seat at one table (or none), an outbound queue, a rate limiter."""
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, host: str | None = None) -> None:
         self.id = secrets.token_hex(4)
+        self.host = host  # the client's address (None: unknown, a Unix socket), for the per-address request budget
         self.live: LiveTable | None = None
         self.seat: int | None = None
         self.token_hash: str | None = None  # the credential that gave it the seat (checked again on leave)
@@ -411,7 +415,7 @@ class LiveTable:
         self.timer_for: tuple[int, int, int] | None = None  # the (event number, journal epoch, seat) it times
         self.last_activity = time.monotonic()
         self.tasks: set[asyncio.Task[None]] = set()
-        self.chat = ChatRoom()  # in memory only: a restart forgets it
+        self.chat = ChatRoom()  # its last messages; each is stored too (a table read back gets them: restore)
 
     def connected(self) -> set[int]:
         return {c.seat for c in self.clients if c.seat is not None}
@@ -446,6 +450,9 @@ class Hub:
         # profiles deleted (or being deleted) by this process: from the moment a delete begins, no seat is taken
         # under them and no match rates them, whatever was read from the database before it ended
         self.closed_players: set[str] = set()
+        # finished tables being read back from the database for a hello (:meth:`_live_for_hello`), by id: two hellos
+        # at one table share one read, and one table object
+        self._loading: dict[str, asyncio.Task[tuple[Table, list[dict[str, Any]]]]] = {}
 
     # -- life cycle ---------------------------------------------------------------------------------
 
@@ -458,6 +465,9 @@ class Hub:
             self.solvers = DoubleDummy(self.config.dd_limit, self.config.dd_workers)
         for table in await asyncio.to_thread(self.store.load_active):
             self.tables[table.id] = LiveTable(table)
+        with_chat = [table_id for table_id, live in self.tables.items() if live.table.settings.chat]
+        for table_id, messages in (await asyncio.to_thread(self.store.chat_history, with_chat, CHAT_HISTORY)).items():
+            self.tables[table_id].chat.restore(messages)  # the chat goes on where it was, its numbers too
         log.info("resumed %d tables", len(self.tables))
         for live in self.tables.values():  # rated matches play on unwatched (see _schedule): no one to wait for
             if live.table.settings.rated and live.table.status == "playing":
@@ -1072,7 +1082,7 @@ class Hub:
         elif isinstance(message, Rematch):
             await self._rematch(client, message.id)
         elif isinstance(message, Chat):
-            self._chat(client, message)
+            await self._chat(client, message)
         elif isinstance(message, Undo):
             await self._undo(client, message)
 
@@ -1097,8 +1107,79 @@ class Hub:
     async def _hello(self, client: Client, hello: Hello) -> None:
         if hello.protocol != PROTOCOL_VERSION:
             raise TableError("bad_version", f"this server speaks protocol {PROTOCOL_VERSION}, not {hello.protocol}")
-        live = self.get(hello.table)
-        table = live.table
+        for _ in range(HELLO_TRIES):
+            if await self._hello_at(client, hello, await self._live_for_hello(client, hello)):
+                return
+        # unloaded by the sweep again and again while this hello waited for the table's lock
+        raise TableError("internal", "the table could not be opened; try again")
+
+    async def _live_for_hello(self, client: Client, hello: Hello) -> LiveTable:
+        """The table a hello names: in memory, or else a finished one read back from the database and kept in
+        memory again (read-only, as every finished table is), so that its players and spectators see the final
+        position, and its players may still ask for a rematch.  Such a table counts against ``max_tables`` like
+        every table in memory, and the sweep unloads it again once nobody has been at it for ``abandon_after``
+        seconds.  It is kept only for a hello that may see it (:meth:`_hello_access`): a refused one leaves
+        nothing in memory.  A hello at a table not in memory costs a request of the client's address budget
+        (:meth:`charge_request`), as a REST read does: it reads the database.
+
+        Raises:
+            TableError: ``rate_limited``; ``unknown_table`` (no such table, or one closed unfinished: it stays
+                closed); ``server_full`` (the server holds ``max_tables`` tables); :meth:`_hello_access`'s refusals.
+        """
+        live = self.tables.get(hello.table)
+        if live is not None:
+            return live
+        wait = self.charge_request(client.host)
+        if wait > 0:
+            raise TableError("rate_limited", f"too many requests from your address; try again in "
+                                             f"{math.ceil(wait)} s")
+        if len(self.tables) >= self.config.max_tables:  # a full server reads nothing
+            raise self._full()
+        task = self._loading.get(hello.table)
+        if task is None:  # concurrent hellos at one table share one read, and so one table object
+            task = asyncio.create_task(self._read_finished(hello.table))
+            self._loading[hello.table] = task
+            task.add_done_callback(lambda _t: self._loading.pop(hello.table, None))
+        # shielded: a hello whose connection goes away does not cancel the read that others wait for
+        table, chat = await asyncio.shield(task)
+        live = self.tables.get(hello.table)
+        if live is not None:  # kept by a hello that shared the read (or made meanwhile)
+            return live
+        self._hello_access(table, hello)
+        if len(self.tables) >= self.config.max_tables:
+            raise self._full()
+        live = LiveTable(table)
+        live.chat.restore(chat)
+        self.tables[table.id] = live
+        log.info("table %s loaded from the database (finished)", table.id)
+        return live
+
+    async def _read_finished(self, table_id: str) -> tuple[Table, list[dict[str, Any]]]:
+        """A finished table that is no longer in memory, from the database (see :meth:`_live_for_hello`), and its
+        last chat messages.
+
+        Raises:
+            TableError: ``unknown_table`` for no such table, or one that is not finished.
+        """
+        table = await self.find(table_id)
+        if table is None or table.status != "finished":
+            raise TableError("unknown_table", f"no open table {table_id!r}")
+        if not table.settings.chat:
+            return table, []
+        chat = await asyncio.to_thread(self._store().chat_history, [table_id], CHAT_HISTORY)
+        return table, chat.get(table_id, [])
+
+    def _full(self) -> TableError:
+        return TableError("server_full", f"the server has {len(self.tables)} open tables, its limit; try again later")
+
+    @staticmethod
+    def _hello_access(table: Table, hello: Hello) -> tuple[int | None, str | None]:
+        """The seat a hello takes at *table* (``None``: a spectator) and its token's hash.
+
+        Raises:
+            TableError: ``bad_token`` (the token holds no seat), ``spectators_off`` (no token, at a table that
+                admits no spectators), or :meth:`Table.check_last_seq`'s ``bad_seq``.
+        """
         seat: int | None = None
         token_hash = hash_token(hello.token) if hello.token is not None else None
         if token_hash is not None:
@@ -1108,7 +1189,15 @@ class Hub:
         elif not table.settings.spectators:
             raise TableError("spectators_off", "this table does not admit spectators")
         table.check_last_seq(hello.last_seq, hello.epoch)
+        return seat, token_hash
+
+    async def _hello_at(self, client: Client, hello: Hello, live: LiveTable) -> bool:
+        """Attach *client* to *live* (see :meth:`_hello`); ``False`` when the sweep unloaded the table while this
+        hello waited for its lock (the caller looks it up again: a finished table is read back)."""
+        seat, token_hash = self._hello_access(live.table, hello)
         async with live.lock:
+            if self.tables.get(hello.table) is not live:
+                return False
             # again under the lock: a leave waiting for it may have given the token up since the check above
             # (the leave demotes only the connections already at the table)
             if token_hash is not None and live.table.seat_of_token(token_hash) != seat:
@@ -1127,6 +1216,7 @@ class Hub:
                     self._presence(live, seat, True)
                 await self._commit(live, live.table.set_standin(seat, False))
             self._schedule(live)
+        return True
 
     async def detach(self, client: Client) -> None:
         """Take *client* off its table; a seat left without a connection starts its grace period."""
@@ -1250,24 +1340,39 @@ class Hub:
         await self._commit(live, table.rematch_event(new.table.id))
         self._schedule(new)
 
-    def _chat(self, client: Client, message: Chat) -> None:
+    async def _chat(self, client: Client, message: Chat) -> None:
         """Relay a seated human's chat message to everyone at the table (players and spectators), the sender's copy
-        with the request's ``id``.  Checked first (:meth:`mizerka.server.chat.ChatRoom.post`): a refused message
-        gets an error and changes nothing.  No lock: nothing here waits, and the game's state is not touched."""
+        with the request's ``id``, once it is stored (:meth:`mizerka.server.db.Store.chat_op`): what was relayed is
+        what a restart gives back.  Checked first (:meth:`mizerka.server.chat.ChatRoom.prepare`): a refused message
+        gets an error and changes nothing; one that cannot be stored gets ``internal`` and is not relayed.  Under the
+        table's lock, as a hello's welcome is: a message is in the welcome's history or relayed to the newcomer,
+        never both, and the messages are numbered, stored and relayed in one order."""
         live = self._attached(client)
-        table = live.table
-        if not table.settings.chat:
+        if not live.table.settings.chat:
             raise TableError("chat_off", "this table has no chat")
         if client.seat is None:
             raise TableError("no_seat", "spectators can read the chat but not write in it")
-        seat = client.seat
-        name = table.player_names()[seat]  # distinct at the table: two players called Ala are "Ala" and "Ala (2)"
-        chat = live.chat.post(seat, name, text=message.text, preset=message.preset)
-        text = encode(chat)
-        for other in list(live.clients):
-            if other is not client:
-                other.send(text)
-        client.send({**chat, "id": message.id})
+        async with live.lock:
+            seat = client.seat
+            if seat is None:  # the seat was given up (a leave) while this message waited for the lock
+                raise TableError("no_seat", "spectators can read the chat but not write in it")
+            table = live.table
+            name = table.player_names()[seat]  # distinct at the table: two players called Ala are "Ala" and "Ala (2)"
+            chat = live.chat.prepare(seat, name, text=message.text, preset=message.preset)
+            store = self._store()
+            try:
+                await store.write(store.chat_op(table.id, chat))
+            except Exception as error:
+                live.chat.retract(chat)
+                # the kind of error only: chat text never goes into the log
+                log.error("table %s: storing chat message %d failed (%s)", table.id, chat["seq"], type(error).__name__)
+                raise TableError("internal", "the server could not store this message; it was not sent") from None
+            live.chat.keep(chat)
+            text = encode(chat)
+            for other in list(live.clients):
+                if other is not client:
+                    other.send(text)
+            client.send({**chat, "id": message.id})
 
     # -- housekeeping -------------------------------------------------------------------------------
 

@@ -447,8 +447,8 @@ class EventMessage(_Message):
 
 class ChatMessage(_Message):
     """One chat message as the table receives it: numbered per table from 1 (``seq``, apart from the events: chat
-    is not part of the game and is not stored), the sender's seat and name, and ``text`` or ``preset``.  The
-    sender's own copy carries the ``id`` of its ``chat`` request."""
+    is not part of the game, and is stored apart from its journal), the sender's seat and name, and ``text`` or
+    ``preset``.  The sender's own copy carries the ``id`` of its ``chat`` request."""
 
     type: Literal["chat"]
     id: RequestId = None

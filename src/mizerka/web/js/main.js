@@ -106,7 +106,18 @@ async function showJoin(id) {
       box.append(h("p", { class: "rated-note" }, h("span", { class: "badge rated-badge" }, t("table.rated")), " ",
         t(needsProfile ? "join.ratedClaim" : "join.rated")));
     }
-    if (info.status === "finished" || info.status === "abandoned") {
+    const watchable = info.options?.spectators !== false;
+    if (info.status === "finished") {
+      // a finished match's link keeps working: the server reads the table back when it is no longer in memory, so
+      // whoever may watch sees its final position (scores, the sheet, the last deal), or its score sheet page
+      box.append(h("p", { class: "over-text", role: "status" }, t("join.over")));
+      if (watchable) {
+        const sheet = h("a", { href: `/?match=${encodeURIComponent(id)}`, class: "btn", id: "open-match" },
+          t("recent.open"));
+        sheet.addEventListener("click", (event) => { event.preventDefault(); openMatch(id); });
+        box.append(sheet);
+      }
+    } else if (info.status === "abandoned") {
       box.append(h("p", { class: "error-text", role: "alert", "data-kind": "notFound" }, t("error.notFound")));
     } else if (free > 0 && needsProfile) {
       const claim = h("a", { href: "/", class: "btn primary", id: "claim-first" }, t("join.claimFirst"));
@@ -127,8 +138,9 @@ async function showJoin(id) {
     } else {
       box.append(h("p", { class: "error-text", role: "alert", "data-kind": "full" }, t("error.full")));
     }
-    if (info.options?.spectators !== false && info.status !== "abandoned") {
-      const watch = h("button", { type: "button", class: "btn" }, t("join.watch"));
+    if (watchable && info.status !== "abandoned") {
+      const watch = h("button", { type: "button", class: "btn", id: "watch-table" },
+        t(info.status === "finished" ? "join.watchOver" : "join.watch"));
       watch.addEventListener("click", () => openTable(id, { watch: true }));
       box.append(watch);
     }
