@@ -12,7 +12,10 @@ backend (``"serial"``, ``"process"``, ``"ray"``) and the number of workers.  (A 
 budget is the exception: its choices depend on the machine's speed.)
 
 A bot that raises, returns an illegal action or overruns its time is reported with the match, table,
-seat and position (an :class:`Incident`); a legal stand-in action is played for it and the run goes on.
+seat and position (an :class:`Incident`); a legal stand-in action (:func:`stand_in`) is played for it, in
+place of a late answer too, and the run goes on.  Before the first decision of a duplicate match each seated
+level computes the tables its decisions build once per process (:meth:`mizerka.bots.Bot.warm_up`), so that
+they are not charged to a decision's time.
 
 >>> result = run_arena(["rules", "random", "random"], matches=1, seed=3, backend="serial")
 >>> result.matches, result.tables_per_match, result.deals_per_match
@@ -29,6 +32,7 @@ progress bar, the table and the plot.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import hashlib
 import itertools
 import json
@@ -46,7 +50,7 @@ from typing import Literal
 from mizerka.bots import BOT_LEVELS, Budget, UnknownBotError, make_bot
 from mizerka.deal import KEEP, Action, Phase
 from mizerka.match import Match
-from mizerka.rules import STANDARD, Rules
+from mizerka.rules import STANDARD, Rules, RulesError
 
 __all__ = [
     "BACKENDS",
@@ -224,10 +228,19 @@ class ArenaResult:
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, object]:
+        """The result as plain data (for JSON).  ``"variant"`` is the rules' variant spec
+        (:meth:`~mizerka.rules.Rules.spec`, which :func:`~mizerka.rules.parse_variant` reads back), or ``None`` for
+        rules that no spec can write (built with :meth:`~mizerka.rules.Rules.replace`); ``"rules"`` always holds
+        every field of the rules, so such a run is described all the same."""
+        try:
+            variant: str | None = self.rules.spec()
+        except RulesError:
+            variant = None
         return {
             "bots": list(self.bots),
             "seed": self.seed,
-            "variant": self.rules.spec(),
+            "variant": variant,
+            "rules": _rules_dict(self.rules),
             "matches": self.matches,
             "deals_per_match": self.deals_per_match,
             "tables_per_match": self.tables_per_match,
@@ -235,6 +248,21 @@ class ArenaResult:
             "points": [list(p) for p in self.points],
             "incidents": [dataclasses.asdict(i) for i in self.incidents],
         }
+
+
+def _rules_dict(rules: Rules) -> dict[str, object]:
+    """Every field of *rules* as JSON-ready data: contracts by their text, the enums by their values."""
+    out: dict[str, object] = {}
+    for field in dataclasses.fields(rules):
+        value = getattr(rules, field.name)
+        if field.name == "contracts":
+            value = [str(contract) for contract in value]
+        elif isinstance(value, enum.Enum):
+            value = value.value
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[field.name] = value
+    return out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -246,6 +274,21 @@ class _Job:
     decision_limit: float | None
     record_dir: str | None
     tables: str = "all"
+
+
+def _describe(value: object, text: Callable[[object], str] = repr) -> str:
+    """``repr(value)`` (or *text*), or a plain description where the bot's object cannot even describe itself:
+    a broken ``__repr__`` / ``__str__`` must not stop the run that reports it."""
+    try:
+        return text(value)
+    except Exception as error:
+        return f"<{type(value).__name__} object, whose {text.__name__}() raised {type(error).__name__}>"
+
+
+def _error_text(error: BaseException) -> str:
+    """The exception being handled as ``Type: message | traceback``, safe against a broken ``__str__`` (the
+    traceback module writes such a message as ``<exception str() failed>``)."""
+    return f"{type(error).__name__}: {_describe(error, str)} | {traceback.format_exc(limit=2)!r}"
 
 
 def _position_text(match: Match) -> str:
@@ -272,6 +315,9 @@ def play_duplicate(job: _Job, index: int) -> DuplicateResult:
     """Play duplicate match *index*: the same deck orders at one table per seat permutation."""
     seed = match_seed(job.seed, index)
     n = len(job.bots)
+    # the tables a level builds once per process, before any decision is timed (every backend runs this function)
+    for bot_class in dict.fromkeys(BOT_LEVELS[name].bot_class for name in job.bots):
+        bot_class.warm_up(job.rules)
     totals = [0.0] * n
     seconds = [0.0] * n
     incidents: list[Incident] = []
@@ -295,20 +341,20 @@ def play_duplicate(job: _Job, index: int) -> DuplicateResult:
             try:
                 decision = bots[seat].decide(observation)
                 action = decision.action
-            except Exception as error:  # a broken bot must not stop the run
-                problem = ("error", f"{type(error).__name__}: {error} | {traceback.format_exc(limit=2)!r}")
+            except Exception as error:  # a broken bot must not stop the run (KeyboardInterrupt, SystemExit do)
+                problem = ("error", _error_text(error))
             else:
                 if action is None:  # no action at all: reported like an illegal one (it was played for silently)
-                    problem = ("illegal", f"returned {decision!r}, which holds no action")
+                    problem = ("illegal", f"returned {_describe(decision)}, which holds no action")
             elapsed = time.perf_counter() - started
             seconds[bot_index] += elapsed
             if action is not None:
                 try:
                     reason = match.deal.illegal_reason(action)
                 except Exception as error:  # an action so malformed that checking it fails
-                    reason = f"{type(error).__name__}: {error}"
+                    reason = f"{type(error).__name__}: {_describe(error, str)}"
                 if reason is not None:
-                    problem = ("illegal", f"returned {action!r}, which is illegal: {reason}")
+                    problem = ("illegal", f"returned {_describe(action)}, which is illegal: {reason}")
                     action = None
             limit = job.decision_limit
             budget_time = bots[seat].budget.time
@@ -316,6 +362,7 @@ def play_duplicate(job: _Job, index: int) -> DuplicateResult:
                 limit = 1.5 * budget_time + 0.05
             if problem is None and limit is not None and elapsed > limit:
                 problem = ("time", f"took {elapsed:.3f} s (limit {limit:.3f} s)")
+                action = None  # a late answer is not played: the stand-in is, as for any failed decision
             if problem is not None:
                 incidents.append(
                     Incident(
@@ -438,6 +485,10 @@ def run_arena(
     if record_dir is not None:
         if not str(record_dir).strip():  # Path("") is the current folder: every record would land there
             raise ArenaError("the records' folder is empty: name a folder to save the match records in")
+        try:  # a record names its variant by spec: rules no spec can write could not be saved after the first table
+            rules.spec()
+        except RulesError as error:
+            raise ArenaError(f"cannot save records of these rules: {error}") from None
         _check_record_dir(Path(record_dir))
     job = _Job(
         tuple(bots), tuple(budgets) if budgets is not None else (None,) * len(bots), rules, seed, decision_limit,

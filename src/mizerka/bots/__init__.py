@@ -40,7 +40,7 @@ from mizerka.bots.base import (
 from mizerka.bots.expert import ExpertBot
 from mizerka.bots.random_bot import RandomBot
 from mizerka.bots.rules_bot import RulesBot
-from mizerka.bots.search import ISMCTSBot, PIMCBot, option_values, option_values_apply
+from mizerka.bots.search import ISMCTSBot, PIMCBot
 from mizerka.rules import STANDARD, Rules
 
 __all__ = [
@@ -111,16 +111,25 @@ SEARCH_LEVELS: Final = frozenset({"pimc", "ismcts", "expert"})
 
 
 def warm_up(rules: Rules = STANDARD) -> None:
-    """Compute, once per process, what the searching levels' first contract choice needs.
+    """Compute, once per process, what the levels' first decisions under *rules* would otherwise build.
 
     A search bot prices a contract with the option values of the contracts it still has to choose
-    (:func:`mizerka.bots.search.option_values`): a table simulated once per process (about two seconds on
-    one core), cached after.  A program that will ask a search bot soon calls this beforehand (a server's
-    worker when it starts, a local game in a background thread while the human thinks), so no player's
-    first contract choice waits for it.  Rules the table does not model need nothing.
+    (:func:`mizerka.bots.search.option_values`, about a second on one core) or, in variants those do not model
+    (repeated or shared contracts, drawing during play), with each contract's average score
+    (:func:`~mizerka.bots.search.contract_baselines`, about a quarter of a second): tables simulated once per
+    process and cached after.  Built inside a decision they are charged to it, so a bot with a time budget
+    overruns its first contract choice in a process.  A program that will ask a bot soon, or times its
+    decisions, calls this beforehand (a server's worker when it starts, a local game in a background thread
+    while the human thinks; the arena calls each seated level's :meth:`Bot.warm_up` before play), so no first
+    decision waits for it.  It changes no decision: the tables are constants of the rules.
+
+    Raises:
+        BotError: for *rules* that are not a :class:`~mizerka.rules.Rules`.
     """
-    if option_values_apply(rules):
-        option_values(rules)
+    if not isinstance(rules, Rules):
+        raise BotError(f"warm_up needs a Rules (see mizerka.parse_variant), not {rules!r}")
+    for bot_class in dict.fromkeys(level.bot_class for level in BOT_LEVELS.values()):
+        bot_class.warm_up(rules)
 
 
 def warm_up_in_background(rules: Rules = STANDARD) -> threading.Thread:

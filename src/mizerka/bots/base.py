@@ -21,14 +21,19 @@ import asyncio
 import dataclasses
 import hashlib
 import math
+import numbers
+import operator
 import random
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from mizerka.cards import CARDS, CardSet
 from mizerka.deal import Action, Exchange, Observation, Phase
+from mizerka.rules import Rules
 
 __all__ = [
+    "MAX_SIMULATIONS",
+    "MAX_WORLDS",
     "Bot",
     "BotError",
     "Budget",
@@ -50,11 +55,20 @@ class UnknownBotError(BotError):
 
 
 class BudgetError(BotError):
-    """A budget with a negative, zero or non-numeric limit."""
+    """A budget with a negative, zero, non-numeric or absurdly large limit."""
 
 
 class NotMyTurnError(BotError):
     """An observation in which the bot's seat has nothing to decide."""
+
+
+MAX_WORLDS = 1_000_000
+"""The most worlds a :class:`Budget` may ask for: far beyond what a decision uses (the levels' defaults are 16 to
+96, a second of PIMC is a few thousand worlds).  A larger count is a typo or an overflow, and without a time
+budget a bot would try to deal it all before answering."""
+MAX_SIMULATIONS = 100_000_000
+"""The most simulations a :class:`Budget` may ask for (the levels' defaults are 3,000 and 4,000): without a time
+budget ISMCTS would grow its tree for every one of them."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,8 +80,13 @@ class Budget:
     Attributes:
         time: seconds of thinking time (wall clock).  A time limit makes a search bot's choice depend on
             the machine's speed; leave it ``None`` for reproducible games.
-        worlds: how many worlds (deals consistent with the observation) a sampling bot may solve.
-        simulations: how many simulations (playouts / tree iterations) a Monte Carlo bot may run.
+        worlds: how many worlds (deals consistent with the observation) a sampling bot may solve, at most
+            :data:`MAX_WORLDS`.
+        simulations: how many simulations (playouts / tree iterations) a Monte Carlo bot may run, at most
+            :data:`MAX_SIMULATIONS`.
+
+    A count may be any integral number (``numpy.int64(8)`` too, read by ``operator.index``); it is kept as a
+    plain ``int``.  A time may be any real number (``numpy.float32`` too).
 
     >>> Budget(worlds=20)
     Budget(time=None, worlds=20, simulations=None)
@@ -83,17 +102,31 @@ class Budget:
 
     def __post_init__(self) -> None:
         if self.time is not None:
-            ok = isinstance(self.time, int | float) and not isinstance(self.time, bool)
+            ok = isinstance(self.time, numbers.Real) and not isinstance(self.time, bool)
             try:
                 seconds = float(self.time) if ok else math.nan
             except OverflowError:  # an int too large for a float (10**400)
                 seconds = math.inf
             if not math.isfinite(seconds) or seconds <= 0:
                 raise BudgetError(f"budget time must be a positive number of seconds, not {self.time!r}")
-        for name in ("worlds", "simulations"):
+            if not isinstance(self.time, int | float):  # numpy.float32 and the like: a plain float from here on
+                object.__setattr__(self, "time", seconds)
+        for name, most in (("worlds", MAX_WORLDS), ("simulations", MAX_SIMULATIONS)):
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+            if value is None:
+                continue
+            count: int | None = None
+            if not isinstance(value, bool):  # True is an int to Python, not a count to a reader
+                try:
+                    count = operator.index(value)  # any integral type (numpy.int64 too), never a float
+                except TypeError:
+                    count = None
+            if count is None or count < 1:
                 raise BudgetError(f"budget {name} must be a whole number of at least 1, not {value!r}")
+            if count > most:
+                raise BudgetError(f"budget {name} must be at most {most:,}, not {count:,}")
+            if type(value) is not int:
+                object.__setattr__(self, name, count)
 
     def merged(self, default: Budget) -> Budget:
         """This budget with every unset field taken from *default*.
@@ -190,6 +223,17 @@ class Bot:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r} seed={self.seed} {self.budget}>"
+
+    @classmethod
+    def warm_up(cls, rules: Rules) -> None:
+        """Compute, once per process, the tables this level's decisions under *rules* would otherwise build on
+        their first call (none here; the search levels' contract prices, for one).
+
+        A table built inside :meth:`decide` is charged to that decision, so a bot with a time budget would
+        overrun it once per process.  The arena calls this for every level it seats before any decision is
+        timed; a program that times a bot's decisions calls it too (or :func:`mizerka.bots.warm_up`).  It must
+        not change any decision: the tables are constants of the rules, drawn with fixed seeds.
+        """
 
     # -- the protocol -----------------------------------------------------------------------------
 

@@ -9,7 +9,9 @@
   the bot discards the *k* weakest, with *k* chosen by comparing the hand's value after *k* random draws
   from the unseen cards, for every *k* up to the limit.  In a trump contract this sheds short side suits
   (voids for ruffing) and keeps trump length; in Mizerka it sheds high, unguarded cards.
-* **Play.**  It tracks the cards played, its own discards and the voids each player has shown.  In an
+* **Play.**  It tracks the cards played, its own discards and the voids each player has shown (where players
+  draw from a stock during play, only a void shown after the player's last draw), and knows who holds a
+  turned-up talon card (the first player who exchanged anything drew it).  In an
   ordinary contract: cash a card that surely wins, draw trumps with a master trump, win a trick cheaply
   (lowest sure winner, or lowest winner when last), ruff or over-ruff when void, otherwise duck low
   and discard from short, weak suits.  In Mizerka: lead the card most likely to be beaten, duck under
@@ -33,21 +35,78 @@ from mizerka.bots.heuristics import (
     holding,
     sample_cards,
 )
-from mizerka.cards import ALL_CARDS_MASK, CARDS, SUIT_MASKS, CardSet
+from mizerka.cards import ALL_CARDS_MASK, CARDS, SUIT_MASKS, CardSet, Suit
 from mizerka.deal import PLAYS, Action, Choose, Exchange, Observation
-from mizerka.rules import Contract
+from mizerka.rules import Contract, ExchangeMode, Rules
 
-__all__ = ["RulesBot", "choose_by_rules", "exchange_by_rules", "play_by_rules"]
+__all__ = [
+    "RulesBot",
+    "binding_voids",
+    "choose_by_rules",
+    "exchange_by_rules",
+    "play_by_rules",
+    "shown_card_holder",
+]
 
 COMPLETIONS = 24
 """Random completions used to value a partial hand (contract choice) or the draws (exchange)."""
 
 
 def _unseen(observation: Observation) -> int:
+    """The cards whose place the seat does not know (a turned-up talon card counts as known: see
+    :func:`shown_card_holder` for where it is)."""
     known = observation.hand.mask | observation.discards.mask | observation.played.mask
     if observation.shown_card is not None:
         known |= 1 << observation.shown_card
     return ALL_CARDS_MASK & ~known
+
+
+def shown_card_holder(observation: Observation) -> int | None:
+    """The seat whose hand holds the turned-up talon card (variant option ``show_trump_card``), or ``None``.
+
+    The card is the talon's top card, so the first player who exchanged anything drew it, and the whole table
+    knows it is in that hand until it is played.  ``None`` while nobody has drawn it (it is still on the talon,
+    or on a talon nobody exchanges with), once it is played, where it was set aside face up (players draw
+    from a stock during play instead), and where no card is turned up.  :mod:`mizerka.sampling` places it the
+    same way.
+    """
+    shown = observation.shown_card
+    if shown is None or observation.rules.exchange_mode is not ExchangeMode.STANDARD:
+        return None
+    if observation.played.mask >> shown & 1:
+        return None
+    for seat in observation.active_seats:  # the order of the exchange
+        if observation.exchange_counts[seat]:
+            return seat
+    return None
+
+
+def binding_voids(observation: Observation) -> dict[int, frozenset[Suit]]:
+    """The suits each seat is known to lack now: :meth:`Observation.voids`, except where players draw from a
+    stock after each card they play while it lasts (seed002-literal).  There a void shown before a later draw
+    says nothing about the hand now (the draw may have brought that suit back), so only a void shown after
+    the seat's last draw counts, as :mod:`mizerka.sampling` reads them.
+    """
+    if observation.rules.exchange_mode is not ExchangeMode.REPLENISH:
+        return observation.voids()
+    order = observation.active_seats
+    tricks = [(t.leader, t.cards) for t in observation.tricks]
+    if observation.trick:
+        tricks.append((observation.trick_leader, observation.trick))
+    plays = sum(len(cards) for _, cards in tricks)
+    # every seat was dealt as many cards as this one: the cards held or played beyond those were drawn, one
+    # after each of the first *draws* cards played
+    draws = sum(observation.hand_sizes[s] for s in order) + plays - len(order) * len(observation.dealt)
+    shown: dict[int, set[Suit]] = {seat: set() for seat in order}
+    index = 0
+    for leader, cards in tricks:
+        led = cards[0] // 13
+        start = order.index(leader)
+        for i, card in enumerate(cards):
+            if i and card // 13 != led and index >= draws:  # shown, and no draw since
+                shown[order[(start + i) % 3]].add(Suit(led))
+            index += 1
+    return {seat: frozenset(suits) for seat, suits in shown.items()}
 
 
 def _expected_score(observation: Observation, contract: Contract, tricks: float) -> float:
@@ -105,6 +164,14 @@ def exchange_by_rules(observation: Observation, rng: random.Random, completions:
     limit = exchange_limit(observation)
     order = discard_order(hand, contract)[:limit]
     pool = bits(_unseen(observation))
+    # a turned-up talon card nobody has drawn yet is the talon's top card: this seat's first draw
+    shown = observation.shown_card
+    first_draw = 0
+    if (
+        shown is not None and observation.rules.exchange_mode is ExchangeMode.STANDARD
+        and not any(observation.exchange_counts[s] for s in observation.active_seats)
+    ):
+        first_draw = 1 << shown
     best = (float("-inf"), 0)
     evaluations: dict[str, float] = {}
     discards = 0
@@ -112,11 +179,15 @@ def exchange_by_rules(observation: Observation, rng: random.Random, completions:
         if k:
             discards |= 1 << order[k - 1]
         kept = hand & ~discards
-        if k:
-            tricks = sum(contract_estimate(kept | sample_cards(pool, k, rng), contract) for _ in range(completions))
+        unknown = k - 1 if k and first_draw else k  # the draws not known in advance
+        if unknown:
+            tricks = sum(
+                contract_estimate(kept | first_draw | sample_cards(pool, unknown, rng), contract)
+                for _ in range(completions)
+            )
             tricks /= completions
         else:
-            tricks = contract_estimate(kept, contract)
+            tricks = contract_estimate(kept | first_draw if k else kept, contract)
         score = _expected_score(observation, Contract(contract), tricks)
         evaluations[str(Exchange(CardSet(discards)))] = round(score, 3)
         if score > best[0] + 1e-9:
@@ -126,15 +197,25 @@ def exchange_by_rules(observation: Observation, rng: random.Random, completions:
 
 
 class _Table:
-    """What the seat knows during play, as masks."""
+    """What the seat knows during play, as masks.
+
+    ``unseen`` holds every card another seat may hold: a turned-up talon card in another player's hand
+    (:func:`shown_card_holder`) included, which only that player may hold (:meth:`may_hold`).
+    """
 
     def __init__(self, observation: Observation) -> None:
         self.obs = observation
         self.seat = observation.seat
         self.hand = observation.hand.mask
         self.unseen = _unseen(observation)
+        holder = shown_card_holder(observation)
+        self.shown_holder = holder if holder != self.seat else None  # this seat's own is in its hand
+        self.shown_bit = 0
+        if self.shown_holder is not None and observation.shown_card is not None:
+            self.shown_bit = 1 << observation.shown_card
+            self.unseen |= self.shown_bit
         self.trump = observation.contract.trump if observation.contract is not None else None
-        self.voids = observation.voids()
+        self.voids = binding_voids(observation)
         self.trick = [int(c) for c in observation.trick]
         seats = observation.active_seats
         start = seats.index(observation.trick_leader)
@@ -142,8 +223,14 @@ class _Table:
         self.after = order[len(self.trick) + 1 :]
         self.opponents = [s for s in seats if s != self.seat]
 
+    def unseen_for(self, seat: int) -> int:
+        """The unseen cards *seat* may hold: all but a turned-up card known to be in another hand."""
+        return self.unseen if seat == self.shown_holder else self.unseen & ~self.shown_bit
+
     def may_hold(self, seat: int, suit: int) -> bool:
-        return not any(int(v) == suit for v in self.voids.get(seat, ())) and bool(self.unseen & SUIT_MASKS[suit])
+        return not any(int(v) == suit for v in self.voids.get(seat, ())) and bool(
+            self.unseen_for(seat) & SUIT_MASKS[suit]
+        )
 
     def winner_card(self) -> int:
         best = self.trick[0]
@@ -155,9 +242,10 @@ class _Table:
                 best = card
         return best
 
-    def unseen_above(self, card: int) -> int:
-        suit_mask = SUIT_MASKS[card // 13]
-        return self.unseen & suit_mask & ~((2 << card) - 1)
+    def unseen_above(self, card: int, seat: int | None = None) -> int:
+        """The unseen cards of *card*'s suit above it (that *seat* may hold, if given)."""
+        unseen = self.unseen if seat is None else self.unseen_for(seat)
+        return unseen & SUIT_MASKS[card // 13] & ~((2 << card) - 1)
 
     def unseen_below(self, card: int) -> int:
         return self.unseen & SUIT_MASKS[card // 13] & ((1 << card) - 1)
@@ -168,12 +256,12 @@ class _Table:
         led = self.trick[0] // 13 if self.trick else suit
         for seat in players:
             if self.may_hold(seat, led):
-                if suit == led and self.unseen_above(card):
+                if suit == led and self.unseen_above(card, seat):
                     return False
                 continue
             if self.trump is None or not self.may_hold(seat, self.trump):
                 continue
-            if suit != self.trump or self.unseen_above(card):
+            if suit != self.trump or self.unseen_above(card, seat):
                 return False  # the player may ruff, or over-ruff
         return True
 
@@ -315,6 +403,11 @@ class RulesBot(Bot):
     badge = "Rules"
     description = "Counts tricks, builds voids, tracks cards and voids; no search."
     default_budget = Budget()
+
+    @classmethod
+    def warm_up(cls, rules: Rules) -> None:
+        """The mean estimates of random hands the contract choice compares with (:func:`baseline_estimates`)."""
+        baseline_estimates()
 
     def choose(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
         return choose_by_rules(observation, rng)

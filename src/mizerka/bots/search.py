@@ -52,6 +52,7 @@ __all__ = [
     "exchange_by_simulation",
     "play_by_ismcts",
     "play_by_pimc",
+    "warm_up_tables",
 ]
 
 SOLVE_TRICKS = {Contract.CLUBS: 7, Contract.DIAMONDS: 7, Contract.HEARTS: 7, Contract.SPADES: 7,
@@ -339,6 +340,24 @@ def option_values(rules: Rules) -> dict[frozenset[int], float]:
     return values
 
 
+def warm_up_tables(rules: Rules) -> None:
+    """Compute what a search level's contract choice and exchange build on their first call in a process.
+
+    The contract choice prices contracts by :func:`option_values` where those model *rules*
+    (:func:`option_values_apply`), else by :func:`contract_baselines`; both are simulated once per process
+    (about a second, and a quarter of a second) and cached.  The simulated exchanges value a card against
+    :func:`_average_card` of the contract.  Called before a decision is timed (:func:`mizerka.bots.warm_up`,
+    the arena), so that a time budget holds from the first decision on.  Nothing here draws from a bot's
+    random numbers: a decision is the same whether or not the tables were ready.
+    """
+    if option_values_apply(rules):
+        option_values(rules)
+    else:
+        contract_baselines(rules)
+    for contract in rules.contracts:
+        _average_card(int(contract))
+
+
 def exchange_candidates(hand: int, contract: int, limit: int, max_discards: int = 9) -> list[int]:
     """The discard sets worth simulating: the *k* weakest cards for each *k* (the rules level's order), and in
     a trump or no-trump contract each short side suit thrown away whole (a void to ruff with, or simply no
@@ -574,6 +593,11 @@ class _SearchBot(Bot):
     """Contract and exchange by simulation; subclasses play cards."""
 
     choose_worlds = 24
+
+    @classmethod
+    def warm_up(cls, rules: Rules) -> None:
+        """The contract prices and card values of :func:`warm_up_tables`, once per process."""
+        warm_up_tables(rules)
 
     def _sim_worlds(self, budget: Budget) -> int:
         # the contract and exchange scale with the worlds budget, relative to the level's default
