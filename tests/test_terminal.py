@@ -52,10 +52,10 @@ def test_a_whole_match_through_the_command_line() -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert "The match is over." in out
-    assert out.count("═══ Deal ") == 18
+    assert out.count("=== Deal ") == 18  # --ascii: ASCII only
     assert out.count("player  C  D  H  S  NT  MZ  total") >= 18  # the score sheet after every deal, in letters
     names = game.match.players
-    totals = " · ".join(
+    totals = ", ".join(
         (("You" if s == 1 else names[s]) + (f" {t:+d}" if t else " 0")) for s, t in enumerate(outcome.totals)
     )
     assert f"The match is over. Totals: {totals}" in out

@@ -214,7 +214,7 @@ def test_a_match_with_undos_scores_as_the_replay_of_its_final_actions() -> None:
     result = CliRunner().invoke(cli, OPTIONS, input="\n".join(answers) + "\n")
     assert result.exit_code == 0, result.output
     assert result.output.count("Taken back: you ") == answers.count("undo")
-    totals = " · ".join(f"{'You' if s == 0 else match.players[s]} {t:+d}" if t else
+    totals = ", ".join(f"{'You' if s == 0 else match.players[s]} {t:+d}" if t else
                         f"{'You' if s == 0 else match.players[s]} 0" for s, t in enumerate(match.totals))
     assert f"The match is over. Totals: {totals}" in result.output
 

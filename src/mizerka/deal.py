@@ -802,11 +802,23 @@ class Deal:
         """Read an action as text, in the light of the current phase.
 
         ``AS`` or ``play AS`` plays a card; ``NT`` or ``choose NT`` chooses a contract; ``exchange AS KS``,
-        ``discard AS KS``, or in the exchange phase a plain card list, exchanges (``-``, ``keep`` or
+        ``discard AS KS``, or in the exchange phase a plain card list, exchanges (``-``, ``keep``, ``pass`` or
         ``exchange -`` keeps the hand).
 
+        A verb without its cards (``exchange``, ``discard`` or ``ex`` alone) is incomplete, not a keep: the one
+        blind exchange is never spent on an answer that names no cards and no ``-``.
+
+        >>> deal = Deal(list(range(52)), dealer=0)
+        >>> _ = deal.play("NT")
+        >>> deal.parse_action("exchange -") == deal.parse_action("keep") == KEEP
+        True
+        >>> deal.parse_action("discard")
+        Traceback (most recent call last):
+        ...
+        mizerka.deal.InvalidActionError: incomplete action 'discard': name the cards to discard, or - to keep
+
         Raises:
-            InvalidActionError: if *text* is no action; the message quotes it.
+            InvalidActionError: if *text* is no action, or an incomplete one; the message quotes it.
         """
         if not isinstance(text, str):
             raise InvalidActionError(f"expected an action as text, not {type(text).__name__}")
@@ -819,6 +831,9 @@ class Deal:
             if verb in ("choose", "contract"):
                 return CHOICES[Contract.from_str(rest)]
             if verb in ("exchange", "discard", "ex"):
+                if not rest:  # not a keep: "-" (or "keep") says that
+                    raise InvalidActionError(f"incomplete action {text.strip()!r}: name the cards to discard, "
+                                             "or - to keep")
                 return self._parse_discards(rest)
             if verb in ("keep", "pass") and not rest:
                 return KEEP

@@ -56,8 +56,8 @@ from mizerka.match import Match, MatchError, Outcome
 from mizerka.rules import STANDARD, Contract, Role, Rules
 from mizerka.undo import UndoError, take_back
 
-__all__ = ["RECORD_AT_SERVER", "Chooser", "QuitGame", "RecordFile", "TerminalGame", "check_record_path",
-           "play_command", "refusal_text", "write_atomically"]
+__all__ = ["RECORD_AT_SERVER", "Chooser", "QuitGame", "RecordFile", "TerminalGame", "ascii_text", "check_record_path",
+           "counted", "play_command", "refusal_text", "signed", "write_atomically"]
 
 Chooser = Callable[[Observation], Action]
 """A computer seat: given its observation, return its action."""
@@ -94,6 +94,29 @@ REVIEW_WIDTH = 79
 
 _SUIT_LETTERS = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S"})
 
+_ASCII_HELP = ((" (or ♣ ♦ ♥ ♠)", ""), ("TH, 10♥, 7c", "TH, 7c"))
+"""The help's examples with suit symbols, left out with ``--ascii`` (the letters are named next to them)."""
+_ASCII = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S", "→": "->", "═": "=", "·": "-", "…": "...",
+                        "✗": "x", "✓": "*", "−": "-", "–": "-", "—": "-"})
+
+
+def ascii_text(text: str) -> str:
+    """*text* as the line game writes it with ``--ascii``: suit symbols as letters, ``→`` as ``->``, a ``·`` between
+    items as a comma, ``═`` as ``=``, ``…`` as ``...``.  Names keep their letters (they are what a person typed).
+
+    >>> ascii_text("═══ Deal 1 of 18 ═══  dealer: Ala · FH you")
+    '=== Deal 1 of 18 ===  dealer: Ala, FH you'
+    >>> ascii_text("Trick 1: Ala 10♥, Ola K♥ → Ola wins.")
+    'Trick 1: Ala 10H, Ola KH -> Ola wins.'
+    """
+    return text.replace(" · ", ", ").translate(_ASCII)
+
+
+def counted(number: int, noun: str) -> str:
+    """*number* and *noun*, plural unless one: ``counted(1, "card")`` is ``'1 card'``, ``counted(0, "card")``
+    ``'0 cards'``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
 
 def refusal_text(obs: Observation, card: Card, *, playable: bool = True, unicode: bool = True) -> str:
     """Why *card* cannot be played now, in the player's own words: what both terminal games say when a card is
@@ -125,7 +148,8 @@ def refusal_text(obs: Observation, card: Card, *, playable: bool = True, unicode
     return f"{name} cannot be played now"
 
 
-def _signed(value: int) -> str:
+def signed(value: int) -> str:
+    """A score as the score sheet writes it: ``+3``, ``-2``, and ``0`` (no sign) for nothing."""
     return f"{value:+d}" if value else "0"
 
 
@@ -185,6 +209,20 @@ class TerminalGame:
 
     # -- text helpers -------------------------------------------------------------------------------------
 
+    def plain(self, text: str) -> str:
+        """*text* as this game writes it: unchanged, or in ASCII only without :attr:`unicode`
+        (:func:`ascii_text`)."""
+        return text if self.unicode else ascii_text(text)
+
+    def help_text(self) -> str:
+        """The help of the prompts (:data:`LOCAL_HELP_TEXT`), in ASCII without :attr:`unicode`."""
+        if self.unicode:
+            return LOCAL_HELP_TEXT
+        text = LOCAL_HELP_TEXT
+        for phrase, replacement in _ASCII_HELP:
+            text = text.replace(phrase, replacement)
+        return ascii_text(text)
+
     def _style(self, text: str, **style: object) -> str:
         return click.style(text, **style) if self.colour else text  # type: ignore[arg-type]
 
@@ -227,10 +265,10 @@ class TerminalGame:
         for role, seat in enumerate(obs.active_seats):
             quota = obs.rules.quota(role, obs.contract)
             parts.append(f"{self.who_cap(seat)} {obs.tricks_won[seat]} (quota {quota})")
-        return "Tricks: " + " · ".join(parts)
+        return self.plain("Tricks: " + " · ".join(parts))
 
     def totals_line(self, totals: Sequence[int]) -> str:
-        return "Totals: " + " · ".join(f"{self.who_cap(s)} {_signed(t)}" for s, t in enumerate(totals))
+        return self.plain("Totals: " + " · ".join(f"{self.who_cap(s)} {signed(t)}" for s, t in enumerate(totals)))
 
     # -- the loop -----------------------------------------------------------------------------------------
 
@@ -287,7 +325,7 @@ class TerminalGame:
         header = f"═══ Deal {match.deal_no} of {match.n_deals} ═══  dealer: {self.who(obs.dealer)} · "
         header += " · ".join(roles)
         self.write("")
-        self.write(self._style(header, bold=True))
+        self.write(self._style(self.plain(header), bold=True))
         if match.deal_no > 1:
             self.write(self.totals_line(obs.totals))
         self._seen = 0
@@ -324,7 +362,7 @@ class TerminalGame:
             answer = self.read(prompt).strip()
             command = answer.lower()
             if command in ("?", "help"):
-                self.write(LOCAL_HELP_TEXT)
+                self.write(self.help_text())
             elif command == "hand":
                 self.write(self.hand_line(match.observation(self.seat)))
             elif command == "sheet":
@@ -341,10 +379,13 @@ class TerminalGame:
             elif not answer:
                 self.write("Please answer (type ? for help).")
             else:
+                if command == "n" and deal.phase is Phase.CHOOSE:
+                    answer = "NT"  # the full-screen game's key N; M (Mizerka) the engine reads itself
                 try:
                     return match.play(answer)
                 except (InvalidActionError, IllegalActionError) as error:
-                    self.write(self._style(f"Not accepted: {self.refusal(deal, answer, error)}", fg="yellow"))
+                    self.write(self._style(self.plain(f"Not accepted: {self.refusal(deal, answer, error)}"),
+                                           fg="yellow"))
 
     def refusal(self, deal: Deal, answer: str, error: ValueError) -> str:
         """What to say when *answer* is refused: for a card of the hand that may not be played now, the reason in
@@ -373,13 +414,13 @@ class TerminalGame:
         try:
             taken = take_back(match, self.seat)
         except UndoError as error:
-            self.write(self._style(f"Cannot undo: {error}.", fg="yellow"))
+            self.write(self._style(self.plain(f"Cannot undo: {error}."), fg="yellow"))
             return False
         self._seen = len(match.deal.history)
         shown = ", ".join(f"{self.who(seat)} {self.card(action.card)}" for seat, action in taken
                           if isinstance(action, Play))
         count = len(taken)
-        self.write(f"Taken back: {shown} ({count} card{'s' if count != 1 else ''}).  Choose your card again.")
+        self.write(f"Taken back: {shown} ({counted(count, 'card')}).  Choose your card again.")
         return True
 
     def review(self, argument: str = "") -> str:
@@ -420,7 +461,8 @@ class TerminalGame:
         if not obs.tricks:
             return "No trick has been played in this deal yet."
         trick = obs.tricks[-1]
-        return f"Last trick: {self.trick_text(obs, trick.leader, trick.cards)} → {self.who(trick.winner)} won it."
+        return self.plain(f"Last trick: {self.trick_text(obs, trick.leader, trick.cards)} → {self.who(trick.winner)} "
+                          "won it.")
 
     def trick_text(self, obs: Observation, leader: int, cards: Sequence[Card]) -> str:
         order = obs.active_seats
@@ -444,7 +486,7 @@ class TerminalGame:
             if done:
                 self.write("Exchanged so far: " + ", ".join(f"{self.who(s)} {n}" for s, n in done))
             limit = min(obs.talon_size, len(obs.hand))
-            self.write(f"Your one blind exchange: the talon holds {obs.talon_size} cards.")
+            self.write(f"Your one blind exchange: the talon holds {counted(obs.talon_size, 'card')}.")
             return f"Cards to discard (at most {limit}), or - to keep: "
         # play phase
         if not obs.trick:
@@ -488,7 +530,7 @@ class TerminalGame:
                 self._keep_announced = False
             elif isinstance(action, int):
                 if action:
-                    self.write(f"{self.who_cap(actor)} exchanges {action} card{'s' if action != 1 else ''}.")
+                    self.write(f"{self.who_cap(actor)} exchanges {counted(action, 'card')}.")
                 else:
                     self.write(f"{self.who_cap(actor)} keeps.")
             elif isinstance(action, Play):
@@ -496,10 +538,10 @@ class TerminalGame:
                 if plays_before % 3 == 0:
                     trick = obs.tricks[plays_before // 3 - 1]
                     winner = self._style(self.who_cap(trick.winner), bold=True)
-                    self.write(
+                    self.write(self.plain(
                         f"Trick {plays_before // 3}: {self.trick_text(obs, trick.leader, trick.cards)}"
                         f" → {winner} {'win' if trick.winner == self.seat else 'wins'}."
-                    )
+                    ))
         if obs.phase is Phase.PLAY and not obs.tricks and not obs.trick and entries:
             leader = obs.active_seats[0]
             self.write(f"Play begins: {self.who(leader)} {'lead' if leader == self.seat else 'leads'}.")
@@ -510,10 +552,11 @@ class TerminalGame:
         parts = []
         for role, seat in enumerate(obs.active_seats):
             quota = obs.rules.quota(role, obs.contract)
-            parts.append(f"{self.who_cap(seat)} {obs.tricks_won[seat]} of {quota} → {_signed(obs.scores[seat])}")
+            parts.append(f"{self.who_cap(seat)} {obs.tricks_won[seat]} of {quota} → {signed(obs.scores[seat])}")
         goal = "take" if obs.contract.goal == "take" else "avoid"
         number = next(i for i, d in enumerate(self.match.deals, start=1) if d is deal)
-        self.write(self._style(f"Deal {number} is over ({obs.contract.label}, {goal}): ", bold=True) + "; ".join(parts))
+        self.write(self._style(f"Deal {number} is over ({obs.contract.label}, {goal}): ", bold=True)
+                   + self.plain("; ".join(parts)))
         self.write("")
         self.write(self.sheet_text())
         self.save_record()
@@ -754,7 +797,14 @@ class RecordFile:
     "--seed", type=click.IntRange(min=0), default=None, help="seed for the deals and the bots (default: random)"
 )
 @variant_option
-@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="your seat (0 = first to deal)")
+@click.option(
+    "--seat",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="your seat, 0 to n-1 (seat 0 need not deal first: the first dealer is drawn by lot from the seed, "
+    "unless --variant sets first_dealer=S)",
+)
 @click.option("--name", default="You", show_default=True, help="your name on the score sheet")
 @click.option(
     "--opponents",

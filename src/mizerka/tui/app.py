@@ -33,7 +33,7 @@ from mizerka.cards import CARDS, Card, CardSet, Suit
 from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play
 from mizerka.match import Match
 from mizerka.rules import Contract, Role
-from mizerka.terminal import RecordFile, refusal_text
+from mizerka.terminal import RecordFile, counted, refusal_text, signed
 from mizerka.tui.model import TableModel, UndoError
 from mizerka.tui.review import check_reviewable, deal_range
 from mizerka.tui.review_screen import Reviews, ReviewScreen, call_from_worker, literal, rich_markup
@@ -115,6 +115,10 @@ class ContractDialog(ModalScreen[Contract]):
         event.stop()
         if contract in self.allowed:
             self.dismiss(contract)
+        elif contract not in self.obs.rules.contracts:  # C D H S N M are every contract; a variant may have fewer
+            played = ", ".join(c.label for c in self.obs.rules.contracts)
+            self.notify(f"{contract.label} is not played in this variant (its contracts: {played})",
+                        severity="warning")
         else:
             self.notify(f"{contract.label} is not yours to choose any more", severity="warning")
 
@@ -141,7 +145,7 @@ class ExchangeDialog(ModalScreen[CardSet]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label("[b]Your one blind exchange[/b]")
-            yield Label(f"The talon holds {self.obs.talon_size} cards: discard up to {self.limit}, "
+            yield Label(f"The talon holds {counted(self.obs.talon_size, 'card')}: discard up to {self.limit}, "
                         "then draw as many from the top.  You cannot exchange again.")
             yield Static(self._cards(), id="cards")
             yield Label("Keys: ← → move, Space marks a card to discard, Enter confirms (nothing marked: keep).")
@@ -161,7 +165,7 @@ class ExchangeDialog(ModalScreen[CardSet]):
         if card in self.marked:
             self.marked.discard(card)
         elif len(self.marked) >= self.limit:
-            self.notify(f"at most {self.limit} cards: the talon holds no more", severity="warning")
+            self.notify(f"at most {counted(self.limit, 'card')}: the talon holds no more", severity="warning")
         else:
             self.marked.add(card)
         self.query_one("#cards", Static).update(self._cards())
@@ -202,7 +206,8 @@ class InfoDialog(ModalScreen[None]):
 
 class SheetDialog(InfoDialog):
     """The score sheet of a local game, from which a finished deal is reviewed: ``r`` reviews the last one, a
-    deal number then ``r`` that deal (Backspace takes a digit back); the other keys as :class:`InfoDialog`.
+    deal number then ``r`` that deal (Backspace takes a digit back; a digit past :attr:`DIGITS` is refused with
+    the reason, and the sheet stays open); the other keys as :class:`InfoDialog`.
 
     Args:
         text: the sheet.
@@ -210,6 +215,9 @@ class SheetDialog(InfoDialog):
         refusal: why a deal number cannot be reviewed (a sentence), or ``None``.
         review: opens the review of a deal (called once the sheet is closed).
     """
+
+    DIGITS = 3
+    """The longest deal number typed: a further digit is refused (with the reason) and the sheet stays open."""
 
     def __init__(self, text: str, finished: list[int], refusal: Callable[[int], str | None],
                  review: Callable[[int], None]) -> None:
@@ -230,11 +238,15 @@ class SheetDialog(InfoDialog):
         """A deal number and ``r``; the other keys go on to :class:`InfoDialog`'s handler (Textual calls each
         class's own ``on_key`` unless ``prevent_default``)."""
         key = str(event.key)
-        if key.isdigit() and len(key) == 1 and self.finished and len(self.number) < 3:
+        if key.isdigit() and len(key) == 1 and self.finished:
             event.stop()
             event.prevent_default()
-            self.number += key
-            self._note()
+            if len(self.number) < self.DIGITS:
+                self.number += key
+                self._note()
+            else:  # no deal has a longer number: said, and the sheet stays open with the number typed so far
+                why = self.refusal(int(self.number + key)) or f"a deal number has at most {self.DIGITS} digits"
+                self.notify(f"{why}  (Backspace corrects)", severity="warning", markup=False)
         elif key == "backspace" and self.number:
             event.stop()
             event.prevent_default()
@@ -383,8 +395,10 @@ class TableApp(App[None]):
     def on_key(self, event: Any) -> None:
         """Typing a card: a rank key (2-9, t, 0 or 1 0 for 10, j q k a) then a suit key (c d h s).
 
-        Any other character after a rank is refused (and does nothing else); a key that types no character
-        (an arrow, Enter) forgets the rank.
+        Any other character after a rank is refused and does nothing else: its binding (``u`` undo, ``p`` the
+        sheet, ``x`` quit, …) does not run, because a key this handler takes is both stopped and kept from the
+        default handler (``prevent_default``: :class:`~textual.app.App`'s own, which runs the bindings).  A key
+        that types no character (an arrow, Enter) forgets the rank and does its usual job.
         """
         if self._dialog_open:
             return
@@ -395,9 +409,7 @@ class TableApp(App[None]):
         ranks, suits = "23456789tjqka", "cdhs"
         if self.typed == "1" and key == "0":
             self.typed = "t"
-            event.stop()
         elif self.typed and key in suits:
-            event.stop()
             rank, self.typed = "t" if self.typed == "1" else self.typed, ""
             card = Card.from_str(rank + key)
             if card in self.playable():
@@ -405,13 +417,15 @@ class TableApp(App[None]):
             else:
                 self.refuse(f"Not accepted: {self.why_not(card)}.")
         elif self.typed:
-            event.stop()
             typed = {"t": "10", "1": "1"}.get(self.typed, self.typed.upper())
             self.typed = ""
             self.refuse(f"Not a card: {typed} then {key!r}.  Type a rank, then its suit (c d h s), e.g. a s = A♠.")
         elif key in ranks or key in "01":
             self.typed = "t" if key == "0" else key
-            event.stop()
+        else:
+            return  # not part of a card: the key's binding, if it has one, runs
+        event.stop()
+        event.prevent_default()
 
 
 class MizerkaApp(TableApp):
@@ -450,6 +464,7 @@ class MizerkaApp(TableApp):
         self._seen = 0
         self._deal_seen = 0
         self._final_reported = False
+        self._keep_announced = False  # the forced keep (empty talon) was logged with its reason: not again
         self._hinting = False  # a hint is being worked out in a thread
         self._bot_timer: Timer | None = None  # the computer player's next move, paced by bot_delay
         self._match_no = 1  # ``n`` starts another match at the same table
@@ -497,8 +512,8 @@ class MizerkaApp(TableApp):
             lines.append(f"Turned up: {card_markup(obs.shown_card)} (a reminder only)")
         if obs.phase is Phase.EXCHANGE:
             counts = [f"{self.who(s)} {n}" for s, n in enumerate(obs.exchange_counts) if n is not None]
-            lines.append(f"Exchange: talon {obs.talon_size} cards" + (f"; exchanged {', '.join(counts)}"
-                                                                       if counts else ""))
+            lines.append(f"Exchange: talon {counted(obs.talon_size, 'card')}"
+                         + (f"; exchanged {', '.join(counts)}" if counts else ""))
         elif obs.phase is Phase.PLAY:
             lines.append(f"Trick {len(obs.tricks) + 1} of {rules.n_tricks}")
         if match.is_over():
@@ -510,11 +525,11 @@ class MizerkaApp(TableApp):
             quota = rules.quota(role, obs.contract) if obs.contract is not None else None
             q = f"{obs.tricks_won[seat]:>2} / {quota}" if quota is not None else "  -"
             total = obs.totals[seat] if obs.totals else 0
-            score_lines.append(f"{self.who(seat, 9)} {q:<12}  {total:+d}")
+            score_lines.append(f"{self.who(seat, 9)} {q:<12}  {signed(total)}")
         for seat in range(rules.n_seats):  # four at the table: the dealer sits out, and keeps a total
             if seat not in obs.active_seats:
                 total = obs.totals[seat] if obs.totals else 0
-                score_lines.append(f"{self.who(seat, 9)} {'sits out':<12}  {total:+d}")
+                score_lines.append(f"{self.who(seat, 9)} {'sits out':<12}  {signed(total)}")
         self.show("#scores", "\n".join(score_lines))
         # the trick on the table
         table = []
@@ -570,11 +585,11 @@ class MizerkaApp(TableApp):
                     drawn = " ".join(card_markup(c) for c in sorted(obs.drawn.cards()))
                     gone = " ".join(card_markup(c) for c in sorted(action.discards.cards()))
                     self.log_line(f"You discarded {gone} and drew {drawn}.")
-                else:
+                elif not self._keep_announced:
                     self.log_line("You kept your hand.")
+                self._keep_announced = False
             elif isinstance(action, int):
-                self.log_line(f"{who} exchanged {action} card{'s' if action != 1 else ''}." if action
-                              else f"{who} kept.")
+                self.log_line(f"{who} exchanged {counted(action, 'card')}." if action else f"{who} kept.")
             elif isinstance(action, Play):
                 plays += 1
                 if plays % 3 == 0:
@@ -595,7 +610,7 @@ class MizerkaApp(TableApp):
         parts = []
         for role, seat in enumerate(obs.active_seats):
             quota = obs.rules.quota(role, obs.contract)
-            parts.append(f"{self.who(seat)} {obs.tricks_won[seat]}/{quota} → {obs.scores[seat]:+d}")
+            parts.append(f"{self.who(seat)} {obs.tricks_won[seat]}/{quota} → {signed(obs.scores[seat])}")
         self.log_line(f"[b]Deal {number} over[/b] ({obs.contract.label}, {obs.contract.goal}): " + "; ".join(parts))
         self.save_record()
         if self.model.match.is_over():
@@ -653,6 +668,7 @@ class MizerkaApp(TableApp):
             self.push_screen(ContractDialog(obs), self._chosen)
         elif obs.phase is Phase.EXCHANGE:
             if forced is not None:
+                self._keep_announced = True  # the keep is logged with its reason, once
                 self._apply(forced, "The talon is empty: you keep your hand.")
                 return
             self._dialog_open = True

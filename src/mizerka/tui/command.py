@@ -31,7 +31,9 @@ BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="seed for the deals and the bots (default: random)")
 @variant_option
-@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="your seat (0 = first to deal)")
+@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
+              help="your seat, 0 to n-1 (seat 0 need not deal first: the first dealer is drawn by lot from the "
+                   "seed, unless --variant sets first_dealer=S)")
 @click.option("--name", default="You", show_default=True, help="your name on the score sheet")
 @click.option("--opponents", default="rules,rules", show_default=True, metavar="LEVEL[,LEVEL]",
               help="computer players' levels, one per other seat, or one for all (random, rules, …)")

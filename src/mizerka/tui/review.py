@@ -190,12 +190,18 @@ def hands_lines(review: DealReview, *, unicode: bool) -> list[str]:
 
 def review_text(review: DealReview, *, unicode: bool, width: int | None = None) -> str:
     """The review as text (the line game's ``review``): :func:`~mizerka.analysis.format_analysis`'s report of the
-    deal, with the hands at the start of play and the exchanges after its deal line.  Without *unicode* it is
+    deal, with the hands at the start of play and the exchanges after its deal line; in the summary a seat that sat
+    the deal out (four at the table) is said to, rather than given cards and errors.  Without *unicode* it is
     ASCII only (``x`` for ``✗``, as on the review screen).  With *width*, no line is wider: the opening paragraph
     is wrapped again, and a longer line goes on under itself (an error's best cards under its ``x cost``)."""
     lines = format_analysis(review.match_analysis(), unicode=unicode).split("\n")
     head = next(i for i, line in enumerate(lines) if line.startswith(f"Deal {review.deal_no}:"))
     lines[head + 1:head + 1] = hands_lines(review, unicode=unicode)
+    summary = len(lines) - 1 - lines[::-1].index("Summary")  # then one line per seat, in seat order
+    name_width = max(len(name) for name in review.players)  # as format_analysis pads the names
+    for seat, name in enumerate(review.players):
+        if seat not in review.active_seats:  # four at the table: the dealer sat out, with nothing to judge
+            lines[summary + 1 + seat] = f"  {name:<{name_width}}  sat out (the dealer)"
     if not unicode:
         lines = [line.replace("✗", "x") for line in lines]
     if width is not None:
