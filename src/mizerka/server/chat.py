@@ -258,18 +258,19 @@ class ChatRoom:
             self.seq = max(self.seq, max(int(m["seq"]) for m in messages))
 
     def retract(self, message: dict[str, Any]) -> None:
-        """Take back *message*, the last one :meth:`prepare`-d and not kept (its write to the database failed, and
-        it was never relayed): its number is given again, and it does not count against its seat's limit (refused
-        messages do not).
+        """Take back *message*, the last one :meth:`prepare`-d and not kept (its write to the database reported a
+        failure, and it was never relayed): it does not count against its seat's limit (refused messages do not),
+        but **its number is never given again**.  A write can commit and still report a failure (the connection
+        lost on the way back): the row is there then, and giving its number out again would make every later
+        message's write fail on the duplicate number.  So the numbers may have a gap, which the clients take in
+        their stride (they keep messages in the order received, and tell one from another by number).
 
         >>> room = ChatRoom(burst=2)
         >>> first = room.post(0, "Ala", preset="hello", now=0.0)
         >>> room.retract(room.prepare(0, "Ala", preset="thanks", now=1.0))
         >>> room.post(0, "Ala", preset="bye", now=2.0)["seq"], [m["seq"] for m in room.history()]
-        (2, [1, 2])
+        (3, [1, 3])
         """
-        if self.seq == message["seq"]:
-            self.seq -= 1
         sent = self._sent.get(message["seat"])
         if sent:
             sent.pop()

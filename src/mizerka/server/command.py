@@ -103,6 +103,11 @@ def _open_browser(url: str) -> None:
                    "(0: reviews give the play without the analysis).")
 @click.option("--max-tables", default=10_000, show_default=True, type=click.IntRange(1),
               help="The most tables kept open at once; a new table past it is refused (server_full).")
+@click.option("--max-read-back", default=200, show_default=True, type=click.IntRange(0),
+              help="The most finished tables read back from the database for a hello kept in memory at once, apart "
+                   "from --max-tables (the one idle longest makes room; 0: none is read back).")
+@click.option("--read-back-idle", default=300.0, show_default=True, type=click.FloatRange(1, 10**7),
+              help="Seconds a finished table read back for a hello stays in memory once nobody is at it.")
 @click.option("--max-connections", default=10_000, show_default=True, type=click.IntRange(1),
               help="The most websocket connections held at once; one more is refused (too_many_connections).")
 @click.option("--max-connections-per-address", default=256, show_default=True, type=click.IntRange(1),
@@ -121,7 +126,7 @@ def _open_browser(url: str) -> None:
 def serve_command(host: str, port: int, database: str | None, open_game: bool, no_browser: bool, bot_delay: float,
                   grace: float, abandon_after: float, heartbeat: float, bot_workers: int, slow_bot_workers: int,
                   bot_pool: str, dd_limit: float, dd_busy_rate: float, review_limit: float, max_tables: int,
-                  max_connections: int,
+                  max_read_back: int, read_back_idle: float, max_connections: int,
                   max_connections_per_address: int, request_rate: float, request_burst: float, limit_loopback: bool,
                   ws_deflate: bool,
                   log_level: str) -> None:
@@ -136,7 +141,7 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
                           slow_bot_workers=slow_bot_workers,
                           bot_pool="process" if bot_pool == "process" else "thread", dd_limit=dd_limit,
                           dd_busy_rate=dd_busy_rate, review_limit=review_limit, max_tables=max_tables,
-                          max_connections=max_connections,
+                          max_read_back=max_read_back, read_back_idle=read_back_idle, max_connections=max_connections,
                           max_connections_per_address=max_connections_per_address, request_rate=request_rate,
                           request_burst=request_burst, limit_loopback=limit_loopback)
     try:

@@ -652,18 +652,44 @@ class Store:
         return table
 
     def load(self, table_id: str) -> Table | None:
-        """The table with this id, rebuilt from its journal, or ``None``."""
+        """The table with this id, rebuilt from its journal, or ``None``; a seat whose profile was deleted is no
+        profile's (:meth:`_forget_closed`)."""
         with self.engine.connect() as connection:
             found = connection.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).first()
             if found is None:
                 return None
-            return self._build(connection, self._row(found))
+            table = self._build(connection, self._row(found))
+            self._forget_closed(connection, [table])
+            return table
 
     def load_active(self) -> list[Table]:
-        """Every table that is waiting or playing (to resume after a restart)."""
+        """Every table that is waiting or playing (to resume after a restart).  Unlike :meth:`load`, a seat keeps
+        the id of a profile deleted since (one it gave up during the match: docs/server.md, *Deleting a profile*);
+        rating treats it as a new player's, and a rated rematch refuses it."""
         with self.engine.connect() as connection:
             rows = connection.execute(sa.select(tables_t).where(tables_t.c.status.in_(("waiting", "playing"))))
             return [self._build(connection, self._row(r)) for r in rows.all()]
+
+    @staticmethod
+    def _forget_closed(connection: Connection, tables: Sequence[Table]) -> None:
+        """Make every seat of *tables* whose profile was deleted (its row ``closed``, :meth:`delete_player`) no
+        profile's, as the hub makes the seats of the tables it holds when the profile is deleted: the journal
+        replays the old id into the seat, and a finished table read back (for a hello, ``GET /api/tables/{id}``)
+        must show it as it showed before it was unloaded (not ``registered``), nor seat that profile again at a
+        rematch."""
+        ids = {seat.player for table in tables for seat in table.seats if seat.player is not None}
+        if not ids:
+            return
+        closed: set[str] = set()
+        listed = sorted(ids)
+        for start in range(0, len(listed), 500):  # a few hundred bound parameters a query, whatever the database
+            closed.update(connection.execute(sa.select(players_t.c.id).where(
+                players_t.c.id.in_(listed[start:start + 500]), players_t.c.kind == "closed")).scalars())
+        for table in tables:
+            for seat in table.seats:
+                if seat.player in closed:
+                    seat.player = None
+                    table.seat_version += 1
 
     def chat_history(self, table_ids: Sequence[str], limit: int) -> dict[str, list[dict[str, Any]]]:
         """The last *limit* chat messages of each of these tables, oldest first, as the ``chat`` messages the

@@ -102,7 +102,16 @@ class ServerConfig:
         gc_freeze: keep what lives long out of the garbage collector's full collections
             (:meth:`Hub._gc_loop`); off in tests that run many servers in one process.
         max_tables: the most tables the server keeps open (in memory) at once; a new table past it is refused
-            (``server_full``), so that one client creating tables in a loop cannot exhaust the memory.
+            (``server_full``), so that one client creating tables in a loop cannot exhaust the memory.  The finished
+            tables read back from the database for a hello are not counted here (see ``max_read_back``): reading
+            old matches never keeps a new one from being made.
+        max_read_back: the most finished tables read back from the database for a hello
+            (:meth:`Hub._live_for_hello`) kept in memory at once, apart from ``max_tables`` (one holds about
+            1.5 MB: 200 of them, about 300 MB).  At the cap, the one idle longest with nobody at it is unloaded to
+            make room; when every one has someone at it, the hello gets ``server_full`` (0: no finished table is
+            read back).
+        read_back_idle: a finished table read back for a hello is unloaded once nobody has been at it for this
+            long (or ``abandon_after``, if that is shorter): it is there only for whoever opens it.
         max_connections: the most websocket connections the server holds at once; one more gets the error
             ``too_many_connections`` and is closed (code 1013, "try again later").
         max_connections_per_address: the most websocket connections one client address holds at once (IPv6:
@@ -143,6 +152,8 @@ class ServerConfig:
     request_rate: float = 20.0
     request_burst: float = 100.0
     limit_loopback: bool = False
+    max_read_back: int = 200
+    read_back_idle: float = 300.0
 
 
 REVIEW_RETRY_AFTER = 300.0
@@ -416,6 +427,9 @@ class LiveTable:
         self.last_activity = time.monotonic()
         self.tasks: set[asyncio.Task[None]] = set()
         self.chat = ChatRoom()  # its last messages; each is stored too (a table read back gets them: restore)
+        # a finished table read back from the database for a hello (Hub._live_for_hello): a cap and an idle time of
+        # its own (ServerConfig.max_read_back, read_back_idle), not counted against max_tables
+        self.read_back = False
 
     def connected(self) -> set[int]:
         return {c.seat for c in self.clients if c.seat is not None}
@@ -453,6 +467,8 @@ class Hub:
         # finished tables being read back from the database for a hello (:meth:`_live_for_hello`), by id: two hellos
         # at one table share one read, and one table object
         self._loading: dict[str, asyncio.Task[tuple[Table, list[dict[str, Any]]]]] = {}
+        # the finished tables read back for a hello (LiveTable.read_back) that self.tables holds, by id
+        self.read_back: dict[str, LiveTable] = {}
 
     # -- life cycle ---------------------------------------------------------------------------------
 
@@ -882,8 +898,8 @@ class Hub:
     async def create_table(
         self, settings: TableSettings, seats: Sequence[SeatState], *, parent: str | None = None
     ) -> LiveTable:
-        if len(self.tables) >= self.config.max_tables:
-            raise TableError("server_full", f"the server has {len(self.tables)} open tables, its limit; "
+        if self.open_tables() >= self.config.max_tables:
+            raise TableError("server_full", f"the server has {self.open_tables()} open tables, its limit; "
                                             "try again later")
         table = Table.new(self._new_id(), settings, seats, seed=self._seed(), parent=parent)
         table.maybe_start()
@@ -892,6 +908,18 @@ class Hub:
         self.tables[table.id] = live
         log.info("table %s created (%s, %s)", table.id, table.rules.spec(), settings.visibility)
         return live
+
+    def open_tables(self) -> int:
+        """The tables in memory that count against ``max_tables``: all but the finished ones read back for a hello
+        (those have a cap of their own, ``max_read_back``)."""
+        self._prune_read_back()
+        return len(self.tables) - len(self.read_back)
+
+    def _prune_read_back(self) -> None:
+        """Forget the read-back tables that are no longer those :attr:`tables` holds (taken out by other means)."""
+        gone = [table_id for table_id, live in self.read_back.items() if self.tables.get(table_id) is not live]
+        for table_id in gone:
+            del self.read_back[table_id]
 
     def get(self, table_id: str) -> LiveTable:
         live = self.tables.get(table_id)
@@ -988,7 +1016,19 @@ class Hub:
             return live.table
         if not TABLE_ID.fullmatch(table_id):
             return None
-        return await asyncio.to_thread(self._store().load, table_id)
+        table = await asyncio.to_thread(self._store().load, table_id)
+        if table is not None:
+            self._forget_deleted(table)
+        return table
+
+    def _forget_deleted(self, table: Table) -> None:
+        """Make the seats of *table* (just read from the database) whose profile this process has deleted, or is
+        deleting, no profile's, as :meth:`delete_player` does at the tables in memory: :meth:`Store.load` leaves out
+        the profiles the database holds as deleted, but a delete still being written is known only here."""
+        for seat in table.seats:
+            if seat.player is not None and seat.player in self.closed_players:
+                seat.player = None
+                table.seat_version += 1
 
     # -- websocket ----------------------------------------------------------------------------------
 
@@ -1116,15 +1156,20 @@ class Hub:
     async def _live_for_hello(self, client: Client, hello: Hello) -> LiveTable:
         """The table a hello names: in memory, or else a finished one read back from the database and kept in
         memory again (read-only, as every finished table is), so that its players and spectators see the final
-        position, and its players may still ask for a rematch.  Such a table counts against ``max_tables`` like
-        every table in memory, and the sweep unloads it again once nobody has been at it for ``abandon_after``
-        seconds.  It is kept only for a hello that may see it (:meth:`_hello_access`): a refused one leaves
-        nothing in memory.  A hello at a table not in memory costs a request of the client's address budget
-        (:meth:`charge_request`), as a REST read does: it reads the database.
+        position, and its players may still ask for a rematch.  Such tables have a cap of their own,
+        ``max_read_back``, and do not count against ``max_tables``, so that reading old matches never keeps new
+        ones from being made: at the cap, the one idle longest with nobody at it makes room
+        (:meth:`_room_for_read_back`), and the sweep unloads one once nobody has been at it for
+        ``read_back_idle`` seconds (``abandon_after`` if shorter).  It is kept only for a hello that may see it
+        (:meth:`_hello_access`): a refused one leaves nothing in memory.  A hello at a table not in memory costs a
+        request of the client's address budget (:meth:`charge_request`), as a REST read does: it reads the
+        database.  A seat whose profile was deleted is no profile's, as it is at a table in memory (:meth:`find`,
+        :meth:`_forget_deleted`).
 
         Raises:
             TableError: ``rate_limited``; ``unknown_table`` (no such table, or one closed unfinished: it stays
-                closed); ``server_full`` (the server holds ``max_tables`` tables); :meth:`_hello_access`'s refusals.
+                closed); ``server_full`` (``max_read_back`` tables read back, each with someone at it);
+                :meth:`_hello_access`'s refusals.
         """
         live = self.tables.get(hello.table)
         if live is not None:
@@ -1133,7 +1178,7 @@ class Hub:
         if wait > 0:
             raise TableError("rate_limited", f"too many requests from your address; try again in "
                                              f"{math.ceil(wait)} s")
-        if len(self.tables) >= self.config.max_tables:  # a full server reads nothing
+        if not self._room_for_read_back():  # no room: nothing is read
             raise self._full()
         task = self._loading.get(hello.table)
         if task is None:  # concurrent hellos at one table share one read, and so one table object
@@ -1146,11 +1191,14 @@ class Hub:
         if live is not None:  # kept by a hello that shared the read (or made meanwhile)
             return live
         self._hello_access(table, hello)
-        if len(self.tables) >= self.config.max_tables:
+        if not self._room_for_read_back():
             raise self._full()
+        self._forget_deleted(table)  # again: a delete may have begun while the table was read
         live = LiveTable(table)
+        live.read_back = True
         live.chat.restore(chat)
         self.tables[table.id] = live
+        self.read_back[table.id] = live
         log.info("table %s loaded from the database (finished)", table.id)
         return live
 
@@ -1169,8 +1217,35 @@ class Hub:
         chat = await asyncio.to_thread(self._store().chat_history, [table_id], CHAT_HISTORY)
         return table, chat.get(table_id, [])
 
+    def _room_for_read_back(self) -> bool:
+        """Whether one more finished table may be read back (``max_read_back``): at the cap, the read-back table
+        idle longest with nobody at it (and nothing under way at it: its lock free) is unloaded to make room;
+        ``False`` when every one has someone at it.  A hello that was waiting for the unloaded table's lock looks it
+        up again (:meth:`_hello_at`)."""
+        self._prune_read_back()
+        while len(self.read_back) >= self.config.max_read_back:
+            idle = [live for live in self.read_back.values() if not live.clients and not live.lock.locked()]
+            if not idle:
+                return False
+            self._unload(min(idle, key=lambda live: live.last_activity))
+        return True
+
+    def _unload(self, live: LiveTable) -> None:
+        """Take a table out of memory (its timers and tasks stopped); the database keeps it."""
+        for task in list(live.tasks):
+            task.cancel()
+        for handle in live.grace.values():
+            handle.cancel()
+        self._stop_timer(live)
+        table_id = live.table.id
+        if self.tables.get(table_id) is live:
+            del self.tables[table_id]
+        if self.read_back.get(table_id) is live:
+            del self.read_back[table_id]
+
     def _full(self) -> TableError:
-        return TableError("server_full", f"the server has {len(self.tables)} open tables, its limit; try again later")
+        return TableError("server_full", f"the server holds {len(self.read_back)} finished tables read back from the "
+                                         "database, each with someone at it, its limit; try again later")
 
     @staticmethod
     def _hello_access(table: Table, hello: Hello) -> tuple[int | None, str | None]:
@@ -1330,11 +1405,13 @@ class Hub:
         """Every seated human has asked (the table's lock is held): make the rematch table, name it in the old
         table's journal, and start it (a rated one plays on even if everyone has closed the page)."""
         table = live.table
-        # a rated table's seat whose profile was deleted since its vote is not carried over: it waits open
-        alive = [not table.settings.rated or await self._profile_lives(s.player) for s in table.seats]
+        # a seat whose profile was deleted (since its vote, or before a finished table was read back) never seats
+        # that profile again: at a rated table the seat waits open, at another its human plays on as no profile's
+        alive = [s.kind == "human" and s.token_hash is not None and await self._profile_lives(s.player)
+                 for s in table.seats]
         seats = [SeatState(s.kind, s.level, s.name if s.token_hash or s.kind == "bot" else None, s.token_hash,
-                           player=s.player if s.token_hash else None)
-                 if s.kind == "bot" or alive[i] else SeatState.human()
+                           player=s.player if alive[i] else None)
+                 if s.kind == "bot" or alive[i] or not table.settings.rated else SeatState.human()
                  for i, s in enumerate(table.seats)]
         new = await self.create_table(table.settings, seats, parent=table.id)
         await self._commit(live, table.rematch_event(new.table.id))
@@ -1408,9 +1485,13 @@ class Hub:
                 log.exception("cleanup failed")
 
     async def cleanup(self) -> list[str]:
-        """Close (or unload, when finished) every table idle and unwatched for ``abandon_after`` seconds."""
+        """Close (or unload, when finished) every table idle and unwatched for ``abandon_after`` seconds (a finished
+        table read back for a hello: ``read_back_idle`` seconds)."""
         def idle(live: LiveTable) -> bool:
-            return not live.clients and time.monotonic() - live.last_activity >= self.config.abandon_after
+            after = self.config.abandon_after
+            if live.read_back:  # there for whoever opened it: soon gone once he has left
+                after = min(after, self.config.read_back_idle)
+            return not live.clients and time.monotonic() - live.last_activity >= after
 
         gone = []
         for table_id, live in list(self.tables.items()):
@@ -1421,11 +1502,9 @@ class Hub:
                     continue
                 if live.table.status in ("waiting", "playing"):
                     await self._commit(live, live.table.close("abandoned"))
-            for task in list(live.tasks):
-                task.cancel()
-            for handle in live.grace.values():
-                handle.cancel()
-            del self.tables[table_id]
+            if self.tables.get(table_id) is not live:  # unloaded meanwhile to make room (_room_for_read_back)
+                continue
+            self._unload(live)
             gone.append(table_id)
         if gone:
             log.info("cleaned up %d tables", len(gone))

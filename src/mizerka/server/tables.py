@@ -110,7 +110,8 @@ class TableSettings:
         spectators: spectators may watch.
         reveal: after each deal, everyone at the table sees its deck order and salt (the commitment's proof).
         name: a title for the lobby.
-        chat: the seated humans may talk in the table's chat (:mod:`mizerka.server.chat`; kept in memory only).
+        chat: the seated humans may talk in the table's chat (:mod:`mizerka.server.chat`; each message is stored in
+            the database, and a table read back from it gets its last ones).
         rated: the match counts for the players' ratings (:mod:`mizerka.server.players`): every human seat is
             taken by a profile, and nobody gets hints or takes back cards.
     """

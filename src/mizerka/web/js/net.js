@@ -59,8 +59,23 @@ function socketUrl() {
 }
 
 /**
+ * The hello refusals that are no refusal of the table or the token, but the server saying "not now": too many
+ * requests from this address (`rate_limited`), no room for the table in memory (`server_full`, say while a
+ * restarted server is busy), or a table it could not open this time (`internal`).  The socket says hello again
+ * after a backoff (state "waiting"); every other refusal is final ("fatal").
+ */
+export const HELLO_RETRY_CODES = new Set(["rate_limited", "server_full", "internal"]);
+
+/** Milliseconds before the next hello after *retries* "not now" answers in a row: 1, 2, 4… up to 30 s, jittered. */
+export function helloRetryDelay(retries) {
+  return Math.round(Math.min(30000, 1000 * 2 ** retries) * (0.75 + Math.random() / 2));
+}
+
+/**
  * One table connection.  Events: "message" (any server message), "state" ("connecting", "open",
- * "reconnecting", "closed"), "fatal" (an error reply to hello: the table or token is not valid).
+ * "reconnecting", "waiting", "closed"), "retry" (a hello answered "not now", see HELLO_RETRY_CODES: detail
+ * {code, seconds}; the state is "waiting" until the next try), "fatal" (an error reply to hello: the table or token
+ * is not valid).
  */
 export class TableSocket extends EventTarget {
   constructor(table, token) {
@@ -80,6 +95,7 @@ export class TableSocket extends EventTarget {
     this.pending = new Map();
     this.welcomed = false;
     this.timer = null;
+    this.helloRetries = 0; // "not now" answers to hello in a row (HELLO_RETRY_CODES)
   }
 
   connect() {
@@ -113,6 +129,7 @@ export class TableSocket extends EventTarget {
     if (message.type === "welcome") {
       this.welcomed = true;
       this.attempt = 0;
+      this.helloRetries = 0;
       this.setState("open");
     }
     if (message.type === "error" && message.id === "hello" && message.code === "bad_seq" && this.lastSeq !== null) {
@@ -121,6 +138,10 @@ export class TableSocket extends EventTarget {
       this.epoch = null;
       this.send({ type: "hello", id: "hello", protocol: PROTOCOL_VERSION, table: this.table,
         ...(this.token ? { token: this.token } : {}) });
+      return;
+    }
+    if (message.type === "error" && message.id === "hello" && HELLO_RETRY_CODES.has(message.code)) {
+      this.retryHello(message.code);
       return;
     }
     if (message.type === "error" && message.id === "hello") {
@@ -159,6 +180,25 @@ export class TableSocket extends EventTarget {
     const delay = Math.min(5000, 300 * 2 ** this.attempt);
     this.attempt += 1;
     this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** The server answered our hello "not now" (*code*): drop this connection and say hello again after a backoff. */
+  retryHello(code) {
+    const delay = helloRetryDelay(this.helloRetries);
+    this.helloRetries += 1;
+    const ws = this.ws;
+    this.ws = null; // its close event is not a network blip: no reconnect of onClose's besides ours
+    ws?.close();
+    for (const { resolve } of this.pending.values()) {
+      resolve({ type: "error", code: "network", message: "the connection was lost" });
+    }
+    this.pending.clear();
+    clearTimeout(this.timer);
+    this.setState("waiting");
+    this.dispatchEvent(new CustomEvent("retry", { detail: { code, seconds: Math.max(1, Math.round(delay / 1000)) } }));
+    this.timer = setTimeout(() => {
+      if (!this.closedByUs) this.connect();
+    }, delay);
   }
 
   setState(state) {

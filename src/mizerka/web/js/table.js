@@ -79,6 +79,11 @@ export class TableView {
     this.socket = new TableSocket(this.tableId, seat ? seat.token : null);
     this.socket.addEventListener("message", (e) => this.onMessage(e.detail));
     this.socket.addEventListener("state", (e) => this.renderConnection(e.detail));
+    this.socket.addEventListener("retry", (e) => {
+      // the server said "not now" (busy, full, or too many requests): the socket tries again by itself
+      this.retryNotice = e.detail;
+      this.renderConnection(this.socket.state);
+    });
     this.socket.addEventListener("fatal", (e) => {
       const code = e.detail.code;
       if (code === "bad_token") forgetSeat(this.tableId);
@@ -410,10 +415,12 @@ export class TableView {
   renderConnection(state) {
     const banner = this.el?.conn;
     if (!banner) return;
-    const down = state === "reconnecting" || state === "connecting";
-    banner.hidden = !(state === "reconnecting");
-    banner.textContent = state === "reconnecting" ? t("table.reconnecting") : "";
-    this.root.classList.toggle("is-reconnecting", state === "reconnecting");
+    const down = state === "reconnecting" || state === "connecting" || state === "waiting";
+    const shown = state === "reconnecting" || state === "waiting";
+    banner.hidden = !shown;
+    banner.textContent = state === "reconnecting" ? t("table.reconnecting")
+      : state === "waiting" ? t("table.serverBusy", { n: this.retryNotice?.seconds ?? 1 }) : "";
+    this.root.classList.toggle("is-reconnecting", shown);
     if (this.view) this.root.dataset.connection = down ? state : "open";
   }
 
