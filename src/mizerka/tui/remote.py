@@ -75,10 +75,11 @@ from mizerka.tui.review import REMOTE_REVIEW
 if TYPE_CHECKING:
     from websockets.sync.client import ClientConnection
 
-__all__ = ["CHAT_MAX_CHARS", "CHAT_PRESET_TEXTS", "RATED_NOTE", "SPECTATOR_CHAT", "HeldSeat", "Invite", "RemoteError",
-           "RemoteLineGame", "RemoteRefused", "RemoteTable", "SeatBook", "chat_line", "chat_too_long", "invite_link",
-           "key_fingerprint", "marked_name", "parse_invite", "play_remote", "rematch_refusal", "sheet_text",
-           "undone_cards", "view_observation", "waiting_text", "watch_table"]
+__all__ = ["CHAT_MAX_CHARS", "CHAT_PRESET_TEXTS", "RATED_NOTE", "SHEET_NAME_CELLS", "SPECTATOR_CHAT", "HeldSeat",
+           "Invite", "RemoteError", "RemoteLineGame", "RemoteRefused", "RemoteTable", "SeatBook", "chat_line",
+           "chat_too_long", "fit_cells", "invite_link", "key_fingerprint", "marked_name", "parse_invite",
+           "play_remote", "rematch_refusal", "sheet_text", "undone_cards", "view_observation", "waiting_text",
+           "watch_table"]
 
 PROTOCOL_VERSION = 1
 """The protocol version this client speaks (``docs/protocol.md``)."""
@@ -625,6 +626,17 @@ class RemoteTable:
                 self._ws.socket.shutdown(socket.SHUT_RDWR)
 
     def _reconnect(self, why: object) -> None:
+        self._connect_retrying(why, "lost the connection to the server and could not reconnect")
+        self.reconnects += 1
+
+    def _connect_retrying(self, why: object, failed: str) -> None:
+        """:meth:`connect`, tried again (up to :attr:`retries` times, with growing pauses) while it fails without a
+        refusal: a server restarting, a network that is back in a moment.
+
+        Raises:
+            RemoteRefused: the server answered and refused (trying again will not help).
+            RemoteError: every try failed (*failed*, then the last reason).
+        """
         pause = 0.2
         last: object = why
         for _ in range(self.retries):
@@ -637,9 +649,8 @@ class RemoteTable:
                 time.sleep(pause)
                 pause = min(pause * 2, 5.0)
                 continue
-            self.reconnects += 1
             return
-        raise RemoteError(f"lost the connection to the server and could not reconnect: {last}")
+        raise RemoteError(f"{failed}: {last}")
 
     def _handle(self, message: dict[str, Any]) -> None:
         """Apply one message from the server to what we keep.
@@ -729,9 +740,9 @@ class RemoteTable:
     def _set_chat_history(self, history: list[dict[str, Any]]) -> None:
         """The welcome's chat history replaces what we kept; only messages we had not kept are new to the reader.
 
-        Matching by content, not by number: the server keeps chat in memory only, so after its restart the numbers
-        start again from 1 (an empty history, then messages numbered below the ones we saw), and a reconnect's
-        history overlaps what we had."""
+        Matching by content, not by number: a reconnect's history overlaps what we had, numbers may have gaps (a
+        message the server could not store), and a server older than stored chat started its numbers again from 1
+        after a restart."""
         with self._lock:
             known = {_chat_key(said) for said in self.chat}
             self.chat = [{k: v for k, v in said.items() if k != "id"} for said in history]
@@ -931,6 +942,21 @@ class RemoteTable:
         target = self.view.get("rematch")
         return target if isinstance(target, str) and target and target != self.invite.table else None
 
+    def rematch_lost(self, asked_view: dict[str, Any] | None) -> bool:
+        """Whether the server has forgotten that our seat asked for a rematch: a view newer than *asked_view* (the
+        view when the server took our request; ``None``: any view) at the finished table, with no rematch table
+        yet, whose ``rematch_asked`` lacks our seat.
+
+        The wish lives in the server's memory only (docs/server.md): a restart loses it, and the ``welcome`` of the
+        reconnect then says so.  The server sends no view when a seat asks, so the view the request was answered
+        with stays the same object until something new comes (a welcome, an event).  A view without
+        ``rematch_asked`` (an older server) says nothing: ``False``.
+        """
+        view = self.view
+        asked = view.get("rematch_asked")
+        return (self.seat is not None and view is not asked_view and view.get("status") == "finished"
+                and self.rematch_target() is None and isinstance(asked, list) and self.seat not in asked)
+
     def follow_rematch(self) -> str:
         """Move to the rematch's table (:meth:`rematch_target`) and return its id: ``hello`` there with the same
         token (a spectator without one), the same seat, the new table's view and events from its start.
@@ -938,6 +964,9 @@ class RemoteTable:
         The events of the old table not handed out yet (:meth:`drain`) are kept, so that the last of them (the
         ``rematch`` event) is still shown before the new table's.  The seat book that held our seat at the old
         table (:attr:`book`) holds it at the new one instead: the old link is stale, the match there is over.
+
+        A connection that fails at that moment without a refusal is tried again, with growing pauses, as after a
+        dropped connection.
 
         Raises:
             RemoteError: there is no rematch to follow, or the new table cannot be reached or refuses us.
@@ -951,7 +980,9 @@ class RemoteTable:
             self.events, self._undone, self._resync = [], [], None
             self.seq = self.epoch = 0
         self._replies.clear()
-        self.connect()  # (the rules stay: a rematch has the table's options, its variant too)
+        # (the rules stay: a rematch has the table's options, its variant too); a connection that fails just
+        # now (the server restarting, the network away a moment) is tried again, as a reconnect is
+        self._connect_retrying("not connected yet", f"cannot reach the rematch's table {target!r}")
         if self.book is not None and self.held is not None:
             self.book.put(self.invite, self.held)
             self.book.forget(old)
@@ -964,6 +995,13 @@ class RemoteTable:
         with self._lock:  # the full-screen game reads the server in another thread
             new, self._new = self._new, []
         return new
+
+    def skip_to_the_end(self) -> None:
+        """Of the events not handed out yet (:meth:`drain`), keep only the match's end (its ``match_end`` event), and
+        no undo: coming back to a finished match, the final position is the news, not the whole match again."""
+        with self._lock:
+            self._new = [event for event in self._new if event.get("kind") == "match_end"][-1:]
+            self._undone = []
 
     def drain_undone(self) -> list[dict[str, Any]]:
         """The undos that arrived since the last call (each the snapshot's ``undone``: ``seat`` and ``actions``,
@@ -1020,17 +1058,56 @@ def _signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
-def sheet_text(view: dict[str, Any], names: Sequence[str]) -> str:
-    """The score sheet of a view (its ``score_sheet`` rows) as a text table: each deal's score and the total."""
+def fit_cells(text: str, width: int, *, right: bool = False, ellipsis: str = "…") -> str:
+    """*text* made exactly *width* terminal cells wide: padded with spaces (on the left when *right*), or cut
+    with *ellipsis* at its end when it is wider, so that the columns after it line up.
+
+    Cells, not characters: a CJK character takes two cells of a terminal and a combining accent none, so
+    ``str.ljust`` (which counts characters) puts the next column out of line after such a name.  A wide character
+    that does not fit whole is replaced by a space.
+
+    >>> fit_cells("Ola", 6) + "|"
+    'Ola   |'
+    >>> fit_cells("李小龍", 8) + "|"
+    '李小龍  |'
+    >>> fit_cells("Bartholomew", 8), fit_cells("李小龍李小龍", 8), fit_cells("Bartholomew", 8, ellipsis="~")
+    ('Barthol…', '李小龍 …', 'Barthol~')
+    >>> fit_cells("Ola", 6, right=True)
+    '   Ola'
+    """
+    from rich.cells import cell_len, set_cell_size
+
+    if cell_len(text) > width:
+        return set_cell_size(text, width - cell_len(ellipsis)) + ellipsis
+    padding = " " * (width - cell_len(text))
+    return padding + text if right else text + padding
+
+
+SHEET_NAME_CELLS = 12
+"""The widest a name is shown in the columns of :func:`sheet_text` and the full-screen scores panel (in terminal
+cells); a longer one is cut with an ellipsis (:func:`fit_cells`)."""
+
+
+def sheet_text(view: dict[str, Any], names: Sequence[str], *, unicode: bool = True) -> str:
+    """The score sheet of a view (its ``score_sheet`` rows) as a text table: each deal's score and the total.
+
+    The names are fitted to their columns by terminal cells (:func:`fit_cells`): a wide (CJK) or long name keeps
+    the columns in line, cut with ``…`` (``~`` when not *unicode*) past :data:`SHEET_NAME_CELLS` cells.
+    """
+    from rich.cells import cell_len
+
     rows = view.get("score_sheet") or []
     if not rows:
         return "No deal has been finished yet."
-    width = max(7, *(len(n) for n in names))
-    lines = ["deal  contract  chooser      " + "".join(n.rjust(width + 2) for n in names)]
+    ellipsis = "…" if unicode else "~"
+    width = max(7, min(SHEET_NAME_CELLS, max((cell_len(n) for n in names), default=0)))
+    lines = ["deal  contract  chooser     " + "".join("  " + fit_cells(n, width, right=True, ellipsis=ellipsis)
+                                                      for n in names)]
     for row in rows:
         cells = "".join(f"{_signed(s)}/{_signed(t)}".rjust(width + 2)
                         for s, t in zip(row["scores"], row["totals"], strict=True))
-        lines.append(f"{row['deal_no']:>4}  {row['contract']:<8}  {names[row['chooser']]:<12}" + cells)
+        chooser = fit_cells(str(names[row["chooser"]]), SHEET_NAME_CELLS, ellipsis=ellipsis)
+        lines.append(f"{row['deal_no']:>4}  {row['contract']:<8}  {chooser}" + cells)
     lines.append("(each cell: the deal's score / the running total)")
     return "\n".join(lines)
 
@@ -1169,7 +1246,7 @@ class RemoteLineGame(TerminalGame):
             elif command in ("?", "help"):
                 self.write(self.AFTER_MATCH_HELP)
             elif command == "sheet":
-                self.write(sheet_text(table.view, self.names))
+                self.write(sheet_text(table.view, self.names, unicode=self.unicode))
             elif command.split(maxsplit=1)[:1] == ["say"]:
                 self.say(answer[len("say"):].strip())
             else:
@@ -1178,7 +1255,11 @@ class RemoteLineGame(TerminalGame):
     def ask_rematch(self) -> bool:
         """Ask for a rematch (the ``rematch`` command): say the server's refusal in words (False), or wait until
         every seated player has asked and the new table is named (True).  While waiting, the table's news and
-        chat are written as they come."""
+        chat are written as they come.
+
+        The server keeps the wish in memory only: when a newer view (the ``welcome`` after a reconnect, say after
+        the server restarted) no longer counts our seat among those who asked (:meth:`RemoteTable.rematch_lost`),
+        the game says so and asks again."""
         table = self.table
         reply = table.rematch()
         if reply["type"] == "error":
@@ -1187,11 +1268,23 @@ class RemoteLineGame(TerminalGame):
         if reply.get("table") is None and table.rematch_target() is None:
             self.write(waiting_text([int(s) for s in reply.get("waiting") or []], self.names)
                        + "  (Ctrl+C leaves.)")
+            asked_view = table.view
             while table.rematch_target() is None:
                 table.poll(self.poll_every)
                 self.report_news()
                 if table.view.get("status") == "abandoned":
                     raise RemoteError("the server closed the table (abandoned) before the rematch")
+                if table.rematch_lost(asked_view):
+                    self.write(self._style("The server no longer knows that you asked for a rematch (it restarted, "
+                                           "or the connection was made again): asking again.", fg="yellow"))
+                    reply = table.rematch()
+                    if reply["type"] == "error":
+                        self.write(self._style(rematch_refusal(reply), fg="yellow"))
+                        return False
+                    asked_view = table.view
+                    if reply.get("table") is None and table.rematch_target() is None:
+                        self.write(waiting_text([int(s) for s in reply.get("waiting") or []], self.names)
+                                   + "  (Ctrl+C leaves.)")
         return True
 
     # -- watching -------------------------------------------------------------------------------------------
@@ -1203,6 +1296,9 @@ You are watching: the table and the chat as everyone sees them; no hand is ever 
   quit         stop watching (Ctrl+C too)
 The play is written as it comes; type a command at any time.  Spectators cannot act or write in the chat."""
 
+    WATCH_WAITING = "The match is over. Waiting in case the players ask for a rematch; quit or Ctrl+C to stop."
+    """What the spectator is told at the end of a match it waits after (see :meth:`watch`)."""
+
     def watch(self) -> dict[str, Any]:
         """Follow the table as a spectator until the match is over; return the final view.  A rematch the players
         ask for is followed too.
@@ -1210,6 +1306,12 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
         Commands are read in a background thread while the play is written (a spectator has no turn to wait for):
         ``sheet``, ``last``, ``?``, ``quit``; ``say`` and the players' commands are answered in words, and
         nothing is sent.  When the input ends, watching goes on without commands.
+
+        At the end of the match a spectator at a terminal (*ask_after_match*, whose input has not ended) stays at
+        the finished table, says so (:attr:`WATCH_WAITING`) and follows the players to their rematch, until
+        ``quit``, Ctrl+C, the input ending, or the table gone from the server (unloaded, and not read back: said
+        in words).  Through a pipe or from a file, or once the input has ended, watching ends with the match, as
+        the player's line game does without a terminal.
 
         Raises:
             QuitGame: the spectator typed ``quit``.
@@ -1230,6 +1332,7 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
 
         threading.Thread(target=read_commands, name="mizerka-watch-commands", daemon=True).start()
         reading = True
+        waiting_at: str | None = None  # the finished table where the spectator waits for a rematch, once said
         try:
             while True:
                 self.report_news()
@@ -1240,7 +1343,11 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
                 if view["status"] == "abandoned":
                     raise RemoteError("the server closed the table (abandoned)")
                 if view["status"] == "finished" and table.current:
-                    return view
+                    if not reading or not self.ask_after_match:
+                        return view
+                    if waiting_at != table.invite.table:
+                        waiting_at = table.invite.table
+                        self.write(self.WATCH_WAITING)
                 if view["status"] == "waiting" and not self._waiting_said:
                     self._waiting_said = True
                     free = [str(p["seat"]) for p in view["players"] if p["open"]]
@@ -1254,7 +1361,14 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
                         reading = False
                     else:
                         self.spectator_command(line)
-                table.poll(self.poll_every)
+                try:
+                    table.poll(self.poll_every)
+                except RemoteRefused as error:
+                    if waiting_at is None:
+                        raise
+                    # the finished table is gone (unloaded and not read back): nothing more can happen there
+                    self.write(f"The table is no longer on the server ({error}): watching ends.")
+                    return view
         finally:
             stop.set()
 
@@ -1267,7 +1381,7 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
         if command in ("?", "help"):
             self.write(self.WATCH_HELP)
         elif command == "sheet":
-            self.write(sheet_text(table.view, self.names))
+            self.write(sheet_text(table.view, self.names, unicode=self.unicode))
         elif command in ("last", "last trick"):
             last = table.view.get("last_trick")
             if not last:
@@ -1322,7 +1436,7 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
             elif command == "hand":
                 self.write(self.hand_line(table.observation()))
             elif command == "sheet":
-                self.write(sheet_text(table.view, self.names))
+                self.write(sheet_text(table.view, self.names, unicode=self.unicode))
             elif command in ("last", "last trick"):
                 self.write(self.last_trick(table.observation()))
             elif command == "hint":
@@ -1618,6 +1732,29 @@ def _held_is_ours(held: HeldSeat, name: str | None, player_key: str | None) -> b
     return name is None or name == held.name
 
 
+MAX_REMATCH_HOPS = 20
+"""The longest chain of rematches a held seat is followed along when it comes back (each finished table naming
+the next); a server naming more is not followed further."""
+
+
+def _back_at_the_end(table: RemoteTable) -> None:
+    """Back at a held seat (connected): if its match is over, go where the seat is now.
+
+    A rematch the players asked for (maybe a chain of them, each finished table naming the next: the player left
+    after asking, and the others played on) is followed to its last table; the old matches are no news.  A finished
+    table without a rematch (yet) is where the seat stays: the other players may be waiting there for our rematch,
+    which the server still takes.  Of its match only the end is news (the ``match_end`` event: the final totals
+    and the winner); the chat since is kept."""
+    for _ in range(MAX_REMATCH_HOPS):
+        if table.view.get("status") != "finished" or table.rematch_target() is None:
+            break
+        for drained in (table.drain, table.drain_undone, table.drain_chat):
+            drained()  # the old match is no news
+        table.follow_rematch()
+    if table.view.get("status") == "finished" and table.rematch_target() is None:
+        table.skip_to_the_end()
+
+
 def take_seat(table: RemoteTable, book: SeatBook, name: str | None, *, fresh: bool = False,
               player_key: str | None = None) -> tuple[int, bool]:
     """Sit at *table*: back at the seat *book* holds there, or at a free seat, which *book* then remembers.
@@ -1635,10 +1772,12 @@ def take_seat(table: RemoteTable, book: SeatBook, name: str | None, *, fresh: bo
       player's.  A seat taken with a key is taken back without it too (its token is the proof; forgetting
       ``MIZERKA_PLAYER_KEY`` in a new terminal should not cost the seat), its name compared ignoring case.
 
-    A held seat the server no longer knows (you left it) is forgotten and a free seat taken instead; a held
-    seat at a finished match is forgotten too, unless its players asked for a rematch: then the seat is taken at
-    the rematch's table, which the book remembers instead (:meth:`RemoteTable.follow_rematch`).  A stale link, a
-    full table, a rated table without a key or a refused key raise :class:`RemoteError`.
+    A held seat the server no longer knows (you left it) is forgotten and a free seat taken instead.  A held seat
+    at a finished match is still ours (the server takes its ``hello``, and its ``rematch``): when its players
+    asked for a rematch the seat is taken at the rematch's table, which the book remembers instead
+    (:meth:`RemoteTable.follow_rematch`; a chain of rematches is followed to its last table), and otherwise at the
+    finished table, its final position shown and a rematch still to ask for (see :func:`_back_at_the_end`).  A
+    stale link, a full table, a rated table without a key or a refused key raise :class:`RemoteError`.
     """
     invite = table.invite
     held = None if fresh else book.get(invite)
@@ -1653,18 +1792,8 @@ def take_seat(table: RemoteTable, book: SeatBook, name: str | None, *, fresh: bo
             table.seat = table.token = None
         else:
             table.book, table.held = book, held
-            if table.view.get("status") != "finished":
-                return held.seat, True
-            if table.rematch_target() is not None:  # the players asked for a rematch: the seat is there now
-                for drained in (table.drain, table.drain_undone, table.drain_chat):
-                    drained()  # the old match is no news
-                table.follow_rematch()
-                return held.seat, True
-            table.book = table.held = None
-            book.forget(invite)
-            table.close()
-            raise RemoteRefused(f"the invite link is stale: the match at table {invite.table!r} is over",
-                                "match_over")
+            _back_at_the_end(table)
+            return held.seat, True
     if player_key is not None:
         seat = table.join(name, player_key)  # the profile's name: the server's
     else:
@@ -1743,10 +1872,20 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
     except RemoteError as error:
         table.close()
         raise click.ClickException(str(error)) from None
+    over = table.view.get("status") == "finished"
+    if seat is not None and over and not sys.stdin.isatty():
+        # back at a finished match through a pipe or from a file: no rematch is asked for there, so there is
+        # nothing to do; the seat stays in the book, for a rematch asked at a terminal with the same link
+        totals = ", ".join(f"{n} {t:+d}" for n, t in zip(table.names(), table.view.get("totals", []), strict=False))
+        table.close()
+        raise click.ClickException(f"the invite link is stale for play: the match at table {table.invite.table!r} "
+                                   f"is over (totals {totals}).  Your seat there is kept: at a terminal the same "
+                                   "link offers a rematch.")
     if seat is not None and back:
         moved = f" (the rematch of table {invite.table})" if table.invite.table != invite.table else ""
-        click.echo(f"Back at your seat {seat} at table {table.invite.table}{moved} (kept from your last visit).",
-                   err=True)
+        end = ("; its match is over: ask for a rematch, or leave" if over else "")
+        click.echo(f"Back at your seat {seat} at table {table.invite.table}{moved} (kept from your last visit)"
+                   f"{end}.", err=True)
     full_screen = not plain and sys.stdout.isatty() and sys.stdin.isatty()
     try:
         if full_screen:

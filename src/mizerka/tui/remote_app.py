@@ -28,6 +28,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -48,6 +49,7 @@ from mizerka.tui.remote import (
     RemoteTable,
     chat_line,
     chat_too_long,
+    fit_cells,
     invite_link,
     rematch_refusal,
     sheet_text,
@@ -184,6 +186,10 @@ class RemoteApp(TableApp):
         self._hint: int | None = None
         self._undo: int | None = None  # the id of our undo the server has not answered yet
         self._rematch: int | None = None  # the id of our rematch request the server has not answered yet
+        # whether we asked for a rematch (until refused or moved), and the view the server's ack came with: a newer
+        # one whose rematch_asked lacks our seat means the server forgot the wish (a restart): it is asked again
+        self._rematch_wanted = False
+        self._rematch_view: dict[str, Any] | None = None
         self._chats: set[int] = set()  # the ids of our chat messages the server has not answered yet
         self._under_chat = False  # whether a dialog was open under the chat dialog (see action_chat)
         self._stop = threading.Event()
@@ -244,6 +250,7 @@ class RemoteApp(TableApp):
         the old connection), so the question is asked again if the table still waits for us."""
         lost = self._pending is not None or self._hint is not None or self._undo is not None
         self._pending = self._hint = self._undo = self._rematch = None
+        self._rematch_view = None  # the welcome's view says whether the server still knows our rematch wish
         self.log_line("The connection dropped and was made again" + (
             "; your last action may not have arrived: the table shows whether it did." if lost else "."))
         if self._chats:  # the welcome's chat history has it if it arrived (and it is written then, once)
@@ -254,6 +261,7 @@ class RemoteApp(TableApp):
     def _moved(self) -> None:
         """We are at the rematch's table now: what was awaited at the old one will not be answered."""
         self._pending = self._hint = self._undo = self._rematch = None
+        self._rematch_wanted, self._rematch_view = False, None
         self._tricks = 0
         self.log_line(Text(f"You are at table {self.table.invite.table} now (its invite link: "
                            f"{invite_link(self.table.invite)}).", style="bold"))
@@ -292,9 +300,11 @@ class RemoteApp(TableApp):
             self._undo = None  # what it took back is written below (update: drain_undone), like another's undo
         elif kind == "error" and ident is not None and ident == self._rematch:
             self._rematch = None
+            self._rematch_wanted = False
             self.refuse(rematch_refusal(message))
         elif kind == "ack" and ident is not None and ident == self._rematch:
             self._rematch = None
+            self._rematch_view = self.table.view
             if message.get("table") is None and self.table.rematch_target() is None:
                 waiting = [int(s) for s in message.get("waiting") or []]
                 self.log_line(Text(waiting_text(waiting, self.table.names()) + "  (n again: who is still to ask.)",
@@ -327,8 +337,19 @@ class RemoteApp(TableApp):
             self.log_line(Text(chat_line(said, self.table.seat), style="cyan"))
         if not self.table.view:
             return
+        self._rematch_again()
         self.refresh_view()
         self.maybe_ask()
+
+    def _rematch_again(self) -> None:
+        """Ask for the rematch again when the server has forgotten that we asked (its wish lives in the server's
+        memory only: a restart loses it, and the welcome of the reconnect shows it;
+        :meth:`~mizerka.tui.remote.RemoteTable.rematch_lost`), and say so."""
+        if not self._rematch_wanted or self._rematch is not None or not self.table.rematch_lost(self._rematch_view):
+            return
+        self.log_line(Text("The server no longer knows that you asked for a rematch (it restarted, or the connection "
+                           "was made again): asking again.", style="yellow"))
+        self._ask_rematch()
 
     def maybe_ask(self) -> None:
         table = self.table
@@ -439,10 +460,15 @@ class RemoteApp(TableApp):
             q = f"{view['tricks_won'][seat]:>2} / {quota}" if quota is not None else "  -"
             if view["roles"] and seat not in obs.active_seats:
                 q = "sits out"  # four at the table: the dealer sits out, and keeps a total
+            # a profile's seat: the name is proven (the web client's mark, and marked_name's)
+            mark = " ✓" if seat < len(players) and players[seat].get("registered") and not players[seat].get("open") \
+                else ""
+            # by terminal cells (a CJK name is twice as wide as its characters), a long name cut: columns in line
             name = self.name_of(seat)
-            if seat < len(players) and players[seat].get("registered") and not players[seat].get("open"):
-                name += " ✓"  # a profile's seat: the name is proven (the web client's mark, and marked_name's)
-            score_lines.append(f"{literal(name.ljust(11))} {q:<12}  {view['totals'][seat]:+d}")
+            if cell_len(name + mark) > 11:
+                name = fit_cells(name, 11 - cell_len(mark))
+            name = fit_cells(name + mark, 11)
+            score_lines.append(f"{literal(name)} {q:<12}  {view['totals'][seat]:+d}")
         self.show("#scores", "\n".join(score_lines))
         trick = view["trick"]
         if trick:
@@ -477,7 +503,9 @@ class RemoteApp(TableApp):
         self._tricks = int(undone.get("tricks_shown", self._tricks))
         shown = ", ".join(f"{self.who(seat)} {card_markup(card)}" for seat, card in cards)
         self.log_line(f"Taken back: {shown}." + ("  Your turn again." if self.table.my_turn() else ""))
-        self.notify(f"Taken back: {len(cards)} card{'s' if len(cards) != 1 else ''}; choose again", timeout=3)
+        counted = f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
+        # a spectator chooses nothing again: the player who took them back does
+        self.notify(f"Taken back: {counted}" + ("" if self.table.spectator else "; choose again"), timeout=3)
         own = [card for seat, card in cards if seat == self.table.seat]
         if own:
             self.refresh_view()
@@ -530,6 +558,31 @@ class RemoteApp(TableApp):
                                f"{event.get('table')}.", style="bold"))
 
     # -- keys --------------------------------------------------------------------------------------------
+
+    SPECTATOR_PLAYS = "Spectators cannot act: only the seated players play cards (F1 for the keys)."
+    """What a spectator's card keys (Enter, a typed card) are answered with: nothing is sent."""
+
+    def action_play(self) -> None:
+        """Enter: play the card under the cursor; a spectator is told in words that only the players play."""
+        if self.table.spectator:
+            self.refuse(self.SPECTATOR_PLAYS)
+            return
+        super().action_play()
+
+    def on_key(self, event: Any) -> None:
+        """A spectator typing a card (a rank key) is told once, in words, that only the players play cards: not
+        the player's "Not accepted: ... is not in your hand".  The suit key after it does nothing (no binding has
+        a suit's letter).  A player's keys go on to :meth:`TableApp.on_key` (Textual calls each class's own
+        handler unless ``prevent_default``)."""
+        if not self.table.spectator or self._dialog_open:
+            return
+        key = str(event.character or "").lower()
+        self.typed = ""
+        if len(key) == 1 and (key in "23456789tjqka01" or key in "cdhs"):
+            if key not in "cdhs":
+                self.refuse(self.SPECTATOR_PLAYS)
+            event.stop()
+            event.prevent_default()
 
     def play_card(self, card: Card) -> None:
         if self._pending is not None:
@@ -609,10 +662,16 @@ class RemoteApp(TableApp):
         if self._rematch is not None:
             self.notify("wait: the server has not answered your last request yet", severity="warning")
             return
+        self._ask_rematch()
+
+    def _ask_rematch(self) -> None:
+        """Send ``rematch`` without waiting; the answer comes through the reader thread (:meth:`_received`)."""
         try:
             self._rematch = self.table.send_nowait({"type": "rematch"})
         except RemoteError as error:
             self.notify(str(error), severity="error", markup=False)
+            return
+        self._rematch_wanted = True
 
     def action_last_trick(self) -> None:
         last = self.table.view.get("last_trick")
