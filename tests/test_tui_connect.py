@@ -112,7 +112,8 @@ def test_plays_a_whole_match_in_the_line_game(server: ThreadServer, monkeypatch:
     lines = result.output.splitlines()
     assert result.exit_code == 0, result.output
     assert "you are Ola, seat 0" in result.output
-    assert result.output.count("═══ Deal") == 6 and "The match is over." in result.output
+    assert result.output.count("=== Deal") == 6 and "The match is over." in result.output
+    assert result.output.isascii(), [line for line in lines if not line.isascii()]  # --ascii: ASCII only
     # bad answers were refused with the server's reason and asked again
     assert "Not accepted: invalid action 'QQ'" in result.output and player.bad_contract_sent
     assert "Not accepted: invalid exchange" in result.output and player.bad_exchange_sent
@@ -275,6 +276,11 @@ def test_full_screen_plays_a_deal_at_the_server(server: ThreadServer) -> None:
 
     async def play() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause(0.2)
+            from textual.widgets import Static
+
+            scores = str(app.query_one("#scores", Static).render())
+            assert "+0" not in scores and scores.count(" 0") >= 3, scores  # a zero total is "0", as the sheet writes it
             refused = False
             exchanged = False
             for _ in range(3000):

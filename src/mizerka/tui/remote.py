@@ -69,7 +69,7 @@ from typing import TYPE_CHECKING, Any
 from mizerka.cards import Card, CardSet
 from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play, Trick
 from mizerka.rules import Contract, Rules, RulesError, parse_variant
-from mizerka.terminal import HELP_TEXT, UNDO_HELP_TEXT, QuitGame, TerminalGame
+from mizerka.terminal import HELP_TEXT, UNDO_HELP_TEXT, QuitGame, TerminalGame, ascii_text, signed
 from mizerka.tui.review import REMOTE_REVIEW
 
 if TYPE_CHECKING:
@@ -1054,10 +1054,6 @@ class RemoteTable:
 # -- the line game ----------------------------------------------------------------------------------------------
 
 
-def _signed(value: int) -> str:
-    return f"{value:+d}" if value else "0"
-
-
 def fit_cells(text: str, width: int, *, right: bool = False, ellipsis: str = "…") -> str:
     """*text* made exactly *width* terminal cells wide: padded with spaces (on the left when *right*), or cut
     with *ellipsis* at its end when it is wider, so that the columns after it line up.
@@ -1104,7 +1100,7 @@ def sheet_text(view: dict[str, Any], names: Sequence[str], *, unicode: bool = Tr
     lines = ["deal  contract  chooser     " + "".join("  " + fit_cells(n, width, right=True, ellipsis=ellipsis)
                                                       for n in names)]
     for row in rows:
-        cells = "".join(f"{_signed(s)}/{_signed(t)}".rjust(width + 2)
+        cells = "".join(f"{signed(s)}/{signed(t)}".rjust(width + 2)
                         for s, t in zip(row["scores"], row["totals"], strict=True))
         chooser = fit_cells(str(names[row["chooser"]]), SHEET_NAME_CELLS, ellipsis=ellipsis)
         lines.append(f"{row['deal_no']:>4}  {row['contract']:<8}  {chooser}" + cells)
@@ -1137,7 +1133,8 @@ class RemoteLineGame(TerminalGame):
         self.seat = table.seat if table.seat is not None else -1
         self.opponents = {}
         self.read = read
-        self.write = write
+        # with --ascii every line is ASCII, as in the local game: suits as letters, "->" for "→", "=" for "═"
+        self.write = write if unicode else (lambda text: write(ascii_text(text)))
         self.unicode = unicode
         self.colour = colour
         self.names = tuple(table.names())
@@ -1595,7 +1592,7 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
             parts = []
             for role, s in enumerate(self._active or range(len(event["scores"]))):
                 quota = f" of {rules.quota(role, contract)}" if rules is not None and self._active else ""
-                parts.append(f"{self.who_cap(s)} {event['tricks'][s]}{quota} → {_signed(event['scores'][s])}")
+                parts.append(f"{self.who_cap(s)} {event['tricks'][s]}{quota} → {signed(event['scores'][s])}")
             self.write(self._style(f"Deal {event['deal_no']} is over ({contract.label}, {contract.goal}): ",
                                    bold=True) + "; ".join(parts))
             self.write(self.totals_line(event["totals"]))
@@ -1876,7 +1873,8 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
     if seat is not None and over and not sys.stdin.isatty():
         # back at a finished match through a pipe or from a file: no rematch is asked for there, so there is
         # nothing to do; the seat stays in the book, for a rematch asked at a terminal with the same link
-        totals = ", ".join(f"{n} {t:+d}" for n, t in zip(table.names(), table.view.get("totals", []), strict=False))
+        totals = ", ".join(f"{n} {signed(t)}"
+                           for n, t in zip(table.names(), table.view.get("totals", []), strict=False))
         table.close()
         raise click.ClickException(f"the invite link is stale for play: the match at table {table.invite.table!r} "
                                    f"is over (totals {totals}).  Your seat there is kept: at a terminal the same "

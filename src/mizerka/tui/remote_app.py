@@ -40,6 +40,7 @@ from textual.widgets.option_list import Option
 from mizerka.cards import CARDS, Card, CardSet
 from mizerka.deal import Observation, Phase, Play
 from mizerka.rules import Contract
+from mizerka.terminal import counted, signed
 from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, TableApp, card_markup, sorted_hand
 from mizerka.tui.remote import (
     CHAT_PRESET_TEXTS,
@@ -275,7 +276,7 @@ class RemoteApp(TableApp):
     def farewell(self) -> str:
         """A line for the terminal after the app closes."""
         view = self.table.view
-        totals = ", ".join(f"{n} {t:+d}" for n, t in zip(self.table.names(), view["totals"], strict=True))
+        totals = ", ".join(f"{n} {signed(t)}" for n, t in zip(self.table.names(), view["totals"], strict=True))
         if view["status"] == "finished":
             return f"The match is over; totals {totals}."
         if self.table.spectator:
@@ -442,7 +443,7 @@ class RemoteApp(TableApp):
                 lines.append(f"Turned up: {card_markup(obs.shown_card)} (a reminder only)")
             if view["phase"] == "exchange":
                 counts = [f"{self.who(s)} {n}" for s, n in enumerate(view["exchange_counts"]) if n is not None]
-                lines.append(f"Exchange: talon {view['talon_size']} cards"
+                lines.append(f"Exchange: talon {counted(int(view['talon_size']), 'card')}"
                              + (f"; exchanged {', '.join(counts)}" if counts else ""))
             elif view["phase"] == "play":
                 lines.append(f"Trick {view['tricks_played'] + 1} of {obs.rules.n_tricks}")
@@ -468,7 +469,7 @@ class RemoteApp(TableApp):
             if cell_len(name + mark) > 11:
                 name = fit_cells(name, 11 - cell_len(mark))
             name = fit_cells(name + mark, 11)
-            score_lines.append(f"{literal(name)} {q:<12}  {view['totals'][seat]:+d}")
+            score_lines.append(f"{literal(name)} {q:<12}  {signed(view['totals'][seat])}")
         self.show("#scores", "\n".join(score_lines))
         trick = view["trick"]
         if trick:
@@ -541,7 +542,7 @@ class RemoteApp(TableApp):
                                   for s, c in zip(trick["seats"], trick["cards"], strict=True))
                 self.log_line(f"Trick {self._tricks}: {cards} → [b]{self.who(trick['winner'])}[/b].")
         elif kind == "deal_end":
-            parts = [f"{self.who(s)} {t} → {sc:+d}"
+            parts = [f"{self.who(s)} {t} → {signed(sc)}"
                      for s, (t, sc) in enumerate(zip(event["tricks"], event["scores"], strict=True))]
             self.log_line(f"[b]Deal {event['deal_no']} over[/b] ({literal(str(event['contract']))}): "
                           + "; ".join(parts))
