@@ -663,12 +663,14 @@ class Store:
             return table
 
     def load_active(self) -> list[Table]:
-        """Every table that is waiting or playing (to resume after a restart).  Unlike :meth:`load`, a seat keeps
-        the id of a profile deleted since (one it gave up during the match: docs/server.md, *Deleting a profile*);
-        rating treats it as a new player's, and a rated rematch refuses it."""
+        """Every table that is waiting or playing (to resume after a restart).  As in :meth:`load`, a seat whose
+        profile was deleted since (one it gave up during the match: docs/server.md, *Deleting a profile*) is no
+        profile's, as it was in memory before the restart (:meth:`_forget_closed`)."""
         with self.engine.connect() as connection:
             rows = connection.execute(sa.select(tables_t).where(tables_t.c.status.in_(("waiting", "playing"))))
-            return [self._build(connection, self._row(r)) for r in rows.all()]
+            tables = [self._build(connection, self._row(r)) for r in rows.all()]
+            self._forget_closed(connection, tables)
+            return tables
 
     @staticmethod
     def _forget_closed(connection: Connection, tables: Sequence[Table]) -> None:
