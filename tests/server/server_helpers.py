@@ -216,3 +216,24 @@ def play(server: ThreadServer, table: str, token: str, done: Any) -> None:
         play_until(ws, done)
     finally:
         ws.close()
+
+
+def migrate(database_url: str, revision: str, *, down: bool = False) -> None:
+    """Run the real alembic migrations of ``mizerka.server`` on *database_url* up (or *down*) to *revision*: the
+    migration tests start from an older schema with rows in it."""
+    from pathlib import Path
+
+    from alembic import command
+    from alembic.config import Config
+
+    from mizerka.server import db
+
+    engine = db.make_engine(database_url)
+    try:
+        config = Config()
+        config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            (command.downgrade if down else command.upgrade)(config, revision)
+    finally:
+        engine.dispose()

@@ -7,7 +7,6 @@ from __future__ import annotations
 import itertools
 import json
 import unicodedata
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -16,7 +15,7 @@ import pytest
 import sqlalchemy as sa
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from server_helpers import ThreadServer
+from server_helpers import ThreadServer, migrate
 
 from mizerka.server.players import DEFAULT_IGNORABLE, check_name, name_key
 from mizerka.server.tables import TableError
@@ -159,23 +158,6 @@ def test_an_invisible_or_dotted_name_is_refused_by_the_api(server: ThreadServer,
 # -- revision 0003 ---------------------------------------------------------------------------------
 
 
-def _migrate(database_url: str, revision: str) -> None:
-    from alembic import command
-    from alembic.config import Config
-
-    from mizerka.server import db
-
-    engine = db.make_engine(database_url)
-    try:
-        config = Config()
-        config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.upgrade(config, revision)
-    finally:
-        engine.dispose()
-
-
 def _profile(player_id: str, name: str, key_hash: str, created_at: float) -> dict[str, Any]:
     return {"id": player_id, "name": name, "kind": "human", "key_hash": key_hash, "created_at": created_at,
             "updated_at": created_at, "mu": 27.5, "sigma": 7.0, "games": 1, "wins": 1, "deals": 6, "deals_won": 4}
@@ -188,7 +170,7 @@ def _seat(player: str | None) -> dict[str, Any]:
 def test_revision_0003_moves_an_old_style_id_to_its_own_key(database_url: str) -> None:
     from mizerka.server.db import Store, events_t, make_engine, players_t, results_t, tables_t
 
-    _migrate(database_url, "0002")
+    migrate(database_url, "0002")
     old, new = "strass\u0301e", "stras\u015be"  # the id one round gave "Straß\u0301e", and its own key
     clash_old, clash_new = "ss\u0301a", "s\u015ba"  # an old-style id whose new one was claimed since
     seats = json.dumps([_seat(old), _seat(None), _seat("ala")])

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import contextlib
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
 import sqlalchemy as sa
-from server_helpers import WS, ThreadServer, play_until
+from server_helpers import WS, ThreadServer, migrate, play_until
 
 from mizerka.server.chat import CHAT_BURST, CHAT_HISTORY
 from mizerka.server.protocol import SERVER_ADAPTER
@@ -183,27 +182,10 @@ def _sa_url(database_url: str) -> str:
     return normalize_url(database_url)
 
 
-def _migrate(database_url: str, revision: str, *, down: bool = False) -> None:
-    from alembic import command
-    from alembic.config import Config
-
-    from mizerka.server import db
-
-    engine = db.make_engine(database_url)
-    try:
-        config = Config()
-        config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            (command.downgrade if down else command.upgrade)(config, revision)
-    finally:
-        engine.dispose()
-
-
 def test_revision_0004_adds_the_chat_table_and_takes_it_away(database_url: str) -> None:
     from mizerka.server.db import Store, make_engine, tables_t
 
-    _migrate(database_url, "0003")
+    migrate(database_url, "0003")
     engine = make_engine(database_url)
     try:
         assert "chat" not in sa.inspect(engine).get_table_names()
@@ -224,7 +206,7 @@ def test_revision_0004_adds_the_chat_table_and_takes_it_away(database_url: str) 
             "t1": [{"type": "chat", "seq": 1, "seat": 0, "name": "Ala", "preset": "hello"}]}
     finally:
         store.close()
-    _migrate(database_url, "0003", down=True)
+    migrate(database_url, "0003", down=True)
     engine = make_engine(database_url)
     try:
         assert "chat" not in sa.inspect(engine).get_table_names()
