@@ -535,3 +535,26 @@ def test_full_screen_shows_a_rated_table_and_the_registered_mark(server: ThreadS
     asyncio.run(look())
     assert app.failure is None
     table.close()
+
+
+def test_n_chooses_no_trump_in_the_line_game_at_a_server(server: ThreadServer,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The local line game reads N as no-trump (the full-screen key); so does the line game at a server, which
+    used to send the letter as it was and have it refused."""
+    from test_tui_connect_rematch import answer
+
+    url = make_table(server, BOTS, variant="standard,contracts=NT+MZ")
+    prompts: list[str] = []
+
+    def player(prompt: str) -> str:
+        prompts.append(click.unstyle(prompt))
+        if any("Choose a contract" in p for p in prompts[:-1]):
+            return "quit"  # the prompt after the choice: done
+        return "n" if "Choose a contract" in prompts[-1] else answer(prompt)
+
+    monkeypatch.setattr(mizerka.terminal, "_read_line", player)
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--ascii", "--name", "Ola"])
+    assert result.exit_code == 0, result.output
+    assert prompts[-2].startswith("You are forehand. Choose a contract"), prompts
+    assert "Not accepted" not in result.output, result.output
+    assert "You choose no-trump (take tricks)." in result.output, result.output

@@ -469,7 +469,7 @@ def run_arena(
         budgets: per bot, a :class:`~mizerka.bots.Budget` overriding its level's default (or ``None``).
         workers: processes (or Ray tasks in flight) for the ``process`` / ``ray`` backends; default: CPUs.
         backend: ``"process"`` (default), ``"serial"`` or ``"ray"`` (needs the ``ray`` extra).
-        decision_limit: seconds a decision may take before it is reported (default: 1.5 × a time budget).
+        decision_limit: seconds a decision may take before it is reported (default: 1.5 × a time budget + 0.05 s).
         record_dir: save every table's match record (JSON, :mod:`mizerka.record`) in this folder.
         progress: called with ``(done, total)`` after each duplicate match.
         tables: ``"all"`` seat permutations per duplicate match (default) or their ``"rotations"`` only

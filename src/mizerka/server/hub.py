@@ -1211,7 +1211,7 @@ class Hub:
         """
         table = await self.find(table_id)
         if table is None or table.status != "finished":
-            raise TableError("unknown_table", f"no open table {table_id!r}")
+            raise TableError("unknown_table", f"no table {table_id!r}, or its match was closed unfinished")
         if not table.settings.chat:
             return table, []
         chat = await asyncio.to_thread(self._store().chat_history, [table_id], CHAT_HISTORY)

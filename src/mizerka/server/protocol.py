@@ -83,9 +83,10 @@ ERROR_CODES: Final[dict[str, str]] = {
     "too_large": f"the message is longer than {MAX_MESSAGE_BYTES} bytes",
     "rate_limited": "too many messages (or too many bytes) in too short a time; the message was dropped (or, "
                     "for too many connection attempts from one address, the connection is closed: code 1008); "
-                    "for chat, more than 5 chat messages of one seat in 10 s (retry_after: seconds to wait)",
+                    "for chat, more than 5 chat messages of one seat in 10 s (retry_after: seconds to wait); for a "
+                    "hello at a table read back from the database, the address's request budget (not final)",
     "bad_version": "the client speaks another protocol version",
-    "unknown_table": "no open table has this id",
+    "unknown_table": "no table has this id, or its match was closed unfinished (a finished one is read back)",
     "bad_token": "the seat token is not valid at this table",
     "no_seat": "the message needs a seat, and this connection holds none (a spectator, or no token)",
     "not_joined": "the message needs a table, and the connection has not said hello to one",
@@ -99,8 +100,10 @@ ERROR_CODES: Final[dict[str, str]] = {
     "illegal_action": "the rules forbid this action now; the message says why",
     "hints_off": "this table does not give hints",
     "not_over": "a rematch can only be asked for once the match is over",
-    "internal": "the server failed to store the action (nothing changed), or failed to handle the message; try again",
-    "server_full": "the server has as many open tables as it may keep: no new table (a rematch) for now",
+    "internal": "the server failed to store the action or the chat message (nothing changed, nothing relayed), or "
+                "failed to handle the message; try again",
+    "server_full": "the server has as many open tables as it may keep: no new table (a rematch) for now; for a "
+                   "hello, as many finished tables read back as it may keep (not final: say hello again later)",
     "too_many_connections": "the server, or the client's address, holds as many connections as it may: the "
                             "connection is closed (code 1013 or 1008)",
     "chat_off": "this table has no chat (its creator turned it off)",
