@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -558,3 +559,23 @@ def test_n_chooses_no_trump_in_the_line_game_at_a_server(server: ThreadServer,
     assert prompts[-2].startswith("You are forehand. Choose a contract"), prompts
     assert "Not accepted" not in result.output, result.output
     assert "You choose no-trump (take tricks)." in result.output, result.output
+
+
+def test_a_busy_server_is_asked_again_not_taken_for_a_refusal(server: ThreadServer) -> None:
+    """``server_full`` (and ``rate_limited``, ``internal``) answering a hello are not final (docs/protocol.md): the
+    terminal client's reconnect tries again after a pause, as the browser does, where it used to stop for good."""
+    sys.path.insert(0, str(Path(__file__).parent / "server"))
+    from test_server_finished_reload import finished, unload
+
+    table_id, token = finished(server)
+    unload(server, table_id)  # read back on the next hello: a cap of its own, here none at first
+    server.config.max_read_back = 0
+    table = RemoteTable(parse_invite(f"{server.url}/?table={table_id}"), timeout=10)
+    table.token = token
+    with pytest.raises(RemoteError, match="busy") as refused:
+        table.connect()
+    assert not isinstance(refused.value, RemoteRefused)
+    threading.Timer(0.5, lambda: setattr(server.config, "max_read_back", 1)).start()  # room again in a moment
+    table._connect_retrying("test", "could not reconnect")
+    assert table.view["status"] == "finished" and table.seat == 0
+    table.close()

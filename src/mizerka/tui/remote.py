@@ -165,6 +165,11 @@ class RemoteError(ValueError):
     """The server cannot be reached, refuses the link or the seat, or the connection is lost for good."""
 
 
+BUSY_CODES = frozenset({"server_full", "rate_limited", "internal"})
+"""A ``hello``'s refusals that are not final (docs/protocol.md): the server is busy now, and a reconnect tries again
+after a pause (:meth:`RemoteTable._connect_retrying`), as the browser does."""
+
+
 class RemoteRefused(RemoteError):
     """The server answered and refused: a stale link, a full table, a bad token.  Trying again will not help.
 
@@ -611,6 +616,8 @@ class RemoteTable:
             if code == "spectators_off":
                 raise RemoteRefused(f"table {self.invite.table!r} admits no spectators: its host turned watching "
                                     "off, so only its players can follow it", code)
+            if code in BUSY_CODES:  # not final (docs/protocol.md): a reconnect tries again after a pause
+                raise RemoteError(f"the server is busy ({code}): {message}; try again in a moment")
             raise RemoteRefused(f"the server refused the connection: {message} ({code})", code)
 
     def close(self) -> None:
