@@ -15,7 +15,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 from server_helpers import WS
-from web_helpers import act_once, play_until, quickplay, view, wait_for_table
+from web_helpers import act_once, play_until, quickplay, view, wait_for_table, wait_for_view_of
 
 CARD = re.compile(r"^(?:10|[2-9TJQKA])[CDHS]$")
 
@@ -99,9 +99,7 @@ def test_play_again_moves_to_the_rematch_table(new_page: Any, web_server: Any) -
     page.wait_for_url(re.compile(r"\?table=(?!" + re.escape(table) + r"\b)"), timeout=10_000)
     new_table = page.url.split("?table=", 1)[1]
     # the new table's first view comes over a fresh connection: allow a loaded machine more than the default 15 s
-    page.wait_for_function("t => window.mizerkaDebug.view() && window.mizerkaDebug.view().table === t", arg=new_table,
-                           timeout=40_000)
-    v = view(page)
+    v = wait_for_view_of(page, new_table)
     assert v["seat"] == seat and v["deal_no"] == 1 and v["status"] == "playing"
     expect(page.locator("dialog.over-dialog[open]")).to_have_count(0)
     # The seat token is kept for the new table: a reload comes back to the same seat there.
@@ -123,8 +121,7 @@ def test_a_page_opened_after_the_rematch_goes_to_the_new_table(new_page: Any, we
     assert ack["type"] == "ack" and ack["table"] not in (None, table), ack
     page = new_page()
     open_seat(page, web_server.url, table, token, seat)
-    page.wait_for_function("t => window.mizerkaDebug.view() && window.mizerkaDebug.view().table === t",
-                           arg=ack["table"])
+    wait_for_view_of(page, ack["table"], timeout=15_000)
     assert view(page)["seat"] == seat and view(page)["status"] == "playing"
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import expect
 from test_web_audit_s12 import open_seat, play_through_protocol
 from test_web_history import finished_public_match, post
-from web_helpers import view, wait_for_table
+from web_helpers import view, wait_for_table, wait_for_view_of
 
 
 def unload(server: Any, table: str) -> None:
@@ -81,8 +81,7 @@ def test_the_seat_comes_back_to_its_finished_table_and_plays_again(new_page: Any
     play_again.click()
     page.wait_for_url(re.compile(r"\?table=(?!" + re.escape(table) + r"\b)"), timeout=10_000)
     new_table = page.url.split("?table=", 1)[1]
-    page.wait_for_function("t => window.mizerkaDebug.view() && window.mizerkaDebug.view().table === t", arg=new_table,
-                           timeout=40_000)
+    wait_for_view_of(page, new_table)
     assert view(page)["seat"] == joined["seat"] and view(page)["status"] == "playing"
 
     # a browser without the seat is told the match is over, and offered nothing to watch: the table admits no

@@ -66,6 +66,25 @@ def wait_for_table(page: Any) -> dict[str, Any]:
     return view(page)
 
 
+def wait_for_view_of(page: Any, table: str, timeout: float = 40_000) -> dict[str, Any]:
+    """Wait until the page shows *table*'s view; on a timeout, fail with what the page showed instead (its
+    connection's states, the table of its last view, the text on screen), so that a failure seen once in a loaded
+    CI run says where it stopped."""
+    try:
+        page.wait_for_function("t => window.mizerkaDebug && window.mizerkaDebug.view() "
+                               "&& window.mizerkaDebug.view().table === t", arg=table, timeout=timeout)
+    except Exception as error:
+        shown = page.evaluate("""() => ({
+            url: location.href,
+            states: window.mizerkaDebug ? window.mizerkaDebug.states : null,
+            socket: window.mizerkaDebug ? window.mizerkaDebug.socket.state : null,
+            table: window.mizerkaDebug && window.mizerkaDebug.view() ? window.mizerkaDebug.view().table : null,
+            text: document.body.innerText.slice(0, 1500),
+        })""")
+        raise AssertionError(f"no view of table {table} within {timeout / 1000:.0f} s: {shown}") from error
+    return view(page)
+
+
 def seat_at(new_page: Any, base_url: str, invite: str, name: str, **context: Any) -> Any:
     """A new page (*context*: the browser context's options) whose player, named *name* in the lobby, takes a seat
     at the table of the invite link; returned once the table is shown."""
