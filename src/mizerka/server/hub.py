@@ -1178,8 +1178,8 @@ class Hub:
         if wait > 0:
             raise TableError("rate_limited", f"too many requests from your address; try again in "
                                              f"{math.ceil(wait)} s")
-        if not self._room_for_read_back():  # no room: nothing is read
-            raise self._full()
+        # no room is made before the read: a hello that can never be welcomed (no such table, one closed unfinished,
+        # no spectators, a bad token) gets that final answer, not a "busy" one, and evicts no table
         task = self._loading.get(hello.table)
         if task is None:  # concurrent hellos at one table share one read, and so one table object
             task = asyncio.create_task(self._read_finished(hello.table))
@@ -1191,7 +1191,7 @@ class Hub:
         if live is not None:  # kept by a hello that shared the read (or made meanwhile)
             return live
         self._hello_access(table, hello)
-        if not self._room_for_read_back():
+        if not self._room_for_read_back():  # only now, for a hello that may see the table
             raise self._full()
         self._forget_deleted(table)  # again: a delete may have begun while the table was read
         live = LiveTable(table)

@@ -102,7 +102,7 @@ async function showJoin(id) {
     box.append(list);
     // a rated table seats profiles only: say so, and without a profile send the player to claim a name first
     const needsProfile = Boolean(info.options?.rated) && !profile();
-    if (info.options?.rated) {
+    if (info.options?.rated && info.status !== "finished") { // nobody sits down at a finished match
       box.append(h("p", { class: "rated-note" }, h("span", { class: "badge rated-badge" }, t("table.rated")), " ",
         t(needsProfile ? "join.ratedClaim" : "join.rated")));
     }

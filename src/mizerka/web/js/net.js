@@ -140,7 +140,11 @@ export class TableSocket extends EventTarget {
         ...(this.token ? { token: this.token } : {}) });
       return;
     }
-    if (message.type === "error" && message.id === "hello" && HELLO_RETRY_CODES.has(message.code)) {
+    // ... and a connection the server would not admit before our hello was answered (too many connection attempts
+    // from this address: an error without an id, then the close): the same "not now", not a network blip
+    const unanswered = this.state !== "open";
+    if (message.type === "error" && HELLO_RETRY_CODES.has(message.code)
+        && (message.id === "hello" || (message.id == null && unanswered))) {
       this.retryHello(message.code);
       return;
     }

@@ -1099,7 +1099,7 @@ export class TableView {
       renderScoreSheet(v, winners, { onReview: (n) => this.openReview(n) }),
       // a spectator has no seat to play again with
       h("div", { class: "dialog-foot" }, review, record, v.seat === null ? null : again, lobby),
-      v.seat === null ? null : status);
+      ...(v.seat === null ? [] : [status])); // (the DOM's append writes a null as the text "null")
     return dialog;
   }
 }
