@@ -565,7 +565,8 @@ def test_a_busy_server_is_asked_again_not_taken_for_a_refusal(server: ThreadServ
     """``server_full`` (and ``rate_limited``, ``internal``) answering a hello are not final (docs/protocol.md): the
     terminal client's reconnect tries again after a pause, as the browser does, where it used to stop for good."""
     sys.path.insert(0, str(Path(__file__).parent / "server"))
-    from test_server_finished_reload import finished, unload
+    from server_helpers import unload
+    from test_server_finished_reload import finished
 
     table_id, token = finished(server)
     unload(server, table_id)  # read back on the next hello: a cap of its own, here none at first

@@ -237,3 +237,19 @@ def migrate(database_url: str, revision: str, *, down: bool = False) -> None:
             (command.downgrade if down else command.upgrade)(config, revision)
     finally:
         engine.dispose()
+
+
+def unload(server: ThreadServer, table: str) -> None:
+    """What the hub's sweep does to a finished table nobody is at: it drops it from memory (the database keeps it).
+    The idle times are set to zero for the sweep, then put back."""
+    deadline = time.monotonic() + 10
+    config = server.config
+    old = config.abandon_after, config.read_back_idle
+    try:
+        while table in server.hub.tables:
+            config.abandon_after = config.read_back_idle = 0.0
+            server.call(server.hub.cleanup())
+            assert time.monotonic() < deadline, "the table was not unloaded"
+            time.sleep(0.05)
+    finally:
+        config.abandon_after, config.read_back_idle = old

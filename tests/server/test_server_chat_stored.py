@@ -6,12 +6,11 @@ privacy rules stay as they were.  Against SQLite, or PostgreSQL with MIZERKA_TES
 from __future__ import annotations
 
 import contextlib
-import time
 from typing import Any
 
 import httpx
 import sqlalchemy as sa
-from server_helpers import WS, ThreadServer, migrate, play_until
+from server_helpers import WS, ThreadServer, migrate, play_until, unload
 
 from mizerka.server.chat import CHAT_BURST, CHAT_HISTORY
 from mizerka.server.protocol import SERVER_ADAPTER
@@ -48,15 +47,6 @@ def welcome(server: ThreadServer, table: str, token: str | None) -> dict[str, An
     if reply["type"] == "welcome":
         SERVER_ADAPTER.validate_python(reply)
     return reply
-
-
-def unload(server: ThreadServer, table: str) -> None:
-    deadline = time.monotonic() + 10
-    while table in server.hub.tables:
-        server.config.abandon_after = 0.0
-        server.call(server.hub.cleanup())
-        assert time.monotonic() < deadline, "the table was not unloaded"
-        time.sleep(0.05)
 
 
 def test_the_chat_history_survives_a_restart_and_its_numbers_go_on(make_server: Any) -> None:

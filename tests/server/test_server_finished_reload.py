@@ -12,20 +12,9 @@ import time
 from typing import Any
 
 import httpx
-from server_helpers import WS, ThreadServer, new_table, play
+from server_helpers import WS, ThreadServer, new_table, play, unload
 
 from mizerka.server.protocol import SERVER_ADAPTER
-
-
-def unload(server: ThreadServer, table: str) -> None:
-    """The hub's sweep drops the (finished, unwatched) table from memory: it stays in the database only."""
-    deadline = time.monotonic() + 10
-    while table in server.hub.tables:
-        server.config.abandon_after = 0.0
-        server.call(server.hub.cleanup())
-        if time.monotonic() > deadline:
-            raise AssertionError("the table was not unloaded")
-        time.sleep(0.05)
 
 
 def finished(server: ThreadServer, **options: Any) -> tuple[str, str]:

@@ -5,26 +5,14 @@ spectators gives nothing without its token; a match not over, an unknown id and 
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import httpx
-from server_helpers import ThreadServer, new_table, play
+from server_helpers import ThreadServer, new_table, play, unload
 
 from mizerka.record import read_json
 
 SHORT = "standard,contracts=NT+MZ"  # six deals
-
-
-def unload(server: ThreadServer, table: str) -> None:
-    """The hub's sweep drops the (finished, unwatched) table from memory: it stays in the database only."""
-    deadline = time.monotonic() + 10
-    while table in server.hub.tables:
-        server.config.abandon_after = 0.0
-        server.call(server.hub.cleanup())
-        if time.monotonic() > deadline:
-            raise AssertionError("the table was not unloaded")
-        time.sleep(0.05)
 
 
 def get(server: ThreadServer, path: str, token: str | None = None) -> httpx.Response:

@@ -16,24 +16,11 @@ import time
 from typing import Any
 
 import httpx
-from server_helpers import WS, ThreadServer, new_table, play
+from server_helpers import WS, ThreadServer, new_table, play, unload
 
 from mizerka.server.db import Store
 
 SHORT = "standard,contracts=NT+MZ"
-
-
-def unload(server: ThreadServer, table: str) -> None:
-    """The sweep drops the finished, unwatched table from memory (it stays in the database)."""
-    deadline = time.monotonic() + 10
-    config = server.config
-    old = config.abandon_after, config.read_back_idle
-    while table in server.hub.tables:
-        config.abandon_after = config.read_back_idle = 0.0
-        server.call(server.hub.cleanup())
-        assert time.monotonic() < deadline, "the table was not unloaded"
-        time.sleep(0.05)
-    config.abandon_after, config.read_back_idle = old
 
 
 def welcome(server: ThreadServer, table: str, token: str | None = None) -> dict[str, Any]:

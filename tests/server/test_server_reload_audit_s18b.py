@@ -14,8 +14,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from server_helpers import WS, ThreadServer, new_table, play
-from test_server_reload_audit_s18 import unload
+from server_helpers import WS, ThreadServer, new_table, play, unload
 
 SHORT = "standard,contracts=NT+MZ"
 
