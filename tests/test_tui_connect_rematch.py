@@ -104,7 +104,7 @@ def test_the_line_game_plays_a_rematch_at_the_new_table(server: ThreadServer, tm
     assert new != invite.table and final["table"] == new and final["status"] == "finished"
     assert f"Every player asked for a rematch: a new match with the same players, at table {new}." in out
     assert f"You are at table {new} now (its invite link: {server.url}/?table={new})." in out
-    assert out.count("The match begins") == 2 and out.count("═══ Deal 1 of 3") == 2 and len(after) == 2
+    assert out.count("The match begins") == 2 and out.count("=== Deal 1 of 3") == 2 and len(after) == 2
     assert table.seat == 0 and final["seat"] == 0
     held = book.get(table.invite)
     assert held is not None and held.seat == 0 and held.token == table.token and book.get(invite) is None

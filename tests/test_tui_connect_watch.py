@@ -70,7 +70,7 @@ def test_watching_a_whole_match_of_bots_in_the_line_game(server: ThreadServer,
     assert result.exit_code == 0, result.output
     out = result.output
     assert "you are watching, as a spectator" in out
-    assert "The match begins" in out and out.count("═══ Deal") == 3 and "The match is over." in out
+    assert "The match begins" in out and out.count("=== Deal") == 3 and "The match is over." in out
     assert "Trick 13:" in out and "Your card" not in out and "Your hand" not in out
     assert "You deal and sit out" not in out and "You win" not in out
     assert "Traceback" not in out
