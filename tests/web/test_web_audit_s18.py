@@ -10,7 +10,8 @@
 * a connection the server refuses before the hello is answered (too many connection attempts from this address:
   ``rate_limited`` without an id, then the close) is the hello's "not now": the page waits with the hello's
   backoff and says the server is busy, never "Reconnecting…" (it was never connected), and gets in once the
-  address may connect again.
+  address may connect again; the same for a server (or an address) holding as many connections as it may
+  (``too_many_connections``).
 """
 
 from __future__ import annotations
@@ -209,5 +210,32 @@ def test_a_connection_refused_as_rate_limited_waits_like_a_hello_not_now(new_pag
         expect(banner).to_be_hidden()
         states = page.evaluate("() => window.mizerkaDebug.states")
         assert "reconnecting" not in states and states[-1] == "open", states
+    finally:
+        server.stop()
+
+
+def test_a_server_holding_all_its_connections_is_waited_for_like_a_hello_not_now(new_page: Any, tmp_path: Path) -> None:
+    """``too_many_connections`` (an error without an id, then the close 1013) before the hello is answered: the page
+    says the server is busy and tries again with the hello's backoff, and gets in once a connection is free."""
+    server = ThreadServer(ServerConfig(database=f"sqlite:///{tmp_path / 'full.sqlite3'}", bot_delay=0.0,
+                                       rate=1000.0, burst=1000.0, grace=30.0, max_connections=1)).start()
+    try:
+        base = server.url
+        table = api_post(base, "/api/tables", {"seats": HUMAN_AND_BOTS, "variant": SHORT,
+                                               "visibility": "private", "spectators": True})["id"]
+        api_post(base, f"/api/tables/{table}/join", {"name": "Ala"})
+        holder = WS(server.ws_url)  # the server's one connection
+        page = new_page()
+        page.goto(f"{base}/?table={table}&watch=1")
+        banner = page.locator(".conn-banner")
+        expect(banner).to_contain_text("The server is busy; trying again in", timeout=20_000)
+        states = page.evaluate("() => window.mizerkaDebug.states")
+        assert set(states) <= {"waiting", "connecting"}, states
+        holder.close()  # a connection is free again: the next try gets in
+        v = wait_for_view_of(page, table, timeout=45_000)
+        assert v["seat"] is None
+        states = page.evaluate("() => window.mizerkaDebug.states")
+        assert "reconnecting" not in states and states[-1] == "open", states
+        expect(banner).to_be_hidden()
     finally:
         server.stop()

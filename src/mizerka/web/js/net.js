@@ -65,6 +65,9 @@ function socketUrl() {
  * after a backoff (state "waiting"); every other refusal is final ("fatal").
  */
 export const HELLO_RETRY_CODES = new Set(["rate_limited", "server_full", "internal"]);
+/** A connection the server does not admit (before any hello is answered) for the same "not now" reasons, or because
+ * it (or this address) holds as many connections as it may: the page waits as for a hello's "not now". */
+export const CONNECT_RETRY_CODES = new Set([...HELLO_RETRY_CODES, "too_many_connections"]);
 
 /** Milliseconds before the next hello after *retries* "not now" answers in a row: 1, 2, 4… up to 30 s, jittered. */
 export function helloRetryDelay(retries) {
@@ -143,8 +146,8 @@ export class TableSocket extends EventTarget {
     // ... and a connection the server would not admit before our hello was answered (too many connection attempts
     // from this address: an error without an id, then the close): the same "not now", not a network blip
     const unanswered = this.state !== "open";
-    if (message.type === "error" && HELLO_RETRY_CODES.has(message.code)
-        && (message.id === "hello" || (message.id == null && unanswered))) {
+    if (message.type === "error" && ((message.id === "hello" && HELLO_RETRY_CODES.has(message.code))
+        || (message.id == null && unanswered && CONNECT_RETRY_CODES.has(message.code)))) {
       this.retryHello(message.code);
       return;
     }
