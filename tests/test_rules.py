@@ -37,7 +37,8 @@ def test_contracts() -> None:
     [
         ("C", Contract.CLUBS), ("dia", Contract.DIAMONDS), ("D", Contract.DIAMONDS), ("♦", Contract.DIAMONDS),
         ("hearts", Contract.HEARTS), ("♠", Contract.SPADES), ("nt", Contract.NO_TRUMP), ("sans", Contract.NO_TRUMP),
-        ("no trump", Contract.NO_TRUMP), ("MZ", Contract.MIZERKA), ("Mizerka", Contract.MIZERKA),
+        ("no trump", Contract.NO_TRUMP), ("N", Contract.NO_TRUMP), ("n", Contract.NO_TRUMP),
+        ("M", Contract.MIZERKA), ("MZ", Contract.MIZERKA), ("Mizerka", Contract.MIZERKA),
     ],
 )
 def test_contract_from_str(text: str, contract: Contract) -> None:

@@ -89,7 +89,11 @@ class Contract(enum.IntEnum):
 
     @classmethod
     def from_str(cls, text: str) -> Contract:
-        """Parse ``C D H S NT MZ``, ``DIA``, a suit symbol or name, ``no-trump``/``sans``, ``mizerka``.
+        """Parse ``C D H S NT MZ``, the one-letter ``N`` and ``M``, ``DIA``, a suit symbol or name,
+        ``no-trump``/``sans``, ``mizerka``.
+
+        >>> Contract.from_str("n"), Contract.from_str("♠"), Contract.from_str("mizerka")
+        (<Contract.NO_TRUMP: 4>, <Contract.SPADES: 3>, <Contract.MIZERKA: 5>)
 
         Raises:
             RulesError: if *text* names no contract; the message quotes it.
@@ -114,7 +118,7 @@ for _c in Contract:
 for _key, _c in {
     "dia": Contract.DIAMONDS, "club": Contract.CLUBS, "diamond": Contract.DIAMONDS, "heart": Contract.HEARTS,
     "spade": Contract.SPADES, "notrump": Contract.NO_TRUMP, "no-trumps": Contract.NO_TRUMP,
-    "notrumps": Contract.NO_TRUMP, "sans": Contract.NO_TRUMP, "m": Contract.MIZERKA,
+    "notrumps": Contract.NO_TRUMP, "sans": Contract.NO_TRUMP, "n": Contract.NO_TRUMP, "m": Contract.MIZERKA,
     "♧": Contract.CLUBS, "♢": Contract.DIAMONDS, "♡": Contract.HEARTS, "♤": Contract.SPADES,
 }.items():
     _CONTRACT_BY_TEXT[_key] = _c

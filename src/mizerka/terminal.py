@@ -379,8 +379,6 @@ class TerminalGame:
             elif not answer:
                 self.write("Please answer (type ? for help).")
             else:
-                if command == "n" and deal.phase is Phase.CHOOSE:
-                    answer = "NT"  # the full-screen game's key N; M (Mizerka) the engine reads itself
                 try:
                     return match.play(answer)
                 except (InvalidActionError, IllegalActionError) as error:

@@ -1456,8 +1456,6 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
                 self.write("Please answer (type ? for help).")
             else:
                 text = self._exchange_text(answer) if obs.phase is Phase.EXCHANGE else answer
-                if command == "n" and obs.phase is Phase.CHOOSE:
-                    text = "NT"  # as in the local line game (the full-screen key N); M the server reads itself
                 reply = table.act(text)
                 if reply["type"] == "ack":
                     return
