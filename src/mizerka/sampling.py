@@ -20,7 +20,10 @@ it, chosen with probability proportional to the room left; a dead end restarts t
 restarts an exact assignment by suit counts (a small max-flow) is drawn instead.  The result is rebuilt into a
 deck order, and the public history is replayed on it with every action checked, so a world that broke any
 rule could never be returned.  In the seed-002 literal variant, where players draw during play, voids hold
-only from the last draw on; there worlds are drawn and replayed until one is consistent.
+only from the player's last draw on; there worlds are drawn and replayed until one is consistent.
+
+Where the turned-up card is and which voids bind are read by :func:`shown_card_holder` (and
+:func:`shown_card_drawer`) and :func:`binding_voids`, which the bots' own reasoning shares.
 
 >>> import random
 >>> from mizerka.deal import Deal
@@ -40,11 +43,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from mizerka.cards import SUIT_MASKS, CardSet, mask_indices
+from mizerka.cards import SUIT_MASKS, CardSet, Suit, mask_indices
 from mizerka.deal import Action, Choose, Deal, Exchange, Observation, Phase, Play
 from mizerka.rules import DealPattern, ExchangeMode
 
-__all__ = ["SamplingError", "sample_deal"]
+__all__ = ["SamplingError", "binding_voids", "sample_deal", "shown_card_drawer", "shown_card_holder"]
 
 _RESTARTS = 24
 _REPLENISH_ATTEMPTS = 2000
@@ -52,6 +55,84 @@ _REPLENISH_ATTEMPTS = 2000
 
 class SamplingError(ValueError):
     """No deal is consistent with the observation (it was not made by a real deal)."""
+
+
+# -- what the table knows about hidden hands: shared with the bots (mizerka.bots.rules_bot re-exports these) -----
+
+
+def shown_card_drawer(observation: Observation) -> int | None:
+    """The seat that drew the turned-up talon card (variant option ``show_trump_card``) in its exchange, or ``None``.
+
+    The card is turned up on top of the talon and players exchange in order of play (forehand, middlehand,
+    dealer), each drawing from the top, so the first seat in that order that exchanged anything drew it, and
+    everybody knows it: the counts of the exchanges are public.  ``None`` while nobody has drawn it, where
+    no card is turned up, and where the talon is not exchanged: with ``exchange_mode`` NONE the card stays on
+    the dead talon, with REPLENISH it was set aside face up before play.  The answer stays the same after the
+    card is played; :func:`shown_card_holder` says whether it is still in that hand.
+    """
+    if observation.shown_card is None or observation.rules.exchange_mode is not ExchangeMode.STANDARD:
+        return None
+    for seat in observation.active_seats:  # the order of the exchange
+        if observation.exchange_counts[seat]:  # 0: kept every card; None: not yet exchanged
+            return seat
+    return None
+
+
+def shown_card_holder(observation: Observation) -> int | None:
+    """The seat whose hand holds the turned-up talon card now, or ``None``.
+
+    That is :func:`shown_card_drawer` until the card is played: the whole table then knows one card of
+    that hand, and that no other hand holds it.  ``None`` where nobody drew it (it is still on the talon,
+    set aside, or no card is turned up) and once it has been played.
+
+    >>> from mizerka.rules import parse_variant
+    >>> deal = Deal.random(6, rules=parse_variant("standard,show_trump_card"), dealer=0)
+    >>> _ = deal.play("S")                          # a trump contract: the talon's top card is turned up
+    >>> print(shown_card_holder(deal.observation(0)))  # still on the talon
+    None
+    >>> _ = deal.play("keep")                       # forehand (seat 1) keeps its cards ...
+    >>> _ = deal.play(Exchange(CardSet([deal.hand(2).lowest()])))  # ... middlehand (seat 2) takes one
+    >>> shown_card_holder(deal.observation(0)), deal.hands[2] >> deal.shown_card & 1
+    (2, 1)
+    """
+    drawer = shown_card_drawer(observation)
+    shown = observation.shown_card
+    if drawer is None or shown is None or observation.played.mask >> shown & 1:
+        return None
+    return drawer
+
+
+def binding_voids(observation: Observation) -> dict[int, frozenset[Suit]]:
+    """The suits each active seat is known to lack *now*: the voids a world must respect.
+
+    A player who fails to follow suit shows the whole table that the suit is gone from his hand
+    (:meth:`Observation.voids`).  Where hands only shrink during play, that lasts to the end of the deal,
+    and the result is exactly :meth:`Observation.voids`: every variant but ``exchange_mode`` REPLENISH.
+
+    In REPLENISH (seed002-literal) each player draws the stock's top card right after each card he plays
+    while the stock lasts (tricks 1 to 4).  His own draw may bring the suit back; a draw by *another* player
+    cannot.  So a void binds only if it was shown after the seat's own last draw.  As the player who fails to
+    follow draws at once, a void shown while the stock lasts never binds, one shown after it ran out always
+    does.  Only public plays are read, so every observer (spectators included) gets the same answer.
+
+    >>> from mizerka.rules import get_variant
+    >>> deal = Deal.random(0, rules=get_variant("seed002-literal"), dealer=0)
+    >>> for action in ("NT", "3D", "8C"):  # forehand (seat 1) leads a diamond, seat 2 has none and draws
+    ...     _ = deal.play(action)
+    >>> observation = deal.observation(0)
+    >>> observation.voids()[2], binding_voids(observation)[2]
+    (frozenset({<Suit.DIAMONDS: 1>}), frozenset())
+    """
+    if observation.rules.exchange_mode is not ExchangeMode.REPLENISH:
+        return observation.voids()
+    _, void_times = _timed_plays(observation)
+    last_draw = {seat: -1 for seat in observation.active_seats}  # the play after which the seat last drew
+    for time, seat in enumerate(_stock_draw_events(observation)):
+        last_draw[seat] = time
+    return {
+        seat: frozenset(Suit(suit) for suit, time in void_times.get(seat, []) if time > last_draw[seat])
+        for seat in observation.active_seats
+    }
 
 
 
@@ -171,11 +252,11 @@ def sample_deal(observation: Observation, rng: random.Random) -> Deal:
     """
     if observation.rules.exchange_mode is ExchangeMode.REPLENISH and observation.phase is not Phase.CHOOSE:
         for _ in range(_REPLENISH_ATTEMPTS):
-            world = _sample_once(observation, rng, use_voids=False)
+            world = _sample_once(observation, rng)
             if world is not None:
                 return world
         raise SamplingError("found no deal consistent with the observation")
-    world = _sample_once(observation, rng, use_voids=True)
+    world = _sample_once(observation, rng)
     if world is None:
         raise SamplingError("the observation's history cannot be replayed on any deal")
     return world
@@ -189,7 +270,7 @@ def _played_by(observation: Observation) -> dict[int, list[int]]:
     return played
 
 
-def _sample_once(obs: Observation, rng: random.Random, *, use_voids: bool) -> Deal | None:
+def _sample_once(obs: Observation, rng: random.Random) -> Deal | None:
     rules = obs.rules
     active = obs.active_seats
     me = obs.seat if obs.seat in active else None
@@ -221,29 +302,16 @@ def _sample_once(obs: Observation, rng: random.Random, *, use_voids: bool) -> De
         return _replay(obs, deck, {})
 
     counts = obs.exchange_counts
-    voids: dict[int, set[int]]
-    if use_voids:
-        voids = {seat: {int(suit) for suit in suits} for seat, suits in obs.voids().items()}
-    else:
-        # Drawing during play: a void binds the current hand only if the seat drew nothing since showing it.
-        _, void_times = _timed_plays(obs)
-        draw_times = _stock_draw_events(obs)
-        last_draw = {seat: max((t for t, s in enumerate(draw_times) if s == seat), default=-1) for seat in active}
-        voids = {seat: {suit for suit, t in void_times.get(seat, []) if t > last_draw[seat]} for seat in active}
-    # The first player who exchanged anything drew the turned-up card; otherwise it is still on the talon.
-    shown_holder: int | None = None
-    if shown is not None and rules.exchange_mode is ExchangeMode.STANDARD:
-        for seat in active:
-            if counts[seat]:
-                shown_holder = seat
-                break
-    if shown is not None and rules.exchange_mode is ExchangeMode.REPLENISH:
-        shown_holder = None  # set aside, face up: out of play
-    # ... or on top of a talon that nobody draws from (no exchange: the talon is dead, its top card turned up)
+    voids = binding_voids(obs)  # where players draw during play, only those shown after the seat's last draw
+    # The first player who exchanged anything drew the turned-up card (and may have played it since); where
+    # nobody did, it is still on the talon, or set aside face up (out of play) where players draw from a stock.
+    drawer = shown_card_drawer(obs)
+    holder = shown_card_holder(obs)  # the drawer, until the card is played
+    # ... on top of a talon that nobody draws from (no exchange: the talon is dead, its top card turned up)
     shown_in_talon = (
         shown is not None
         and rules.exchange_mode in (ExchangeMode.STANDARD, ExchangeMode.NONE)
-        and shown_holder is None
+        and drawer is None
         and not played_mask >> shown & 1
     )
     if shown is not None:
@@ -254,11 +322,10 @@ def _sample_once(obs: Observation, rng: random.Random, *, use_voids: bool) -> De
     banned: list[int] = []
     for seat in others:
         size = obs.hand_sizes[seat]
-        forced = shown is not None and shown_holder == seat and not (played_mask >> shown & 1)
-        capacity.append(size - (1 if forced else 0))
+        capacity.append(size - (1 if holder == seat else 0))  # one card of that hand is known
         ban = 0
         for suit in voids.get(seat, ()):
-            ban |= SUIT_MASKS[suit]
+            ban |= SUIT_MASKS[int(suit)]
         banned.append(ban)
     for seat in others:
         capacity.append(counts[seat] or 0)
@@ -273,8 +340,8 @@ def _sample_once(obs: Observation, rng: random.Random, *, use_voids: bool) -> De
     hands = {seat: groups[i] for i, seat in enumerate(others)}
     discards = {seat: groups[len(others) + i] for i, seat in enumerate(others)}
     talon_rest = groups[-1]
-    if shown is not None and shown_holder is not None and shown_holder != me and not played_mask >> shown & 1:
-        hands[shown_holder].append(shown)
+    if shown is not None and holder is not None and holder != me:
+        hands[holder].append(shown)
 
     # Which of each other player's cards it drew from the talon.
     drawn: dict[int, list[int]] = {}
@@ -289,7 +356,7 @@ def _sample_once(obs: Observation, rng: random.Random, *, use_voids: bool) -> De
             drawn[seat] = []
             continue
         k = counts[seat] or 0
-        must = [shown] if shown is not None and shown_holder == seat else []
+        must = [shown] if shown is not None and drawer == seat else []
         choices = [c for c in pool if c not in must]
         drawn[seat] = must + rng.sample(choices, k - len(must))
     event_card: dict[int, int] = {}
@@ -340,7 +407,7 @@ def _sample_once(obs: Observation, rng: random.Random, *, use_voids: bool) -> De
             group = [c for c in drawn.get(seat, []) if c != shown]
             rng.shuffle(group)
             talon.extend(group)
-            if shown is not None and shown_holder == seat:
+            if shown is not None and drawer == seat:
                 talon.append(shown)
         if shown_in_talon and shown is not None:
             talon.append(shown)

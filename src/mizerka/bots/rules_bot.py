@@ -11,7 +11,9 @@
   (voids for ruffing) and keeps trump length; in Mizerka it sheds high, unguarded cards.
 * **Play.**  It tracks the cards played, its own discards and the voids each player has shown (where players
   draw from a stock during play, only a void shown after the player's last draw), and knows who holds a
-  turned-up talon card (the first player who exchanged anything drew it).  In an
+  turned-up talon card (the first player who exchanged anything drew it): :func:`binding_voids` and
+  :func:`shown_card_holder`, re-exported from :mod:`mizerka.sampling`, which places hidden cards by the
+  same reading.  In an
   ordinary contract: cash a card that surely wins, draw trumps with a master trump, win a trick cheaply
   (lowest sure winner, or lowest winner when last), ruff or over-ruff when void, otherwise duck low
   and discard from short, weak suits.  In Mizerka: lead the card most likely to be beaten, duck under
@@ -35,9 +37,10 @@ from mizerka.bots.heuristics import (
     holding,
     sample_cards,
 )
-from mizerka.cards import ALL_CARDS_MASK, CARDS, SUIT_MASKS, CardSet, Suit
+from mizerka.cards import ALL_CARDS_MASK, CARDS, SUIT_MASKS, CardSet
 from mizerka.deal import PLAYS, Action, Choose, Exchange, Observation
 from mizerka.rules import Contract, ExchangeMode, Rules
+from mizerka.sampling import binding_voids, shown_card_holder
 
 __all__ = [
     "RulesBot",
@@ -59,54 +62,6 @@ def _unseen(observation: Observation) -> int:
     if observation.shown_card is not None:
         known |= 1 << observation.shown_card
     return ALL_CARDS_MASK & ~known
-
-
-def shown_card_holder(observation: Observation) -> int | None:
-    """The seat whose hand holds the turned-up talon card (variant option ``show_trump_card``), or ``None``.
-
-    The card is the talon's top card, so the first player who exchanged anything drew it, and the whole table
-    knows it is in that hand until it is played.  ``None`` while nobody has drawn it (it is still on the talon,
-    or on a talon nobody exchanges with), once it is played, where it was set aside face up (players draw
-    from a stock during play instead), and where no card is turned up.  :mod:`mizerka.sampling` places it the
-    same way.
-    """
-    shown = observation.shown_card
-    if shown is None or observation.rules.exchange_mode is not ExchangeMode.STANDARD:
-        return None
-    if observation.played.mask >> shown & 1:
-        return None
-    for seat in observation.active_seats:  # the order of the exchange
-        if observation.exchange_counts[seat]:
-            return seat
-    return None
-
-
-def binding_voids(observation: Observation) -> dict[int, frozenset[Suit]]:
-    """The suits each seat is known to lack now: :meth:`Observation.voids`, except where players draw from a
-    stock after each card they play while it lasts (seed002-literal).  There a void shown before a later draw
-    says nothing about the hand now (the draw may have brought that suit back), so only a void shown after
-    the seat's last draw counts, as :mod:`mizerka.sampling` reads them.
-    """
-    if observation.rules.exchange_mode is not ExchangeMode.REPLENISH:
-        return observation.voids()
-    order = observation.active_seats
-    tricks = [(t.leader, t.cards) for t in observation.tricks]
-    if observation.trick:
-        tricks.append((observation.trick_leader, observation.trick))
-    plays = sum(len(cards) for _, cards in tricks)
-    # every seat was dealt as many cards as this one: the cards held or played beyond those were drawn, one
-    # after each of the first *draws* cards played
-    draws = sum(observation.hand_sizes[s] for s in order) + plays - len(order) * len(observation.dealt)
-    shown: dict[int, set[Suit]] = {seat: set() for seat in order}
-    index = 0
-    for leader, cards in tricks:
-        led = cards[0] // 13
-        start = order.index(leader)
-        for i, card in enumerate(cards):
-            if i and card // 13 != led and index >= draws:  # shown, and no draw since
-                shown[order[(start + i) % 3]].add(Suit(led))
-            index += 1
-    return {seat: frozenset(suits) for seat, suits in shown.items()}
 
 
 def _expected_score(observation: Observation, contract: Contract, tricks: float) -> float:
