@@ -481,3 +481,13 @@ def test_a_refused_name_of_a_new_match_says_which_player_it_is() -> None:
         ScoreKeeper.new(["Ala", "Bo\x07lek", "Cezary"], first_dealer=0)
     with pytest.raises(EntryError, match=r"^player 3's name: 'ala' is already a player"):
         ScoreKeeper.new(["Ala", "Bolek", "ala"], first_dealer=0)
+
+
+@pytest.mark.parametrize("line", ["\u0663 \uff15 5", "\uff17 5 1", "7 5 \u0661"])
+def test_trick_counts_take_ascii_digits_only(line: str) -> None:
+    """Arabic-Indic or full-width digits are not read as counts (every number the project reads is ASCII)."""
+    keeper = ScoreKeeper.new(["A", "B", "C"], 0)
+    keeper.enter_contract("NT")
+    with pytest.raises(EntryError, match="neither a number of tricks nor a player's name"):
+        keeper.enter_tricks(line)
+    assert keeper.deals[-1].tricks_won is None

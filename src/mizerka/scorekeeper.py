@@ -404,7 +404,7 @@ def _signed(value: int) -> str:
 
 
 def _is_int(token: str) -> bool:
-    return re.fullmatch(r"[+-]?\d{1,6}", token) is not None
+    return re.fullmatch(r"[+-]?[0-9]{1,6}", token) is not None  # ASCII digits, as every number the project reads
 
 
 _PAIR_SEPARATORS = ",;"
