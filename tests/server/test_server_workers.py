@@ -1,18 +1,35 @@
 """The bot worker processes, fed from the event loop: decisions come back to their callers, and a worker that
-dies fails only what it held and is replaced."""
+dies fails only what it held and is replaced.  Asked to, the workers build a variant's search tables ahead of
+play (``warm``), in the background; a replacement builds those of the variants asked before."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
+from pathlib import Path
 
 import pytest
 
 from mizerka.bots import warm_up
 from mizerka.bots.search import option_values
 from mizerka.match import Match
-from mizerka.server.workers import IN_FLIGHT, ProcessWorkers, WorkerError, decide
+from mizerka.rules import STANDARD, parse_variant
+from mizerka.server.hub import Hub, ServerConfig
+from mizerka.server.tables import SeatState, TableSettings
+from mizerka.server.workers import (
+    IN_FLIGHT,
+    ProcessWorkers,
+    ThreadWorkers,
+    WarmUpError,
+    WorkerDied,
+    WorkerError,
+    decide,
+)
+
+USES_2 = parse_variant("standard,uses=2")  # priced by contract baselines (option values do not model it)
+SHORT = parse_variant("standard,contracts=NT+MZ")  # priced by option values, quick to build (two contracts)
 
 
 def test_process_workers_answer_every_caller_and_survive_a_dead_worker() -> None:
@@ -57,3 +74,172 @@ def test_a_warm_pool_prices_contracts_before_its_first_request_and_decides_as_in
         assert decision.action == decide("pimc", observation, 5).action
     finally:
         pool.stop()
+
+
+async def replaced(pool: ProcessWorkers, index: int, pid: int | None) -> None:
+    """Wait until the pool has noticed the death of its worker *index* (process *pid*) and started another."""
+    for _ in range(600):
+        if pool._workers[index].process.pid != pid:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the dead worker was not replaced")
+
+
+def test_a_pool_warmed_for_variants_holds_their_tables_in_every_worker_before_a_decision_there(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """``warm`` has each worker build a variant's contract prices in the background (both kinds: baselines for
+    ``uses=2``, option values for a short match); a variant asked again is not sent again; the question
+    ``tables_ready`` tells the truth for one never warmed; a worker holding a decision gets no warm-up before
+    it has answered; decisions are the ones made anywhere else."""
+    caplog.set_level(logging.INFO, logger="mizerka.server")
+    match = Match(USES_2, seed=3)
+    observation = match.observation(match.to_move)
+    assert observation.phase.name == "CHOOSE" and observation.rules == USES_2
+    standard = Match(seed=3)
+    pool = ProcessWorkers(2, "test-variants")
+
+    async def run() -> None:
+        first = asyncio.ensure_future(pool.decide("pimc", standard.observation(standard.to_move), 5))
+        await asyncio.sleep(0)
+        assert [len(worker.in_flight) for worker in pool._workers] == [1, 0]
+        pool.warm(USES_2)
+        pool.warm(SHORT)
+        pool.warm(USES_2)  # remembered: nothing new to do
+        # the idle worker starts at once; the busy one is sent its warm-ups once it has answered
+        assert [worker.job is not None for worker in pool._workers] == [False, True]
+        assert (await asyncio.wait_for(first, 120)).action == decide(
+            "pimc", standard.observation(standard.to_move), 5).action
+        assert await asyncio.wait_for(pool.tables_ready(USES_2), 120) == [True, True]
+        assert await asyncio.wait_for(pool.tables_ready(SHORT), 120) == [True, True]
+        # never warmed: not built before the question (which builds it)
+        uses_3 = parse_variant("standard,uses=3")
+        assert await asyncio.wait_for(pool.tables_ready(uses_3), 120) == [False, False]
+        assert await asyncio.wait_for(pool.tables_ready(uses_3), 120) == [True, True]
+        decision = await asyncio.wait_for(pool.decide("pimc", observation, 5), 120)
+        assert decision.action == decide("pimc", observation, 5).action
+
+    try:
+        asyncio.run(run())
+    finally:
+        pool.stop()
+    asked = [r.getMessage() for r in caplog.records if "warming up for" in r.getMessage()]
+    assert asked == ["bot workers test-variants: warming up for standard,uses=2",
+                     "bot workers test-variants: warming up for standard,contracts=NT+MZ"]
+
+
+def test_warming_refuses_what_is_not_rules_and_a_failed_warm_up_leaves_the_worker_playing(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Something that is not rules, or rules that cannot be sent, are refused by both pools with a
+    ``WarmUpError`` naming the problem; rules that break the warm-up inside a worker are logged there, and the
+    same worker process goes on deciding."""
+    broken = STANDARD.replace(name="broken")
+    object.__setattr__(broken, "contracts", ("X",))  # hashes and pickles, but no table can be built for it
+    shell = STANDARD.replace(name="shell")
+    object.__setattr__(shell, "quota_ordinary", [7, 5, 1])  # a list: such rules cannot even be hashed
+    threads = ThreadWorkers(1, "test-threads")
+    try:
+        with pytest.raises(WarmUpError, match=r"warms up for a Rules .* not str"):
+            threads.warm("standard,uses=2")  # type: ignore[arg-type]
+        with pytest.raises(WarmUpError, match="cannot be sent to a bot worker"):
+            threads.warm(shell)
+        assert threads.warm(USES_2) is None  # accepted; the thread pool builds nothing ahead (see its docstring)
+    finally:
+        threads.stop()
+    caplog.set_level(logging.INFO, logger="mizerka.server")
+    match = Match(seed=3)
+    observation = match.observation(match.to_move)
+    pool = ProcessWorkers(1, "test-broken")
+
+    async def run() -> None:
+        with pytest.raises(WarmUpError, match="not str"):
+            pool.warm("standard,uses=2")  # type: ignore[arg-type]
+        with pytest.raises(WarmUpError, match="cannot be sent to a bot worker"):
+            pool.warm(shell)
+        pid = pool._workers[0].process.pid
+        pool.warm(broken)
+        pool.warm(USES_2)
+        # answered after both warm-ups: the broken one failed in the worker, the next one still ran
+        assert await asyncio.wait_for(pool.tables_ready(USES_2), 120) == [True]
+        with pytest.raises(WorkerError, match="job failed: TypeError"):
+            await asyncio.wait_for(pool.tables_ready(broken), 120)
+        decision = await asyncio.wait_for(pool.decide("rules", observation, 1), 60)
+        assert decision.action == decide("rules", observation, 1).action
+        assert pool._workers[0].process.pid == pid and pool._workers[0].process.is_alive()
+
+    try:
+        asyncio.run(run())
+    finally:
+        pool.stop()
+    failures = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(failures) == 1 and "the warm-up for 'broken' failed (TypeError" in failures[0], failures
+
+
+def test_a_worker_started_in_place_of_a_dead_one_warms_the_variants_asked_before() -> None:
+    """The replacement of a killed worker builds the remembered variants' tables before it is asked; a variant
+    a worker died warming up for is not tried again (it may be what killed it), and the question pending when
+    it died fails as a dead worker's."""
+    pool = ProcessWorkers(1, "test-replaced")
+
+    async def run() -> None:
+        pool.warm(USES_2)
+        assert await asyncio.wait_for(pool.tables_ready(USES_2), 120) == [True]
+        first = pool._workers[0].process.pid
+        assert first is not None
+        os.kill(first, signal.SIGKILL)
+        await replaced(pool, 0, first)
+        assert await asyncio.wait_for(pool.tables_ready(USES_2), 120) == [True]  # a fresh process, warmed
+
+        second = pool._workers[0].process.pid
+        assert second is not None and second != first
+        pool.warm(SHORT)
+        question = asyncio.ensure_future(pool.tables_ready(SHORT))
+        await asyncio.sleep(0)
+        assert pool._workers[0].job is not None  # the warm-up for SHORT is under way: the worker dies in it
+        os.kill(second, signal.SIGKILL)
+        with pytest.raises(WorkerDied):
+            await asyncio.wait_for(question, 60)
+        await replaced(pool, 0, second)
+        assert await asyncio.wait_for(pool.tables_ready(SHORT), 120) == [False]  # not warmed again
+        assert await asyncio.wait_for(pool.tables_ready(USES_2), 120) == [True]  # still remembered
+
+    try:
+        asyncio.run(run())
+    finally:
+        pool.stop()
+
+
+def test_the_hub_warms_its_searching_pool_for_variant_tables_made_or_resumed(tmp_path: Path) -> None:
+    """A table of a variant with a searching bot gets the slow pool warmed for its rules when it is made, and
+    again when a restarted server resumes it; a variant table of quick bots only does not."""
+    config = ServerConfig(database=f"sqlite:///{tmp_path / 'warm.sqlite3'}", bot_pool="process", bot_workers=1,
+                          slow_bot_workers=1, dd_limit=0.0, review_limit=0.0, gc_freeze=False, web_dir=None)
+    uses_3 = parse_variant("standard,uses=3")
+
+    async def made() -> None:
+        hub = Hub(config)
+        await hub.start()
+        try:
+            assert isinstance(hub.slow_pool, ProcessWorkers)
+            # waiting for a human: no bot decides, only the warm-up can have built the tables
+            await hub.create_table(TableSettings(variant=USES_2.spec()),
+                                   [SeatState.human(), SeatState.bot("pimc"), SeatState.bot("rules")])
+            await hub.create_table(TableSettings(variant=uses_3.spec()),
+                                   [SeatState.human(), SeatState.bot("rules"), SeatState.bot("random")])
+            assert await asyncio.wait_for(hub.slow_pool.tables_ready(USES_2), 120) == [True]
+            assert await asyncio.wait_for(hub.slow_pool.tables_ready(uses_3), 120) == [False]
+        finally:
+            await hub.stop()
+
+    async def resumed() -> None:
+        hub = Hub(config)
+        await hub.start()
+        try:
+            assert isinstance(hub.slow_pool, ProcessWorkers)
+            assert await asyncio.wait_for(hub.slow_pool.tables_ready(USES_2), 120) == [True]
+        finally:
+            await hub.stop()
+
+    asyncio.run(made())
+    asyncio.run(resumed())

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from mizerka.arena import stand_in  # the action the arena plays for a bot that failed: the same here
 from mizerka.bots import BOT_LEVELS
 from mizerka.deal import Action
+from mizerka.rules import STANDARD
 from mizerka.server.chat import CHAT_HISTORY, ChatRateLimited, ChatRoom
 from mizerka.server.db import Store
 from mizerka.server.dd import DoubleDummy
@@ -485,6 +486,8 @@ class Hub:
         for table_id, messages in (await asyncio.to_thread(self.store.chat_history, with_chat, CHAT_HISTORY)).items():
             self.tables[table_id].chat.restore(messages)  # the chat goes on where it was, its numbers too
         log.info("resumed %d tables", len(self.tables))
+        for live in self.tables.values():
+            self._warm_for(live.table)
         for live in self.tables.values():  # rated matches play on unwatched (see _schedule): no one to wait for
             if live.table.settings.rated and live.table.status == "playing":
                 self._schedule(live)
@@ -496,6 +499,21 @@ class Hub:
         if self.config.bot_pool == "process":
             return ProcessWorkers(workers, name, warm=name == "slow-bot")
         return ThreadWorkers(workers, name)
+
+    def _warm_for(self, table: Table) -> None:
+        """Have the searching bots' pool build the tables their first decisions under *table*'s rules need, if
+        a searching bot sits there and the rules are not the standard game's (which the pool warms when it
+        starts): else the first contract choice of each worker at that variant builds them inside the bot's
+        time budget.  It returns at once (:meth:`~mizerka.server.workers.ProcessWorkers.warm`); a refusal is
+        logged, and the table plays on as it would have without it."""
+        if self.slow_pool is None or table.rules == STANDARD:
+            return
+        if not any(seat.kind == "bot" and seat.level not in FAST_LEVELS for seat in table.seats):
+            return
+        try:
+            self.slow_pool.warm(table.rules)
+        except Exception as error:
+            log.warning("table %s: the bots could not warm up for its rules (%s)", table.id, error)
 
     def pool_for(self, level: str) -> Workers:
         """The worker pool of a bot level: the searching bots have their own, so they never hold up the others."""
@@ -903,6 +921,7 @@ class Hub:
                                             "try again later")
         table = Table.new(self._new_id(), settings, seats, seed=self._seed(), parent=parent)
         table.maybe_start()
+        self._warm_for(table)
         await self._store().write(self._store().insert_table_op(table))
         live = LiveTable(table)
         self.tables[table.id] = live
