@@ -221,3 +221,53 @@ def test_a_finished_deal_of_a_record_says_no_card_is_left_and_the_tricks_taken()
         assert f"tricks taken, by seat: {list(taken)}" in result.output
     with pytest.raises(RecordError, match="no card is left to play"):
         position_from_record(record, 1, after=39)
+
+
+def test_maxn_prints_every_players_tricks_after_each_card_the_movers_best_first() -> None:
+    result = run("solve", TEXT, "--maxn")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[1] == "seat 0 to play; each player for himself (max^n); tricks for seats 0, 1, 2"
+    assert [line.split() for line in lines[2:]] == [["A♠", "2", "0", "1"], ["K♠", "2", "0", "1"],
+                                                   ["2♣", "0", "0", "3"]]
+
+
+def test_maxn_in_mizerka_puts_the_movers_fewest_tricks_first() -> None:
+    text = "MZ; lead 0; S:2 H:- D:5 C:- / S:3 H:K D:- C:- / S:4 H:Q D:- C:-"
+    result = run("solve", text, "--maxn")
+    assert result.exit_code == 0, result.output
+    rows = [line.split() for line in result.output.splitlines()[2:]]
+    # the 2 of spades is overtaken; the 5 of diamonds led wins (nobody else has one), and the others then
+    # throw their spades so that the 2 of spades wins the last trick too
+    assert rows == [["2♠", "0", "1", "1"], ["5♦", "2", "0", "0"]]
+
+
+def test_maxn_of_a_record_moment_agrees_with_the_library_and_names_the_seats() -> None:
+    from mizerka.solver.maxn import solve_maxn_all
+
+    path = RECORDS / "standard-seed7.mzn"
+    result = run("solve", str(path), "--deal", "1", "--after", "15", "--maxn")
+    assert result.exit_code == 0, result.output
+    _, _, position = position_from_record(read(path), 1, after=15)
+    vectors = solve_maxn_all(position)
+    rows = {line.split()[0]: tuple(int(v) for v in line.split()[1:]) for line in result.output.splitlines()[4:]}
+    assert rows == {card.unicode(): vector for card, vector in vectors.items()}
+    labels = ", ".join(str(seat) for seat in position.seat_labels())
+    assert f"tricks for seats {labels}" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("solve", TEXT, "--maxn", "--seat", "1"), "--seat does not go with --maxn"),
+        (("solve", "NT; lead 0; S:AKQJT98765432 H:- D:- C:- / S:- H:AKQJT98765432 D:- C:- / "
+          "S:- H:- D:AKQJT98765432 C:-", "--maxn"), "at most 8 cards per hand, got 13"),
+        (("solve", str(RECORDS / "standard-seed7.mzn"), "--deal", "1", "--after", "3", "--maxn"),
+         "at most 8 cards per hand, got 12"),
+    ],
+)
+def test_maxn_refusals_are_a_message_and_exit_2(args: tuple[str, ...], message: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output

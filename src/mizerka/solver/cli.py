@@ -12,6 +12,10 @@ Without ``--trick``/``--after`` the position is the current one of a deal still 
 of a finished deal.  Values are paranoid (the two others play together against the seat) and count the
 seat's tricks from the chosen moment on; ``--seat`` picks the seat (default: the player to move).
 
+``--maxn`` solves the same moment with each player for himself instead (:mod:`mizerka.solver.maxn`, endings
+of at most :data:`~mizerka.solver.maxn.MAXN_KERNEL_MAX_CARDS` cards a hand): after each legal card, every
+player's tricks from then on, the mover's best first.
+
 Bad input prints a message naming the problem and exits with a non-zero code, never a traceback.
 """
 
@@ -26,8 +30,35 @@ from mizerka.cli import InputError
 from mizerka.deal import Deal, Phase, Play
 from mizerka.record import MatchRecord, RecordError, read
 from mizerka.solver import InvalidPositionError, Position, StockNotEmptyError, cli_solve, format_solution, solve_all
+from mizerka.solver.maxn import solve_maxn_all
 
-__all__ = ["position_from_record", "solve_command"]
+__all__ = ["format_maxn", "position_from_record", "solve_command"]
+
+
+def format_maxn(position: Position) -> str:
+    """Human text for max^n (each player for himself): after each legal card of the player to move, every
+    player's tricks from this moment on, the mover's best card first (most own tricks, fewest in Mizerka).
+
+    >>> print(format_maxn(Position.from_text("NT; lead 0; S:AK H:- D:- C:2 / S:Q2 H:- D:- C:3 / S:- H:- D:A2 C:4")))
+    NT; lead 0; S:AK H:- D:- C:2 / S:Q2 H:- D:- C:3 / S:- H:- D:A2 C:4
+    seat 0 to play; each player for himself (max^n); tricks for seats 0, 1, 2
+      A♠ 2 0 1
+      K♠ 2 0 1
+      2♣ 0 0 3
+
+    Raises:
+        HandSizeError: for an ending too large for max^n (the message gives the limit).
+    """
+    vectors = solve_maxn_all(position)
+    mover = position.to_move
+    labels = position.seat_labels()
+    sign = 1 if position.misere else -1  # sort key: the mover's best first
+    lines = [f"{position}",
+             f"seat {labels[mover]} to play; each player for himself (max^n); tricks for seats "
+             + ", ".join(str(seat) for seat in labels)]
+    for card, vector in sorted(vectors.items(), key=lambda kv: (sign * kv[1][mover], -int(kv[0]))):
+        lines.append(f"{card.unicode():>4} " + " ".join(str(tricks) for tricks in vector))
+    return "\n".join(lines)
 
 
 def position_from_record(
@@ -127,8 +158,13 @@ def position_from_record(
 @click.option("--trick", type=int, default=None, help="record: stop before a card of this trick (from 1)")
 @click.option("--card", type=int, default=None, help="record: the card of --trick (from 1; default: 1)")
 @click.option("--after", type=int, default=None, help="record: stop after this many cards of the play")
+@click.option("--maxn", is_flag=True,
+              help="each player for himself (max^n) instead of the two others against the seat: every player's "
+                   "tricks after each card (small endings: at most 8 cards a hand, 6 without the compiled "
+                   "extension)")
 def solve_command(
-    source: str, seat: int | None, deal_no: int | None, trick: int | None, card: int | None, after: int | None
+    source: str, seat: int | None, deal_no: int | None, trick: int | None, card: int | None, after: int | None,
+    maxn: bool,
 ) -> None:
     """Print the double-dummy value of every legal card: a position as text, or a moment of a record file.
 
@@ -136,8 +172,10 @@ def solve_command(
     (see docs/solver.md); a path to an existing file is read as a game record instead, and --deal, --trick,
     --card or --after pick the moment (default: the current position of a deal in play, else the opening
     lead of the last deal).  Values are the seat's tricks from that moment on, the two others playing
-    together against it.
+    together against it; with --maxn, every player's tricks, each playing for himself.
     """
+    if maxn and seat is not None:
+        raise click.UsageError("--seat does not go with --maxn: max^n gives every player's tricks")
     record_options = deal_no is not None or trick is not None or after is not None or card is not None
     if os.path.isdir(source):
         raise InputError(f"{source}: a folder, not a record file or a position")
@@ -148,7 +186,7 @@ def solve_command(
             number, deal, position = position_from_record(record, deal_no, trick=trick, card=card, after=after)
             if seat is None:
                 seat = deal.to_move
-            values = solve_all(position, seat)
+            output = format_maxn(position) if maxn else format_solution(position, solve_all(position, seat), seat)
         except (RecordError, InvalidPositionError, OSError) as error:
             raise InputError(f"{source}: {error}") from None
         click.echo(f"deal {number}, "
@@ -158,7 +196,7 @@ def solve_command(
         # below name table seats: say which hand is which seat
         click.echo("hands in the position below, in order: "
                    + ", ".join(f"seat {seat}" for seat in position.seat_labels()))
-        click.echo(format_solution(position, values, seat))
+        click.echo(output)
         return
     if record_options:
         raise click.UsageError(f"--deal, --trick, --card and --after need a record file; no file {source!r}")
@@ -167,11 +205,11 @@ def solve_command(
         over = not any(position.hands) and not position.trick
         if over and seat is not None:
             position.player_of(seat)  # a seat that does not play is still the problem named
-        output = None if over else cli_solve(source, seat)
+        answer = None if over else format_maxn(position) if maxn else cli_solve(source, seat)
     except ValueError as error:  # InvalidPositionError, CardParseError, a bad contract: all ValueErrors
         raise InputError(f"bad position: {error}") from None
-    if output is None:  # every trick played: no legal card, no value (it printed an empty list, exit 0)
+    if answer is None:  # every trick played: no legal card, no value (it printed an empty list, exit 0)
         raise InputError("no card is left to play in this position: every trick has been played, nothing to "
                          "solve (a position's text does not say who took the tricks)")
-    click.echo(output)
+    click.echo(answer)
 
