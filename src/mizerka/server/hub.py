@@ -46,6 +46,7 @@ from mizerka.server.protocol import (
     PROTOCOL_VERSION,
     Act,
     Chat,
+    Fill,
     Hello,
     Leave,
     Ping,
@@ -1144,6 +1145,8 @@ class Hub:
             await self._chat(client, message)
         elif isinstance(message, Undo):
             await self._undo(client, message)
+        elif isinstance(message, Fill):
+            await self._fill(client, message)
 
     def _attached(self, client: Client) -> LiveTable:
         if client.live is None:
@@ -1350,6 +1353,35 @@ class Hub:
             events = table.act(client.seat, action)
             await self._commit(live, events)
         client.send({"type": "ack", "id": act.id, "seq": events[0].seq, "action": events[0].public["action"]})
+
+    async def _fill(self, client: Client, message: Fill) -> None:
+        """Start the match now with bots of the message's level in every open seat (:meth:`Table.fill`), for a
+        connection that holds a seat at a waiting table: the ``seat`` events and the start are stored in the
+        table's journal (a restart resumes the table with its bots, and the lobby lists it as playing), broadcast
+        to everyone at the table, and the bots play as at any table; then the sender gets an ``ack`` with
+        ``action`` ``"fill"`` and the last event's number.  A searching bot seated at a variant's table has the
+        slow pool warm that variant (:meth:`_warm_for`), as at a table made with it.
+
+        Refusals change nothing: ``no_seat`` (a spectator, or a seat given up while the message waited for the
+        table's lock), ``match_over``, ``already_started``, ``bad_bot``; ``internal`` when the write fails (the
+        table is reloaded as it was, still waiting).  (The table's ``bad_seats`` cannot come: the sender's own seat
+        is a human's, and a fill changes no number of seats.)
+        """
+        live = self._attached(client)
+        if client.seat is None or client.token_hash is None:
+            raise TableError("no_seat", "spectators cannot fill the open seats: take a seat first")
+        async with live.lock:
+            table = live.table
+            seat = client.seat
+            # again under the lock: a leave (of another connection with this token) may have given the seat up
+            if seat is None or client.token_hash is None or table.seat_of_token(client.token_hash) != seat:
+                raise TableError("no_seat", "this seat was given up already")
+            events = table.fill(seat, message.level)
+            self._warm_for(table)  # before the bots' first decisions are asked for (in _commit), as a new table's
+            await self._commit(live, events)
+            seq = table.seq
+            log.info("table %s: seat %d filled the open seats with bots (%s)", table.id, seat, message.level)
+        client.send({"type": "ack", "id": message.id, "seq": seq, "action": "fill"})
 
     async def _undo(self, client: Client, message: Undo) -> None:
         """Take back the human's last card and what the bots did after it (:meth:`Table.undo`), store the cut

@@ -49,6 +49,7 @@ __all__ = [
     "DoubleDummyValues",
     "ErrorReply",
     "EventMessage",
+    "Fill",
     "Hello",
     "HintReply",
     "IllegalReason",
@@ -116,6 +117,8 @@ ERROR_CODES: Final[dict[str, str]] = {
                         "player (not for spectators, nor at a table with other humans)",
     "undo_refused": "nothing can be taken back now; the message says why (no card of yours in this deal yet, "
                     "your exchange or the contract stands in the way, the match is over)",
+    "already_started": "the match has started: its seats can no longer be filled with computer players",
+    "bad_bot": "a bot level the server does not offer (the message names it; GET /api/meta lists them)",
 }
 """Every error code the websocket can send, with its meaning."""
 
@@ -260,6 +263,20 @@ class Undo(_Message):
     id: RequestId = None
 
 
+class Fill(_Message):
+    """Start the match now, with computer players: every open seat of the table becomes, for good, a seat of a bot
+    of ``level`` (one of the levels ``GET /api/meta`` lists: random, rules, pimc, ismcts, expert), and the match starts
+    as when the last human joins.  For a connection that holds a seat at a table still waiting for players.  The
+    reply is the ``seat`` events, the ``start`` and ``deal`` events, then an ``ack`` whose ``action`` is ``"fill"``.
+    The level is checked by the table (:meth:`mizerka.server.tables.Table.fill`), which refuses an unknown one with a
+    code of its own (``bad_bot``, naming it) rather than a schema's ``bad_message``; a level that is not a string is
+    a ``bad_message``."""
+
+    type: Literal["fill"]
+    id: RequestId = None
+    level: str = "rules"  # any other level gets bad_bot (the frame limit bounds its length)
+
+
 class Ping(_Message):
     """Heartbeat.  The other side answers ``pong``.  Either side may send it."""
 
@@ -275,17 +292,17 @@ class Pong(_Message):
 
 
 ClientMessage = Annotated[
-    Hello | Act | RequestHint | Leave | Rematch | Sync | Chat | Undo | Ping | Pong, Field(discriminator="type")
+    Hello | Act | RequestHint | Leave | Rematch | Sync | Chat | Undo | Fill | Ping | Pong, Field(discriminator="type")
 ]
 """Any message a client may send."""
 
-CLIENT_TYPES: Final = ("act", "chat", "hello", "hint", "leave", "ping", "pong", "rematch", "sync", "undo")
+CLIENT_TYPES: Final = ("act", "chat", "fill", "hello", "hint", "leave", "ping", "pong", "rematch", "sync", "undo")
 _CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
 def decode_client_message(
     raw: str | bytes,
-) -> Hello | Act | RequestHint | Leave | Rematch | Sync | Chat | Undo | Ping | Pong:
+) -> Hello | Act | RequestHint | Leave | Rematch | Sync | Chat | Undo | Fill | Ping | Pong:
     """Read one client frame.
 
     Raises:
@@ -506,12 +523,14 @@ class Snapshot(_Message):
 
 
 class Ack(_Message):
-    """The answer to an ``act`` (the event it made) or to a ``rematch`` (the wish is taken: ``action`` is
-    ``"rematch"``, ``seq`` the last event, ``table`` the new table once made, ``waiting`` the seats still to ask)."""
+    """The answer to an ``act`` (the event it made), to a ``rematch`` (the wish is taken: ``action`` is
+    ``"rematch"``, ``seq`` the last event, ``table`` the new table once made, ``waiting`` the seats still to ask) or
+    to a ``fill`` (``action`` ``"fill"``, ``seq`` the last event: the match's first deal)."""
 
     type: Literal["ack"]
     id: RequestId = None
-    seq: int = Field(description="The number of the event the action produced (for a rematch: the last event).")
+    seq: int = Field(description="The number of the event the action produced (for a rematch or a fill: the last "
+                                 "event).")
     action: str
     table: str | None = Field(default=None, description="rematch only: the new table's id once made, else null.")
     waiting: list[int] | None = Field(default=None, description="rematch only: the seated humans still to ask.")

@@ -1,7 +1,7 @@
 """A table as the server keeps it: seats, the match, and its numbered events — synchronous and pure.
 
 Nothing here touches the network, the database or the clock.  Every change to a table goes through one
-of :meth:`Table.join`, :meth:`Table.leave`, :meth:`Table.set_standin`, :meth:`Table.act` or
+of :meth:`Table.join`, :meth:`Table.fill`, :meth:`Table.leave`, :meth:`Table.set_standin`, :meth:`Table.act` or
 :meth:`Table.close`, which checks it, applies it and returns the :class:`Event` objects it caused.  The
 events are the table's append-only journal: stored in order, they rebuild the table exactly
 (:meth:`Table.replay`).
@@ -42,6 +42,7 @@ __all__ = [
     "TableSettings",
     "Undone",
     "card_list",
+    "check_seats",
 ]
 
 Status = Literal["waiting", "playing", "finished", "abandoned"]
@@ -191,6 +192,20 @@ class SeatState:
         return cls(**data)
 
 
+def check_seats(rules: Rules, settings: TableSettings, seats: Sequence[SeatState]) -> None:
+    """Check that *seats* may sit at a table of *rules* and *settings*: what :meth:`Table.new` asks of a new table's
+    seats, and :meth:`Table.fill` of the seats a fill would leave (a fill obeys the rules of making the table so).
+
+    Raises:
+        TableError: ``bad_seats``: another number of seats than the variant has, or a rated table of bots alone.
+    """
+    if len(seats) != rules.n_seats:
+        raise TableError("bad_seats", f"variant {rules.name!r} seats {rules.n_seats} players, not {len(seats)}")
+    if settings.rated and not any(s.kind == "human" for s in seats):
+        raise TableError("bad_seats", "a rated table needs a human seat: the computer players alone are not "
+                                      "rated (their ratings are the fixed points of the leaderboard)")
+
+
 @dataclasses.dataclass(frozen=True)
 class Event:
     """One numbered event of a table's journal."""
@@ -299,11 +314,7 @@ class Table:
             decks.append(deck)
         salts = [new_salt(rng if seed is not None else None) for _ in decks]
         first = rules.first_dealer if rules.first_dealer is not None else rng.randrange(rules.n_seats)
-        if len(seats) != rules.n_seats:
-            raise TableError("bad_seats", f"variant {rules.name!r} seats {rules.n_seats} players, not {len(seats)}")
-        if settings.rated and not any(s.kind == "human" for s in seats):
-            raise TableError("bad_seats", "a rated table needs a human seat: the computer players alone are not "
-                                          "rated (their ratings are the fixed points of the leaderboard)")
+        check_seats(rules, settings, seats)
         return cls(table_id, settings, seats, first_dealer=first, decks=decks, salts=salts, parent=parent)
 
     # -- state --------------------------------------------------------------------------------------
@@ -417,6 +428,38 @@ class Table:
         if self.status == "waiting" and not any(s.is_open for s in self.seats):
             events.extend(self._start())
         return seat, events
+
+    def fill(self, seat: int | None, level: str) -> list[Event]:
+        """*seat*'s human starts the match now: every open seat becomes a seat of a bot of *level* for good (one
+        ``seat`` event each), and the match starts (``start``, ``deal``) as when the last human joins.  The seats
+        are checked as a new table's would be (:func:`check_seats`): the table is then as if it had been made with
+        those bots, a table that admits an ``undo`` included when every other seat is a bot's.
+
+        A bot level is checked after the table's state (an action's content is read after whose turn it is), and
+        an unknown one is named, cut to 40 characters (a message of a few kilobytes is not echoed back whole).
+
+        Raises:
+            TableError: ``no_seat`` (*seat* ``None``: a spectator), ``match_over`` (finished or closed),
+                ``already_started`` (the match is being played: its seats are no longer open), ``bad_bot`` (a level
+                the server does not offer), ``bad_seats`` (refused by :func:`check_seats`); nothing changes then.
+        """
+        if seat is None:
+            raise TableError("no_seat", "spectators cannot fill the open seats: take a seat first")
+        if self.status in ("finished", "abandoned"):
+            raise TableError("match_over", "the match at this table is over")
+        if self.status != "waiting":
+            raise TableError("already_started", "the match has started already: no seat is open to fill")
+        if level not in BOT_LEVELS:
+            shown = level if len(level) <= 40 else level[:40] + "…"
+            raise TableError("bad_bot", f"unknown bot level {shown!r} (expected one of: {', '.join(BOT_LEVELS)})")
+        seats = [SeatState.bot(level) if s.is_open else s for s in self.seats]
+        check_seats(self.rules, self.settings, seats)
+        events: list[Event] = []
+        for index, state in enumerate(seats):
+            if state is not self.seats[index]:
+                self.seats[index] = state
+                events.append(self._seat_event(index))
+        return events + self.maybe_start()
 
     def maybe_start(self) -> list[Event]:
         """Start the match if it is waiting and no seat is open (a table created full, such as a rematch)."""
