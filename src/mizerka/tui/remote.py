@@ -75,11 +75,11 @@ from mizerka.tui.review import REMOTE_REVIEW
 if TYPE_CHECKING:
     from websockets.sync.client import ClientConnection
 
-__all__ = ["CHAT_MAX_CHARS", "CHAT_PRESET_TEXTS", "RATED_NOTE", "SHEET_NAME_CELLS", "SPECTATOR_CHAT", "HeldSeat",
-           "Invite", "RemoteError", "RemoteLineGame", "RemoteRefused", "RemoteTable", "SeatBook", "chat_line",
-           "chat_too_long", "fit_cells", "invite_link", "key_fingerprint", "marked_name", "parse_invite",
-           "play_remote", "rematch_refusal", "sheet_text", "undone_cards", "view_observation", "waiting_text",
-           "watch_table"]
+__all__ = ["CHAT_MAX_CHARS", "CHAT_PRESET_TEXTS", "FILL_DEFAULT", "FILL_SPECTATOR", "RATED_NOTE", "SHEET_NAME_CELLS",
+           "SPECTATOR_CHAT", "HeldSeat", "Invite", "RemoteError", "RemoteLineGame", "RemoteRefused", "RemoteTable",
+           "SeatBook", "chat_line", "chat_too_long", "fill_levels", "fit_cells", "invite_link", "key_fingerprint",
+           "marked_name", "parse_invite", "play_remote", "rematch_refusal", "sheet_text", "undone_cards",
+           "view_observation", "waiting_text", "watch_table"]
 
 PROTOCOL_VERSION = 1
 """The protocol version this client speaks (``docs/protocol.md``)."""
@@ -889,6 +889,12 @@ class RemoteTable:
         """Send an action for our seat (with the last event seen); return the ``ack`` or the ``error``."""
         return self.request({"type": "act", "action": text, "seq": self.seq})
 
+    def fill(self, level: str = "rules") -> dict[str, Any]:
+        """Start the match now: every open seat becomes a computer player of *level* (``fill``; a seated player,
+        while the table waits for players).  Return the ``ack`` (the ``seat``, ``start`` and ``deal`` events have
+        arrived before it) or the ``error`` (``already_started``, ``bad_bot`` naming the level, ``no_seat``...)."""
+        return self.request({"type": "fill", "level": level})
+
     def hint(self) -> dict[str, Any]:
         """Ask the server's hint bot (``hint`` reply, or ``error`` ``hints_off`` at a table without hints)."""
         return self.request({"type": "hint"})
@@ -1115,6 +1121,55 @@ def sheet_text(view: dict[str, Any], names: Sequence[str], *, unicode: bool = Tr
     return "\n".join(lines)
 
 
+FILL_DEFAULT = "rules"
+"""The level of the computer players ``fill`` seats when none is named (the lobby's default too)."""
+
+FILL_SPECTATOR = ("Only a seated player can start the table with computer players; a spectator waits for the "
+                  "players (or for a seated player to start it).")
+"""What both games say, without sending anything, when a spectator asks to fill the open seats."""
+
+
+def fill_levels() -> list[str]:
+    """The levels a waiting table's open seats can be filled with, weakest first (the server offers the same)."""
+    from mizerka.bots import BOT_LEVELS
+
+    return list(BOT_LEVELS)
+
+
+def _stdin_is_terminal() -> bool:
+    """Whether the line game's answers come from a terminal (not a pipe or a file): then it reads commands while
+    a table waits for players (:class:`RemoteLineGame`'s *commands_while_waiting*)."""
+    import sys
+
+    return sys.stdin.isatty()
+
+
+class _LineInThread:
+    """One line read in a thread (``read(prompt)``), so that the table is followed while the player types: the
+    line game reads commands so while the table waits for players.  :meth:`result` gives the line, or raises what
+    the read raised (``EOFError`` at the end of the input, ``QuitGame``...)."""
+
+    def __init__(self, read: Callable[[str], str], prompt: str) -> None:
+        self.done = threading.Event()
+        self._line = ""
+        self._error: BaseException | None = None
+        threading.Thread(target=self._run, args=(read, prompt), name="mizerka-read", daemon=True).start()
+
+    def _run(self, read: Callable[[str], str], prompt: str) -> None:
+        try:
+            self._line = read(prompt)
+        except BaseException as error:  # handed to the game's thread, which raises it there
+            self._error = error
+        finally:
+            self.done.set()
+
+    def result(self) -> str:
+        self.done.wait()
+        if self._error is not None:
+            raise self._error
+        return self._line
+
+
 class RemoteLineGame(TerminalGame):
     """The ``--plain`` game at a server's table: :class:`~mizerka.terminal.TerminalGame`'s prompts and texts,
     with the server as the table (it checks every action; its refusals are shown and the prompt asks again).
@@ -1128,18 +1183,24 @@ class RemoteLineGame(TerminalGame):
         poll: seconds to wait for the server between checks (the other seats' moves arrive meanwhile).
         ask_after_match: once the match is over, ask whether to play a rematch (:meth:`after_match`) instead of
             ending; ``mizerka play --connect`` asks at a terminal, not when the answers come from a pipe or file.
+        commands_while_waiting: while the table waits for players, read commands (``fill``, ``say``, ``quit``:
+            :meth:`wait_for_players`); ``mizerka play --connect`` does at a terminal.  Through a pipe or a file
+            nothing is read before the match begins, so the first line answers the match's first question.
     """
 
     offers_review = False  # the hidden cards of the finished deals are the server's: the web app reviews them
 
     def __init__(self, table: RemoteTable, *, read: Callable[[str], str], write: Callable[[str], None],
                  unicode: bool = True, colour: bool = False, poll: float = 0.5,
-                 ask_after_match: bool = False) -> None:
+                 ask_after_match: bool = False, commands_while_waiting: bool = False) -> None:
         # TerminalGame's formatting helpers need only these; the match lives on the server.
         self.table = table
         self.seat = table.seat if table.seat is not None else -1
         self.opponents = {}
-        self.read = read
+        self._read_answer = read
+        self.read = self._read
+        self._early_line: _LineInThread | None = None  # a line asked for while the table waited for players
+        self._input_ended = False  # the input ended while the table waited (the first question of the match says so)
         # with --ascii every line is ASCII, as in the local game: suits as letters, "->" for "→", "=" for "═"
         self.write = write if unicode else (lambda text: write(ascii_text(text)))
         self.unicode = unicode
@@ -1151,6 +1212,7 @@ class RemoteLineGame(TerminalGame):
         self._waiting_said = False
         self._rated_said = False
         self.ask_after_match = ask_after_match
+        self.commands_while_waiting = commands_while_waiting
 
     # -- the loop -------------------------------------------------------------------------------------------
 
@@ -1184,12 +1246,90 @@ class RemoteLineGame(TerminalGame):
             if table.my_turn():
                 self.ask_remote()
                 continue
-            if view["status"] == "waiting" and not self._waiting_said:
-                self._waiting_said = True
-                free = [str(p["seat"]) for p in view["players"] if p["open"]]
-                self.write(f"Waiting for players: seat{'s' if len(free) != 1 else ''} {', '.join(free)} "
-                           f"{'are' if len(free) != 1 else 'is'} free.  Share the invite link.")
+            if view["status"] == "waiting":
+                if not self._waiting_said:
+                    self._waiting_said = True
+                    free = [str(p["seat"]) for p in view["players"] if p["open"]]
+                    said = (f"Waiting for players: seat{'s' if len(free) != 1 else ''} {', '.join(free)} "
+                            f"{'are' if len(free) != 1 else 'is'} free.  Share the invite link")
+                    self.write(said + (f", or type fill to start now with computer players ({FILL_DEFAULT}; fill "
+                                       "LEVEL for another level, ? for help)." if self.commands_while_waiting
+                                       else "."))
+                if self.commands_while_waiting:
+                    self.wait_for_players()
+                    continue
             table.poll(self.poll_every)
+
+    WAITING_PROMPT = "Waiting for players> "
+
+    WAITING_HELP = """The table waits for players; share its invite link.  Meanwhile:
+  fill [LEVEL]  start now: every free seat goes to a computer player of LEVEL (default rules; levels: {levels})
+  say TEXT      say TEXT to the table (chat)
+  quit          leave (your seat stays yours)
+The match begins by itself when the last player sits down."""
+
+    def _read(self, prompt: str) -> str:
+        """Read an answer (the game's *read*); a line typed (or being typed) at the waiting prompt when the match
+        began answers the first question of the match, which is written on its own line."""
+        early = self._early_line
+        if early is None:
+            return self._read_answer(prompt)
+        self._early_line = None
+        self.write(prompt.rstrip())
+        return early.result()
+
+    def wait_for_players(self) -> None:
+        """One step of waiting for players: read a command if one was typed (the prompt is read in a thread, so
+        that the table is followed meanwhile: a player who sits down starts the match), else wait for the server.
+        Commands: ``fill [LEVEL]``, ``say TEXT``, ``?``, ``quit``.  When the input ends, waiting goes on without
+        commands (the first question of the match finds the input ended).
+
+        Raises:
+            QuitGame: ``quit``.
+        """
+        table = self.table
+        early = self._early_line
+        if early is None and not self._input_ended:
+            early = self._early_line = _LineInThread(self._read_answer, self.WAITING_PROMPT)
+        if early is None or self._input_ended or not early.done.is_set():
+            table.poll(self.poll_every)
+            return
+        try:
+            answer = early.result().strip()
+        except EOFError:
+            self._input_ended = True  # kept in _early_line: the next read raises it again
+            return
+        except BaseException:
+            self._early_line = None
+            raise
+        self._early_line = None
+        self.report_news()  # what happened while the line was typed
+        command = answer.lower()
+        words = command.split()
+        if not words:
+            return
+        if command in ("?", "help"):
+            self.write(self.WAITING_HELP.format(levels=", ".join(fill_levels())))
+        elif words[0] == "fill":
+            self.fill(" ".join(words[1:]))
+        elif words[0] == "say":
+            self.say(answer[len("say"):].strip())
+        elif command in ("quit", "exit", "q"):
+            raise QuitGame
+        else:
+            self.write("The match has not begun: type fill to start it now with computer players, or wait for the "
+                       "players (? for help).")
+
+    def fill(self, level: str) -> None:
+        """``fill [LEVEL]``: ask the server to seat computer players of *level* (default rules) in every free seat
+        and start the match.  Its refusal is said (the level unknown, the match begun meanwhile...); the seats and
+        the start are written with the table's news."""
+        level = level or FILL_DEFAULT
+        reply = self.table.fill(level)
+        if reply["type"] == "error":
+            self.write(self._style(f"Not started: {reply.get('message') or reply.get('code')}", fg="yellow"))
+            return
+        self.write(f"The free seats go to computer players ({level}): the match begins.")
 
     def report_news(self) -> None:
         """Write what happened since the last call: undos, the table's events, chat."""
@@ -1398,6 +1538,8 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
             raise QuitGame
         elif command.split(maxsplit=1)[:1] == ["say"]:
             self.write(self._style(SPECTATOR_CHAT, fg="yellow"))
+        elif command.split(maxsplit=1)[:1] == ["fill"]:
+            self.write(self._style(FILL_SPECTATOR, fg="yellow"))
         elif command in ("hand", "hint", "undo", "u", "rematch"):
             self.write(self._style("Spectators hold no hand and cannot act: " + {
                 "hand": "no hand is shown to a spectator.", "hint": "hints are for the players.",
@@ -1450,6 +1592,8 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
                     return  # the table went back: shown again (what was taken back first) before asking
             elif command.split(maxsplit=1)[:1] == ["review"]:
                 self.write(self.review(command[len("review"):].strip()))
+            elif command.split(maxsplit=1)[:1] == ["fill"]:
+                self.write("The match has begun: fill is for a table that still waits for players.")
             elif command in ("quit", "exit", "q"):
                 raise QuitGame
             elif not answer:
@@ -1909,7 +2053,7 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
         if unicode is None:
             unicode = "utf" in (getattr(sys.stdout, "encoding", None) or "").lower()
         game = RemoteLineGame(table, read=_read_line, write=click.echo, unicode=unicode, colour=True,
-                              ask_after_match=sys.stdin.isatty())
+                              ask_after_match=sys.stdin.isatty(), commands_while_waiting=_stdin_is_terminal())
         view = table.view
         where = f"Mizerka at {invite.http}, table {table.invite.table} ({view['variant']}, {view['n_deals']} deals)"
         if seat is None:

@@ -16,7 +16,11 @@ arrives through the reader thread: our own message comes back as a chat message 
 written once, by the same code that writes the others'), a refusal as an error with our request's id ("Not
 sent: ...").
 
-A spectator's table (``--watch``) is drawn without a hand; ``!``, ``u``, ``?`` and ``n`` are answered in words there.
+While the table waits for players, ``f`` starts the match at once with computer players in the free seats: a small
+choice of their level (:class:`FillDialog`, the casual rules bot first) sends ``fill``; the server's refusal is shown.
+
+A spectator's table (``--watch``) is drawn without a hand; ``!``, ``u``, ``?``, ``n`` and ``f`` are answered in words
+there.
 Once the match is over, ``n`` asks for a rematch; when every seated player has asked, the reader thread moves the
 connection to the new table (:meth:`RemoteTable.follow_rematch`) and the game plays on there.
 """
@@ -44,12 +48,15 @@ from mizerka.terminal import counted, signed
 from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, TableApp, card_markup, sorted_hand
 from mizerka.tui.remote import (
     CHAT_PRESET_TEXTS,
+    FILL_DEFAULT,
+    FILL_SPECTATOR,
     RATED_NOTE,
     SPECTATOR_CHAT,
     RemoteError,
     RemoteTable,
     chat_line,
     chat_too_long,
+    fill_levels,
     fit_cells,
     invite_link,
     rematch_refusal,
@@ -60,7 +67,7 @@ from mizerka.tui.remote import (
 from mizerka.tui.review import REMOTE_REVIEW
 from mizerka.tui.review_screen import call_from_worker, literal
 
-__all__ = ["ChatDialog", "RemoteApp"]
+__all__ = ["ChatDialog", "FillDialog", "RemoteApp"]
 
 HELP = """\
 ← →      move over your cards           Enter   play the card under the cursor
@@ -71,6 +78,8 @@ l        the last trick                  p       the score sheet (points)
 u        undo: take back your last card and the computer players' actions after it (at a table
          where every other seat is a computer player's; not past your exchange or into an earlier deal)
 r        review: in local games only (the web app reviews online tables)
+f        while the table waits for players: start now, with computer players in the free seats (choose
+         their level; casual rules bots first)
 n        once the match is over: ask for a rematch (the same players at a new table; it starts when every
          seated player has asked, and the game moves there; n again says who is still to ask)
 x, ^q    quit (your seat stays yours; a bot plays it after the server's grace period)
@@ -160,6 +169,54 @@ class ChatDialog(ModalScreen[dict[str, str] | None]):
         self.dismiss(None)
 
 
+class FillDialog(ModalScreen[str | None]):
+    """Start the waiting table now: choose the level of the computer players who take the free seats (↑ ↓ and
+    Enter, or a level's number).  The casual rules bot is highlighted first, so that ``f`` then Enter starts with
+    it.  The result is the level's name, or ``None`` when closed with Escape (nothing is sent)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "close")]
+    DEFAULT_CSS = """
+    FillDialog { align: center middle; }
+    FillDialog #levels { height: auto; max-height: 8; margin: 1 0; }
+    """
+
+    def __init__(self, free: int) -> None:
+        super().__init__()
+        self.free = free
+        self.levels = fill_levels()
+
+    def compose(self) -> ComposeResult:
+        seats = "the free seat goes" if self.free == 1 else f"the {self.free} free seats go"
+        with Vertical(id="dialog"):
+            yield Label("[b]Start now with computer players[/b]")
+            yield Label(f"Not waiting for anyone else? {seats[:1].upper() + seats[1:]} to computer players, and "
+                        "the match begins at once.  Their level:")
+            yield OptionList(*(Option(f"{n}  {level}" + ("  (casual; the default)" if level == FILL_DEFAULT else ""),
+                                      id=level) for n, level in enumerate(self.levels, 1)), id="levels")
+            yield Label("Enter starts · Escape closes without starting", id="keys-note")
+
+    def on_mount(self) -> None:
+        options = self.query_one("#levels", OptionList)
+        options.highlighted = self.levels.index(FILL_DEFAULT) if FILL_DEFAULT in self.levels else 0
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id is not None:
+            self.dismiss(event.option.id)
+
+    def on_key(self, event: Any) -> None:
+        """A level's number chooses it."""
+        key = str(event.character or "")
+        if len(key) == 1 and key.isdigit() and 1 <= int(key) <= len(self.levels):
+            event.stop()
+            event.prevent_default()
+            self.dismiss(self.levels[int(key) - 1])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class RemoteApp(TableApp):
     """The game screen over a connected :class:`RemoteTable`.
 
@@ -177,6 +234,7 @@ class RemoteApp(TableApp):
         Binding("r", "review", "review", show=False),
         Binding("u", "undo", "undo", show=False),
         Binding("n", "rematch", "rematch", show=False),  # the status line offers it once the match is over
+        Binding("f", "fill", "start with bots", show=False),  # the status line offers it while the table waits
     ]
 
     def __init__(self, table: RemoteTable) -> None:
@@ -187,6 +245,7 @@ class RemoteApp(TableApp):
         self._hint: int | None = None
         self._undo: int | None = None  # the id of our undo the server has not answered yet
         self._rematch: int | None = None  # the id of our rematch request the server has not answered yet
+        self._fill: tuple[int, str] | None = None  # our fill request the server has not answered yet, and its level
         # whether we asked for a rematch (until refused or moved), and the view the server's ack came with: a newer
         # one whose rematch_asked lacks our seat means the server forgot the wish (a restart): it is asked again
         self._rematch_wanted = False
@@ -249,8 +308,9 @@ class RemoteApp(TableApp):
     def _reconnected(self) -> None:
         """The connection dropped and was made again: a reply still awaited will never come (it was lost with
         the old connection), so the question is asked again if the table still waits for us."""
-        lost = self._pending is not None or self._hint is not None or self._undo is not None
+        lost = self._pending is not None or self._hint is not None or self._undo is not None or self._fill is not None
         self._pending = self._hint = self._undo = self._rematch = None
+        self._fill = None
         self._rematch_view = None  # the welcome's view says whether the server still knows our rematch wish
         self.log_line("The connection dropped and was made again" + (
             "; your last action may not have arrived: the table shows whether it did." if lost else "."))
@@ -299,6 +359,13 @@ class RemoteApp(TableApp):
             self.refuse(f"Cannot undo: {str(message.get('message', 'refused')).rstrip('.')}.")
         elif kind == "snapshot" and ident is not None and ident == self._undo:
             self._undo = None  # what it took back is written below (update: drain_undone), like another's undo
+        elif kind in ("ack", "error") and ident is not None and self._fill is not None and ident == self._fill[0]:
+            level, self._fill = self._fill[1], None
+            if kind == "error":
+                self.refuse(f"Not started: {message.get('message') or message.get('code')}")
+            else:  # the seats and the start came before the ack, and are logged below
+                self.log_line(Text(f"The free seats go to computer players ({level}): the match begins.",
+                                   style="bold"))
         elif kind == "error" and ident is not None and ident == self._rematch:
             self._rematch = None
             self._rematch_wanted = False
@@ -427,7 +494,8 @@ class RemoteApp(TableApp):
         lines = [f"[b]Deal {view['deal_no']} of {view['n_deals']}[/b]"]
         if view["status"] == "waiting":
             free = [str(p["seat"]) for p in view["players"] if p["open"]]
-            lines.append(f"Waiting for players (free seats: {', '.join(free)}): share the invite link.")
+            lines.append(f"Waiting for players (free seats: {', '.join(free)}): share the invite link"
+                         + ("." if table.spectator else ", or press f to start now with computer players."))
         else:
             roles = " · ".join(f"{literal(str(view['roles'][str(s)]))} {self.who(s)}" for s in obs.active_seats)
             lines[0] += f"   dealer {self.who(obs.dealer)}   {roles}"
@@ -664,6 +732,35 @@ class RemoteApp(TableApp):
             self.notify("wait: the server has not answered your last request yet", severity="warning")
             return
         self._ask_rematch()
+
+    def action_fill(self) -> None:
+        """``f``: while the table waits for players, choose the level of the computer players to seat in the free
+        seats (:class:`FillDialog`) and start the match now; a spectator is told in words that only a seated
+        player can (nothing is sent)."""
+        self.typed = ""
+        if self.table.spectator:
+            self.refuse(FILL_SPECTATOR)
+            return
+        view = self.table.view
+        if view.get("status") != "waiting":
+            self.refuse("The match has begun: f is for a table that still waits for players.")
+            return
+        if self._fill is not None:
+            self.notify("wait: the server has not answered your last request yet", severity="warning")
+            return
+        if self._dialog_open:
+            return
+        self._dialog_open = True
+        self.push_screen(FillDialog(sum(1 for p in view["players"] if p.get("open"))), self._filled)
+
+    def _filled(self, level: str | None) -> None:
+        self._dialog_open = False
+        if level is not None and self.table.view.get("status") == "waiting":
+            try:
+                self._fill = (self.table.send_nowait({"type": "fill", "level": level}), level)
+            except RemoteError as error:
+                self.notify(str(error), severity="error", markup=False)
+        self.update()
 
     def _ask_rematch(self) -> None:
         """Send ``rematch`` without waiting; the answer comes through the reader thread (:meth:`_received`)."""

@@ -9,7 +9,7 @@ import { announce, announceUrgent, recentAnnouncements } from "./announce.js";
 import { ChatPanel } from "./chat.js";
 import { backElement, cardElement, cardFace, parseCard, sortHand, suitOf, cardCode } from "./cards.js";
 import { cardName, contractName, levelName, listOf, refusalReason, signed, suitName, t } from "./i18n.js";
-import { TableSocket } from "./net.js";
+import { TableSocket, api } from "./net.js";
 import { ReviewDialog } from "./review.js";
 import { CONTRACT_CODES, contractIndex, contractLabel, h, renderScoreSheet, winnersOf } from "./sheet.js";
 import { forgetSeat, prefs, savePrefs, saveSeat, seatFor } from "./store.js";
@@ -17,6 +17,9 @@ import { forgetSeat, prefs, savePrefs, saveSeat, seatFor } from "./store.js";
 const TRUMP_INDEX = { C: 0, D: 1, H: 2, S: 3 };
 const ROLE_KEYS = { FH: "table.forehand", MH: "table.middlehand", D: "table.dealer" };
 const TRICK_HOLD_MS = 1300;
+// The bot levels a waiting table can be filled with until the server's list (GET /api/meta) has come; the
+// default is the casual "rules" bot, as in the terminal client.
+const FILL_LEVELS = ["random", "rules", "pimc", "ismcts", "expert"];
 // The only legal card, with the option on, is played after a random pause in this range (ms): a constant or no
 // pause would tell the other players that the card was forced.
 const AUTO_PLAY_MS = [600, 1600];
@@ -68,6 +71,8 @@ export class TableView {
     this.noAutoPlaySeq = null; // the view an undo came back to: its card is not played again by itself
     this.said = { prompt: null, banner: null }; // the prompt's and the contract banner's texts last announced
     this.saidContract = null; // the contract a choice just announced (the banner then adds its trumps and goal)
+    this.fillLevel = "rules"; // the level the waiting table's open seats would be filled with (fillControl)
+    this.filling = false; // a `fill` request the server has not answered yet
     this.chat = new ChatPanel({ tableId, socket: () => this.socket }); // lives across redraws (js/chat.js)
     this.onKey = (event) => this.handleKey(event);
   }
@@ -668,7 +673,61 @@ export class TableView {
       copy.textContent = t("lobby.copied");
     });
     box.append(h("div", { class: "invite" }, h("label", {}, t("table.invite")), input, copy));
+    if (v.seat !== null && v.seat !== undefined && v.status === "waiting") box.append(this.fillControl(v));
     return box;
+  }
+
+  /**
+   * A seated player's way not to wait for friends: every open seat becomes a computer player of the chosen level
+   * and the match begins (the `fill` message, docs/protocol.md).  The levels and their names are the lobby's quick
+   * play's; the control is part of the waiting panel, so it is gone once the match has begun.  Spectators never
+   * get it (the caller draws it for a seat only).
+   */
+  fillControl(v) {
+    this.loadFillLevels();
+    const levels = this.fillLevels ?? FILL_LEVELS;
+    if (!levels.includes(this.fillLevel)) this.fillLevel = levels.includes("rules") ? "rules" : levels[0];
+    const help = h("p", { class: "fill-help", id: "fill-help" },
+      t("table.fillHelp", { n: v.players.filter((p) => p.open).length }));
+    const select = h("select", { id: "fill-level", "data-focus": "fill-level", disabled: this.filling });
+    for (const level of levels) select.append(h("option", { value: level, selected: level === this.fillLevel }, levelName(level)));
+    select.addEventListener("change", () => { this.fillLevel = select.value; });
+    // aria-disabled, not disabled, while the server answers: the button keeps the focus (a refusal finds it there)
+    const button = h("button", { type: "button", class: "btn primary fill-btn", "data-focus": "fill",
+      "aria-describedby": "fill-help", "aria-disabled": this.filling ? "true" : null },
+    t(this.filling ? "table.filling" : "table.fill"));
+    button.addEventListener("click", () => this.fill());
+    return h("div", { class: "fill" }, help,
+      h("div", { class: "fill-row" }, h("label", { for: "fill-level" }, t("table.fillLevel")), select, button));
+  }
+
+  /** Ask the server to seat computer players of the chosen level in the open seats; a refusal is shown as any is. */
+  async fill() {
+    const v = this.view;
+    if (this.filling || !v || v.seat === null || v.seat === undefined || v.status !== "waiting") return;
+    const level = this.fillLevel; // as chosen: the redraw below draws the select afresh
+    this.filling = true;
+    this.message = null;
+    this.render();
+    const reply = await this.socket.request({ type: "fill", level });
+    this.filling = false;
+    if (reply.type === "error") {
+      this.showError(reply); // redraws: the button is enabled again
+    } else {
+      announce(t("table.fillStarted", { level: levelName(level) }));
+      this.render();
+    }
+  }
+
+  /** The server's bot levels (`GET /api/meta`, as the lobby's quick play offers them), asked once. */
+  loadFillLevels() {
+    if (this.fillLevelsAsked) return;
+    this.fillLevelsAsked = true;
+    api("GET", "/api/meta").then((meta) => {
+      if (!Array.isArray(meta?.bot_levels) || !meta.bot_levels.length || this.destroyed) return;
+      this.fillLevels = meta.bot_levels.map(String);
+      if (this.view?.status === "waiting") this.render();
+    }).catch(() => { /* the five known levels stay offered */ });
   }
 
   renderMe(v) {
