@@ -26,7 +26,7 @@ from test_web_audit_s12 import open_seat, play_through_protocol
 from test_web_finished_table import unload
 from web_helpers import api_get, api_post, keep_profile, wait_for_view_of
 
-from mizerka.server.hub import RequestBudget, ServerConfig
+from mizerka.server.hub import RequestBudget, ServerConfig, address_key
 
 SHORT = "standard,contracts=NT+MZ"
 HUMAN_AND_BOTS = [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
@@ -185,11 +185,13 @@ def test_a_connection_refused_as_rate_limited_waits_like_a_hello_not_now(new_pag
         page.on("websocket", lambda ws: attempts.append(ws.url))
         page.goto(base + "/")  # the client's files (not charged) and the lobby, before the limit is set
 
-        # the per-address budget now holds for this machine too, one request and hardly any refill: the next
-        # request spends it, and every connection attempt after it is refused (rate_limited, no id, close 1008)
-        server.hub.requests = RequestBudget(0.01, 1.0)
+        # the per-address budget now holds for this machine too, spent already and hardly refilled: every
+        # connection attempt is refused (rate_limited, no id, close 1008).  It is spent here, not by a request
+        # of the test's: a lobby fetch still in flight could take the one request first (a 429 for the test's)
+        budget = RequestBudget(0.01, 1.0)
+        budget.charge(address_key("127.0.0.1"))
+        server.hub.requests = budget
         server.config.limit_loopback = True
-        api_get(base, f"/api/tables/{table}")
         attempts.clear()  # the table's connections only
         page.goto(f"{base}/?table={table}&watch=1")
         banner = page.locator(".conn-banner")
