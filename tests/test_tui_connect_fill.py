@@ -307,3 +307,102 @@ def test_through_a_pipe_nothing_is_read_before_the_match_begins(server: ThreadSe
     finally:
         friend.close()
         table.close()
+
+
+def test_quit_typed_as_the_match_begins_is_obeyed_at_once(server: ThreadServer) -> None:
+    """A line typed at the waiting prompt that the match's start overtook: ``quit`` (and ``say``, ``?``, ``fill``)
+    acts at once, not at the player's first question, which may be a minute away (here a friend who never acts is
+    forehand)."""
+    url = make_table(server, THREE_HUMANS, variant="standard,contracts=NT+MZ,first_dealer=0")
+    table = seated(url, "Ola")  # seat 0: the dealer, last to act
+    lines: list[str] = []
+    typed = threading.Event()
+
+    def read(prompt: str) -> str:
+        if prompt == WAITING:
+            typed.wait(30)  # the line is finished only once the match has begun
+            return "quit"
+        raise AssertionError(f"asked: {prompt!r}")
+
+    game = RemoteLineGame(table, read=read, write=lambda text: lines.append(click.unstyle(text)), unicode=False,
+                          poll=0.05, commands_while_waiting=True)
+    outcome: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            game.run_remote()
+        except BaseException as error:
+            outcome.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    friends = [seated(url, "Ala"), seated(url, "Ela")]
+    try:
+        wait_for(lambda: any(line.startswith("The match begins") for line in lines))
+        typed.set()
+        thread.join(5)
+        assert not thread.is_alive(), "quit waited for the player's first question"
+        assert outcome and isinstance(outcome[0], QuitGame)
+    finally:
+        for friend in friends:
+            friend.close()
+        table.close()
+
+
+def test_the_full_screen_level_choice_takes_ascii_digits_and_says_when_the_match_began(server: ThreadServer) -> None:
+    """In the ``f`` dialog, "²" (a key of its own on AZERTY keyboards, a digit to str.isdigit) is ignored instead
+    of crashing the game; and a level chosen after the match has begun meanwhile is answered in words, not
+    dropped."""
+    pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
+    from mizerka.tui.remote_app import FillDialog, RemoteApp
+
+    url = make_table(server, THREE_HUMANS, variant="standard,contracts=NT+MZ,first_dealer=0")
+    app = RemoteApp(seated(url, "Ola"))
+    friends: list[RemoteTable] = []
+
+    async def play() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause(0.3)
+            await pilot.press("f")
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, FillDialog)
+            await pilot.press("²")
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, FillDialog)  # still open, the game still running
+            friends.append(await asyncio.to_thread(seated, url, "Ala"))
+            friends.append(await asyncio.to_thread(seated, url, "Ela"))
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if "The match begins" in logged(app):
+                    break
+            await pilot.press("down")  # pimc
+            await pilot.press("enter")
+            await pilot.pause(0.3)
+            assert not isinstance(app.screen, FillDialog)
+            assert "The match has begun: f is for a table that still waits for players." in \
+                " ".join(logged(app).split())
+            await pilot.press("x")
+
+    try:
+        asyncio.run(play())
+        assert seats(server, url) == ("playing", [("human", None), ("human", None), ("human", None)])
+    finally:
+        for friend in friends:
+            friend.close()
+        app.table.close()
+
+
+def test_ctrl_d_at_the_waiting_prompt_leaves_the_table(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a terminal the input's end at the waiting prompt is Ctrl+D: the game ends, as at any question (it used
+    to wait on with no prompt, and only Ctrl+C got out)."""
+    url = make_table(server, THREE_HUMANS)
+
+    def read(prompt: str) -> str:
+        raise EOFError
+
+    monkeypatch.setattr(mizerka.terminal, "_read_line", read)
+    monkeypatch.setattr(mizerka.tui.remote, "_stdin_is_terminal", lambda: True)
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--ascii", "--name", "Ola"])
+    assert result.exit_code == 1, result.output
+    assert "Input ended: you leave the table before its match began." in result.output
+    assert "Traceback" not in result.output

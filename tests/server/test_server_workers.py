@@ -210,34 +210,48 @@ def test_a_worker_started_in_place_of_a_dead_one_warms_the_variants_asked_before
         pool.stop()
 
 
-def test_the_hub_warms_its_searching_pool_for_variant_tables_made_or_resumed(tmp_path: Path) -> None:
-    """A table of a variant with a searching bot gets the slow pool warmed for its rules when it is made, and
-    again when a restarted server resumes it; a variant table of quick bots only does not."""
+def test_the_hub_warms_its_searching_pool_for_variant_tables_once_their_match_starts(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A variant table with a searching bot gets the slow pool warmed for its rules when its match starts (the
+    last seat taken), and again when a restarted server resumes it in play; a table that only waits for players
+    is not warmed (it may never start: making tables must not keep the bots' processes busy), nor a variant
+    table of quick bots only."""
     config = ServerConfig(database=f"sqlite:///{tmp_path / 'warm.sqlite3'}", bot_pool="process", bot_workers=1,
                           slow_bot_workers=1, dd_limit=0.0, review_limit=0.0, gc_freeze=False, web_dir=None)
     uses_3 = parse_variant("standard,uses=3")
+    waiting_only = parse_variant("standard,uses=2,first_dealer=1")
+
+    def warmed() -> list[str]:
+        return [r.getMessage().rsplit(" ", 1)[-1] for r in caplog.records if "warming up for" in r.getMessage()]
 
     async def made() -> None:
         hub = Hub(config)
         await hub.start()
         try:
             assert isinstance(hub.slow_pool, ProcessWorkers)
-            # waiting for a human: no bot decides, only the warm-up can have built the tables
-            await hub.create_table(TableSettings(variant=USES_2.spec()),
-                                   [SeatState.human(), SeatState.bot("pimc"), SeatState.bot("rules")])
-            await hub.create_table(TableSettings(variant=uses_3.spec()),
-                                   [SeatState.human(), SeatState.bot("rules"), SeatState.bot("random")])
-            assert await asyncio.wait_for(hub.slow_pool.tables_ready(USES_2), 120) == [True]
-            assert await asyncio.wait_for(hub.slow_pool.tables_ready(uses_3), 120) == [False]
+            with caplog.at_level(logging.INFO, logger="mizerka.server"):
+                playing = await hub.create_table(TableSettings(variant=USES_2.spec()),
+                                                 [SeatState.human(), SeatState.bot("pimc"), SeatState.bot("rules")])
+                await hub.create_table(TableSettings(variant=waiting_only.spec()),
+                                       [SeatState.human(), SeatState.bot("pimc"), SeatState.bot("rules")])
+                await hub.create_table(TableSettings(variant=uses_3.spec()),
+                                       [SeatState.human(), SeatState.bot("rules"), SeatState.bot("random")])
+                assert warmed() == []  # nothing has started
+                await hub.join(playing.table.id, "Ala")
+                assert playing.table.status == "playing"
+                assert warmed() == [USES_2.spec()]
+                # the warm-up reached the worker: its tables are there (the question waits behind the warm-up)
+                assert await asyncio.wait_for(hub.slow_pool.tables_ready(USES_2), 120) == [True]
         finally:
             await hub.stop()
 
     async def resumed() -> None:
+        caplog.clear()
         hub = Hub(config)
-        await hub.start()
+        with caplog.at_level(logging.INFO, logger="mizerka.server"):
+            await hub.start()
         try:
-            assert isinstance(hub.slow_pool, ProcessWorkers)
-            assert await asyncio.wait_for(hub.slow_pool.tables_ready(USES_2), 120) == [True]
+            assert warmed() == [USES_2.spec()]  # the table in play, not the one still waiting
         finally:
             await hub.stop()
 

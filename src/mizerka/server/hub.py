@@ -503,11 +503,13 @@ class Hub:
 
     def _warm_for(self, table: Table) -> None:
         """Have the searching bots' pool build the tables their first decisions under *table*'s rules need, if
-        a searching bot sits there and the rules are not the standard game's (which the pool warms when it
-        starts): else the first contract choice of each worker at that variant builds them inside the bot's
-        time budget.  It returns at once (:meth:`~mizerka.server.workers.ProcessWorkers.warm`); a refusal is
-        logged, and the table plays on as it would have without it."""
-        if self.slow_pool is None or table.rules == STANDARD:
+        a searching bot sits there, the match has started (made full, the last seat taken, a ``fill``, or
+        resumed in play: a table that waits may never start, and making tables must not be a way to keep the
+        bots' processes busy) and the rules are not the standard game's (which the pool warms when it starts):
+        else the first contract choice of each worker at that variant builds them inside the bot's time budget.
+        It returns at once (:meth:`~mizerka.server.workers.ProcessWorkers.warm`); a refusal is logged, and the
+        table plays on as it would have without it."""
+        if self.slow_pool is None or table.rules == STANDARD or table.status != "playing":
             return
         if not any(seat.kind == "bot" and seat.level not in FAST_LEVELS for seat in table.seats):
             return
@@ -964,6 +966,7 @@ class Hub:
         token = secrets.token_urlsafe(24)
         async with live.lock:
             seat, events = live.table.join(name, token_hash=hash_token(token), seat=seat, player=player)
+            self._warm_for(live.table)  # the last seat taken: the match starts, before the bots are asked
             await self._commit(live, events)
         return live, seat, token
 

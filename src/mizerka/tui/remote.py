@@ -1200,7 +1200,6 @@ class RemoteLineGame(TerminalGame):
         self._read_answer = read
         self.read = self._read
         self._early_line: _LineInThread | None = None  # a line asked for while the table waited for players
-        self._input_ended = False  # the input ended while the table waited (the first question of the match says so)
         # with --ascii every line is ASCII, as in the local game: suits as letters, "->" for "→", "=" for "═"
         self.write = write if unicode else (lambda text: write(ascii_text(text)))
         self.unicode = unicode
@@ -1258,6 +1257,8 @@ class RemoteLineGame(TerminalGame):
                 if self.commands_while_waiting:
                     self.wait_for_players()
                     continue
+            elif self._early_line is not None and self._early_line.done.is_set() and self.early_command():
+                continue
             table.poll(self.poll_every)
 
     WAITING_PROMPT = "Waiting for players> "
@@ -1281,25 +1282,23 @@ The match begins by itself when the last player sits down."""
     def wait_for_players(self) -> None:
         """One step of waiting for players: read a command if one was typed (the prompt is read in a thread, so
         that the table is followed meanwhile: a player who sits down starts the match), else wait for the server.
-        Commands: ``fill [LEVEL]``, ``say TEXT``, ``?``, ``quit``.  When the input ends, waiting goes on without
-        commands (the first question of the match finds the input ended).
+        Commands: ``fill [LEVEL]``, ``say TEXT``, ``?``, ``quit``.  Commands are read only at a terminal
+        (*commands_while_waiting*), where the input's end is Ctrl+D: the game ends, as at any question.
 
         Raises:
             QuitGame: ``quit``.
+            EOFError: the input ended.
         """
         table = self.table
         early = self._early_line
-        if early is None and not self._input_ended:
+        if early is None:
             early = self._early_line = _LineInThread(self._read_answer, self.WAITING_PROMPT)
-        if early is None or self._input_ended or not early.done.is_set():
+        if not early.done.is_set():
             table.poll(self.poll_every)
             return
         try:
             answer = early.result().strip()
-        except EOFError:
-            self._input_ended = True  # kept in _early_line: the next read raises it again
-            return
-        except BaseException:
+        except BaseException:  # Ctrl+D (EOFError: the game ends, as at any question), Ctrl+C, quit...
             self._early_line = None
             raise
         self._early_line = None
@@ -1319,6 +1318,38 @@ The match begins by itself when the last player sits down."""
         else:
             self.write("The match has not begun: type fill to start it now with computer players, or wait for the "
                        "players (? for help).")
+
+    def early_command(self) -> bool:
+        """A line typed at the waiting prompt that the match's start overtook: ``quit``, ``say TEXT``, ``?`` and
+        ``fill`` act at once (not at the player's first question, which may be a minute away); any other line is
+        kept to answer that question.  Returns whether the line was used.
+
+        Raises:
+            QuitGame: ``quit``.
+            EOFError: the input ended (Ctrl+D at the prompt).
+        """
+        early = self._early_line
+        assert early is not None
+        try:
+            answer = early.result().strip()
+        except BaseException:
+            self._early_line = None
+            raise
+        command = answer.lower()
+        words = command.split() or [""]
+        if words[0] not in ("quit", "exit", "q", "say", "?", "help", "fill"):
+            return False  # the first question takes it
+        self._early_line = None
+        self.report_news()
+        if command in ("quit", "exit", "q"):
+            raise QuitGame
+        if words[0] == "say":
+            self.say(answer[len("say"):].strip())
+        elif words[0] == "fill":
+            self.write("The match has begun: fill is for a table that still waits for players.")
+        else:
+            self.write("The match has begun; type ? at its first question for the commands.")
+        return True
 
     def fill(self, level: str) -> None:
         """``fill [LEVEL]``: ask the server to seat computer players of *level* (default rules) in every free seat
@@ -2068,7 +2099,8 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
             click.echo(f"You stopped watching table {table.invite.table}." if seat is None else
                        "You left the table.  Your seat stays yours; a bot plays it after the server's grace period.")
         except EOFError:
-            click.echo(f"\nInput ended: you leave the table in deal {table.view['deal_no']}.", err=True)
+            when = f"in deal {table.view['deal_no']}" if table.view["deal_no"] else "before its match began"
+            click.echo(f"\nInput ended: you leave the table {when}.", err=True)
             raise click.exceptions.Exit(1) from None
         except KeyboardInterrupt:
             doing = "stop watching" if seat is None else "leave"

@@ -156,8 +156,9 @@ class ChatDialog(ModalScreen[dict[str, str] | None]):
     def on_key(self, event: Any) -> None:
         """A phrase's number, while the list has the focus (the line keeps its digits: they never get here)."""
         key = str(event.character or "")
-        if self.focused is not self.query_one("#chat-text", Input) and len(key) == 1 and key.isdigit() \
-                and 1 <= int(key) <= len(self.codes):
+        # ASCII digits only: "²" (a key of its own on AZERTY keyboards) passes str.isdigit but not int()
+        if self.focused is not self.query_one("#chat-text", Input) and len(key) == 1 and key.isascii() \
+                and key.isdigit() and 1 <= int(key) <= len(self.codes):
             event.stop()
             event.prevent_default()
             self.dismiss({"preset": self.codes[int(key) - 1]})
@@ -208,7 +209,7 @@ class FillDialog(ModalScreen[str | None]):
     def on_key(self, event: Any) -> None:
         """A level's number chooses it."""
         key = str(event.character or "")
-        if len(key) == 1 and key.isdigit() and 1 <= int(key) <= len(self.levels):
+        if len(key) == 1 and key.isascii() and key.isdigit() and 1 <= int(key) <= len(self.levels):
             event.stop()
             event.prevent_default()
             self.dismiss(self.levels[int(key) - 1])
@@ -755,7 +756,9 @@ class RemoteApp(TableApp):
 
     def _filled(self, level: str | None) -> None:
         self._dialog_open = False
-        if level is not None and self.table.view.get("status") == "waiting":
+        if level is not None and self.table.view.get("status") != "waiting":  # the match began while it was open
+            self.refuse("The match has begun: f is for a table that still waits for players.")
+        elif level is not None:
             try:
                 self._fill = (self.table.send_nowait({"type": "fill", "level": level}), level)
             except RemoteError as error:
