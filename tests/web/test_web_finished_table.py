@@ -56,7 +56,7 @@ def test_a_finished_tables_link_after_the_unload_shows_the_final_position(new_pa
     polish.select_option("#lang-select", "pl")
     polish.goto(f"{base}/?table={table}")
     expect(polish.locator(".join-screen .over-text")).to_have_text("Partia przy tym stole już się skończyła.")
-    expect(polish.get_by_role("button", name="Zobacz końcową pozycję")).to_be_visible()
+    expect(polish.get_by_role("button", name="Zobacz wynik końcowy")).to_be_visible()
 
 
 def test_the_seat_comes_back_to_its_finished_table_and_plays_again(new_page: Any, web_server: Any) -> None:

@@ -109,7 +109,7 @@ def test_a_name_taken_is_refused_in_the_players_language(new_page: Any, web_serv
     expect(page.locator("#claim-name")).to_be_focused()
     assert stored_profile(page) is None
     page.select_option("#lang-select", "pl")
-    expect(error).to_have_text("To imię jest już zajęte: wybierz inne.")
+    expect(error).to_have_text("Ta nazwa jest już zajęta: wybierz inną.")
     page.select_option("#lang-select", "ru")
     expect(error).to_have_text("Это имя уже занято: выберите другое.")
     # a name of spaces is not sent
@@ -469,7 +469,7 @@ def test_refusals_of_the_new_codes_have_sentences(new_page: Any, web_server: Any
     page.select_option("#lang-select", "pl")
     page.click("#quickplay")
     expect(page.locator(".lobby > .message.error")).to_have_text(
-        "Stół rankingowy jest dla graczy z zajętym imieniem: najpierw zajmij swoje w lobby.")
+        "Stół rankingowy jest dla graczy z zarezerwowaną nazwą: najpierw zarezerwuj swoją w poczekalni.")
     # and the server does refuse a rated quick play without a key
     try:
         api_post(web_server.url, "/api/quickplay", {"name": "Anon", "rated": True})

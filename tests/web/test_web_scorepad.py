@@ -192,7 +192,7 @@ def test_the_score_pad_fits_a_phone(new_page: Any, web_server: Any, artifacts: P
     page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True, device_scale_factor=2)
     page.goto(web_server.url + "/")
     page.select_option("#lang-select", "ru")
-    page.get_by_role("link", name="Вести запись за настоящим столом").click()
+    page.get_by_role("link", name="Вести счёт за настоящим столом").click()
     expect(page.locator("#sp-start")).to_be_visible()
     no_sideways_scroll(page)
     page.select_option("#lang-select", "en")

@@ -28,14 +28,18 @@ function h(tag, attrs = {}, ...children) {
 }
 export { h };
 
-/** A contract as a short label with its suit drawn: ♥ Hearts. */
+/**
+ * A contract as a label with its suit drawn: ♥ Hearts.  *short* (the score sheet's columns and rows): a suit's
+ * sign alone, No trumps and Mizerka as the language's abbreviation (NT / MZ, BA / M, БК / М), the full name for
+ * screen readers.
+ */
 export function contractLabel(code, { short = false } = {}) {
   const index = contractIndex(code);
   const span = h("span", { class: `contract-label contract-${code.toLowerCase()}` });
   if (index < 4) span.append(suitIcon(index));
   if (!short || index >= 4) span.append(h("span", { class: short ? "contract-short" : "" }, short
-    ? (index === 4 ? "NT" : "MZ") : contractName(index)));
-  if (short && index < 4) span.setAttribute("title", contractName(index));
+    ? t(index === 4 ? "sheet.shortNT" : "sheet.shortMZ") : contractName(index)));
+  if (short) span.setAttribute("title", contractName(index));
   if (short) span.setAttribute("aria-label", contractName(index));
   return span;
 }
