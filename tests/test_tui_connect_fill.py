@@ -63,6 +63,21 @@ def wait_for(done: Callable[[], bool], seconds: float = 20.0) -> None:
         time.sleep(0.05)
 
 
+def run_in_thread(game: RemoteLineGame) -> tuple[threading.Thread, list[BaseException]]:
+    """Run *game* (``run_remote``) in a thread; the list gets what it raised."""
+    outcome: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            game.run_remote()
+        except BaseException as error:
+            outcome.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, outcome
+
+
 def test_the_line_game_fills_the_free_seats_with_rules_bots(server: ThreadServer,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """``mizerka play --connect`` at a table of three human seats: the waiting line offers ``fill``, ``?`` lists
@@ -130,7 +145,8 @@ def test_fill_with_a_level_and_a_refusal(server: ThreadServer) -> None:
 
 def test_a_friend_sitting_down_starts_the_match_while_the_waiting_prompt_reads(server: ThreadServer) -> None:
     """The waiting prompt does not hold the game up: a player who sits down (the last seat) starts the match, its
-    news is written, and the line typed at the waiting prompt answers the match's first question to Ola."""
+    news is written, and a line typed at the waiting prompt that is not a waiting command (``hand``) answers the
+    match's first question to Ola."""
     url = make_table(server, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}])
     table = seated(url, "Ola")
     lines: list[str] = []
@@ -141,21 +157,12 @@ def test_a_friend_sitting_down_starts_the_match_while_the_waiting_prompt_reads(s
         asked.append(prompt)
         if prompt == WAITING:
             typed.wait(30)  # the player types only once the match has begun
-            return "quit"
-        raise AssertionError(f"asked again: {prompt!r}")
+            return "hand"
+        raise QuitGame  # asked again after the hand was shown: the test is over
 
     game = RemoteLineGame(table, read=read, write=lambda text: lines.append(click.unstyle(text)), unicode=False,
                           poll=0.05, commands_while_waiting=True)
-    outcome: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            game.run_remote()
-        except BaseException as error:
-            outcome.append(error)
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
+    thread, outcome = run_in_thread(game)
     wait_for(lambda: asked == [WAITING])
     friend = seated(url, "Ala")
     try:
@@ -170,9 +177,10 @@ def test_a_friend_sitting_down_starts_the_match_while_the_waiting_prompt_reads(s
                 friend.poll(0.05)
         thread.join(1)
         assert len(outcome) == 1 and isinstance(outcome[0], QuitGame), (outcome, "\n".join(lines), asked)
-        assert asked == [WAITING]  # the line typed there answered the match's question ("quit")
-        # the question, written on its own line: "Cards to discard (...):", "Your card [...]>"...
-        assert lines[-1].endswith((">", ":")) and not lines[-1].startswith("Waiting"), lines[-3:]
+        assert len(asked) == 2 and asked[0] == WAITING  # "hand" answered the first question, then asked again
+        # that question, written on its own line before the hand: "Cards to discard (...):", "Your card [...]>"...
+        shown = max(i for i, line in enumerate(lines) if line.startswith("Your hand"))  # the command's, the last
+        assert lines[shown - 1].endswith((">", ":")) and not lines[shown - 1].startswith("Waiting"), lines[-4:]
         assert seats(server, url)[0] == "playing"
     finally:
         friend.close()
@@ -283,16 +291,7 @@ def test_through_a_pipe_nothing_is_read_before_the_match_begins(server: ThreadSe
 
     game = RemoteLineGame(table, read=read, write=lambda text: lines.append(click.unstyle(text)), unicode=False,
                           poll=0.05)
-    outcome: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            game.run_remote()
-        except BaseException as error:
-            outcome.append(error)
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
+    _, outcome = run_in_thread(game)
     wait_for(lambda: any(line.startswith("Waiting for players") for line in lines))
     time.sleep(0.3)
     assert asked == []  # nothing read while waiting
@@ -326,16 +325,7 @@ def test_quit_typed_as_the_match_begins_is_obeyed_at_once(server: ThreadServer) 
 
     game = RemoteLineGame(table, read=read, write=lambda text: lines.append(click.unstyle(text)), unicode=False,
                           poll=0.05, commands_while_waiting=True)
-    outcome: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            game.run_remote()
-        except BaseException as error:
-            outcome.append(error)
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
+    thread, outcome = run_in_thread(game)
     friends = [seated(url, "Ala"), seated(url, "Ela")]
     try:
         wait_for(lambda: any(line.startswith("The match begins") for line in lines))
