@@ -33,11 +33,20 @@ ENGLISH_LEFT = [re.compile(r"\blobby\b", re.I), re.compile(r"\b(NT|MZ)\b")]
 
 def english_left(page: Any) -> list[str]:
     """The English words that must not be in a Polish or Russian page: in its visible text, or in what a screen
-    reader or a tooltip says (aria-label, title, placeholder)."""
-    texts = page.evaluate("""() => [document.body.innerText, document.title,
-        ...[...document.querySelectorAll('[aria-label], [title], [placeholder]')].flatMap(
-            e => [e.getAttribute('aria-label'), e.getAttribute('title'), e.getAttribute('placeholder')])
-          .filter(Boolean)]""")
+    reader or a tooltip says (aria-label, title, placeholder).  The lobby's lists of tables and games are left
+    out: they show what players and other tests typed (names, variant specs like ``contracts=NT+MZ``), not the
+    client's words."""
+    texts = page.evaluate("""() => {
+        const lists = [...document.querySelectorAll('.table-list')];
+        lists.forEach((e) => { e.dataset.display = e.style.display; e.style.display = 'none'; });
+        const text = document.body.innerText;
+        lists.forEach((e) => { e.style.display = e.dataset.display; });
+        return [text, document.title,
+          ...[...document.querySelectorAll('[aria-label], [title], [placeholder]')]
+            .filter((e) => !e.closest('.table-list')).flatMap(
+              (e) => [e.getAttribute('aria-label'), e.getAttribute('title'), e.getAttribute('placeholder')])
+            .filter(Boolean)];
+    }""")
     return [text for text in texts for pattern in ENGLISH_LEFT if pattern.search(text)]
 
 
