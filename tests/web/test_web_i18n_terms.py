@@ -121,3 +121,23 @@ def test_the_score_pads_sheet_labels_fit_a_phone(new_page: Any, web_server: Any)
         assert spilling == []
         no_sideways_scroll(page)
         assert english_left(page) == []
+
+
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_an_open_table_in_the_lobby_fits_a_phone(new_page: Any, web_server: Any, lang: str) -> None:
+    """A public table waiting for players, listed in the lobby of a 375 px phone: its long one-word name, its
+    rated badge and the two buttons ("Сесть" and "Смотреть" in Russian) stay inside the page, which does not
+    scroll sideways (the row's text column could not shrink below its longest word)."""
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]
+    name = "Stół_dla_znajomych_z_pracy_" + lang
+    table = api_post(web_server.url, "/api/tables", {"seats": seats, "rated": True, "visibility": "public",
+                                                     "name": name})["id"]
+    page = new_page(viewport={"width": 375, "height": 667})
+    page.goto(web_server.url + "/")
+    page.select_option("#lang-select", lang)
+    row = page.locator(f'.table-list li[data-table="{table}"]')
+    expect(row).to_be_visible()
+    no_sideways_scroll(page)
+    for button in row.locator("button").all():
+        box = button.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375, (button.inner_text(), box)
