@@ -308,3 +308,30 @@ def test_a_searching_bot_filled_in_at_a_variant_warms_the_slow_pool(make_server:
     spec = server.hub.tables[table].table.rules.spec()
     assert warmed == [f"bot workers slow-bot: warming up for {spec}"], warmed
     ala.close()
+
+
+def test_a_rated_table_is_filled_only_while_every_seated_player_is_there(server: ThreadServer) -> None:
+    """A rated match is not started for a player who is away: with Ola seated but not connected, Ala's fill is
+    refused (``players_away``, naming the seat) and changes nothing; once Ola is back, it starts the match."""
+    keys = []
+    for name in ("Ala", "Ola"):
+        claimed = httpx.post(server.url + "/api/players", json={"name": name})
+        assert claimed.status_code == 201, claimed.text
+        keys.append(claimed.json()["key"])
+    table = human_table(server, rated=True)
+    ala = sit(server, table, join(server, table, player_key=keys[0]))
+    ola_token = join(server, table, player_key=keys[1])  # seated (seat 1), no connection
+    refused = ala.request({"type": "fill", "level": "random"})
+    assert refused["type"] == "error" and refused["code"] == "players_away", refused
+    assert "seat 1 is away" in refused["message"]
+    quiet(ala)
+    assert info(server, table)["status"] == "waiting"
+    ola = sit(server, table, ola_token)
+    try:
+        assert ala.request({"type": "fill", "level": "random"})["type"] == "ack"
+        view = ala.view
+        assert view is not None and [p["kind"] for p in view["players"]] == ["human", "human", "bot"]
+        assert info(server, table)["status"] == "playing"
+    finally:
+        ola.close()
+        ala.close()

@@ -1366,7 +1366,8 @@ class Hub:
         slow pool warm that variant (:meth:`_warm_for`), as at a table made with it.
 
         Refusals change nothing: ``no_seat`` (a spectator, or a seat given up while the message waited for the
-        table's lock), ``match_over``, ``already_started``, ``bad_bot``; ``internal`` when the write fails (the
+        table's lock), ``match_over``, ``already_started``, ``bad_bot``, ``players_away`` (a rated table where
+        another seated player has no connection now); ``internal`` when the write fails (the
         table is reloaded as it was, still waiting).  (The table's ``bad_seats`` cannot come: the sender's own seat
         is a human's, and a fill changes no number of seats.)
         """
@@ -1379,7 +1380,7 @@ class Hub:
             # again under the lock: a leave (of another connection with this token) may have given the seat up
             if seat is None or client.token_hash is None or table.seat_of_token(client.token_hash) != seat:
                 raise TableError("no_seat", "this seat was given up already")
-            events = table.fill(seat, message.level)
+            events = table.fill(seat, message.level, live.connected())
             self._warm_for(table)  # before the bots' first decisions are asked for (in _commit), as a new table's
             await self._commit(live, events)
             seq = table.seq

@@ -119,6 +119,8 @@ ERROR_CODES: Final[dict[str, str]] = {
                     "your exchange or the contract stands in the way, the match is over)",
     "already_started": "the match has started: its seats can no longer be filled with computer players",
     "bad_bot": "a bot level the server does not offer (the message names it; GET /api/meta lists them)",
+    "players_away": "a rated match is started with computer players only while every seated player is at the "
+                    "table (the message names the seats away)",
 }
 """Every error code the websocket can send, with its meaning."""
 

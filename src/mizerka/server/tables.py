@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any, Final, Literal
 
 from mizerka.bots import BOT_LEVELS
@@ -429,7 +429,7 @@ class Table:
             events.extend(self._start())
         return seat, events
 
-    def fill(self, seat: int | None, level: str) -> list[Event]:
+    def fill(self, seat: int | None, level: str, present: Collection[int] = ()) -> list[Event]:
         """*seat*'s human starts the match now: every open seat becomes a seat of a bot of *level* for good (one
         ``seat`` event each), and the match starts (``start``, ``deal``) as when the last human joins.  The seats
         are checked as a new table's would be (:func:`check_seats`): the table is then as if it had been made with
@@ -438,10 +438,14 @@ class Table:
         A bot level is checked after the table's state (an action's content is read after whose turn it is), and
         an unknown one is named, cut to 40 characters (a message of a few kilobytes is not echoed back whole).
 
+        At a rated table every other seated human must be *present* (the seats with a connection): a rated match
+        is not started for a player who is away, whose stand-in would then play it and be rated.
+
         Raises:
             TableError: ``no_seat`` (*seat* ``None``: a spectator), ``match_over`` (finished or closed),
                 ``already_started`` (the match is being played: its seats are no longer open), ``bad_bot`` (a level
-                the server does not offer), ``bad_seats`` (refused by :func:`check_seats`); nothing changes then.
+                the server does not offer), ``players_away`` (a rated table, another seated player not
+                connected), ``bad_seats`` (refused by :func:`check_seats`); nothing changes then.
         """
         if seat is None:
             raise TableError("no_seat", "spectators cannot fill the open seats: take a seat first")
@@ -452,6 +456,13 @@ class Table:
         if level not in BOT_LEVELS:
             shown = level if len(level) <= 40 else level[:40] + "…"
             raise TableError("bad_bot", f"unknown bot level {shown!r} (expected one of: {', '.join(BOT_LEVELS)})")
+        away = [i for i, s in enumerate(self.seats)
+                if i != seat and s.kind == "human" and not s.is_open and i not in present]
+        if self.settings.rated and away:
+            seats_text = ", ".join(str(i) for i in away)
+            raise TableError("players_away", f"a rated match starts only with every seated player at the table: "
+                                             f"seat{'s' if len(away) != 1 else ''} {seats_text} "
+                                             f"{'are' if len(away) != 1 else 'is'} away")
         seats = [SeatState.bot(level) if s.is_open else s for s in self.seats]
         check_seats(self.rules, self.settings, seats)
         events: list[Event] = []
