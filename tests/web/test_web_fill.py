@@ -108,13 +108,19 @@ def test_a_refusal_is_shown_and_the_table_keeps_waiting(new_page: Any, web_serve
     open."""
     table, invite = make_table(web_server)
     page = seat_at(new_page, web_server.url, invite, "Ola")
-    add_unknown_level = """() => {
+    # in one task of the page: the control is drawn again when the server's level list arrives (GET /api/meta),
+    # which under load can come between adding the option and choosing it, and the option would be gone
+    choose_unknown_level_and_start = """() => {
         const select = document.querySelector('#fill-level');
         select.append(new Option('grandmaster', 'grandmaster'));
+        select.value = 'grandmaster';
+        select.dispatchEvent(new Event('change'));
+        const button = document.querySelector('.fill-btn');
+        button.focus();
+        button.click();
     }"""
-    page.evaluate(add_unknown_level)
-    page.select_option("#fill-level", "grandmaster")
-    page.get_by_role("button", name="Start now with computer players").click()
+    expect(page.get_by_role("button", name="Start now with computer players")).to_be_visible()
+    page.evaluate(choose_unknown_level_and_start)
     alert = page.locator(".me .message.error")
     expect(alert).to_have_text("The server refused: The server does not offer that level of computer player.")
     assert alert.get_attribute("role") == "alert"
@@ -127,7 +133,6 @@ def test_a_refusal_is_shown_and_the_table_keeps_waiting(new_page: Any, web_serve
     assert server_seats(web_server, table) == ("waiting", [("human", None, False), ("human", None, True),
                                                            ("human", None, True)])
     page.select_option("#lang-select", "pl")
-    page.evaluate(add_unknown_level)
-    page.select_option("#fill-level", "grandmaster")
-    page.get_by_role("button", name="Zacznij teraz z komputerem").click()
+    expect(page.get_by_role("button", name="Zacznij teraz z komputerem")).to_be_visible()
+    page.evaluate(choose_unknown_level_and_start)
     expect(alert).to_have_text("Serwer odmówił: Serwer nie ma komputera na tym poziomie.")
