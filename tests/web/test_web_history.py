@@ -162,7 +162,10 @@ def test_the_lobbys_refresh_brings_in_a_match_finished_since(new_page: Any, web_
     """"Refresh" reloads the whole lobby: a match that ended after the page was opened appears in Recent games."""
     base = web_server.url
     page = new_page()
-    page.goto(base + "/")
+    # the lobby's first list of games is in before the match ends (the section shows before it is: a match
+    # finished while that request was still on its way would already be in it)
+    with page.expect_response(lambda response: "/api/history" in response.url):
+        page.goto(base + "/")
     expect(page.locator("section.recent-games")).to_be_visible()
     table, _entry = finished_public_match(base, web_server, "Ended meanwhile")
     expect(page.locator(f'section.recent-games li[data-match="{table}"]')).to_have_count(0)
