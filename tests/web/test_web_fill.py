@@ -104,8 +104,8 @@ def test_the_control_is_named_in_polish_and_russian(new_page: Any, web_server: A
 def test_a_refusal_is_shown_and_the_table_keeps_waiting(new_page: Any, web_server: Any) -> None:
     """A level the server does not offer (``bad_bot``: a page older than the server's levels, made here by adding an
     option) is refused: the refusal is shown in the page's alert region in the page's language, as any refused
-    action's, the control is usable again (and has kept the focus), and the table still waits with its seats
-    open."""
+    action's, and announced once; the control is usable again (and has kept the focus), and the table still waits
+    with its seats open."""
     table, invite = make_table(web_server)
     page = seat_at(new_page, web_server.url, invite, "Ola")
     # in one task of the page: the control is drawn again when the server's level list arrives (GET /api/meta),
@@ -122,8 +122,11 @@ def test_a_refusal_is_shown_and_the_table_keeps_waiting(new_page: Any, web_serve
     expect(page.get_by_role("button", name="Start now with computer players")).to_be_visible()
     page.evaluate(choose_unknown_level_and_start)
     alert = page.locator(".me .message.error")
-    expect(alert).to_have_text("The server refused: The server does not offer that level of computer player.")
+    refusal = "The server refused: The server does not offer that level of computer player."
+    expect(alert).to_have_text(refusal)
     assert alert.get_attribute("role") == "alert"
+    # said once: the reply answers the request, and is not also taken as a message of its own
+    assert page.evaluate("() => window.mizerkaDebug.announcements()").count(refusal) == 1
     start = page.get_by_role("button", name="Start now with computer players")
     expect(start).to_be_enabled()
     expect(start).not_to_have_attribute("aria-disabled", "true")

@@ -259,4 +259,7 @@ def test_a_refused_action_shows_the_reason_and_stays_consistent(new_page: Any, w
     expect(page.locator(".me .message.error")).to_contain_text("The server refused")
     page.wait_for_timeout(200)
     assert view(page)["hand"] == v["hand"]
+    # the refusal is announced once (the reply to the request), not again as a message of its own
+    said = [line for line in page.evaluate("() => window.mizerkaDebug.announcements()") if "The server refused" in line]
+    assert len(said) == 1, said
     expect(page.locator(".hand .card")).to_have_count(len(v["hand"]))

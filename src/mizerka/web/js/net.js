@@ -2,7 +2,8 @@
 //
 // The socket reconnects by itself after a network blip (backoff up to a few seconds) and says hello again with
 // the seat token and the number of the last event seen, so the server answers with a fresh view of the same
-// seat.  Listeners get every server message; `request()` pairs a message with its reply by `id`.
+// seat.  `request()` pairs a message with its reply by `id`; listeners get every other server message, and the
+// replies too, except a refusal: that is the caller's to show (once), since it asked.
 
 export const PROTOCOL_VERSION = 1;
 
@@ -169,6 +170,7 @@ export class TableSocket extends EventTarget {
       const { resolve } = this.pending.get(message.id);
       this.pending.delete(message.id);
       resolve(message);
+      if (message.type === "error") return; // refused: shown by the request's caller, not a second time here
     }
     this.dispatchEvent(new CustomEvent("message", { detail: message }));
   }
