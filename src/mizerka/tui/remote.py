@@ -1136,6 +1136,30 @@ def fill_levels() -> list[str]:
     return list(BOT_LEVELS)
 
 
+_WAITING_WORDS = {"?": "help", "help": "help", "quit": "quit", "exit": "quit", "q": "quit", "say": "say",
+                  "fill": "fill"}
+
+
+def waiting_command(answer: str) -> tuple[str, str] | None:
+    """The command of a line typed at the line game's ``Waiting for players>`` prompt, as ``(command, rest)``:
+    ``help``, ``quit``, ``say`` with its text (as typed) or ``fill`` with its level (lower case, "" for the
+    default); None for any other line, which is not a waiting command.  ``help`` and ``quit`` take nothing more.
+
+    >>> waiting_command("Say  Hello all")
+    ('say', 'Hello all')
+    >>> waiting_command("fill Expert"), waiting_command("q"), waiting_command("?")
+    (('fill', 'expert'), ('quit', ''), ('help', ''))
+    >>> waiting_command("quit now") is None, waiting_command("") is None, waiting_command("7h") is None
+    (True, True, True)
+    """
+    words = answer.strip().split(maxsplit=1)
+    command = _WAITING_WORDS.get(words[0].lower()) if words else None
+    rest = words[1].strip() if len(words) > 1 else ""
+    if command is None or (rest and command in ("help", "quit")):
+        return None
+    return command, rest.lower() if command == "fill" else rest
+
+
 def _stdin_is_terminal() -> bool:
     """Whether the line game's answers come from a terminal (not a pipe or a file): then it reads commands while
     a table waits for players (:class:`RemoteLineGame`'s *commands_while_waiting*)."""
@@ -1303,19 +1327,16 @@ The match begins by itself when the last player sits down."""
             raise
         self._early_line = None
         self.report_news()  # what happened while the line was typed
-        command = answer.lower()
-        words = command.split()
-        if not words:
-            return
-        if command in ("?", "help"):
+        command, rest = waiting_command(answer) or ("", "")
+        if command == "help":
             self.write(self.WAITING_HELP.format(levels=", ".join(fill_levels())))
-        elif words[0] == "fill":
-            self.fill(" ".join(words[1:]))
-        elif words[0] == "say":
-            self.say(answer[len("say"):].strip())
-        elif command in ("quit", "exit", "q"):
+        elif command == "fill":
+            self.fill(rest)
+        elif command == "say":
+            self.say(rest)
+        elif command == "quit":
             raise QuitGame
-        else:
+        elif answer:
             self.write("The match has not begun: type fill to start it now with computer players, or wait for the "
                        "players (? for help).")
 
@@ -1335,17 +1356,17 @@ The match begins by itself when the last player sits down."""
         except BaseException:
             self._early_line = None
             raise
-        command = answer.lower()
-        words = command.split() or [""]
-        if words[0] not in ("quit", "exit", "q", "say", "?", "help", "fill"):
+        found = waiting_command(answer)
+        if found is None:
             return False  # the first question takes it
+        command, rest = found
         self._early_line = None
         self.report_news()
-        if command in ("quit", "exit", "q"):
+        if command == "quit":
             raise QuitGame
-        if words[0] == "say":
-            self.say(answer[len("say"):].strip())
-        elif words[0] == "fill":
+        if command == "say":
+            self.say(rest)
+        elif command == "fill":
             self.write("The match has begun: fill is for a table that still waits for players.")
         else:
             self.write("The match has begun; type ? at its first question for the commands.")
