@@ -21,7 +21,7 @@ from mizerka.rules import Contract, parse_variant
 from mizerka.tui.app import ContractDialog, ExchangeDialog, MizerkaApp
 from mizerka.tui.command import build_app
 from mizerka.tui.model import TableModel, UndoError
-from tui_helpers import screen_text
+from tui_helpers import pause_until, screen_text
 
 GOLDEN = Path(__file__).parent / "data" / "tui" / "layout.txt"
 RULES = parse_variant("standard,first_dealer=2")  # seat 0 is forehand in deal 1
@@ -90,10 +90,7 @@ async def _test_layout_snapshot() -> None:
         await pilot.press("n")
         await pilot.pause()
         await pilot.press("enter")  # keep: a blind exchange of nothing
-        for _ in range(20):
-            await pilot.pause()
-            if app.model.is_human_turn():
-                break
+        await pause_until(pilot, lambda: app.model.is_human_turn(), tries=20, pause=None)
         text = screen_text(app)
         if os.environ.get("MIZERKA_REGENERATE"):
             GOLDEN.write_text(text + "\n", encoding="utf-8")

@@ -20,7 +20,7 @@ from mizerka.rules import parse_variant
 from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, MizerkaApp
 from mizerka.tui.command import build_app
 from mizerka.tui.model import TableModel
-from tui_helpers import screen_text
+from tui_helpers import pause_until, screen_text
 
 RULES = parse_variant("standard,first_dealer=2")  # seat 0 is forehand in deal 1
 
@@ -276,10 +276,7 @@ def test_a_slow_hint_does_not_freeze_the_screen(monkeypatch: pytest.MonkeyPatch)
             assert isinstance(app.screen, InfoDialog)
             await pilot.press("escape")
             release.set()
-            for _ in range(100):
-                await pilot.pause(0.02)
-                if "Hint (" in logged(app):
-                    break
+            await pause_until(pilot, lambda: "Hint (" in logged(app), pause=0.02)
             assert f"from your view only): {card.card.unicode()}" in logged(app), logged(app)
 
     asyncio.run(run())

@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).parent / "server"))
 from server_helpers import ThreadServer
 
 from tui_helpers import logged as log_text
+from tui_helpers import pause_until
 
 TWO_HUMANS = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]
 
@@ -146,10 +147,7 @@ def test_the_full_screen_log_shows_chat_as_text(server: ThreadServer) -> None:
             await pilot.pause(0.2)
             assert bolek.request({"type": "chat", "text": "[bold]not markup[/bold] \\"})["type"] == "chat"
             assert bolek.request({"type": "chat", "preset": "well_played"})["type"] == "chat"
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if "well played" in log_text(app):
-                    break
+            await pause_until(pilot, lambda: "well played" in log_text(app))
             text = log_text(app)
             assert "Bolek: [bold]not markup[/bold] \\" in text and "Bolek: well played!" in text
             await pilot.press("x")

@@ -41,7 +41,7 @@ from server_helpers import ThreadServer
 
 from test_tui_connect import BOTS, make_table, start_server
 from test_tui_connect_undo import act_until, our_cards_played, seated, second_connection
-from tui_helpers import logged
+from tui_helpers import logged, pause_until
 
 TWO_HUMANS = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "rules"}]
 
@@ -110,10 +110,7 @@ def test_another_players_name_is_text_in_the_full_screen_game(server: ThreadServ
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause(0.2)
             other = seated(url, name)  # the second human sits down: the match begins
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if "match begins" in logged(app):
-                    break
+            await pause_until(pilot, lambda: "match begins" in logged(app))
             await pilot.pause(0.3)
             assert f"The match begins: Ola, {name}, " in logged(app), logged(app)
             other.close()
@@ -172,10 +169,7 @@ def test_the_full_screen_game_stops_with_a_message_when_it_cannot_read_the_serve
 
         async def wait() -> None:
             async with app.run_test(size=(120, 40)) as pilot:
-                for _ in range(100):
-                    await pilot.pause(0.05)
-                    if app.failure is not None:
-                        break
+                await pause_until(pilot, lambda: app.failure is not None)
 
         asyncio.run(wait())
         assert app.failure is not None and "cannot read" in app.failure

@@ -51,7 +51,7 @@ from server_helpers import ThreadServer
 from test_tui_connect import BOTS, make_table, start_server
 from test_tui_connect_rematch import TWO_HUMANS, play_to_the_end
 from test_tui_connect_undo import act_until, seated
-from tui_helpers import logged
+from tui_helpers import logged, pause_until
 
 
 @pytest.fixture
@@ -228,25 +228,16 @@ def test_the_full_screen_asks_for_the_rematch_again_after_a_restart(server: Any)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause(0.3)
             await pilot.press("n")
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if "has not asked yet" in logged(app):
-                    break
+            await pause_until(pilot, lambda: "has not asked yet" in logged(app))
             restart(server)
-            for _ in range(300):
-                await pilot.pause(0.05)
-                if "asking again" in logged(app):
-                    break
+            await pause_until(pilot, lambda: "asking again" in logged(app), tries=300)
             log = " ".join(logged(app).split())
             assert "The server no longer knows that you asked for a rematch" in log, log
             reconnected(ala)
             reply = ala.rematch()
             assert reply["type"] == "ack" and reply["table"] is not None and reply["waiting"] == [], reply
             new.append(reply["table"])
-            for _ in range(200):
-                await pilot.pause(0.05)
-                if "You are at table" in logged(app):
-                    break
+            await pause_until(pilot, lambda: "You are at table" in logged(app), tries=200)
             log = " ".join(logged(app).split())
             assert f"You are at table {reply['table']} now" in log, log
             await pilot.press("x")
@@ -278,10 +269,7 @@ def test_the_full_screen_spectator_is_never_told_a_players_texts(server: ThreadS
             act_until(player, lambda t: t.view["phase"] == "play" and t.my_turn() and any(
                 e.get("actor") == t.seat and e.get("action_kind") == "play" for e in t.deal_events()))
             assert player.undo()["type"] == "snapshot"
-            for _ in range(60):
-                await pilot.pause(0.05)
-                if "Taken back" in logged(app):
-                    break
+            await pause_until(pilot, lambda: "Taken back" in logged(app), tries=60)
             notes.extend(str(n.message) for n in app._notifications)
             for key in ("a", "s", "enter", "1", "0", "h"):
                 await pilot.press(key)

@@ -37,7 +37,7 @@ from server_helpers import ThreadServer
 
 from test_tui_connect import make_table, start_server
 from test_tui_connect_undo import seated
-from tui_helpers import logged
+from tui_helpers import logged, pause_until
 
 THREE_HUMANS = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
 WAITING = "Waiting for players> "
@@ -238,10 +238,7 @@ def test_the_full_screen_key_starts_the_table(server: ThreadServer) -> None:
             await pilot.press("f")
             await pilot.pause(0.2)
             await pilot.press("enter")
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if "The match begins" in logged(app):
-                    break
+            await pause_until(pilot, lambda: "The match begins" in logged(app))
             log = " ".join(logged(app).split())
             assert "The free seats go to computer players (rules): the match begins." in log
             assert "The match begins: Ola, " in log
@@ -361,10 +358,7 @@ def test_the_full_screen_level_choice_takes_ascii_digits_and_says_when_the_match
             assert isinstance(app.screen, FillDialog)  # still open, the game still running
             friends.append(await asyncio.to_thread(seated, url, "Ala"))
             friends.append(await asyncio.to_thread(seated, url, "Ela"))
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if "The match begins" in logged(app):
-                    break
+            await pause_until(pilot, lambda: "The match begins" in logged(app))
             await pilot.press("down")  # pimc
             await pilot.press("enter")
             await pilot.pause(0.3)

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).parent / "server"))
 from server_helpers import ThreadServer
 
 from test_tui_connect import BOTS, make_table, start_server
-from tui_helpers import logged
+from tui_helpers import logged, pause_until
 
 TWO_HUMANS = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "rules"}]
 
@@ -152,10 +152,7 @@ def test_a_rematch_waits_for_every_player_and_says_who(server: ThreadServer) -> 
             await pilot.pause(0.3)
             assert "Press n for a rematch" in str(app.query_one("#status").render())
             await pilot.press("n")
-            for _ in range(60):
-                await pilot.pause(0.05)
-                if "has not asked yet" in logged(app):
-                    break
+            await pause_until(pilot, lambda: "has not asked yet" in logged(app), tries=60)
             assert "You asked for a rematch; Ala (seat 1) has not asked yet." in logged(app), logged(app)
             reply = ala.rematch()
             assert reply["type"] == "ack" and reply["table"] is not None and reply["waiting"] == []

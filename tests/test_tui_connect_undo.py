@@ -31,6 +31,7 @@ from server_helpers import ThreadServer
 
 from test_tui_connect import BOTS, make_table, start_server
 from tui_helpers import logged as log_text
+from tui_helpers import pause_until
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "rules"}]
 
@@ -211,10 +212,7 @@ def test_full_screen_takes_a_card_back(server: ThreadServer) -> None:
                     if not refused:
                         refused = True
                         await pilot.press("u")  # from the dialog: nothing of ours to take back yet
-                        for _ in range(100):
-                            await pilot.pause(0.02)
-                            if "Cannot undo" in log_text(app):
-                                break
+                        await pause_until(pilot, lambda: "Cannot undo" in log_text(app), pause=0.02)
                     await pilot.press("enter")  # keep
                 elif table.my_turn() and app._pending is None and table.view["phase"] == "play":
                     if card is None:
@@ -222,10 +220,7 @@ def test_full_screen_takes_a_card_back(server: ThreadServer) -> None:
                         await pilot.press("enter")
                     elif our_cards_played(table) >= 1:
                         await pilot.press("u")
-                        for _ in range(200):
-                            await pilot.pause(0.02)
-                            if "Taken back:" in log_text(app):
-                                break
+                        await pause_until(pilot, lambda: "Taken back:" in log_text(app), tries=200, pause=0.02)
                         break
             else:
                 raise AssertionError("no second turn in play")

@@ -32,7 +32,7 @@ from server_helpers import ThreadServer
 
 from test_tui_connect import BOTS, make_table, start_server
 from test_tui_connect_undo import act_until, our_cards_played, seated
-from tui_helpers import logged
+from tui_helpers import logged, pause_until
 
 ALL_BOTS = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "rules"}, {"kind": "bot", "level": "random"}]
 
@@ -191,10 +191,7 @@ def test_the_full_screen_spectator(server: ThreadServer) -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause(0.3)
             assert player.say("good luck, watchers")["type"] == "chat"
-            for _ in range(60):
-                await pilot.pause(0.05)
-                if "Ola: good luck, watchers" in logged(app):
-                    break
+            await pause_until(pilot, lambda: "Ola: good luck, watchers" in logged(app), tries=60)
             for key in ("exclamation_mark", "u", "question_mark", "n"):
                 await pilot.press(key)
             await pilot.pause(0.3)

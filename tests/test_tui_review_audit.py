@@ -12,7 +12,7 @@ import pytest
 from mizerka.match import Match
 from mizerka.rules import parse_variant
 from mizerka.tui.model import TableModel
-from tui_helpers import match_in_play_of_deal_2
+from tui_helpers import match_in_play_of_deal_2, pause_until
 
 textual = pytest.importorskip("textual", reason="the tui extra (textual) is not installed")
 
@@ -42,10 +42,7 @@ def test_ctrl_q_quits_from_the_review_screen_and_the_dialogs() -> None:
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.pause()
             await pilot.press("n")  # no-trump
-            for _ in range(100):
-                await pilot.pause(0.01)
-                if isinstance(app.screen, ExchangeDialog):
-                    break
+            await pause_until(pilot, lambda: isinstance(app.screen, ExchangeDialog), pause=0.01)
             assert isinstance(app.screen, ExchangeDialog)
             await pilot.press("ctrl+q")
             await pilot.pause()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -47,3 +48,13 @@ def match_in_play_of_deal_2(variant: str = "standard,contracts=NT+MZ,first_deale
     while not (match.deal_no == 2 and match.deal.phase is Phase.PLAY and match.to_move == 0):
         match.play(match.deal.forced_action() or next(iter(match.legal_actions)))
     return match
+
+
+async def pause_until(pilot: Any, ready: Callable[[], object], *, tries: int = 100, pause: float | None = 0.05) -> None:
+    """Let the app run, a pause of *pause* seconds at a time (None: one turn of its message loop), until *ready()*
+    is true or *tries* pauses have passed; the caller then asserts what it waited for, so a wait that ran out
+    fails there, with the state that was reached."""
+    for _ in range(tries):
+        await pilot.pause(pause)
+        if ready():
+            return
