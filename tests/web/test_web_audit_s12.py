@@ -139,13 +139,33 @@ def test_a_spectator_is_not_offered_play_again(new_page: Any, web_server: Any) -
     expect(over.get_by_role("button", name="Play again")).to_have_count(0)
 
 
+# The words of the elements matched by a selector that are laid out over more than one line (broken inside).
+SPLIT_WORDS = """selector => {
+    const split = [];
+    for (const element of document.querySelectorAll(selector)) {
+        const walk = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+            if (!node.parentElement.getClientRects().length) continue;  // not shown (display: none)
+            for (const word of node.data.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, word.index);
+                range.setEnd(node, word.index + word[0].length);
+                if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) split.push(word[0]);
+            }
+        }
+    }
+    return split;
+}"""
+
+
 def test_the_deal_summary_fits_a_phone(new_page: Any, web_server: Any) -> None:
-    """At 375 px every column of the deal summary (down to the running total) is inside the dialog, in English
-    and in Russian (the widest headers), with nothing to scroll sideways."""
-    for lang in ("en", "ru"):
+    """On a 360 px phone (narrower than the 375 px the docs promise) every column of the deal summary (down to the
+    running total) is inside the dialog, in English, Polish and Russian (the widest headers), with nothing to
+    scroll sideways, and no seat's role ("middlehand", "rozdający") is broken inside a word to make it fit."""
+    for lang in ("en", "pl", "ru"):
         table, token, seat = api_quickplay(web_server.url)
         play_through_protocol(web_server, table, token, lambda v: v["phase"] == "play" and v["tricks_played"] >= 11)
-        page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
+        page = new_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
         page.goto(web_server.url + "/")
         page.evaluate("lang => localStorage.setItem('mizerka.lang', lang)", lang)
         open_seat(page, web_server.url, table, token, seat)
@@ -158,14 +178,18 @@ def test_the_deal_summary_fits_a_phone(new_page: Any, web_server: Any) -> None:
             return { left: r.left, right: r.right, scroll: d.scrollWidth, client: d.clientWidth,
                      cells: Math.max(...cells.map(c => c.getBoundingClientRect().right)) };
         }""")
-        assert box["left"] >= 0 and box["right"] <= 375, (lang, box)
+        assert box["left"] >= 0 and box["right"] <= 360, (lang, box)
         assert box["scroll"] <= box["client"], (lang, box)  # nothing hidden to the right
         assert box["cells"] <= box["right"], (lang, box)
         totals = page.locator("dialog.summary-dialog[open] td.total")
         expect(totals).to_have_count(3)
         for i in range(3):
             cell = totals.nth(i).bounding_box()
-            assert cell is not None and cell["x"] + cell["width"] <= 375, (lang, cell)
+            assert cell is not None and cell["x"] + cell["width"] <= 360, (lang, cell)
+        # each word of a role lies on one line: the rects of its characters share their top
+        split = page.evaluate(SPLIT_WORDS, "dialog.summary-dialog[open] .summary-table .role")
+        assert split == [], (lang, split)
+        assert page.locator("dialog.summary-dialog[open] .summary-table .role").count() == 3
 
 
 def test_a_spectator_socket_carries_no_hidden_card(new_page: Any, web_server: Any) -> None:

@@ -1069,7 +1069,8 @@ export class TableView {
     for (const seat of active) {
       const role = v.roles?.[String(seat)];
       body.append(h("tr", {},
-        h("th", { scope: "row" }, names[seat], role ? h("span", { class: "role" }, ` · ${t(ROLE_KEYS[role])}`) : null),
+        h("th", { scope: "row" }, names[seat], role ? h("span", { class: "role" },
+          h("span", { class: "role-sep" }, " · "), t(ROLE_KEYS[role])) : null),
         h("td", { class: "num" }, String(v.quotas?.[String(seat)] ?? "")),
         h("td", { class: "num" }, String(event.tricks[seat])),
         h("td", { class: `num ${event.scores[seat] > 0 ? "plus" : event.scores[seat] < 0 ? "minus" : ""}` }, signed(event.scores[seat])),
