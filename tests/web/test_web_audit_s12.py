@@ -261,3 +261,23 @@ def test_the_contract_dialog_opens_on_its_title_not_on_a_contract(new_page: Any,
     page.keyboard.press("Enter")
     page.wait_for_function("seq => window.mizerkaDebug.view().seq > seq", arg=seq)
     expect(dialog).to_have_count(0)  # the contract was chosen
+
+
+def test_a_spectator_who_leaves_the_summaries_open_sees_the_newest(new_page: Any, web_server: Any) -> None:
+    """A spectator who never closes a deal summary is not left behind: the summary of the deal that has just ended
+    replaces an older one still open, so after three deals one summary is open, deal 3's, and closing it shows no
+    older one (the spectator used to click through every old summary to reach the table as it is)."""
+    table, token, _ = api_quickplay(web_server.url)
+    spectator = new_page()
+    spectator.goto(f"{web_server.url}/?table={table}&watch=1")
+    wait_for_table(spectator)
+    play_through_protocol(web_server, table, token, lambda v: v["deal_no"] == 4)
+    summaries = spectator.locator("dialog.summary-dialog[open]")
+    expect(summaries).to_have_count(1)
+    expect(summaries).to_have_attribute("data-deal", "3")
+    assert spectator.locator("dialog[open]").count() == 1
+    summaries.get_by_role("button", name="Next deal").click()
+    expect(spectator.locator("dialog[open]")).to_have_count(0)
+    spectator.wait_for_timeout(300)  # no older summary comes after it
+    assert spectator.locator("dialog[open]").count() == 0
+    assert view(spectator)["seat"] is None and view(spectator)["deal_no"] == 4

@@ -60,7 +60,8 @@ export class TableView {
     this.focusCard = null; // the roving-tabindex card code
     this.seenDrawn = new Set();
     this.lastDealView = {};
-    this.summaryQueue = [];
+    this.summaryQueue = []; // the deal summary still to show (the newest deal's only)
+    this.staleSummary = false; // the open summary is an older deal's: close it when the view comes (setView)
     this.ddByDeal = {}; // deal number → double-dummy values (the server's "dd" message, or the score sheet)
     this.reviews = {}; // deal number → the server's complete review of it (kept for the page's life)
     this.winners = null;
@@ -157,7 +158,11 @@ export class TableView {
     }
     if (event.kind === "deal_end") {
       const dealView = this.lastDealView[event.deal_no] ?? before;
-      this.summaryQueue.push({ event, view: dealView });
+      // The newest deal's summary replaces any older one still waiting or open: a spectator who never closes them
+      // (a player away) is shown the deal that has just ended, not the first of a pile of old ones.  An open one is
+      // closed once the batch's view has come (setView), so that the new one is drawn on the table as it is now.
+      this.summaryQueue = [{ event, view: dealView }];
+      this.staleSummary = Boolean(this.el?.dialogs.querySelector("dialog.summary-dialog[open]"));
       // the deal's scores, seat by seat (the seats that played it), in the same sentence as its end
       const seats = Object.keys(dealView?.roles || {}).map(Number).sort((a, b) => a - b);
       const scored = (seats.length ? seats : (event.scores || []).map((_, i) => i))
@@ -248,6 +253,13 @@ export class TableView {
     }
     this.render();
     this.maybeForcedChoice();
+    if (this.staleSummary) {
+      this.staleSummary = false;
+      // not under a review opened from it: the newest summary comes when the review is closed
+      if (!this.el.dialogs.querySelector("dialog.review-dialog[open]")) {
+        this.el.dialogs.querySelector("dialog.summary-dialog[open]")?.close(); // its close shows the newest
+      }
+    }
     this.showDialogs();
     this.maybeAutoPlay();
   }
