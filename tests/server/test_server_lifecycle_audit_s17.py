@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from server_helpers import WS, ThreadServer, play_until
 from test_server_players import SHORT, claim
 
@@ -148,9 +149,10 @@ def test_a_rated_rematch_plays_on_when_everyone_has_gone(make_server: Any) -> No
     assert profile["games"] == 2
 
 
-def test_the_rematch_is_made_when_the_last_one_waited_for_leaves(server: ThreadServer) -> None:
+@pytest.mark.parametrize("how", ["rest", "websocket"])
+def test_the_rematch_is_made_when_the_last_one_waited_for_leaves(server: ThreadServer, how: str) -> None:
     """A asked for a rematch and B left instead of asking: nobody was waited for, yet no table was made until A
-    asked again."""
+    asked again; B leaves by ``POST .../leave`` or by the websocket's ``leave`` (session 20: that one made none)."""
     table = httpx.post(server.url + "/api/tables", json={"variant": SHORT, "seats": [
         {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]}).json()["id"]
     first = httpx.post(f"{server.url}/api/tables/{table}/join", json={"name": "A"}).json()["token"]
@@ -168,7 +170,10 @@ def test_the_rematch_is_made_when_the_last_one_waited_for_leaves(server: ThreadS
     other.join()
     ack = a.request({"type": "rematch", "id": 1})
     assert ack["table"] is None and ack["waiting"] == [1]
-    assert httpx.post(f"{server.url}/api/tables/{table}/leave", json={"token": second}).status_code == 200
+    if how == "rest":
+        assert httpx.post(f"{server.url}/api/tables/{table}/leave", json={"token": second}).status_code == 200
+    else:
+        b.send({"type": "leave", "id": 2})  # answered by the seat event
     made = a.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "rematch")
     assert made["event"]["table"] == server.hub.tables[table].table.rematch_table is not None
     a.close()

@@ -976,11 +976,17 @@ class Hub:
             seat = live.table.seat_of_token(hash_token(token))
             if seat is None:
                 raise TableError("bad_token", "this token holds no seat at this table")
-            await self._commit(live, live.table.leave(seat))
-            await self._demote(live, seat)
-            if live.table.rematch_ready():  # the last one the others waited for left: they wait no longer
-                await self._make_rematch(live)
+            await self._leave_seat(live, seat)
         return live
+
+    async def _leave_seat(self, live: LiveTable, seat: int) -> None:
+        """The player at *seat* gives it up (``POST .../leave`` or the websocket's ``leave``; the table's lock is
+        held): committed, his connections demoted, and, if he was the last one the others waited for to ask for a
+        rematch, the rematch made (nobody is waited for who has left)."""
+        await self._commit(live, live.table.leave(seat))
+        await self._demote(live, seat)
+        if live.table.rematch_ready():
+            await self._make_rematch(live)
 
     async def _demote(self, live: LiveTable, seat: int) -> None:
         """The seat's token was given up: no connection holds the seat any longer, whichever one sent the leave
@@ -1140,8 +1146,7 @@ class Hub:
                 seat = client.seat
                 if live.table.seat_of_token(client.token_hash) != seat:
                     raise TableError("no_seat", "this seat was given up already")
-                await self._commit(live, live.table.leave(seat))
-                await self._demote(live, seat)
+                await self._leave_seat(live, seat)
         elif isinstance(message, Rematch):
             await self._rematch(client, message.id)
         elif isinstance(message, Chat):
