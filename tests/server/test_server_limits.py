@@ -280,6 +280,28 @@ def test_serve_takes_the_limits_as_options() -> None:
     assert bad.exit_code == 2
 
 
+
+@pytest.mark.parametrize(("database", "reason"), [
+    ("notadb.txt", "file is not a database"),
+    (".", "unable to open database file"),  # a directory
+    ("nosuchdb://host/mizerka", "Can't load plugin: sqlalchemy.dialects:nosuchdb"),
+    ("postgresql://ala:secret@127.0.0.1:1/mizerka", "Connection refused"),  # no server answers on port 1
+])
+def test_serve_refuses_a_bad_database_in_one_line(tmp_path: Any, database: str, reason: str) -> None:
+    """``mizerka serve --database`` with a database it cannot open says so in one line and exits 1, before it
+    listens, without a traceback and without the password (the server's start-up used to end in pages of them)."""
+    import subprocess
+    import sys
+
+    (tmp_path / "notadb.txt").write_text("hello\n")
+    done = subprocess.run([sys.executable, "-m", "mizerka", "serve", "--host", "127.0.0.1", "--port", "0",
+                           "--database", database], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr + done.stdout and "secret" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("Error: cannot open the database ") and reason in last, done.stderr
+
+
 # -- paging of the table list -----------------------------------------------------------------------
 
 

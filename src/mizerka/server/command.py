@@ -134,8 +134,11 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
     import uvicorn
 
     from mizerka.server.app import create_app
+    from mizerka.server.db import check_database
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if log_level != "debug":  # alembic names each of its plugins at every start: noise for an operator
+        logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     config = ServerConfig(database=database or default_database(), bot_delay=bot_delay, grace=grace,
                           abandon_after=abandon_after, heartbeat=heartbeat, bot_workers=bot_workers,
                           slow_bot_workers=slow_bot_workers,
@@ -146,6 +149,7 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
                           request_burst=request_burst, limit_loopback=limit_loopback)
     try:
         app = create_app(config)
+        check_database(config.database)  # here, not in the server's start-up: a bad one is told in one line
     except ValueError as error:
         raise click.ClickException(str(error)) from None
 

@@ -67,7 +67,7 @@ from mizerka.server.encoding import encode
 from mizerka.server.players import DEFAULT_MU, DEFAULT_SIGMA, PROVISIONAL_GAMES, SeatResult, Standing
 from mizerka.server.tables import Event, Table, TableError
 
-__all__ = ["Store", "metadata", "normalize_url", "upgrade"]
+__all__ = ["DatabaseError", "Store", "check_database", "metadata", "normalize_url", "upgrade"]
 
 log = logging.getLogger("mizerka.server.db")
 
@@ -404,6 +404,52 @@ def sqlite_path(url: str) -> str | None:
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:") or parsed.query:
         return None
     return str(parsed.database)
+
+
+class DatabaseError(ValueError):
+    """The database cannot be opened or brought up to date: an unknown kind of URL, a server that does not answer
+    or refuses the login, a file that is no SQLite database."""
+
+
+def shown_url(url: str) -> str:
+    """*url* as it may be printed: without its password.
+
+    >>> shown_url("postgresql://ala:secret@db.example/mizerka")
+    'postgresql+psycopg://ala:***@db.example/mizerka'
+    """
+    try:
+        return sa.engine.make_url(normalize_url(url)).render_as_string(hide_password=True)
+    except Exception:  # not even a URL: the text as given
+        return url
+
+
+def check_database(url: str) -> None:
+    """Open the database at *url* and bring its schema up to date, as the server does when it starts, so that a
+    bad ``--database`` is told in one line before the server listens (inside the server's start-up it ends in a
+    page of tracebacks).
+
+    >>> check_database("nosuchdb://ala:secret@h/db")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mizerka.server.db.DatabaseError: cannot open the database nosuchdb://ala:***@h/db: Can't load plugin...
+
+    Raises:
+        DatabaseError: naming the database (its password hidden) and the driver's reason.
+    """
+    try:
+        normalized = normalize_url(url)
+        path = sqlite_path(normalized)
+        if path is not None:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = make_engine(normalized)
+        try:
+            upgrade(engine)
+        finally:
+            engine.dispose()
+    except Exception as error:
+        reason = getattr(error, "orig", None) or error  # the driver's own error, without SQLAlchemy's wrapping
+        first = (str(reason).strip().splitlines() or [type(reason).__name__])[0]
+        raise DatabaseError(f"cannot open the database {shown_url(url)}: {first}") from None
 
 
 def _sqlite_connect(path: str) -> sqlite3.Connection:
