@@ -18,7 +18,7 @@ import click
 
 from mizerka.server.hub import ServerConfig
 
-__all__ = ["WS_MAX_SIZE", "default_database", "quickplay_url", "serve_command"]
+__all__ = ["WS_MAX_SIZE", "default_database", "quickplay_url", "serve_command", "server_url"]
 
 WS_MAX_SIZE: Final = 1 << 20
 """The largest websocket message, in bytes, that uvicorn reads at all (its ``ws_max_size``): the transport ceiling.
@@ -50,9 +50,16 @@ def quickplay_url(host: str, port: int) -> str:
     """
     if host in ("0.0.0.0", "", "::"):
         host = "127.0.0.1"
-    if ":" in host:
-        host = f"[{host}]"
-    return f"http://{host}:{port}/?quickplay=1"
+    return f"{server_url(host, port)}?quickplay=1"
+
+
+def server_url(host: str, port: int) -> str:
+    """The server's address as a URL: an IPv6 address goes in brackets.
+
+    >>> server_url("127.0.0.1", 8000), server_url("::1", 9000)
+    ('http://127.0.0.1:8000/', 'http://[::1]:9000/')
+    """
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
 def _graphical_browser() -> bool:
@@ -134,7 +141,7 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
     import uvicorn
 
     from mizerka.server.app import create_app
-    from mizerka.server.db import check_database
+    from mizerka.server.db import check_database, shown_url
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if log_level != "debug":  # alembic names each of its plugins at every start: noise for an operator
@@ -159,7 +166,8 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
             if self.should_exit or not self.servers:
                 return
             bound = self.servers[0].sockets[0].getsockname()[1]
-            click.echo(f"mizerka server on http://{host}:{bound}/ (database {config.database})", err=True)
+            click.echo(f"mizerka server on {server_url(host, int(bound))} (database {shown_url(config.database)})",
+                       err=True)
             if open_game:
                 url = quickplay_url(host, int(bound))
                 click.echo(f"Play against bots: {url}", err=False)
