@@ -69,7 +69,8 @@ def test_bad_requests_get_specific_errors(server: ThreadServer) -> None:
         ("post", "/api/tables", {"turn_timer": 1}, 422, "bad_request"),
         ("post", "/api/tables/nope/join", {"name": "Ala"}, 404, "unknown_table"),
         ("post", "/api/quickplay", {"name": "   "}, 422, "bad_request"),
-        ("post", "/api/quickplay", {"name": "Ala", "level": "grandmaster"}, 422, "bad_request"),
+        ("post", "/api/quickplay", {"name": "Ala", "level": "grandmaster"}, 400, "bad_bot"),
+        ("post", "/api/quickplay", {"name": "Ala", "level": 3}, 422, "bad_request"),
         ("get", "/api/tables/nope", None, 404, "unknown_table"),
         ("get", "/api/history?limit=0", None, 422, "bad_request"),
     ]

@@ -28,11 +28,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mizerka.bots import BOT_LEVELS
-from mizerka.record import DealRecord, MatchRecord, RecordError
+from mizerka.record import DealRecord, MatchRecord, RecordError, char_name
 from mizerka.rules import VARIANTS
 from mizerka.server.encoding import encode
 from mizerka.server.hub import Client, Hub, ServerConfig, address_key, hash_token
-from mizerka.server.players import Standing, display_rating
+from mizerka.server.players import Standing, check_visible, display_rating, without_emoji_selectors
 from mizerka.server.protocol import ERROR_CODES, PROTOCOL_VERSION
 from mizerka.server.scorepad import ScorepadAnswer, ScorepadError, ScorepadRequest
 from mizerka.server.scorepad import apply as scorepad_apply
@@ -128,21 +128,44 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-BotLevel = Literal["random", "rules", "pimc", "ismcts", "expert"]
-
 Name = Annotated[str, Field(min_length=1, max_length=40, description="A display name (1-40 printable characters).")]
+
+SeatName = Annotated[str, Field(min_length=1, max_length=40, description=(
+    "The name the seat is taken under: 1-40 printable characters, none of them invisible (no zero-width or "
+    "blank-looking character, no variation selector: mizerka.server.players.check_visible)."))]
 
 
 def _check_name(value: str) -> str:
     value = value.strip()
-    if not value or not value.isprintable():
+    if not value:
         raise ValueError("a name must be 1-40 printable characters, not only spaces")
+    if not value.isprintable():
+        first = next(ch for ch in value if not ch.isprintable())
+        raise ValueError(f"the name holds the unprintable character {char_name(first)}: a name must be 1-40 "
+                         "printable characters")
+    return value
+
+
+def _check_seat_name(value: str) -> str:
+    """A seat's name: printable (:func:`_check_name`) and showing what it is, by the rule a profile's name obeys
+    (:func:`~mizerka.server.players.check_visible`), so that nobody joins as an "Ala" with an invisible character
+    that passes for the Ala at the table, nor as a blank.  Refused as the seat's other bad names are: 422
+    ``bad_request``, naming the character (a ``bad_name`` at a join means a name that is not the player key's
+    profile's, and the clients say so)."""
+    value = without_emoji_selectors(_check_name(value))
+    try:
+        check_visible(value)
+    except TableError as error:
+        raise ValueError(error.message) from None
     return value
 
 
 class SeatSpec(_Model):
+    # the level is any text, checked by create_table: one the server does not offer is 400 ``bad_bot`` naming it
+    # and the levels offered (docs/protocol.md), as a websocket ``fill`` with it is, not a schema's 422
     kind: Literal["human", "bot"]
-    level: BotLevel | None = Field(None, description="The bot level of a bot seat.")
+    level: str | None = Field(None, description="The bot level of a bot seat: " + ", ".join(BOT_LEVELS)
+                                                + " (GET /api/meta lists them); another is 400 bad_bot.")
 
 
 class CreateTable(_Model):
@@ -174,14 +197,14 @@ PlayerKey = Annotated[str, Field(min_length=1, max_length=128, description="The 
 
 
 class JoinRequest(_Model):
-    name: Name | None = Field(None, description="Needed without a player key; with one, the profile's name.")
+    name: SeatName | None = Field(None, description="Needed without a player key; with one, the profile's name.")
     seat: Annotated[int | None, Field(ge=0, le=3)] = None
     player_key: PlayerKey | None = None
 
     @field_validator("name")
     @classmethod
     def _name(cls, value: str | None) -> str | None:
-        return None if value is None else _check_name(value)
+        return None if value is None else _check_seat_name(value)
 
 
 class LeaveRequest(_Model):
@@ -189,16 +212,17 @@ class LeaveRequest(_Model):
 
 
 class QuickPlay(_Model):
-    name: Name | None = Field(None, description="Needed without a player key; with one, the profile's name.")
+    name: SeatName | None = Field(None, description="Needed without a player key; with one, the profile's name.")
     variant: Annotated[str, Field(max_length=200)] = "standard"
-    level: BotLevel = "rules"
+    level: str = Field("rules", description="The bots' level: " + ", ".join(BOT_LEVELS) + "; another is 400 "
+                                             "bad_bot.")
     player_key: PlayerKey | None = None
     rated: bool = Field(False, description="A rated game (needs a player key): no hints, no undo.")
 
     @field_validator("name")
     @classmethod
     def _name(cls, value: str | None) -> str | None:
-        return None if value is None else _check_name(value)
+        return None if value is None else _check_seat_name(value)
 
 
 class NewPlayer(_Model):
@@ -405,9 +429,13 @@ def record_access(table: Table, authorization: str | None) -> int | None:
     spectators anyone with its id (the invite) may watch, and may have the record; at one that admits none,
     only its players may, during the match and after it.
 
+    The header is judged here whatever its length (the endpoints set it no schema limit, whose 422 would
+    contradict the documented 403): a token is at most 128 characters.
+
     Raises:
         TableError: ``bad_token`` for a token that holds no seat at the table (or a header that is no bearer
-            token); ``spectators_off`` for a request without a token at a table that admits no spectators.
+            token, a too long one included); ``spectators_off`` for a request without a token at a table that
+            admits no spectators.
     """
     seat: int | None = None
     if authorization is not None:
@@ -448,10 +476,11 @@ def table_record(table: Table) -> MatchRecord:
 
 
 def bearer_key(authorization: str | None) -> str:
-    """The player key of an ``Authorization: Bearer <key>`` header.
+    """The player key of an ``Authorization: Bearer <key>`` header (judged whatever its length, as
+    :func:`record_access` judges a seat token's).
 
     Raises:
-        TableError: ``bad_key`` for no header, or one that is no bearer key.
+        TableError: ``bad_key`` for no header, or one that is no bearer key (a too long one included).
     """
     scheme, _, key = (authorization or "").strip().partition(" ")
     key = key.strip()
@@ -491,6 +520,19 @@ def review_deal_no(table: Table, text: str) -> int:
             raise TableError("not_revealed", f"this table does not reveal a deal's cards before the match is over: "
                                              f"deal {number} can be reviewed once the match is over")
     return number
+
+
+def _bot_level(level: str) -> str:
+    """*level*, a bot level asked for in a new table's seats or a quick play.
+
+    Raises:
+        TableError: ``bad_bot`` for a level the server does not offer, naming it (cut to 40 characters, as a
+            websocket ``fill``'s) and the levels it offers.
+    """
+    if level not in BOT_LEVELS:
+        shown = level if len(level) <= 40 else level[:40] + "…"
+        raise TableError("bad_bot", f"unknown bot level {shown!r} (expected one of: {', '.join(BOT_LEVELS)})")
+    return level
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -601,7 +643,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         seats = []
         for spec in specs:
             if spec.kind == "bot":
-                seats.append(SeatState.bot(spec.level or "rules"))
+                seats.append(SeatState.bot(_bot_level("rules" if spec.level is None else spec.level)))
             elif spec.level is not None:
                 raise TableError("bad_seats", "a human seat has no bot level")
             else:
@@ -633,7 +675,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     @app.post("/api/quickplay", response_model=JoinResult, status_code=201, responses=_ERRORS)
     async def quickplay(body: QuickPlay) -> JoinResult:
         """One call, one private table: you and two bots (rated, for a profile, if asked)."""
-        live, seat, token = await hub.quickplay(body.name, body.variant, body.level, player_key=body.player_key,
+        live, seat, token = await hub.quickplay(body.name, body.variant, _bot_level(body.level),
+                                                player_key=body.player_key,
                                                 rated=body.rated)
         return JoinResult(table=_info(hub, live.table), seat=seat, token=token)
 
@@ -664,7 +707,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.get("/api/profile", response_model=PlayerInfo, responses=_ERRORS)
     async def profile(
-        authorization: Annotated[str | None, Header(max_length=200, description="'Bearer <player key>'.")] = None,
+        authorization: Annotated[str | None, Header(description="'Bearer <player key>'.")] = None,
     ) -> PlayerInfo:
         """The profile of the player key in the ``Authorization: Bearer <key>`` header (403 ``bad_key``: none,
         or a key no profile has on this server)."""
@@ -672,7 +715,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.delete("/api/profile", status_code=204, responses=_ERRORS)
     async def delete_profile(
-        authorization: Annotated[str | None, Header(max_length=200, description="'Bearer <player key>'.")] = None,
+        authorization: Annotated[str | None, Header(description="'Bearer <player key>'.")] = None,
     ) -> Response:
         """Delete the profile of the player key in the ``Authorization: Bearer <key>`` header, with its results
         (204); its name stays taken (never another player's).  403 ``bad_key``; 409 ``seated`` while it holds a
@@ -708,7 +751,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     @app.get("/api/tables/{table_id}/sheet", response_model=MatchSheet, responses=_ERRORS)
     async def sheet(
         table_id: Annotated[str, Field(max_length=64)],
-        authorization: Annotated[str | None, Header(max_length=512)] = None,
+        authorization: Annotated[str | None, Header(description="'Bearer <seat token>': needed at a table that "
+                                                                "admits no spectators.")] = None,
     ) -> MatchSheet:
         """The score sheet of a finished match (the lobby's recent games), in memory or only in the database.
         Who may have it: who may have its record (the ``record`` endpoint's token rule).  A match not over: 409
@@ -732,8 +776,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def record(
         table_id: Annotated[str, Field(max_length=64)], format: Literal["text", "json"] = "text",
         authorization: Annotated[str | None, Header(
-            max_length=200, description="'Bearer <seat token>': needed at a table that admits no spectators.")
-        ] = None,
+            description="'Bearer <seat token>': needed at a table that admits no spectators.")] = None,
     ) -> Response:
         """The game record (docs/record.md) of the deals finished so far, as a download.
 
@@ -766,8 +809,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def review(
         table_id: Annotated[str, Field(max_length=64)], deal_no: Annotated[str, Field(max_length=40)],
         authorization: Annotated[str | None, Header(
-            max_length=200, description="'Bearer <seat token>': needed at a table that admits no spectators.")
-        ] = None,
+            description="'Bearer <seat token>': needed at a table that admits no spectators.")] = None,
     ) -> dict[str, Any]:
         """A finished deal reviewed: the hands at the start of play, the exchanges, every card played with the
         exact solver's verdict on it (the tricks its player ends the deal with under perfect play, the other two

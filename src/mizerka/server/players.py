@@ -57,10 +57,12 @@ __all__ = [
     "Standing",
     "bot_id",
     "check_name",
+    "check_visible",
     "display_rating",
     "is_default_ignorable",
     "name_key",
     "rate_match",
+    "without_emoji_selectors",
 ]
 
 DEFAULT_MU = 25.0
@@ -106,10 +108,8 @@ def check_name(name: str) -> tuple[str, str]:
     """A name a profile may claim, stripped, and its compared form (:func:`name_key`).
 
     The registered mark proves that a seat is the profile's, so a name must show what it is: no invisible
-    character (format characters such as zero-width spaces and joiners, bidirectional controls, blank fillers such
-    as U+3164 or the empty braille pattern, and every other default-ignorable code point, :data:`DEFAULT_IGNORABLE`:
-    variation selectors, the combining grapheme joiner…), not the ``bot:`` form of a computer level's entry, and
-    not dots alone (``.`` and ``..`` are no page's address: URLs drop them).  (Look-alikes
+    character (:func:`check_visible`, the rule a seat's name obeys too), not the ``bot:`` form of a computer
+    level's entry, and not dots alone (``.`` and ``..`` are no page's address: URLs drop them).  (Look-alikes
     from other scripts, a Cyrillic А for a Latin A, are distinct names: telling them apart would need Unicode's
     confusables data, which the standard library lacks.)
 
@@ -127,13 +127,8 @@ def check_name(name: str) -> tuple[str, str]:
     ...
     mizerka.server.tables.TableError: bad_name: the name holds the invisible character U+034F (COMBINING GRAPHEME ...
     """
-    from mizerka.record import char_name
-
-    name = name.strip()
-    for ch in name:
-        if ch in BLANKS or is_default_ignorable(ch) or unicodedata.category(ch) in ("Cf", "Cc", "Zl", "Zp"):
-            raise TableError("bad_name", f"the name holds the invisible character {char_name(ch)}; a profile's name "
-                                         "must show what it is")
+    name = without_emoji_selectors(name.strip())
+    check_visible(name)
     key = name_key(name)
     if not key:
         raise TableError("bad_name", "the name is empty")
@@ -146,6 +141,54 @@ def check_name(name: str) -> tuple[str, str]:
         raise TableError("bad_name", f"the name grows to {len(key)} characters once its compatibility forms are "
                                      f"spelled out (at most {MAX_KEY_CHARS})")
     return name, key
+
+
+def without_emoji_selectors(name: str) -> str:
+    """*name* without the presentation selectors U+FE0E and U+FE0F that follow a symbol: they choose between an
+    emoji's text and picture form (phone keyboards add U+FE0F after ❤, ☺ and the like), not what it is, so "❤"
+    and "❤" + U+FE0F are one name.  After a letter or a digit, where they draw nothing, they stay, for
+    :func:`check_visible` to refuse.
+
+    >>> [hex(ord(ch)) for ch in without_emoji_selectors("Ola \u2764\ufe0f")], without_emoji_selectors("Ala\ufe0f")
+    (['0x4f', '0x6c', '0x61', '0x20', '0x2764'], 'Ala\ufe0f')
+    """
+    kept: list[str] = []
+    for ch in name:
+        if ch in "\ufe0e\ufe0f" and kept and unicodedata.category(kept[-1]).startswith("S"):
+            continue
+        kept.append(ch)
+    return "".join(kept)
+
+
+def check_visible(name: str) -> None:
+    """Refuse a player's name that does not show what it is: one holding an invisible character (a format
+    character such as a zero-width space or joiner, a bidirectional control, a control character, a line or
+    paragraph separator, a blank filler such as U+3164 or the empty braille pattern, :data:`BLANKS`, or any other
+    default-ignorable code point, :data:`DEFAULT_IGNORABLE`: variation selectors, the combining grapheme
+    joiner…).
+
+    The one rule for every name a player goes by: a profile's (:func:`check_name`) and a seat's (the lobby API's
+    join and quick play).  With such a character "Ala" would have an invisible twin that passes for her (a table
+    calls a second "Ala" "Ala (2)", but not "Ala" with a joiner after it), and a name of fillers alone would show
+    as a blank.  Letters of any script, marks that draw (an accent), emoji and spaces inside a name are fine; a
+    variation selector is not (it is default-ignorable: after a letter it draws nothing), so a name is first put
+    through :func:`without_emoji_selectors`, which drops the ones after a symbol that phone keyboards add.
+
+    Raises:
+        TableError: ``bad_name``, naming the first such character.
+
+    >>> check_visible("Łukasz Ǆ 王 😀")
+    >>> check_visible("\u3164")
+    Traceback (most recent call last):
+    ...
+    mizerka.server.tables.TableError: bad_name: the name holds the invisible character U+3164 (HANGUL FILLER); ...
+    """
+    from mizerka.record import char_name
+
+    for ch in name:
+        if ch in BLANKS or is_default_ignorable(ch) or unicodedata.category(ch) in ("Cf", "Cc", "Zl", "Zp"):
+            raise TableError("bad_name", f"the name holds the invisible character {char_name(ch)}; a player's name "
+                                         "must show what it is")
 
 
 def bot_id(level: str) -> str:
