@@ -1007,6 +1007,8 @@ def _build_from_text(header: dict[str, tuple[str, int]], text_deals: list[_TextD
         raise RecordSyntaxError("no FirstDealer tag")
     first_text, line_no = header.pop("FirstDealer")
     first_dealer = _int(first_text, "the first dealer", line_no)
+    if not 0 <= first_dealer < n:  # before the deals' Dealer tags are checked against it
+        raise RecordSyntaxError(f"the first dealer must be a seat 0-{n - 1}, not {first_dealer}", line_no=line_no)
     result = header.pop("Result", None)
     tags = {name: _check_text(f"tag {name}", value, line_no) for name, (value, line_no) in header.items()}
     deals = []

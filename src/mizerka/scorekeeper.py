@@ -38,12 +38,13 @@ import dataclasses
 import io
 import os
 import re
+import secrets
 from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
-from mizerka._files import write_atomically
+from mizerka._files import is_read_only, write_atomically
 from mizerka.match import DealResult, Outcome
 from mizerka.record import DealRecord, MatchRecord, RecordError, read
 from mizerka.rules import STANDARD, Contract, Role, Rules, RulesError
@@ -896,17 +897,60 @@ def _csv_text(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def _export(keeper: ScoreKeeper, csv_path: Path | None, record_path: Path | None) -> None:
+def _check_output(option: str, path: Path, *, record: bool) -> None:
+    """Refuse, before the first question, a file ``mizerka score`` could not write at the end (or as it goes).
+
+    The check is ``mizerka play --record``'s (:func:`mizerka.terminal.check_record_path`): a name that is a
+    folder, a folder that does not exist or cannot be written, a read-only file, and, for a game record (*record*:
+    ``--file`` and ``--export-record``), an existing file that is not a mizerka record, which is never
+    overwritten.  The CSV sheet replaces an existing regular file of any content, so for one that exists only its
+    being a file that is not read-only is asked here, and :func:`check_record_path` checks its folder (by a name
+    in it that does not exist, as a temporary file would be written there).
+
+    Raises:
+        click.BadParameter: saying why, with *option* as its name (exit code 2).
+    """
+    from mizerka.terminal import check_record_path
+
+    shown = click.format_filename(path)
     try:
-        if csv_path is not None:
-            write_atomically(csv_path, keeper.to_csv())
-            click.echo(f"Score sheet written to {csv_path} (CSV).")
-        if record_path is not None:
-            text = keeper.record.to_json() if record_path.suffix.lower() == ".json" else keeper.record.to_text()
-            write_atomically(record_path, text)
-            click.echo(f"Game record written to {record_path}.")
-    except OSError as error:
-        raise click.ClickException(f"cannot write the export: {error}") from None
+        if record or not os.path.lexists(path) or path.is_dir():
+            check_record_path(os.fspath(path))
+            return
+        if not path.is_file():
+            raise click.BadParameter(f"{shown!r} exists and is not a regular file")
+        target = Path(os.path.realpath(path))  # a link is followed: the file it points to is replaced
+        if is_read_only(target):
+            raise click.BadParameter(f"{shown!r} is read-only: it is not overwritten (make it writable, or choose "
+                                     "another name)")
+        check_record_path(os.fspath(target.parent / f".{target.name[:64]}.{secrets.token_hex(6)}.check"))
+    except click.BadParameter as error:
+        raise click.BadParameter(error.message, param_hint=f"'{option}'") from None
+
+
+def _export(keeper: ScoreKeeper, csv_path: Path | None, record_path: Path | None) -> bool:
+    """Write the exports asked for, each on its own: one that fails leaves the other written.
+
+    Each failure is told on the standard error, naming the user's file (never the temporary file written
+    first).  Returns whether every export asked for was written.
+    """
+    exports: list[tuple[Path, str, str]] = []
+    if csv_path is not None:
+        exports.append((csv_path, keeper.to_csv(), "Score sheet written to {} (CSV)."))
+    if record_path is not None:
+        text = keeper.record.to_json() if record_path.suffix.lower() == ".json" else keeper.record.to_text()
+        exports.append((record_path, text, "Game record written to {}."))
+    written = True
+    for path, text, done in exports:
+        shown = click.format_filename(path)
+        try:
+            write_atomically(path, text)
+        except OSError as error:
+            click.echo(f"Error: cannot write the export {shown}: {error.strerror or error}", err=True)
+            written = False
+        else:
+            click.echo(done.format(shown))
+    return written
 
 
 @click.command("score")
@@ -942,6 +986,11 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
     if export_csv is not None and export_record is not None and export_csv.resolve() == export_record.resolve():
         raise click.UsageError(f"--export-csv and --export-record name the same file ({export_csv}): the second "
                                "export would overwrite the first; choose two files")
+    # a file that cannot be written is refused now, not after the whole match has been typed in
+    if export_csv is not None:
+        _check_output("--export-csv", export_csv, record=False)
+    if export_record is not None:
+        _check_output("--export-record", export_record, record=True)
     if resume is not None:
         if variant != "standard":
             raise click.UsageError("the variant of a resumed match is the one in its file; leave out --variant")
@@ -968,6 +1017,7 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
             click.echo(f"warning: {warning.message}", err=True)
         if path.exists():
             raise click.UsageError(f"{path} exists: continue it with --resume {path}, or choose another --file")
+        _check_output("--file", path, record=True)
         keeper = None
     session = _Session(path)
     try:
@@ -984,7 +1034,8 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
             click.echo("Stopped before the match began; nothing was saved.")
             return
         click.echo(f"Stopped in deal {keeper.deal_no}.  Resume with: mizerka score --resume {path}")
-        _export(keeper, export_csv, export_record)
+        if not _export(keeper, export_csv, export_record):
+            raise click.exceptions.Exit(1) from None
         return
     except click.Abort:
         if keeper is None:
@@ -996,4 +1047,5 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
         raise click.exceptions.Exit(1) from None
     except OSError as error:
         raise click.ClickException(f"cannot save to {path}: {error.strerror or error}") from None
-    _export(keeper, export_csv, export_record)
+    if not _export(keeper, export_csv, export_record):
+        raise click.exceptions.Exit(1)

@@ -34,6 +34,27 @@ from mizerka.solver.maxn import solve_maxn_all
 
 __all__ = ["format_maxn", "position_from_record", "solve_command"]
 
+_RECORD_SUFFIXES = (".mzn", ".json")
+"""The endings of a record file's name (the text form, JSON); no position's text ends so."""
+
+_EXAMPLE = "NT; lead 0; S:AK H:- D:- C:2 / S:Q2 H:- D:- C:3 / S:- H:- D:A2 C:4"
+
+
+def _names_a_file(source: str) -> bool:
+    """Whether *source*, an argument of ``mizerka solve`` that is no existing file, names a file all the same (one
+    mistyped, or gone) rather than being a position's text.
+
+    A position has at least three parts separated by ``;`` (the contract, ``lead N`` and the hands), so text
+    without a ``;`` is no position; and no position's text ends with a record's suffix (:data:`_RECORD_SUFFIXES`).
+    Everything else is position text, and a mistake in it is told as one.
+
+    >>> _names_a_file("gam.mzn"), _names_a_file("records/friday"), _names_a_file("my;game.JSON")
+    (True, True, True)
+    >>> _names_a_file("NT; lead 0; S:AK / S:Q2 / D:A2"), _names_a_file("XX; lead 0")
+    (False, False)
+    """
+    return ";" not in source or source.lower().endswith(_RECORD_SUFFIXES)
+
 
 def format_maxn(position: Position) -> str:
     """Human text for max^n (each player for himself): after each legal card of the player to move, every
@@ -169,7 +190,8 @@ def solve_command(
     """Print the double-dummy value of every legal card: a position as text, or a moment of a record file.
 
     POSITION is text like "NT; lead 0; S:AK H:- D:- C:2 / S:Q2 H:- D:- C:3 / S:- H:- D:A2 C:4"
-    (see docs/solver.md); a path to an existing file is read as a game record instead, and --deal, --trick,
+    (see docs/solver.md); a path to an existing file (or a pipe, like /dev/stdin) is read as a game record
+    instead, and --deal, --trick,
     --card or --after pick the moment (default: the current position of a deal in play, else the opening
     lead of the last deal).  Values are the seat's tricks from that moment on, the two others playing
     together against it; with --maxn, every player's tricks, each playing for himself.
@@ -179,7 +201,7 @@ def solve_command(
     record_options = deal_no is not None or trick is not None or after is not None or card is not None
     if os.path.isdir(source):
         raise InputError(f"{source}: a folder, not a record file or a position")
-    if os.path.isfile(source):
+    if os.path.exists(source):  # a file, a pipe (/dev/stdin, bash's <(...)), a device: read as replay reads it
         path = Path(source)
         try:
             record = read(path)
@@ -200,6 +222,10 @@ def solve_command(
         return
     if record_options:
         raise click.UsageError(f"--deal, --trick, --card and --after need a record file; no file {source!r}")
+    if _names_a_file(source):
+        hint = "" if source.lower().endswith(_RECORD_SUFFIXES) else (
+            f"; nor is it a position, whose parts are separated by ';' (e.g. {_EXAMPLE!r})")
+        raise InputError(f"no such file: {click.format_filename(source)!r}{hint}")
     try:
         position = Position.from_text(source)
         over = not any(position.hands) and not position.trick
