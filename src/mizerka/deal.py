@@ -756,7 +756,11 @@ class Deal:
                 return f"{action.contract!r} is not a contract"
             if action.contract not in self.allowed_contracts:
                 if action.contract in self.rules.contracts:
-                    return f"forehand (seat {seat}) has already used contract {action.contract}"
+                    if self.rules.global_unique_contracts:  # gone for everyone, whoever chose it
+                        return f"contract {action.contract} has already been played in this match"
+                    uses = self.rules.uses_per_contract
+                    times = "" if uses == 1 else " twice" if uses == 2 else f" {uses} times"
+                    return f"forehand (seat {seat}) has already used contract {action.contract}{times}"
                 return f"contract {action.contract} is not played in this variant"
             return None
         if isinstance(action, Exchange):
@@ -850,9 +854,11 @@ class Deal:
     @staticmethod
     def _parse_discards(text: str) -> Exchange:
         text = text.strip()
-        if text in ("", "-", "none", "keep"):
+        if text in ("-", "none", "keep"):
             return KEEP
         cards = parse_cards(text)
+        if not cards:  # "," or "exchange ,,": no card named, and no "-": not a keep (the exchange is not undone)
+            raise InvalidActionError(f"incomplete action {text!r}: name the cards to discard, or - to keep")
         mask = _mask(cards)
         if mask.bit_count() != len(cards):
             raise InvalidActionError(f"invalid exchange {text!r}: a card is listed twice")

@@ -21,6 +21,7 @@ import enum
 import warnings
 from typing import Final
 
+from mizerka._checks import whole_number
 from mizerka.cards import Suit
 
 __all__ = [
@@ -291,10 +292,14 @@ class Rules:
         (2, -8)
 
         Raises:
-            RulesError: for a role or contract that :meth:`quota` refuses.
+            RulesError: for a role or contract that :meth:`quota` refuses, or a trick count that is no whole number
+                from 0 to :attr:`n_tricks` (a deal has no more tricks to take).
         """
         quota = self.quota(role, contract)
-        return quota - tricks if contract == _MIZERKA else tricks - quota
+        count = whole_number(tricks)
+        if count is None or not 0 <= count <= self.n_tricks:
+            raise RulesError(f"tricks must be a whole number 0-{self.n_tricks}, not {tricks!r}")
+        return quota - count if contract == _MIZERKA else count - quota
 
     def replace(self, **changes: object) -> Rules:
         """A copy with some options changed, checked like the constructor.

@@ -23,6 +23,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Literal
 
+from mizerka._checks import whole_number
 from mizerka.cards import SUIT_MASKS, Suit
 
 __all__ = ["IllegalPlay", "legal_plays", "trick_winner_index", "why_illegal", "winner_of_three", "winning_card"]
@@ -86,8 +87,15 @@ def why_illegal(
     None
     >>> why_illegal(void, Card.from_str("KD"), None, None)
     IllegalPlay(code='not_in_hand', suit=<Suit.DIAMONDS: 1>)
+
+    Raises:
+        ValueError: for a *card* that is no index 0-51 (a bool is none either).
     """
-    bit = 1 << card
+    index = whole_number(card)
+    if index is None or not 0 <= index < 52:
+        raise ValueError(f"a card is an index 0-51, not {card!r}")
+    bit = 1 << index
+    card = index
     if not hand & bit:
         return IllegalPlay("not_in_hand", Suit(card // 13))
     if led_suit is None:
