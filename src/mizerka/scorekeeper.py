@@ -38,13 +38,12 @@ import dataclasses
 import io
 import os
 import re
-import secrets
 from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
-from mizerka._files import is_read_only, write_atomically
+from mizerka._files import write_atomically
 from mizerka.match import DealResult, Outcome
 from mizerka.record import DealRecord, MatchRecord, RecordError, read
 from mizerka.rules import STANDARD, Contract, Role, Rules, RulesError
@@ -898,34 +897,18 @@ def _csv_text(text: str) -> str:
 
 
 def _check_output(option: str, path: Path, *, record: bool) -> None:
-    """Refuse, before the first question, a file ``mizerka score`` could not write at the end (or as it goes).
-
-    The check is ``mizerka play --record``'s (:func:`mizerka.terminal.check_record_path`): a name that is a
-    folder, a folder that does not exist or cannot be written, a read-only file, and, for a game record (*record*:
-    ``--file`` and ``--export-record``), an existing file that is not a mizerka record, which is never
-    overwritten.  The CSV sheet replaces an existing regular file of any content, so for one that exists only its
-    being a file that is not read-only is asked here, and :func:`check_record_path` checks its folder (by a name
-    in it that does not exist, as a temporary file would be written there).
+    """Refuse, before the first question, a file ``mizerka score`` could not write at the end (or as it goes):
+    ``mizerka play --record``'s check (:func:`mizerka.terminal.check_record_path`): a name that is a folder, a
+    folder that does not exist or cannot be written, a read-only file, and, for a game record (*record*: ``--file``
+    and ``--export-record``), an existing file that is not a mizerka record, which is never overwritten (the CSV
+    sheet replaces an existing regular file of any content).
 
     Raises:
         click.BadParameter: saying why, with *option* as its name (exit code 2).
     """
     from mizerka.terminal import check_record_path
 
-    shown = click.format_filename(path)
-    try:
-        if record or not os.path.lexists(path) or path.is_dir():
-            check_record_path(os.fspath(path))
-            return
-        if not path.is_file():
-            raise click.BadParameter(f"{shown!r} exists and is not a regular file")
-        target = Path(os.path.realpath(path))  # a link is followed: the file it points to is replaced
-        if is_read_only(target):
-            raise click.BadParameter(f"{shown!r} is read-only: it is not overwritten (make it writable, or choose "
-                                     "another name)")
-        check_record_path(os.fspath(target.parent / f".{target.name[:64]}.{secrets.token_hex(6)}.check"))
-    except click.BadParameter as error:
-        raise click.BadParameter(error.message, param_hint=f"'{option}'") from None
+    check_record_path(os.fspath(path), option, any_file=not record)
 
 
 def _export(keeper: ScoreKeeper, csv_path: Path | None, record_path: Path | None) -> bool:

@@ -662,23 +662,24 @@ def _is_record(path: Path) -> bool:
     return True
 
 
-def check_record_path(text: str) -> Path:
-    """The file that ``--record`` names, checked before the match starts (nothing is created).
+def check_record_path(text: str, option: str = "--record", *, any_file: bool = False) -> Path:
+    """The file that ``--record`` (or another *option* naming a file to write) names, checked before the match
+    starts (nothing is created).
 
     Refused: an empty name, a folder, a file in a folder that does not exist or cannot be written, an existing
-    file that is not a mizerka game record (an old record is replaced by the new one), and a read-only record.  A
-    symbolic link to a record is followed: the record it points to is replaced, in that folder, and the link
-    stays.
+    file that is not a mizerka game record (an old record is replaced by the new one; with *any_file*, for a file
+    that is no record, such as ``mizerka score --export-csv``'s sheet, any regular file is), and a read-only file.
+    A symbolic link to a file is followed: the file it points to is replaced, in that folder, and the link stays.
 
     Raises:
-        click.BadParameter: saying why (exit code 2).
+        click.BadParameter: saying why, with *option* as its name (exit code 2).
     """
 
     def refuse(reason: str) -> click.BadParameter:
-        return click.BadParameter(reason, param_hint="'--record'")
+        return click.BadParameter(reason, param_hint=f"'{option}'")
 
     if not text.strip():
-        raise refuse("give a file name, e.g. --record game.mzn")
+        raise refuse(f"give a file name, e.g. {option} game.mzn")
     shown = click.format_filename(text)
     path = Path(text)
     if text.endswith(("/", os.sep)) or path.is_dir():
@@ -691,7 +692,7 @@ def check_record_path(text: str) -> Path:
     if path.exists() or path.is_symlink():
         if not path.is_file():
             raise refuse(f"{shown!r} exists and is not a regular file")
-        if not _is_record(path):
+        if not any_file and not _is_record(path):
             raise refuse(f"{shown!r} exists and is not a mizerka game record: it is not overwritten "
                          "(choose another name, or remove it)")
         if _read_only(Path(os.path.realpath(path))):
