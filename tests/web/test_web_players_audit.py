@@ -271,3 +271,38 @@ def test_provisional_said_once(new_page: Any, web_server: Any) -> None:
     expect(rating).to_contain_text("provisional: fewer than 5 rated games")
     text = rating.text_content() or ""
     assert text.count("provisional") == 1, text
+
+
+def test_the_leaderboard_reads_on_a_360_px_phone_in_every_language(new_page: Any, web_server: Any) -> None:
+    """At 360 px the leaderboard's six columns fit their panel in English, Polish and Russian (whose headers are
+    the longest), with a readable name column: a short name and the "bot" badge are never split, where the Polish
+    page used to give the names 23 px and show them a letter or two a line."""
+    rows = [{"rank": 1, "id": "bot:rules", "name": "rules", "kind": "bot", "rating": 2282, "provisional": False,
+             "games": 27, "wins": 14, "deals": 486, "deals_won": 200}]
+    rows += [{"rank": i + 2, "id": f"p{i}", "name": name, "kind": "human", "rating": 1600 - i, "provisional": True,
+              "games": 1, "wins": 0, "deals": 18, "deals_won": 6}
+             for i, name in enumerate(["Graczpl1280", "Graczen360", "P40", "Łucja Żółw"])]
+
+    def leaderboard(route: Any) -> None:
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(rows),
+                      headers={"X-Total-Count": str(len(rows)), "Access-Control-Expose-Headers": "X-Total-Count"})
+
+    measure = """() => {
+        const lines = (el) => { const r = document.createRange(); r.selectNodeContents(el);
+            return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; };
+        const box = document.querySelector('.leaderboard').parentElement;
+        return { split: [...document.querySelectorAll('.leaderboard .badge, .leaderboard .lb-name a')]
+                     .filter((el) => !el.textContent.trim().includes(' ') && lines(el) > 1).map((el) => el.textContent),
+                 nameColumn: document.querySelectorAll('.leaderboard thead th')[1].getBoundingClientRect().width,
+                 overflow: box.scrollWidth - box.clientWidth };
+    }"""
+    page = new_page(viewport={"width": 360, "height": 740})
+    page.route(re.compile(r".*/api/leaderboard\?.*"), leaderboard)
+    for lang in ("en", "pl", "ru"):
+        page.goto(web_server.url + "/")
+        page.select_option("#lang-select", lang)
+        page.goto(web_server.url + "/?leaderboard=1")
+        expect(page.locator("table.leaderboard tbody tr")).to_have_count(len(rows))
+        found = page.evaluate(measure)
+        assert found["split"] == [] and found["nameColumn"] >= 60 and found["overflow"] <= 0, (lang, found)
+        no_sideways_scroll(page)
