@@ -209,3 +209,25 @@ def test_a_name_being_typed_survives_the_lobby_refreshing(new_page: Any, web_ser
     page.keyboard.type("sia")
     expect(field).to_have_value("Zosia")
     expect(field).to_be_focused()
+
+
+def test_a_remembered_choice_the_server_no_longer_offers_gives_way_to_what_the_lobby_shows(
+    new_page: Any, web_server: Any,
+) -> None:
+    """Rules and a level remembered from an older page, which the server no longer lists: the selects show its
+    defaults and quick play starts exactly that game (it used to start the remembered rules under "Standard")."""
+    page = new_page()
+    page.goto(web_server.url + "/")
+    page.evaluate("() => localStorage.setItem('mizerka.prefs', JSON.stringify("
+                  "{name: 'Ola', variant: 'no-exchange,contracts=NT', level: 'grandmaster'}))")
+    page.reload()
+    page.wait_for_function("() => document.querySelectorAll('#variant option').length > 1")
+    expect(page.locator("#variant")).to_have_value("standard")
+    expect(page.locator("#bot-level")).to_have_value("rules")
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('mizerka.prefs'))")
+    assert (saved["variant"], saved["level"], saved["name"]) == ("standard", "rules", "Ola")
+    page.click("#quickplay")
+    page.wait_for_url(re.compile(r"\?table="))
+    page.wait_for_function("() => window.mizerkaDebug && window.mizerkaDebug.view() !== null")
+    table = page.evaluate("() => window.mizerkaDebug.view().table")
+    assert page.evaluate("async t => (await (await fetch('/api/tables/' + t)).json()).variant", table) == "standard"

@@ -200,11 +200,17 @@ export class Lobby {
       return h("div", { class: "check-row rated-row" }, box, h("label", { for: id }, t("lobby.rated")),
         kept ? null : h("span", { class: "muted rated-note", id: `${id}-note` }, t("lobby.ratedNeedsProfile")));
     };
+    // A remembered level or rules the server no longer offers gives way to what the select shows, saved: the game
+    // that quick play or a new table starts is the one on screen
+    const shownLevel = levels.includes(p.level) ? p.level : levels.includes("rules") ? "rules" : levels[0];
+    const shownVariant = variants.includes(p.variant) ? p.variant
+      : variants.includes("standard") ? "standard" : variants[0];
+    if (shownLevel !== p.level || shownVariant !== p.variant) savePrefs({ level: shownLevel, variant: shownVariant });
     const level = h("select", { id: "bot-level" });
-    for (const lv of levels) level.append(h("option", { value: lv, selected: lv === p.level }, levelName(lv)));
+    for (const lv of levels) level.append(h("option", { value: lv, selected: lv === shownLevel }, levelName(lv)));
     level.addEventListener("change", () => savePrefs({ level: level.value }));
     const variant = h("select", { id: "variant" });
-    for (const vr of variants) variant.append(h("option", { value: vr, selected: vr === p.variant }, variantName(vr)));
+    for (const vr of variants) variant.append(h("option", { value: vr, selected: vr === shownVariant }, variantName(vr)));
     variant.addEventListener("change", () => savePrefs({ variant: variant.value }));
 
     const play = h("button", { type: "button", id: "quickplay", class: "btn primary big", disabled: this.busy },
