@@ -807,7 +807,7 @@ class RecordFile:
 @click.option("--name", default="You", show_default=True, help="your name on the score sheet")
 @click.option(
     "--opponents",
-    default="rules,rules",
+    default="rules",
     show_default=True,
     metavar="LEVEL[,LEVEL]",
     help="computer players' levels, one per other seat, or one for all (random, rules, …)",

@@ -322,7 +322,11 @@ class TableApp(App[None]):
             yield Static(id="scores")
         yield Static(id="table")
         yield Static(id="hand")
-        yield RichLog(id="log", markup=True, wrap=True)
+        # min_width=1: lines wrap at the log's own width (Textual's default of 78 cut them off in an 80x24 terminal);
+        # not focusable: the arrows move over the hand, never scroll the log sideways
+        log = RichLog(id="log", markup=True, wrap=True, min_width=1)
+        log.can_focus = False
+        yield log
         yield Footer()
 
     def log_line(self, text: str | Text) -> None:

@@ -35,7 +35,7 @@ BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
               help="your seat, 0 to n-1 (seat 0 need not deal first: the first dealer is drawn by lot from the "
                    "seed, unless --variant sets first_dealer=S)")
 @click.option("--name", default="You", show_default=True, help="your name on the score sheet")
-@click.option("--opponents", default="rules,rules", show_default=True, metavar="LEVEL[,LEVEL]",
+@click.option("--opponents", default="rules", show_default=True, metavar="LEVEL[,LEVEL]",
               help="computer players' levels, one per other seat, or one for all (random, rules, …)")
 @click.option("--unicode/--ascii", default=None,
               help="suit symbols or letters: the line game, and the full-screen game's deal review")
