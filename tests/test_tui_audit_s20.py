@@ -54,3 +54,12 @@ def test_the_default_opponents_fill_every_other_seat(variant: str) -> None:
     assert result.exit_code == 0, result.output
     first = result.output.splitlines()[0]
     assert first.count("(rules)") == parse_variant(variant).n_seats - 1, first
+
+
+def test_a_discard_not_in_the_hand_is_refused_in_the_players_words() -> None:
+    """The line game said "illegal action exchange 2H: cannot discard 2H: not in seat 0's hand"; it now says which
+    card is not in the hand, as the card prompt does, and asks again."""
+    result = CliRunner().invoke(play_command, ["--plain", "--seed", "5"], input="C\n2H\nquit\n")
+    refused = [line for line in result.output.splitlines() if line.startswith("Not accepted")]
+    assert refused == ["Not accepted: 2♥ is not in your hand"], result.output
+    assert result.output.count("Cards to discard") == 2

@@ -387,7 +387,20 @@ class TerminalGame:
 
     def refusal(self, deal: Deal, answer: str, error: ValueError) -> str:
         """What to say when *answer* is refused: for a card of the hand that may not be played now, the reason in
-        the player's words (:func:`refusal_text`); otherwise the engine's message."""
+        the player's words (:func:`refusal_text`); for discards not all in the hand, which ones; otherwise the
+        engine's message."""
+        if deal.phase is Phase.EXCHANGE:
+            try:
+                action = deal.parse_action(answer)
+            except ValueError:
+                return str(error)
+            if isinstance(action, Exchange) and isinstance(action.discards, CardSet):
+                hand = self.match.observation(self.seat).hand
+                stray = [card for card in action.discards if card not in hand]
+                if stray:
+                    names = ", ".join(self.card(card) for card in stray)
+                    return f"{names} {'is' if len(stray) == 1 else 'are'} not in your hand"
+            return str(error)
         if deal.phase is Phase.PLAY:
             try:
                 action = deal.parse_action(answer)
