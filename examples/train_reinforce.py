@@ -99,14 +99,14 @@ def evaluate(policy: LinearPolicy | None, opponents: str, deals: int, seed: int)
     wins: list[float] = []
     scores: list[float] = []
     for episode in range(deals):
-        obs, info = env.reset(seed=10_000_019 * (seed + 1) + episode)
+        obs, _ = env.reset(seed=10_000_019 * (seed + 1) + episode)
         done = False
         while not done:
             if policy is None:
                 action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
             else:
                 action, _ = policy.act(obs, greedy=True)
-            obs, _, terminated, truncated, info = env.step(action)
+            obs, _, terminated, truncated, _ = env.step(action)
             done = terminated or truncated
         table_scores = env.table.deal.scores()
         mine = table_scores[env.seat]
@@ -125,12 +125,50 @@ def evaluate(policy: LinearPolicy | None, opponents: str, deals: int, seed: int)
     }
 
 
+def positive_float(text: str) -> float:
+    """An argparse type: a finite number above zero (``nan``, ``inf``, zero and negatives are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value <= 0.0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number above 0")
+    return value
+
+
+def at_least_two(text: str) -> int:
+    """An argparse type: a whole number of deals, at least 2 (a confidence interval needs two samples)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"{text!r} is too few: evaluate at least 2 deals")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """An argparse type: a whole number of at least 0 (a seed)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+    return value
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Parse the arguments (bad ones: a usage message and exit status 2), train, evaluate, print the results."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--minutes", type=float, default=3.0, help="training time (default 3)")
-    parser.add_argument("--eval-deals", type=int, default=400, help="deals per evaluation (default 400)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--learning-rate", type=float, default=0.002)
+    parser.add_argument("--minutes", type=positive_float, default=3.0, help="training time, above 0 (default 3)")
+    parser.add_argument(
+        "--eval-deals", type=at_least_two, default=400, help="deals per evaluation, at least 2 (default 400)"
+    )
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="random seed, 0 or more (default 0)")
+    parser.add_argument(
+        "--learning-rate", type=positive_float, default=0.002, help="step size, a finite number above 0 (default 0.002)"
+    )
     args = parser.parse_args(argv)
 
     policy = LinearPolicy(np.random.default_rng(args.seed))

@@ -45,7 +45,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from mizerka.cards import CARDS
+from mizerka.cards import CARDS, CardSet
 from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play
 from mizerka.rules import Contract
 
@@ -61,6 +61,7 @@ __all__ = [
     "EnvActionError",
     "IllegalEnvActionError",
     "ObservationEncoder",
+    "PendingMarksError",
     "action_name",
     "check_action_id",
     "legal_action_ids",
@@ -87,6 +88,40 @@ class ActionOutOfRangeError(EnvActionError):
 
 class IllegalEnvActionError(EnvActionError):
     """An action id the rules forbid in the current position; the message names the reason."""
+
+
+class PendingMarksError(ValueError):
+    """Pending discard marks that are not a mask of cards in the observing seat's hand.
+
+    The marks are a 52-bit mask (bit ``13 * suit + rank`` per card) of cards the seat holds: a negative number,
+    a bit above 51 or a card the seat does not hold is refused, since it would be encoded as a card it may not
+    see or, for a bit above 51, written into another part of the tensor.
+    """
+
+
+def check_pending(observation: Observation, pending: int) -> None:
+    """Raise :class:`PendingMarksError` unless *pending* is a mask of cards in *observation*'s hand.
+
+    Two integer tests on the hot path: a mask of held cards has no bit outside ``hand.mask`` (a negative number
+    has infinitely many, in Python's two's-complement view, so it fails the same test).
+
+    >>> from mizerka import Deal
+    >>> check_pending(Deal.random(3, dealer=0).observation(1), -1)
+    Traceback (most recent call last):
+    ...
+    mizerka.envs.encoding.PendingMarksError: pending discard marks -1 are negative: they must mark cards in the hand
+    """
+    if pending and pending & ~observation.hand.mask:
+        if isinstance(pending, bool) or not isinstance(pending, int):
+            raise PendingMarksError(f"pending discard marks must be an int mask of cards, not {type(pending).__name__}")
+        if pending < 0:
+            problem = "are negative"
+        elif pending >> 52:
+            problem = "have bits above 51 (no such card)"
+        else:
+            outside = CardSet(pending & ~observation.hand.mask)
+            problem = f"mark cards not in the hand ({' '.join(str(card) for card in outside)})"
+        raise PendingMarksError(f"pending discard marks {pending} {problem}: they must mark cards in the hand")
 
 
 def check_action_id(action: object) -> int:
@@ -140,9 +175,14 @@ def legal_action_ids(observation: Observation, pending: int = 0) -> list[int]:
     """The legal ids for the observing seat, ascending (empty when it is not its turn).
 
     *pending* is the mask of the cards it has marked so far in its exchange.
+
+    Raises:
+        PendingMarksError: when *pending* is not a mask of cards in the seat's hand.
     """
     if not observation.is_my_turn():
         return []
+    if pending:
+        check_pending(observation, pending)
     phase = observation.phase
     if phase is Phase.PLAY:
         return sorted(int(a.card) for a in observation.legal_actions if isinstance(a, Play))
@@ -191,8 +231,6 @@ def illegal_reason(observation: Observation, pending: int, action: int) -> str |
 
 def pending_exchange(pending: int) -> Exchange:
     """The exchange that ``done`` makes from a mask of marks."""
-    from mizerka.cards import CardSet
-
     return Exchange(CardSet(pending))
 
 
@@ -270,7 +308,9 @@ class ObservationEncoder:
         """The observation tensor (written into *out* when given, else a new array).
 
         Raises:
-            ValueError: for a spectator's observation (no seat) or a table of four.
+            ValueError: for a spectator's observation (no seat), a table of four, or an *out* that is not a
+                float array of shape ``(OBSERVATION_SIZE,)``.
+            PendingMarksError: when *pending* is not a mask of cards in the seat's hand.
         """
         obs = observation
         rules = obs.rules
@@ -278,8 +318,15 @@ class ObservationEncoder:
             raise ValueError("an observation tensor is built for a seat, not for a spectator")
         if rules.n_seats != 3:
             raise ValueError(f"the observation tensor covers three-seat tables, not {rules.n_seats}")
-        tensor = np.zeros(OBSERVATION_SIZE, np.float32) if out is None else out
-        if out is not None:
+        if out is None:
+            tensor = np.zeros(OBSERVATION_SIZE, np.float32)
+        else:
+            if not isinstance(out, np.ndarray) or out.shape != (OBSERVATION_SIZE,):
+                shape = getattr(out, "shape", type(out).__name__)
+                raise ValueError(f"out must be a float array of shape ({OBSERVATION_SIZE},), not {shape}")
+            if not np.issubdtype(out.dtype, np.floating):
+                raise ValueError(f"out must be a float array (float32 is the tensor's dtype), not {out.dtype}")
+            tensor = out
             tensor.fill(0.0)
         self.fill(tensor, obs, obs.seat, pending)
         return tensor
@@ -297,7 +344,13 @@ class ObservationEncoder:
 
         The one-hot parts are collected as a list of indices and written in one scatter, which keeps the
         encoder cheap next to the engine (a few tens of microseconds).
+
+        Raises:
+            PendingMarksError: when *pending* is not a mask of cards in the observing seat's hand (a spectator
+                has no hand, so it may have no marks).
         """
+        if pending:
+            check_pending(obs, pending)
         at = _START
         ones: list[int] = []
         values: dict[int, float] = {}

@@ -242,6 +242,8 @@ class MizerkaState(pyspiel.State):  # type: ignore[misc]
             if len(self.deck) == 52:
                 self._box = _DealBox(Deal(self.deck, rules=self.rules, dealer=self.dealer))
             return
+        if deal.phase is Phase.DONE:
+            raise IllegalEnvActionError(f"illegal action {action}: the deal is over (the state is terminal)")
         if not self._is_legal(deal, action):
             player = deal.to_move
             obs = deal.observation(player)
