@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from textual.widgets import RichLog
 
 from mizerka.rules import parse_variant
+from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, SheetDialog
 from mizerka.tui.command import build_app, play_command
 from tui_helpers import logged, pause_until
 
@@ -63,3 +64,28 @@ def test_a_discard_not_in_the_hand_is_refused_in_the_players_words() -> None:
     refused = [line for line in result.output.splitlines() if line.startswith("Not accepted")]
     assert refused == ["Not accepted: 2♥ is not in your hand"], result.output
     assert result.output.count("Cards to discard") == 2
+
+
+def test_the_sheet_and_the_help_open_over_the_contract_and_exchange_dialogs() -> None:
+    """``p`` and F1, which the footer shows, open the score sheet (whose contracts are left) and the keys over the
+    contract choice and the exchange (they did nothing there); closing the page gives the dialog back."""
+
+    async def run() -> None:
+        app = build_app(seed=4, rules=parse_variant("standard,first_dealer=2"), seat=0, name="You",
+                        opponents="random", bot_delay=0)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            for dialog, answer in ((ContractDialog, "h"), (ExchangeDialog, "enter")):
+                assert isinstance(app.screen, dialog), type(app.screen)
+                for key, page in (("p", SheetDialog), ("f1", InfoDialog)):
+                    await pilot.press(key)
+                    await pilot.pause(0.2)
+                    assert isinstance(app.screen, page), (dialog, key, type(app.screen))
+                    await pilot.press("space")  # any other key closes the page
+                    await pilot.pause(0.2)
+                    assert isinstance(app.screen, dialog), (dialog, key, type(app.screen))
+                await pilot.press(answer)
+                await pause_until(pilot, lambda shown=dialog: not isinstance(app.screen, shown), tries=50)
+            await pilot.press("ctrl+q")
+
+    asyncio.run(run())

@@ -79,6 +79,8 @@ class ContractDialog(ModalScreen[Contract]):
         Binding("left", "move(-1)", "previous"), Binding("right", "move(1)", "next"),
         Binding("enter", "choose", "choose"), Binding("r", "app.review", "review last deal"),
         Binding("u", "app.undo", "undo", show=False),  # refused, with the reason: nothing to take back yet
+        # the score sheet (whose contracts are left) and the keys, over the dialog, which is back when they close
+        Binding("p", "app.sheet", "points sheet"), Binding("f1", "app.help", "help"),
     ]
 
     def __init__(self, obs: Observation) -> None:
@@ -131,6 +133,7 @@ class ExchangeDialog(ModalScreen[CardSet]):
         Binding("space", "mark", "mark/unmark"), Binding("enter", "confirm", "exchange once"),
         Binding("r", "app.review", "review last deal"),
         Binding("u", "app.undo", "undo", show=False),  # refused, with the reason: no card of yours yet
+        Binding("p", "app.sheet", "points sheet"), Binding("f1", "app.help", "help"),
     ]
 
     def __init__(self, obs: Observation) -> None:
