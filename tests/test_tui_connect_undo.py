@@ -215,6 +215,10 @@ def test_full_screen_takes_a_card_back(server: ThreadServer) -> None:
                         await pause_until(pilot, lambda: "Cannot undo" in log_text(app), pause=0.02)
                     await pilot.press("enter")  # keep
                 elif table.my_turn() and app._pending is None and table.view["phase"] == "play":
+                    if not refused:  # no exchange dialog: the talon was emptied before our turn (a random bot may
+                        refused = True  # draw all 13 cards); refused here, before our first card, instead
+                        await pilot.press("u")
+                        await pause_until(pilot, lambda: "Cannot undo" in log_text(app), pause=0.02)
                     if card is None:
                         card = app.playable()[app.cursor]
                         await pilot.press("enter")
