@@ -29,8 +29,10 @@ NAMES = ("Ala", "Bolek", "Cezary")
 MISTAKE_TRICKS = (1, 5, 11)  # the first player with a costly card in these tricks plays it
 
 
-def known_errors_record() -> tuple[MatchRecord, dict[tuple[int, int, Card], int]]:
-    """A one-deal record: best cards everywhere but one costly card in each trick of MISTAKE_TRICKS."""
+def known_errors_record(mistake_tricks: tuple[int, ...] = MISTAKE_TRICKS, *, cheapest: bool = False
+                        ) -> tuple[MatchRecord, dict[tuple[int, int, Card], int]]:
+    """A one-deal record: best cards everywhere but one costly card in each trick of *mistake_tricks* (the
+    costliest card, or with *cheapest* the least costly one)."""
     match = Match(players=list(NAMES), seed=4)
     bot = make_bot("rules", seed=4)
     deal = match.deal
@@ -43,10 +45,10 @@ def known_errors_record() -> tuple[MatchRecord, dict[tuple[int, int, Card], int]
         values = solve_all(Position.from_deal(deal), seat)
         best = min(values.values()) if avoid else max(values.values())
         card = min(c for c, v in values.items() if v == best)
-        if trick_no in MISTAKE_TRICKS and not any(t == trick_no for t, _, _ in injected):
+        if trick_no in mistake_tricks and not any(t == trick_no for t, _, _ in injected):
             costly = {c: abs(v - best) for c, v in values.items() if v != best}
             if costly:
-                card = max(costly, key=lambda c: (costly[c], -c))
+                card = max(costly, key=lambda c: (-costly[c] if cheapest else costly[c], -c))
                 injected[trick_no, seat, card] = costly[card]
         match.push(Play(card))
     return MatchRecord.from_match(match), injected
@@ -104,6 +106,19 @@ def test_text_report(known: tuple[MatchRecord, dict[tuple[int, int, Card], int],
         line = next(ln for ln in text.splitlines() if f"trick {trick_no:>2}  {NAMES[seat]}" in ln and str(card) in ln)
         assert f"cost {cost} trick" in line
     assert "Summary" in text and all(name in text.split("Summary")[1] for name in NAMES)
+
+
+def test_the_summary_says_one_error_and_one_trick_in_the_singular() -> None:
+    """It said "1 errors, 1 tricks lost"; the columns still line up."""
+    record, injected = known_errors_record((1,), cheapest=True)
+    assert list(injected.values()) == [1]
+    analysis = analyse(record)
+    lines = format_analysis(analysis, unicode=False).split("Summary\n")[1].splitlines()
+    (seat,) = {seat for _, seat, _ in injected}
+    assert lines[seat].endswith(" 1 error,   1 trick lost"), lines[seat]
+    others = [line for i, line in enumerate(lines) if i != seat]
+    assert all(line.endswith(" 0 errors,  0 tricks lost") for line in others), others
+    assert len({line.index("error") for line in lines}) == 1
 
 
 def test_command_json(known: tuple[MatchRecord, dict[tuple[int, int, Card], int], MatchAnalysis],

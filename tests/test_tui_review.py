@@ -198,7 +198,8 @@ def test_the_review_screen_after_a_deal() -> None:
                 assert verdict_text(screen.review, i, lambda c: c.unicode()) in line
                 assert ("✗" in line) == p.is_error
             for s in screen.review.summary():
-                assert f"{s.judged:>2} cards with a choice, {s.errors:>2} error" in text
+                cards = "card with a choice, " if s.judged == 1 else "cards with a choice,"
+                assert f"{s.judged:>2} {cards} {s.errors:>2} error" in text
             assert "extra tricks taken" in text
             # navigation: down moves the cursor, End goes to the last trick, Home back to the first
             await pilot.press("down", "down")

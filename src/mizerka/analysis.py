@@ -48,7 +48,7 @@ from mizerka.record import DealRecord, MatchRecord, RecordError, read
 from mizerka.rules import Contract
 
 __all__ = ["CardVerdict", "DealAnalysis", "DealFacts", "ExchangeFacts", "MatchAnalysis", "PlayerSummary", "analyse",
-           "analyse_command", "analyse_deal", "deal_facts"]
+           "analyse_command", "analyse_deal", "counted_noun", "deal_facts"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -360,9 +360,21 @@ def format_analysis(analysis: MatchAnalysis, *, unicode: bool = True) -> str:
         lines.append("")
     lines.append("Summary")
     for s in analysis.summary():
-        lines.append(f"  {s.name:<{width}}  {s.judged:>3} cards with a choice, {s.errors:>2} errors, "
-                     f"{s.cost:>2} tricks lost")
+        cards = counted_noun(s.judged, "card", " with a choice,")
+        mistakes = counted_noun(s.errors, "error", ",")
+        lines.append(f"  {s.name:<{width}}  {s.judged:>3} {cards} {s.errors:>2} {mistakes} "
+                     f"{s.cost:>2} {counted_noun(s.cost, 'trick', ' lost')}".rstrip())
     return "\n".join(lines)
+
+
+def counted_noun(n: int, word: str, after: str = "") -> str:
+    """*word* (then *after*) after a count of one, its plural otherwise, padded to the plural's width so that the
+    columns of a per-player summary line up (here and in the full-screen review).
+
+    >>> [counted_noun(1, "error", ",") + "|", counted_noun(2, "error", ",") + "|"]
+    ['error, |', 'errors,|']
+    """
+    return f"{word}{after} " if n == 1 else f"{word}s{after}"
 
 
 _DEAL_RANGE = re.compile(r"([0-9]+)(?:\s*-\s*([0-9]+))?")

@@ -27,6 +27,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Static
 
+from mizerka.analysis import counted_noun
 from mizerka.cards import Card, CardSet
 from mizerka.cli import suit_order
 from mizerka.match import Match
@@ -283,8 +284,9 @@ class ReviewScreen(ModalScreen[None]):
         lost = "extra tricks taken" if review.analysis.contract.is_mizerka else "tricks lost"
         lines = ["[b]Per player[/b]"]
         for s in review.summary():
-            lines.append(f"  {literal(self.who(s.seat).ljust(width))}  {s.judged:>2} cards with a choice, "
-                         f"{s.errors:>2} error{'s' if s.errors != 1 else ' '}, {s.cost:>2} {lost}")
+            lines.append(f"  {literal(self.who(s.seat).ljust(width))}  {s.judged:>2} "
+                         f"{counted_noun(s.judged, 'card', ' with a choice,')} "
+                         f"{s.errors:>2} {counted_noun(s.errors, 'error', ',')} {s.cost:>2} {lost}")
         lines.append("")
         lines.append("[dim]A card's value is the tricks its player ends the deal with under perfect play, the "
                      "other two playing against him (double dummy: the solver sees every card).[/]")
