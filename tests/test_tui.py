@@ -135,6 +135,7 @@ async def _test_typed_card_last_trick_sheet_hint_and_help() -> None:
         await pilot.press("question_mark")
         await pilot.pause()
         assert "Hint (" in screen_text(app)
+        assert "expected" in screen_text(app)  # the figures say what they are (they were bare numbers)
         await pilot.press("f1")
         await pilot.pause()
         assert "Keys" in screen_text(app)

@@ -57,7 +57,7 @@ from mizerka.rules import STANDARD, Contract, Role, Rules
 from mizerka.undo import UndoError, take_back
 
 __all__ = ["RECORD_AT_SERVER", "Chooser", "QuitGame", "RecordFile", "TerminalGame", "ascii_text", "check_record_path",
-           "counted", "play_command", "refusal_text", "signed", "write_atomically"]
+           "counted", "hint_text", "play_command", "refusal_text", "signed", "write_atomically"]
 
 Chooser = Callable[[Observation], Action]
 """A computer seat: given its observation, return its action."""
@@ -151,6 +151,48 @@ def refusal_text(obs: Observation, card: Card, *, playable: bool = True, unicode
 def signed(value: int) -> str:
     """A score as the score sheet writes it: ``+3``, ``-2``, and ``0`` (no sign) for nothing."""
     return f"{value:+d}" if value else "0"
+
+
+def hint_text(source: str, action: str, evaluations: Mapping[str, float], *, unicode: bool = True) -> str:
+    """A hint as the terminal games write it: the advised action, then what the figures are, the bot's expected
+    score of its best candidates (the advised one first, at most four; cards shown as the game shows them).
+
+    *source* says whose advice it is (``"expert bot, from your view only"``); *action* and the keys of
+    *evaluations* are action texts (``"6C"``, ``"exchange 5H 2D"``, ``"NT"``).  For a contract the figures
+    are this deal's score only: the bot also keeps the better contracts for later deals, so its choice need
+    not be the highest figure, and the text says so.
+
+    >>> hint_text("expert bot", "6C", {"6C": 2.29, "JC": 2.06, "5D": 1.9})
+    'Hint (expert bot): 6♣   expected score: 6♣ +2.3, J♣ +2.1, 5♦ +1.9'
+    >>> print(hint_text("expert bot", "NT", {"C": -0.84, "NT": -1.35, "MZ": -2.8}, unicode=False))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Hint (expert bot): NT   expected score in this deal: NT -1.4, C -0.8, MZ -2.8 (the choice also keeps the
+    better contracts for later deals)
+    """
+    def shown(text: str) -> str:
+        with contextlib.suppress(ValueError):
+            card = Card.from_str(text)
+            return card.unicode() if unicode else str(card)
+        return text
+
+    text = f"Hint ({source}): {shown(action)}"
+    figures = sorted(evaluations.items(), key=lambda kv: (kv[0] != action, -kv[1]))[:4]
+    if not figures:
+        return text
+    is_contract = all(_is_contract(key) for key, _ in figures)
+    text += ("   expected score in this deal: " if is_contract else "   expected score: ")
+    text += ", ".join(f"{shown(key)} {value:+.1f}" for key, value in figures)
+    if is_contract:
+        text += " (the choice also keeps the better contracts for later deals)"
+    return text
+
+
+def _is_contract(text: str) -> bool:
+    try:
+        Contract.from_str(text)
+    except ValueError:
+        return False
+    return True
 
 
 class QuitGame(Exception):

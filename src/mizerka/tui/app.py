@@ -33,7 +33,7 @@ from mizerka.cards import CARDS, Card, CardSet, Suit
 from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play
 from mizerka.match import Match
 from mizerka.rules import Contract, Role
-from mizerka.terminal import RecordFile, counted, refusal_text, signed
+from mizerka.terminal import RecordFile, counted, hint_text, refusal_text, signed
 from mizerka.tui.model import TableModel, UndoError
 from mizerka.tui.review import check_reviewable, deal_range
 from mizerka.tui.review_screen import Reviews, ReviewScreen, call_from_worker, literal, rich_markup
@@ -782,12 +782,8 @@ class MizerkaApp(TableApp):
             self.log_line("(The hint came after the table moved on; ask again with ?.)")
             return
         action, evaluations = result
-        shown = action.card.unicode() if isinstance(action, Play) else str(action)
-        text = f"Hint ({self.model.hint_level} bot, from your view only): {shown}"
-        if evaluations:
-            best = sorted(evaluations.items(), key=lambda kv: -kv[1])[:4]
-            text += "   " + ", ".join(f"{k} {v:+.1f}" for k, v in best)
-        self.log_line(text)
+        self.log_line(hint_text(f"{self.model.hint_level} bot, from your view only", str(action), evaluations,
+                                unicode=self.unicode))
         if isinstance(action, Play):
             self.point_at(action.card)
 

@@ -69,7 +69,7 @@ from typing import TYPE_CHECKING, Any
 from mizerka.cards import Card, CardSet
 from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play, Trick
 from mizerka.rules import Contract, Rules, RulesError, parse_variant
-from mizerka.terminal import HELP_TEXT, UNDO_HELP_TEXT, QuitGame, TerminalGame, ascii_text, signed
+from mizerka.terminal import HELP_TEXT, UNDO_HELP_TEXT, QuitGame, TerminalGame, ascii_text, hint_text, signed
 from mizerka.tui.review import REMOTE_REVIEW
 
 if TYPE_CHECKING:
@@ -1746,12 +1746,8 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
         reply = table.hint()
         if reply["type"] == "error":
             return f"No hint: {reply['message']}"
-        text = f"Hint ({reply['bot']} bot): {reply['action']}"
-        evaluations = reply.get("evaluations") or {}
-        if evaluations:
-            best = sorted(evaluations.items(), key=lambda kv: -kv[1])[:4]
-            text += "   " + ", ".join(f"{k} {v:+.1f}" for k, v in best)
-        return text
+        return hint_text(f"{reply['bot']} bot", str(reply["action"]), reply.get("evaluations") or {},
+                         unicode=self.unicode)
 
     # -- what happened --------------------------------------------------------------------------------------
 

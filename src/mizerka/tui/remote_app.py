@@ -44,7 +44,7 @@ from textual.widgets.option_list import Option
 from mizerka.cards import CARDS, Card, CardSet
 from mizerka.deal import Observation, Phase, Play
 from mizerka.rules import Contract
-from mizerka.terminal import counted, signed
+from mizerka.terminal import counted, hint_text, signed
 from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, TableApp, card_markup, sorted_hand
 from mizerka.tui.remote import (
     CHAT_PRESET_TEXTS,
@@ -387,11 +387,8 @@ class RemoteApp(TableApp):
             self._pending = None
         elif kind == "hint" and ident == self._hint:
             self._hint = None
-            text = literal(f"Hint ({message.get('bot')} bot, from the server): {message.get('action')}")
-            best = sorted(message.get("evaluations", {}).items(), key=lambda kv: -kv[1])[:4]
-            if best:
-                text += "   " + literal(", ".join(f"{k} {v:+.1f}" for k, v in best))
-            self.log_line(text)
+            self.log_line(literal(hint_text(f"{message.get('bot')} bot, from the server", str(message.get("action")),
+                                            message.get("evaluations") or {})))
             with contextlib.suppress(ValueError, AttributeError, IndexError):
                 self.point_at(Card.from_str(str(message.get("action")).split()[-1]))
         self.update()
