@@ -27,6 +27,7 @@ import json
 import math
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -136,26 +137,28 @@ def positive_float(text: str) -> float:
     return value
 
 
-def at_least_two(text: str) -> int:
-    """An argparse type: a whole number of deals, at least 2 (a confidence interval needs two samples)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 2:
-        raise argparse.ArgumentTypeError(f"{text!r} is too few: evaluate at least 2 deals")
-    return value
+def whole_number(least: int, too_small: str) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least *least*; *too_small* is the refusal's reason after the text.
+
+    >>> whole_number(2, "is too few: evaluate at least 2 deals")("1")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '1' is too few: evaluate at least 2 deals
+    """
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{text!r} {too_small}")
+        return value
+    return parse
 
 
-def non_negative_int(text: str) -> int:
-    """An argparse type: a whole number of at least 0 (a seed)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
-    return value
+at_least_two = whole_number(2, "is too few: evaluate at least 2 deals")
+"""A number of deals: a confidence interval needs two samples."""
+non_negative_int = whole_number(0, "must be 0 or more")
+"""A seed."""
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
