@@ -64,6 +64,28 @@ def _play_random(env, seed: int) -> tuple[dict[str, float], list[list[int]]]:
     return returns, deal_scores
 
 
+def test_every_agent_reads_each_deals_scores_at_its_next_turn() -> None:
+    """In match mode ``info["deal_scores"]`` reached only the agent that moved next: the step after the deal's
+    end cleared every agent's info, so the other two never saw it."""
+    env = mizerka_v0.env(mode="match")
+    env.reset(seed=5)
+    rng = random.Random(5)
+    ended: list[list[int]] = []
+    seen: dict[str, list[list[int]]] = {a: [] for a in env.possible_agents}
+    for agent in env.agent_iter():
+        obs, _reward, terminated, truncated, info = env.last()
+        if "deal_scores" in info:
+            seen[agent].append(info["deal_scores"])
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
+        if env.unwrapped.table.last_scores is not None:
+            ended.append(list(env.unwrapped.table.last_scores))
+    assert len(ended) == 18
+    assert all(scores == ended for scores in seen.values()), {a: len(s) for a, s in seen.items()}
+
+
 def test_a_deal_pays_its_scores() -> None:
     env = mizerka_v0.env()
     returns, deals = _play_random(env, 3)

@@ -201,8 +201,12 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         if scores is not None:
             for i, a in enumerate(self.possible_agents):
                 self.rewards[a] = float(scores[i])
-        for a in self.agents:
-            self.infos[a] = {} if scores is None else {"deal_scores": list(scores)}
+        # an info lasts until its agent acts again, like its accumulated reward: every agent reads a deal's
+        # scores at its next turn (``last()``), not only the one that moves next
+        self.infos[agent] = {}
+        if scores is not None:
+            for a in self.agents:
+                self.infos[a] = {"deal_scores": list(scores)}
         if table.is_over():
             for a in self.agents:
                 self.terminations[a] = True
