@@ -78,7 +78,8 @@ def test_a_budget_for_a_level_that_does_not_play_is_refused() -> None:
 
 
 def test_a_level_budgeted_twice_gets_both_fields(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``--budget rules:worlds=2 --budget rules:time=5`` kept only the second: the worlds were dropped silently."""
+    """``--budget pimc:worlds=2 --budget pimc:time=5`` kept only the second: the worlds were dropped silently.
+    (It was written with the rules level, which since session 21 refuses fields it never reads.)"""
     seen: list[list[Budget | None]] = []
     real = run_arena
 
@@ -87,9 +88,9 @@ def test_a_level_budgeted_twice_gets_both_fields(monkeypatch: pytest.MonkeyPatch
         return real(*args, **kwargs)
 
     monkeypatch.setattr(mizerka.bots.cli, "run_arena", spy)
-    result = CliRunner().invoke(cli, ["arena", *FAST, "-n", "1", *TINY_VARIANT, "--backend", "serial",
-                                      "--budget", "rules:worlds=2", "--budget", "rules:time=5",
-                                      "--budget", "rules:worlds=3"])
+    result = CliRunner().invoke(cli, ["arena", "pimc", "random", "random", "-n", "1", *TINY_VARIANT,
+                                      "--backend", "serial", "--budget", "pimc:worlds=2", "--budget", "pimc:time=5",
+                                      "--budget", "pimc:worlds=3"])
     assert result.exit_code == 0, result.output
     assert seen == [[Budget(time=5.0, worlds=3), None, None]]
 

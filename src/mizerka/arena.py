@@ -38,6 +38,7 @@ import itertools
 import json
 import math
 import os
+import re
 import statistics
 import time
 import traceback
@@ -47,7 +48,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Literal
 
-from mizerka.bots import BOT_LEVELS, Budget, UnknownBotError, make_bot
+from mizerka.bots import BOT_LEVELS, Budget, level_name, make_bot
 from mizerka.deal import KEEP, Action, Phase
 from mizerka.match import Match
 from mizerka.rules import STANDARD, Rules, RulesError
@@ -62,6 +63,7 @@ __all__ = [
     "Incident",
     "match_seed",
     "play_duplicate",
+    "record_name",
     "run_arena",
     "seatings",
     "stand_in",
@@ -146,15 +148,38 @@ def match_seed(seed: int, index: int) -> int:
 
 _T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+"""Student's t quantile t(0.975, df) for df = 1 … 30 (standard tables, three decimals)."""
+_Z975 = statistics.NormalDist().inv_cdf(0.975)
+
+
+def t975(df: int) -> float:
+    """Student's t quantile t(0.975, *df*): the factor of a two-sided 95% interval of a mean over df + 1 values.
+
+    The table up to 30 degrees of freedom; beyond, the Cornish-Fisher expansion of t around the normal quantile
+    z = 1.95996 to the 1/df⁴ term, within 1e-4 of the exact value there (and tending to z, never reaching it).
+
+    >>> [round(t975(df), 4) for df in (40, 60, 120)]
+    [2.0211, 2.0003, 1.9799]
+    """
+    if df < 1:
+        raise ValueError(f"Student's t needs at least 1 degree of freedom, not {df}")
+    if df <= len(_T95):
+        return _T95[df - 1]
+    z = _Z975
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
 
 
 def ci95(values: Sequence[float]) -> float:
-    """Half-width of the 95% confidence interval of the mean (Student's t; 0 for fewer than two values)."""
+    """Half-width of the 95% confidence interval of the mean (Student's t for every count, :func:`t975`; 0 for
+    fewer than two values)."""
     n = len(values)
     if n < 2:
         return 0.0
-    t = _T95[n - 2] if n - 1 <= len(_T95) else 1.96
-    return t * statistics.stdev(values) / math.sqrt(n)
+    return t975(n - 1) * statistics.stdev(values) / math.sqrt(n)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -388,7 +413,39 @@ def _save_record(match: Match, folder: Path, index: int, table: int, job: _Job) 
     record = MatchRecord.from_match(
         match, event="mizerka arena", tags={"ArenaSeed": str(job.seed), "ArenaMatch": str(index), "Table": str(table)}
     )
-    (folder / f"match{index:05d}-table{table}.json").write_text(record.to_json(), encoding="utf-8")
+    (folder / record_name(index, table)).write_text(record.to_json(), encoding="utf-8")
+
+
+def record_name(index: int, table: int) -> str:
+    """The file name of the record of duplicate match *index*, table *table*, in a run's records' folder.
+
+    >>> record_name(7, 2)
+    'match00007-table2.json'
+    """
+    return f"match{index:05d}-table{table}.json"
+
+
+_RECORD_NAME = re.compile(r"match(\d+)-table(\d+)\.json")
+
+
+def _check_no_records(folder: Path, indices: range, tables: int) -> None:
+    """Refuse a folder that already holds a file this run would write: another run's record would be replaced
+    without a word, and a shorter run would leave the folder mixing two runs under one naming scheme.  The folder
+    is listed once (not one look-up per record, which a run of a million matches would pay before its first)."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError as error:
+        raise ArenaError(f"cannot save records in {str(folder)!r}: {error.strerror or error}") from None
+    for name in names:
+        found = _RECORD_NAME.fullmatch(name)
+        if found is None:
+            continue
+        index, table = int(found[1]), int(found[2])
+        if index in indices and table < tables and record_name(index, table) == name:
+            raise ArenaError(
+                f"{str(folder)!r} already holds {name!r}, a record this run would write (over another run's): "
+                "choose an empty or new folder for the records"
+            )
 
 
 def _check_options(seed: object, rules: object, decision_limit: object, progress: object) -> None:
@@ -423,8 +480,7 @@ def _check(bots: Sequence[str], matches: int, rules: Rules, workers: int | None,
     if len(bots) != rules.n_seats:
         raise ArenaError(f"the {rules.name} game seats {rules.n_seats} bots, not {len(bots)}")
     for name in bots:
-        if name not in BOT_LEVELS:
-            raise UnknownBotError(f"unknown bot {name!r} (expected one of: {', '.join(BOT_LEVELS)})")
+        level_name(name)  # an UnknownBotError naming it
     if not isinstance(matches, int) or isinstance(matches, bool) or matches < 1:
         raise ArenaError(f"matches must be a whole number of at least 1, not {matches!r}")
     if workers is not None and (not isinstance(workers, int) or isinstance(workers, bool) or workers < 1):
@@ -462,7 +518,8 @@ def run_arena(
     """Play *matches* duplicate matches between *bots* (one name per seat) and return the results.
 
     Args:
-        bots: bot level names, as many as the rules seat (three in the standard game).
+        bots: bot level names, as many as the rules seat (three in the standard game); case does not matter
+            (:func:`~mizerka.bots.level_name`), the result names them in lower case.
         matches: duplicate matches to play; each is ``n!`` whole matches on the same deck orders.
         seed: the arena seed; everything else is derived from it.
         rules: the variant.
@@ -470,7 +527,8 @@ def run_arena(
         workers: processes (or Ray tasks in flight) for the ``process`` / ``ray`` backends; default: CPUs.
         backend: ``"process"`` (default), ``"serial"`` or ``"ray"`` (needs the ``ray`` extra).
         decision_limit: seconds a decision may take before it is reported (default: 1.5 × a time budget + 0.05 s).
-        record_dir: save every table's match record (JSON, :mod:`mizerka.record`) in this folder.
+        record_dir: save every table's match record (JSON, :mod:`mizerka.record`) in this folder, as
+            :func:`record_name`; a folder that already holds a file of that name for this run is refused.
         progress: called with ``(done, total)`` after each duplicate match.
         tables: ``"all"`` seat permutations per duplicate match (default) or their ``"rotations"`` only
             (:func:`seatings`).
@@ -490,8 +548,10 @@ def run_arena(
         except RulesError as error:
             raise ArenaError(f"cannot save records of these rules: {error}") from None
         _check_record_dir(Path(record_dir))
+        _check_no_records(Path(record_dir), range(start, start + matches), len(seatings(len(bots), tables)))
     job = _Job(
-        tuple(bots), tuple(budgets) if budgets is not None else (None,) * len(bots), rules, seed, decision_limit,
+        tuple(level_name(name) for name in bots),  # 'PIMC' plays, and is reported, as 'pimc'
+        tuple(budgets) if budgets is not None else (None,) * len(bots), rules, seed, decision_limit,
         None if record_dir is None else str(record_dir), tables,
     )
     indices = range(start, start + matches)

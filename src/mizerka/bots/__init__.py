@@ -55,6 +55,7 @@ __all__ = [
     "NotMyTurnError",
     "UnknownBotError",
     "exchange_limit",
+    "level_name",
     "make_bot",
     "warm_up",
     "warm_up_in_background",
@@ -85,6 +86,25 @@ BOT_LEVELS: Final[dict[str, BotLevel]] = {
 """The levels, weakest first: name → :class:`BotLevel`."""
 
 
+def level_name(name: object) -> str:
+    """The canonical name of the level *name* names: case and surrounding spaces do not matter.
+
+    Every place that reads a level's name (:func:`make_bot`, the arena, ``mizerka play --opponents``,
+    ``mizerka arena`` and its ``--budget``) reads it through this function, so that one accepts what another
+    does, and reports it in this form.
+
+    >>> level_name(" PIMC ")
+    'pimc'
+
+    Raises:
+        UnknownBotError: for a name that is no level (or not text).
+    """
+    key = name.strip().lower() if isinstance(name, str) else None
+    if key is None or key not in BOT_LEVELS:
+        raise UnknownBotError(f"unknown bot {name!r} (expected one of: {', '.join(BOT_LEVELS)})")
+    return key
+
+
 def make_bot(name: str, *, seed: int | None = None, budget: Budget | None = None) -> Bot:
     """A bot of the named level.
 
@@ -97,10 +117,7 @@ def make_bot(name: str, *, seed: int | None = None, budget: Budget | None = None
         UnknownBotError: for a name that is no level.
         BudgetError: for a budget that is not a :class:`Budget`.
     """
-    key = name.strip().lower() if isinstance(name, str) else name
-    level = BOT_LEVELS.get(key) if isinstance(key, str) else None
-    if level is None:
-        raise UnknownBotError(f"unknown bot {name!r} (expected one of: {', '.join(BOT_LEVELS)})")
+    level = BOT_LEVELS[level_name(name)]
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise BotError(f"a bot's seed must be an int, not {seed!r}")
     return level.bot_class(seed=seed, budget=budget)

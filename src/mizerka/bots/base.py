@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from mizerka.cards import CARDS, CardSet
-from mizerka.deal import Action, Exchange, Observation, Phase
+from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play
 from mizerka.rules import Rules
 
 __all__ = [
@@ -201,6 +201,42 @@ def observation_key(observation: Observation) -> str:
     return hashlib.sha256(" ".join(parts).encode()).hexdigest()
 
 
+def _check_observation(observation: Observation) -> None:
+    """Refuse, with a :class:`BotError` naming the problem, an observation no deal can produce on the seat's turn.
+
+    An observation built or edited by a program (not by :meth:`~mizerka.deal.Deal.observation`) may leave the
+    seat nothing to decide with: no legal action in the contract choice or the play, an empty hand in the play, a
+    legal card the hand does not hold.  A level would fail on it deep inside its search with an ``IndexError`` or a
+    message that names nothing; this check runs once per decision, before any level, and costs a few
+    comparisons (at most one per legal action, thirteen at most).  It does not prove the observation
+    consistent (a sampler does that where it needs to); it catches what would make a decision impossible.
+    """
+    seat, phase, legal = observation.seat, observation.phase, observation.legal_actions
+    if seat is None or not 0 <= seat < len(observation.hand_sizes):
+        raise BotError(f"the observation's seat {seat!r} is not a seat of its deal")
+    if phase is Phase.EXCHANGE:
+        return  # any subset of the hand up to the talon's size: legal_actions is empty there by design
+    if phase is Phase.PLAY and not observation.hand:
+        raise BotError(f"seat {seat} is to play a card but holds none: the observation is inconsistent")
+    if not legal:
+        where = "contract choice" if phase is Phase.CHOOSE else "play"
+        raise BotError(f"seat {seat} is to move in the {where} but the observation lists no legal action: it is "
+                       "inconsistent")
+    if phase is Phase.CHOOSE:
+        for action in legal:
+            if not isinstance(action, Choose):
+                raise BotError(f"the observation lists {action!r} as legal in the contract choice, which is no "
+                               "contract")
+    else:
+        hand = observation.hand
+        for action in legal:
+            if not isinstance(action, Play):
+                raise BotError(f"the observation lists {action!r} as legal in the play, which is no card to play")
+            if action.card not in hand:
+                raise BotError(f"the observation lists {action.card} as legal, but seat {seat}'s hand ({hand}) "
+                               "does not hold it")
+
+
 class Bot:
     """Base class of every bot.  Subclasses implement :meth:`choose`, :meth:`exchange` and :meth:`play`.
 
@@ -214,6 +250,19 @@ class Bot:
     badge: ClassVar[str] = "Bot"
     description: ClassVar[str] = ""
     default_budget: ClassVar[Budget] = Budget()
+    budget_fields: ClassVar[frozenset[str]] = frozenset()
+    """The :class:`Budget` fields this level's decisions read (``mizerka arena --budget`` refuses any other, which
+    would change nothing).  A subclass that does not set it reads what its :attr:`default_budget` sets, and the
+    time too when that sets a count (a search level stops on its clock as well as on its counts): derived once,
+    when the class is made, so the default budget stays the one place that says it."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "budget_fields" not in cls.__dict__:
+            default = cls.default_budget
+            counts = {name for name in ("worlds", "simulations") if getattr(default, name) is not None}
+            timed = {"time"} if counts or default.time is not None else set()
+            cls.budget_fields = frozenset(counts | timed)
 
     def __init__(self, *, seed: int | None = None, budget: Budget | None = None) -> None:
         if budget is not None and not isinstance(budget, Budget):
@@ -244,6 +293,8 @@ class Bot:
 
         Raises:
             NotMyTurnError: if the observation's seat is not to move.
+            BotError: for an observation no deal can produce on the seat's turn (no legal action in the contract
+                choice or the play, an empty hand in the play, a legal card the hand does not hold).
             BudgetError: for a *budget* that is not a :class:`Budget`.
             BotError: for an *rng* that is not a ``random.Random``.
         """
@@ -251,6 +302,7 @@ class Bot:
             raise BotError(f"a bot decides on an Observation, not {type(observation).__name__}")
         if not observation.is_my_turn():
             raise NotMyTurnError(f"seat {observation.seat} is not to move (seat {observation.to_move} is)")
+        _check_observation(observation)
         if budget is not None and not isinstance(budget, Budget):
             raise BudgetError(f"budget must be a Budget, not {type(budget).__name__}")
         if rng is not None and not isinstance(rng, random.Random):

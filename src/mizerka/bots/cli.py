@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from mizerka.arena import BACKENDS, TABLES, ArenaError, ArenaResult, run_arena
-from mizerka.bots import BOT_LEVELS, Budget, BudgetError, UnknownBotError
+from mizerka.bots import BOT_LEVELS, Budget, BudgetError, UnknownBotError, level_name
 from mizerka.rules import RulesError, parse_variant
 
 __all__ = ["arena_command"]
@@ -38,6 +38,15 @@ def _plot(result: ArenaResult, path: str) -> None:
     figure.tight_layout()
     figure.savefig(path, format=path.rsplit(".", 1)[-1].lower())  # by its suffix: '.png' is not saved as '.png.png'
     plt.close(figure)
+
+
+def _canonical(name: str) -> str:
+    """A level's name as :func:`~mizerka.bots.level_name` writes it, or *name* unchanged where it names no level
+    (the arena names an unknown bot, --budget an unknown level)."""
+    try:
+        return level_name(name)
+    except UnknownBotError:
+        return name
 
 
 @click.command("arena")
@@ -70,9 +79,11 @@ def arena_command(
     if not caught and not rules.zero_sum:  # a named variant such as seed002-literal: built without a warning
         click.echo(f"warning: variant {rules.name!r}: the quotas do not add up to the {rules.n_tricks} tricks of "
                    "a deal, so the scores are not zero-sum", err=True)
+    bots = tuple(map(_canonical, bots))  # 'PIMC' is the pimc level here too, as for make_bot and the arena
     overrides: dict[str, Budget] = {}
     for item in budgets:
-        name, sep, spec = item.partition(":")
+        level, sep, spec = item.partition(":")
+        name = _canonical(level)
         if not sep or name not in BOT_LEVELS:
             raise click.BadParameter(f"expected LEVEL:SPEC with a known level, not {item!r}", param_hint="--budget")
         try:
@@ -83,6 +94,12 @@ def arena_command(
             # a budget that would change nothing: most likely a typo for a level that plays
             raise click.BadParameter(f"{item!r}: no {name} bot plays in this arena (bots: {', '.join(bots)})",
                                      param_hint="--budget")
+        reads = BOT_LEVELS[name].bot_class.budget_fields
+        for field in ("time", "worlds", "simulations"):  # a field the level never reads would change nothing too
+            if getattr(budget, field) is not None and field not in reads:
+                known = f"it reads only {', '.join(sorted(reads))}" if reads else "it reads no budget field"
+                raise click.BadParameter(f"{item!r}: the {name} level never reads {field} ({known})",
+                                         param_hint="--budget")
         # a level given twice: the fields add up ('pimc:worlds=8' then 'pimc:time=1'), the later one wins a field
         overrides[name] = budget.merged(overrides[name]) if name in overrides else budget
     if save_records is not None and not save_records.strip():  # '' is the current folder to pathlib
