@@ -101,7 +101,7 @@ def _legal(mask: int) -> list[int]:
 def test_text_report(known: tuple[MatchRecord, dict[tuple[int, int, Card], int], MatchAnalysis]) -> None:
     _, injected, analysis = known
     text = format_analysis(analysis, unicode=False)
-    assert text.count("✗ cost") == len(injected)
+    assert text.count("  x cost") == len(injected)  # ASCII: x, not ✗
     for (trick_no, seat, card), cost in injected.items():
         line = next(ln for ln in text.splitlines() if f"trick {trick_no:>2}  {NAMES[seat]}" in ln and str(card) in ln)
         assert f"cost {cost} trick" in line

@@ -43,6 +43,7 @@ import click
 
 from mizerka._checks import whole_number
 from mizerka.cards import CARDS, Card, CardSet
+from mizerka.cli import stdout_takes_unicode, unicode_option
 from mizerka.deal import Deal, Exchange, Play, Trick
 from mizerka.record import DealRecord, MatchRecord, RecordError, read
 from mizerka.rules import Contract
@@ -334,8 +335,9 @@ def format_analysis(analysis: MatchAnalysis, *, unicode: bool = True) -> str:
     def card(c: Card) -> str:
         return c.unicode() if unicode else str(c)
 
+    mark = "✗" if unicode else "x"  # as the line game's review marks an error; --ascii output is all ASCII
     lines = ["Values are the tricks the player to move ends the deal with under perfect play, the other two",
-             "playing against him (double dummy, paranoid).  ✗ marks a card that cost tricks.", ""]
+             f"playing against him (double dummy, paranoid).  {mark} marks a card that cost tricks.", ""]
     for d in analysis.deals:
         tricks = ", ".join(f"{names[s]} {d.tricks_won[s]}" for s in range(len(names)))
         lines.append(f"Deal {d.deal_no}: {names[d.chooser]} chose {d.contract.label} ({d.contract.goal}); "
@@ -353,7 +355,7 @@ def format_analysis(analysis: MatchAnalysis, *, unicode: bool = True) -> str:
             text = f"{head}  best {p.best:>2}, played {p.value:>2}"
             if p.is_error:
                 better = " ".join(card(c) for c in p.best_cards)
-                text += f"  ✗ cost {p.cost} trick{'s' if p.cost != 1 else ''} (best: {better})"
+                text += f"  {mark} cost {p.cost} trick{'s' if p.cost != 1 else ''} (best: {better})"
             lines.append(text)
         errors = d.errors()
         lines.append(f"  {len(errors)} error{'s' if len(errors) != 1 else ''} in deal {d.deal_no}")
@@ -419,8 +421,8 @@ def _parse_deals(text: str | None, available: Sequence[int]) -> list[int] | None
 @click.argument("record_path", metavar="RECORD", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="print the analysis as JSON")
 @click.option("--deal", "deal_text", default=None, metavar="N[,N-M]", help="only these deals (default: all)")
-@click.option("--unicode/--ascii", default=True, show_default=True, help="suit symbols or letters")
-def analyse_command(record_path: Path, as_json: bool, deal_text: str | None, unicode: bool) -> None:
+@unicode_option
+def analyse_command(record_path: Path, as_json: bool, deal_text: str | None, unicode: bool | None) -> None:
     """Find the cards that cost tricks: each card of a game record against the double-dummy solver.
 
     For every card played with a choice, it prints the tricks the player could have ended the deal with
@@ -429,6 +431,8 @@ def analyse_command(record_path: Path, as_json: bool, deal_text: str | None, uni
     With the solver's C kernel most deals take well under a second; without it, the solver written in
     Python takes minutes a deal.
     """
+    if unicode is None:
+        unicode = stdout_takes_unicode()
     try:
         record = read(record_path)
     except (RecordError, OSError) as error:
@@ -439,7 +443,7 @@ def analyse_command(record_path: Path, as_json: bool, deal_text: str | None, uni
     numbers = _parse_deals(deal_text, available)
 
     def progress(number: int) -> None:
-        click.echo(f"analysing deal {number}…", err=True)
+        click.echo(f"analysing deal {number}{'…' if unicode else '...'}", err=True)
 
     try:
         analysis = analyse(record, numbers, progress=progress)

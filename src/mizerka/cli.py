@@ -45,7 +45,9 @@ __all__ = [
     "cli",
     "format_cards",
     "main",
+    "stdout_takes_unicode",
     "suit_order",
+    "unicode_option",
     "variant_option",
 ]
 
@@ -208,6 +210,45 @@ def variant_option(function: Any) -> Any:
     )(function)
 
 
+UNICODE_SAMPLE = "♠♥♦♣✗→═"
+"""Characters the commands print in their Unicode form (suits, the error mark, arrows, the score sheet's rule):
+an output that can encode them all gets symbols, any other gets letters."""
+
+
+def stdout_takes_unicode(stream: object = None) -> bool:
+    """Whether *stream* (default: :data:`sys.stdout`) can encode the symbols the commands print.
+
+    It encodes :data:`UNICODE_SAMPLE` with the stream's encoding rather than looking for "utf" in the name:
+    UTF-16, GB18030 and the like take the symbols too, while cp1252 (Windows, an output redirected to a file)
+    and ISO-8859-x do not.  A stream without an encoding (a bytes buffer) gets letters.  This is the default of
+    every command's ``--unicode/--ascii`` choice, and of ``mizerka play``'s.
+
+    >>> import io
+    >>> stdout_takes_unicode(io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
+    True
+    >>> stdout_takes_unicode(io.TextIOWrapper(io.BytesIO(), encoding="cp1252"))
+    False
+    """
+    encoding = getattr(sys.stdout if stream is None else stream, "encoding", None)
+    if not isinstance(encoding, str) or not encoding:
+        return False
+    try:
+        UNICODE_SAMPLE.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def unicode_option(function: Any) -> Any:
+    """The ``--unicode/--ascii`` option shared by the commands: ``True``, ``False``, or ``None`` when neither is
+    given (the command then asks :func:`stdout_takes_unicode`)."""
+    return click.option(
+        "--unicode/--ascii",
+        default=None,
+        help="suit symbols or letters  [default: symbols when the output can encode them]",
+    )(function)
+
+
 def suit_order(trump: int | None = None) -> list[Suit]:
     """The order hands are shown in: trumps first, then spades, hearts, clubs, diamonds (colours alternate)."""
     order = [Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS]
@@ -295,9 +336,11 @@ def _fresh_seed() -> int:
 @variant_option
 @click.option("--dealer", type=click.IntRange(min=0), default=None,
               help="the dealing seat  [default: the variant's first_dealer, else 0]")
-@click.option("--unicode/--ascii", default=True, show_default=True, help="suit symbols or letters")
-def deal_command(seed: int | None, rules: Rules, dealer: int | None, unicode: bool) -> None:
+@unicode_option
+def deal_command(seed: int | None, rules: Rules, dealer: int | None, unicode: bool | None) -> None:
     """Deal the cards and print the hands, the talon (top card first) and forehand's first six cards."""
+    if unicode is None:
+        unicode = stdout_takes_unicode()
     if dealer is None:
         dealer = rules.first_dealer if rules.first_dealer is not None else 0
     if dealer >= rules.n_seats:
@@ -363,11 +406,18 @@ def _scores_json(record: MatchRecord) -> dict[str, object]:
     }
 
 
+_SUIT_LETTERS = str.maketrans({suit.symbol: suit.letter for suit in Suit})
+"""For ``--ascii``: the score sheet's contract symbols as letters (one character each, the columns stay)."""
+
+
 @click.command("replay")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="print the scores as JSON")
-def replay_command(file: Path, as_json: bool) -> None:
+@unicode_option
+def replay_command(file: Path, as_json: bool, unicode: bool | None) -> None:
     """Validate a game record and print it: each deal's contract, tricks and scores, then the score sheet."""
+    if unicode is None:
+        unicode = stdout_takes_unicode()
     record = _load_record(file)
     if as_json:
         click.echo(json.dumps(_scores_json(record), indent=2, ensure_ascii=False))
@@ -387,7 +437,8 @@ def replay_command(file: Path, as_json: bool) -> None:
     if not record.is_over():
         click.echo(f"(the match is not over: {len(results)} of {record.rules.n_deals} deals finished)")
     click.echo("")
-    click.echo(str(ScoreSheet(names, results, record.rules)))
+    sheet = str(ScoreSheet(names, results, record.rules))
+    click.echo(sheet if unicode else sheet.translate(_SUIT_LETTERS))
     if record.is_over():
         outcome = record.outcome()
         winners = " and ".join(names[s] for s in outcome.winners)

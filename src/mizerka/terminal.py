@@ -40,7 +40,7 @@ import click
 from mizerka._files import is_read_only as _read_only
 from mizerka._files import write_atomically
 from mizerka.cards import CARDS, Card, CardSet
-from mizerka.cli import VARIANT_WARNED, format_cards, suit_order, variant_option
+from mizerka.cli import VARIANT_WARNED, format_cards, stdout_takes_unicode, suit_order, variant_option
 from mizerka.deal import (
     Action,
     Choose,
@@ -895,8 +895,7 @@ def play_command(seed: int | None, rules: Rules, seat: int, name: str, opponents
         players[other] = next(bot_names)
     match = new_match(rules, players, seed)
     if unicode is None:
-        encoding = (getattr(sys.stdout, "encoding", None) or "").lower()
-        unicode = "utf" in encoding
+        unicode = stdout_takes_unicode()
     record = RecordFile(record_path, seed=seed) if record_path is not None else None
     game = TerminalGame(
         match, seat, choosers, read=_read_line, write=click.echo, unicode=unicode, colour=True, record=record

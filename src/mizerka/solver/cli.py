@@ -3,7 +3,7 @@
 The position is either text in :meth:`Position.from_text` form, or a game record file (``.mzn`` text or JSON,
 read by :func:`mizerka.record.read`) with options that pick a moment of one of its deals:
 
-* ``--deal N``: the deal (from 1; default: the last deal with a contract);
+* ``--deal N``: the deal (from 1; default: the last deal that has reached its play);
 * ``--trick T`` and ``--card K``: just before the K-th card (from 1, default 1) of trick T (from 1); ``--card``
   needs ``--trick``;
 * ``--after N``: after the first N cards of the deal's play (0 = before the opening lead).
@@ -21,18 +21,27 @@ Bad input prints a message naming the problem and exits with a non-zero code, ne
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
+import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import click
 
-from mizerka.cli import InputError
+from mizerka.cards import CARDS
+from mizerka.cli import InputError, stdout_takes_unicode, unicode_option
 from mizerka.deal import Deal, Phase, Play
 from mizerka.record import MatchRecord, RecordError, read
 from mizerka.solver import InvalidPositionError, Position, StockNotEmptyError, cli_solve, format_solution, solve_all
 from mizerka.solver.maxn import solve_maxn_all
 
 __all__ = ["format_maxn", "position_from_record", "solve_command"]
+
+_T = TypeVar("_T")
 
 _RECORD_SUFFIXES = (".mzn", ".json")
 """The endings of a record file's name (the text form, JSON); no position's text ends so."""
@@ -56,7 +65,7 @@ def _names_a_file(source: str) -> bool:
     return ";" not in source or source.lower().endswith(_RECORD_SUFFIXES)
 
 
-def format_maxn(position: Position) -> str:
+def format_maxn(position: Position, *, unicode: bool = True) -> str:
     """Human text for max^n (each player for himself): after each legal card of the player to move, every
     player's tricks from this moment on, the mover's best card first (most own tricks, fewest in Mizerka).
 
@@ -78,8 +87,66 @@ def format_maxn(position: Position) -> str:
              f"seat {labels[mover]} to play; each player for himself (max^n); tricks for seats "
              + ", ".join(str(seat) for seat in labels)]
     for card, vector in sorted(vectors.items(), key=lambda kv: (sign * kv[1][mover], -int(kv[0]))):
-        lines.append(f"{card.unicode():>4} " + " ".join(str(tricks) for tricks in vector))
+        label = card.unicode() if unicode else str(card)
+        lines.append(f"{label:>4} " + " ".join(str(tricks) for tricks in vector))
     return "\n".join(lines)
+
+
+_ASCII_CARDS = {card.unicode(): str(card) for card in CARDS}
+"""A card's Unicode label (``10♠``) → its letters (``TS``), for ``--ascii``."""
+
+_CARD_AT_LINE_START = re.compile(r"^( *)(\S+)(?= )", re.MULTILINE)
+
+
+def _ascii_values(text: str) -> str:
+    r""":func:`~mizerka.solver.format_solution`'s text with the card that starts each value line in letters
+    (``  10♠ 2`` → ``  TS 2``), still right-aligned in four columns; the position's text is ASCII already.
+
+    >>> print(_ascii_values("seat 0 to play\n  A♠ 2\n 10♣ 0"))
+    seat 0 to play
+      AS 2
+      TC 0
+    """
+    def letters(match: re.Match[str]) -> str:
+        label = _ASCII_CARDS.get(match[2])
+        return match[0] if label is None else f"{label:>{len(match[0])}}"
+
+    return _CARD_AT_LINE_START.sub(letters, text)
+
+
+def _interruptible(work: Callable[[], _T]) -> _T:
+    """Run *work* (a search) in a daemon thread and wait for it in short steps, so that Ctrl-C stops the command.
+
+    The C kernel releases the GIL and never checks for signals, so a search run on the main thread holds a
+    KeyboardInterrupt back until it returns, which for a large position takes minutes.  Waiting in
+    ``join(timeout)`` steps lets the main thread see the interrupt at once; the search itself cannot be
+    stopped, so the process prints ``Aborted!`` and ends at once with exit status 130 (128 + SIGINT), without
+    waiting for the thread.  *work*'s exceptions are raised again here.
+    """
+    outcome: list[_T] = []
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            outcome.append(work())
+        except BaseException as error:  # handed to the main thread, which reports it
+            failure.append(error)
+
+    worker = threading.Thread(target=target, name="mizerka-solve", daemon=True)
+    try:
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.05)
+    except KeyboardInterrupt:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+        with contextlib.suppress(OSError, ValueError):
+            click.echo("Aborted!", err=True)
+            sys.stderr.flush()
+        os._exit(130)
+    if failure:
+        raise failure[0]
+    return outcome[0]
 
 
 def position_from_record(
@@ -94,7 +161,8 @@ def position_from_record(
 
     Args:
         record: a record with cards (not score-only).
-        deal_no: the deal, from 1; by default the last deal whose contract is chosen.
+        deal_no: the deal, from 1; by default the last deal that has reached its play (a record saved during
+            deal 2's exchange gives deal 1), or the last deal with a contract if none has.
         trick, card: stop just before card *card* (from 1; default 1) of trick *trick* (from 1); *card* needs
             *trick*.
         after: stop after the first *after* cards of the play (0 = before the opening lead).
@@ -124,8 +192,9 @@ def position_from_record(
     with_contract = [d.number for d in record.deals if d.contract is not None and d.deck is not None]
     if not with_contract:
         raise RecordError("no deal of the record has a contract yet: there is no play to solve")
-    if deal_no is None:
-        deal_no = with_contract[-1]
+    in_play = [number for number in with_contract if _reaches_play(record, number)]
+    if deal_no is None:  # the last deal that can be solved; if none can, the last one's problem is told below
+        deal_no = in_play[-1] if in_play else with_contract[-1]
     if deal_no not in with_contract:
         raise RecordError(f"deal {deal_no} has no play in this record "
                           f"(deals with a contract: {', '.join(map(str, with_contract))})")
@@ -159,7 +228,8 @@ def position_from_record(
     if deal.phase is Phase.EXCHANGE or deal.phase is Phase.CHOOSE:
         stage = "the exchange" if deal.phase is Phase.EXCHANGE else "the choice of the contract"
         raise RecordError(f"deal {deal_no} has not reached its play yet: the record stops in {stage}, "
-                          f"there is no card play to solve")
+                          f"there is no card play to solve (deals that can be solved: "
+                          f"{', '.join(map(str, in_play)) or 'none'})")
     if deal.phase is not Phase.PLAY:
         raise RecordError(f"deal {deal_no} is over after {played} cards: no card is left to play, nothing to solve "
                           f"(tricks taken, by seat: {list(deal.tricks_won)})")
@@ -170,6 +240,17 @@ def position_from_record(
         raise StockNotEmptyError(f"deal {deal_no}, after {played} cards: {error}; the first moment the solver "
                                  f"can take is --after {usable}") from None
     return deal_no, deal, position
+
+
+def _reaches_play(record: MatchRecord, deal_no: int) -> bool:
+    """Whether the record's deal *deal_no* (one with a contract and a deck) gets past its exchange: its
+    recorded actions, replayed, end in the play or after it."""
+    drec = record.deals[deal_no - 1]
+    assert drec.deck is not None
+    deal = Deal(drec.deck, rules=record.rules, dealer=drec.dealer)
+    for action in drec.actions():
+        deal.push(action)
+    return deal.phase is Phase.PLAY or deal.phase is Phase.DONE
 
 
 @click.command("solve")
@@ -183,9 +264,10 @@ def position_from_record(
               help="each player for himself (max^n) instead of the two others against the seat: every player's "
                    "tricks after each card (small endings: at most 8 cards a hand, 6 without the compiled "
                    "extension)")
+@unicode_option
 def solve_command(
     source: str, seat: int | None, deal_no: int | None, trick: int | None, card: int | None, after: int | None,
-    maxn: bool,
+    maxn: bool, unicode: bool | None,
 ) -> None:
     """Print the double-dummy value of every legal card: a position as text, or a moment of a record file.
 
@@ -195,7 +277,10 @@ def solve_command(
     --card or --after pick the moment (default: the current position of a deal in play, else the opening
     lead of the last deal).  Values are the seat's tricks from that moment on, the two others playing
     together against it; with --maxn, every player's tricks, each playing for himself.
+    Ctrl-C stops a long search at once (message "Aborted!", exit status 130).
     """
+    if unicode is None:
+        unicode = stdout_takes_unicode()
     if maxn and seat is not None:
         raise click.UsageError("--seat does not go with --maxn: max^n gives every player's tricks")
     record_options = deal_no is not None or trick is not None or after is not None or card is not None
@@ -208,7 +293,12 @@ def solve_command(
             number, deal, position = position_from_record(record, deal_no, trick=trick, card=card, after=after)
             if seat is None:
                 seat = deal.to_move
-            output = format_maxn(position) if maxn else format_solution(position, solve_all(position, seat), seat)
+            if maxn:
+                output = _interruptible(lambda: format_maxn(position, unicode=unicode))
+            else:
+                values = _interruptible(lambda: solve_all(position, seat))
+                output = format_solution(position, values, seat)
+                output = output if unicode else _ascii_values(output)
         except (RecordError, InvalidPositionError, OSError) as error:
             raise InputError(f"{source}: {error}") from None
         click.echo(f"deal {number}, "
@@ -231,7 +321,13 @@ def solve_command(
         over = not any(position.hands) and not position.trick
         if over and seat is not None:
             position.player_of(seat)  # a seat that does not play is still the problem named
-        answer = None if over else format_maxn(position) if maxn else cli_solve(source, seat)
+        if over:
+            answer = None
+        elif maxn:
+            answer = _interruptible(lambda: format_maxn(position, unicode=unicode))
+        else:
+            answer = _interruptible(lambda: cli_solve(source, seat))
+            answer = answer if unicode else _ascii_values(answer)
     except ValueError as error:  # InvalidPositionError, CardParseError, a bad contract: all ValueErrors
         raise InputError(f"bad position: {error}") from None
     if answer is None:  # every trick played: no legal card, no value (it printed an empty list, exit 0)
