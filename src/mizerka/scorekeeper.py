@@ -87,12 +87,7 @@ class ScoreKeeper:
         Raises:
             EntryError: for a wrong number of names, an empty, repeated or reserved name, an unknown first dealer.
         """
-        names: list[str] = []
-        for number, name in enumerate(players, 1):
-            try:
-                names.append(check_name(name, names))
-            except EntryError as error:  # which of the names: a form of several names shows them all at once
-                raise EntryError(f"player {number}'s name: {error}") from None
+        names = check_names(players)
         if len(names) != rules.n_seats:
             raise EntryError(f"this variant seats {rules.n_seats} players, not {len(names)}")
         if isinstance(first_dealer, bool) or not isinstance(first_dealer, int | str):
@@ -109,18 +104,30 @@ class ScoreKeeper:
 
     @classmethod
     def from_record(cls, record: MatchRecord) -> ScoreKeeper:
+        """Any record, its names as they are (a record written elsewhere; see :meth:`load` for a resumed file)."""
         return cls(record)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> ScoreKeeper:
-        """Resume from a saved file.
+        """Resume from a saved file (``mizerka score --resume``).  Its players' names must be ones a new match
+        accepts (:func:`check_names`): with two names equal but for case, a command word or a number for a name,
+        a trick entry by name could never succeed, so such a file is refused, naming the player and the reason.
 
         Raises:
-            EntryError: if the file is not a valid score-only record (the message names the problem).
+            EntryError: if the file is not a valid score-only record, or holds a name a new match refuses (the
+                message names the problem).
             OSError: if it cannot be read.
         """
         try:
-            return cls(read(Path(path)))
+            record = read(Path(path))
+        except RecordError as error:
+            raise EntryError(f"{path} is not a valid score record: {error}") from None
+        try:
+            check_names(record.players)
+        except EntryError as error:
+            raise EntryError(f"{path} cannot be resumed: {error} (a new match refuses that name too)") from None
+        try:
+            return cls(record)
         except RecordError as error:
             raise EntryError(f"{path} is not a valid score record: {error}") from None
 
@@ -694,6 +701,22 @@ def check_name(name: str, taken: Sequence[str]) -> str:
     if name.lower() in (t.lower() for t in taken):
         raise EntryError(f"{name!r} is already a player; names must differ")
     return name
+
+
+def check_names(players: Sequence[str]) -> list[str]:
+    """Every player's name checked by :func:`check_name` in seat order (a later one against those before it),
+    for a new match and for a resumed record alike.
+
+    Raises:
+        EntryError: ``player N's name: …`` for the first name refused (N from 1).
+    """
+    names: list[str] = []
+    for number, name in enumerate(players, 1):
+        try:
+            names.append(check_name(name, names))
+        except EntryError as error:  # which of the names: a form of several names shows them all at once
+            raise EntryError(f"player {number}'s name: {error}") from None
+    return names
 
 
 def find_player(text: str, players: Sequence[str]) -> int:

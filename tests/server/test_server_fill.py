@@ -101,7 +101,7 @@ def test_fill_seats_default_bots_starts_the_match_and_everyone_at_the_table_sees
         assert kinds[-3:] == ["seat", "start", "deal"], kinds
         seat_event = seen[-3]["event"]
         assert {k: seat_event[k] for k in ("seat", "seat_kind", "bot", "open", "standin", "name")} == {
-            "seat": 2, "seat_kind": "bot", "bot": "rules", "open": False, "standin": False, "name": None}
+            "seat": 2, "seat_kind": "bot", "bot": "rules", "open": False, "standin": False, "name": "Bot 3"}
         assert seen[-2]["event"]["players"] == ["Ala", "Bolek", "Bot 3"]
         view = ws.view
         assert view is not None and view["status"] == "playing" and view["deal_no"] == 1

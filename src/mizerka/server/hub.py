@@ -217,11 +217,26 @@ def hash_token(token: str) -> str:
 def render_events(
     table: Table, events: Sequence[Event], seat: int | None, connected: Collection[int] = (), *, view: bool = True
 ) -> list[dict[str, Any]]:
-    """The ``event`` messages for one recipient; the last carries the recipient's view when *view* is set."""
-    messages: list[dict[str, Any]] = [{"type": "event", "seq": e.seq, "event": e.render(seat)} for e in events]
+    """The ``event`` messages for one recipient; the last carries the recipient's view when *view* is set.
+
+    A ``seat`` event of a computer player (a ``fill``) is stored without a name (a bot has none of its own): it is
+    sent with the name the table shows for it (``Bot 2``, as in the ``start`` event's players), so that a client
+    can say who sat down."""
+    messages: list[dict[str, Any]] = [{"type": "event", "seq": e.seq, "event": _named(table, e.render(seat))}
+                                      for e in events]
     if messages and view:
         messages[-1]["view"] = build_view(table, seat, connected)
     return messages
+
+
+def _named(table: Table, body: dict[str, Any]) -> dict[str, Any]:
+    """*body*, a rendered event, with a bot's ``seat`` event given its display name (see :func:`render_events`)."""
+    if body.get("kind") == "seat" and body.get("seat_kind") == "bot" and body.get("name") is None:
+        seat = int(body["seat"])
+        now = table.seats[seat] if 0 <= seat < len(table.seats) else None
+        body["name"] = (table.player_names()[seat] if now is not None and now.kind == "bot" and not now.name
+                        else f"Bot {seat + 1}")
+    return body
 
 
 TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")

@@ -56,6 +56,7 @@ import itertools
 import json
 import os
 import queue
+import re
 import socket
 import threading
 import time
@@ -67,6 +68,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mizerka.cards import Card, CardSet
+from mizerka.cli import stdout_takes_unicode
 from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play, Trick
 from mizerka.rules import Contract, Rules, RulesError, parse_variant
 from mizerka.terminal import HELP_TEXT, UNDO_HELP_TEXT, QuitGame, TerminalGame, ascii_text, hint_text, signed
@@ -168,6 +170,33 @@ class RemoteError(ValueError):
 BUSY_CODES = frozenset({"server_full", "rate_limited", "internal"})
 """A ``hello``'s refusals that are not final (docs/protocol.md): the server is busy now, and a reconnect tries again
 after a pause (:meth:`RemoteTable._connect_retrying`), as the browser does."""
+
+
+RECONNECT_WINDOW = 60.0
+"""For how many seconds :class:`RemoteTable` keeps trying to reconnect after the connection drops (a server's
+restart takes some seconds) before the game ends with "could not reconnect"."""
+
+RECONNECT_PAUSE_MAX = 5.0
+"""The longest pause between two reconnect tries (the pauses double from 0.2 s up to it)."""
+
+RATE_LIMITED_RETRIES = 5
+"""How many times :meth:`RemoteTable.request` sends a message again after a ``rate_limited`` error before failing."""
+
+
+def rate_limited_wait(reply: dict[str, Any]) -> float:
+    """The seconds to wait before sending again after a ``rate_limited`` *reply*: its ``retry_after``, else the
+    seconds its text names ("try again in 3 s"), else 1 s (the server's message limit refills in about a second).
+
+    >>> rate_limited_wait({"retry_after": 2}), rate_limited_wait({"message": "try again in 3 s"})
+    (2.0, 3.0)
+    >>> rate_limited_wait({"message": "more than 20 messages a second; message dropped"})
+    1.0
+    """
+    after = reply.get("retry_after")
+    if isinstance(after, (int, float)) and not isinstance(after, bool) and after > 0:
+        return min(float(after), 30.0)
+    found = re.search(r"(\d+(?:\.\d+)?)\s*s\b", str(reply.get("message") or ""))
+    return min(float(found.group(1)), 30.0) if found else 1.0
 
 
 class RemoteRefused(RemoteError):
@@ -462,16 +491,21 @@ class RemoteTable:
     Args:
         invite: the table's invite link (see :func:`parse_invite`).
         timeout: seconds to wait for the server to answer a request.
-        retries: how many times to try to reconnect after the connection drops (with growing pauses).
+        reconnect_window: for how many seconds to keep trying to reconnect after the connection drops (with
+            pauses growing to :data:`RECONNECT_PAUSE_MAX`), :data:`RECONNECT_WINDOW` by default: a server that
+            restarts in that time finds the game going on.  :attr:`on_reconnecting` is told once per drop.
 
     The state follows the server: :attr:`view` is our seat's latest view, :attr:`seq` the last event number
     seen, :attr:`events` every event of the table in order, and :meth:`drain` hands out the events not yet shown.
     """
 
-    def __init__(self, invite: Invite, *, timeout: float = 10.0, retries: int = 6) -> None:
+    def __init__(self, invite: Invite, *, timeout: float = 10.0, reconnect_window: float | None = None) -> None:
         self.invite = invite
         self.timeout = timeout
-        self.retries = retries
+        self.reconnect_window = RECONNECT_WINDOW if reconnect_window is None else reconnect_window
+        # told (a sentence) when a reconnect's first try has failed and the tries go on: the games say it, with
+        # how to quit meanwhile; None: nobody is told
+        self.on_reconnecting: Callable[[str], None] | None = None
         self.seat: int | None = None
         self.token: str | None = None
         self.seated_as: str | None = None  # the seat's name, as the server gave it (a profile's, with a key)
@@ -637,8 +671,9 @@ class RemoteTable:
         self.reconnects += 1
 
     def _connect_retrying(self, why: object, failed: str) -> None:
-        """:meth:`connect`, tried again (up to :attr:`retries` times, with growing pauses) while it fails without a
-        refusal: a server restarting, a network that is back in a moment.
+        """:meth:`connect`, tried again (for :attr:`reconnect_window` seconds, with pauses growing from 0.2 s to
+        :data:`RECONNECT_PAUSE_MAX`) while it fails without a refusal: a server restarting, a network that is back
+        in a moment.  When the first try fails, :attr:`on_reconnecting` is told once.
 
         Raises:
             RemoteRefused: the server answered and refused (trying again will not help).
@@ -646,18 +681,27 @@ class RemoteTable:
         """
         pause = 0.2
         last: object = why
-        for _ in range(self.retries):
+        deadline = time.monotonic() + self.reconnect_window
+        told = False
+        while True:
             try:
                 self.connect()
             except RemoteRefused:
                 raise
             except RemoteError as error:
                 last = error
-                time.sleep(pause)
-                pause = min(pause * 2, 5.0)
-                continue
-            return
-        raise RemoteError(f"{failed}: {last}")
+            else:
+                return
+            if not told and self.on_reconnecting is not None:
+                told = True
+                self.on_reconnecting(f"The server cannot be reached ({last}): trying again for up to "
+                                     f"{self.reconnect_window:g} s.")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            time.sleep(min(pause, left))
+            pause = min(pause * 2, RECONNECT_PAUSE_MAX)
+        raise RemoteError(f"{failed} (tried for {self.reconnect_window:g} s): {last}")
 
     def _handle(self, message: dict[str, Any]) -> None:
         """Apply one message from the server to what we keep.
@@ -802,8 +846,13 @@ class RemoteTable:
     def request(self, message: dict[str, Any], *, reconnect: bool = True, retry: bool = True) -> dict[str, Any]:
         """Send *message* with a fresh ``id`` and return the server's reply to it (events meanwhile are handled).
 
+        A ``rate_limited`` error (the server dropped a message sent faster than its limit; it has no ``id``) that
+        comes while the reply is awaited answers this request: after the pause it asks for
+        (:func:`rate_limited_wait`) the message is sent again, at most :data:`RATE_LIMITED_RETRIES` times.
+
         Raises:
-            RemoteError: no reply within the timeout, or the connection is lost for good.
+            RemoteError: no reply within the timeout, the server still limiting after the retries, or the
+                connection is lost for good.
             ConnectionError: (only with ``reconnect=False``) the connection dropped before the reply.
         """
         from websockets.exceptions import ConnectionClosed
@@ -811,6 +860,7 @@ class RemoteTable:
         ident = next(self._ids)
         message = dict(message, id=ident)
         deadline = time.monotonic() + self.timeout
+        limited = 0
         try:
             self._send(message)
             while ident not in self._replies:
@@ -825,7 +875,16 @@ class RemoteTable:
                 except ValueError:
                     raise RemoteError(f"the server answered {message['type']!r} with something that is not JSON: "
                                       f"{str(raw)[:80]!r}") from None
-                if isinstance(reply, dict):
+                if isinstance(reply, dict) and reply.get("type") == "error" and reply.get("code") == "rate_limited" \
+                        and reply.get("id") is None:
+                    limited += 1
+                    if limited > RATE_LIMITED_RETRIES:
+                        raise RemoteError(f"the server kept refusing {message['type']!r} as sent too fast (rate "
+                                          f"limited, {RATE_LIMITED_RETRIES} tries): {reply.get('message')}")
+                    self._read_for(rate_limited_wait(reply) + 0.05)  # a little past the pause asked for
+                    self._send(message)  # the same id: whichever copy the server took, its reply answers
+                    deadline = time.monotonic() + self.timeout
+                elif isinstance(reply, dict):
                     self._handle(reply)
                     if reply.get("id") is not None and reply.get("type") != "pong":
                         self._replies[reply["id"]] = reply
@@ -841,6 +900,21 @@ class RemoteTable:
             return {"type": "error", "id": ident, "code": "reconnected",
                     "message": "the connection dropped and was made again, and the table moved on: answer again"}
         return self._replies.pop(ident)
+
+    def _read_for(self, seconds: float) -> None:
+        """Handle what the server sends for *seconds* (a pause that still answers heartbeats), keeping replies."""
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0 and self._ws is not None:
+            try:
+                raw = self._ws.recv(timeout=left)
+            except TimeoutError:
+                return
+            with contextlib.suppress(ValueError):
+                reply = json.loads(raw)
+                if isinstance(reply, dict) and not (reply.get("code") == "rate_limited" and reply.get("id") is None):
+                    self._handle(reply)
+                    if reply.get("id") is not None and reply.get("type") != "pong":
+                        self._replies[reply["id"]] = reply
 
     def send_nowait(self, message: dict[str, Any]) -> int:
         """Send *message* with a fresh ``id`` and return the id; the reply arrives through :meth:`poll`
@@ -1101,7 +1175,9 @@ def sheet_text(view: dict[str, Any], names: Sequence[str], *, unicode: bool = Tr
     """The score sheet of a view (its ``score_sheet`` rows) as a text table: each deal's score and the total.
 
     The names are fitted to their columns by terminal cells (:func:`fit_cells`): a wide (CJK) or long name keeps
-    the columns in line, cut with ``…`` (``~`` when not *unicode*) past :data:`SHEET_NAME_CELLS` cells.
+    the columns in line, cut with ``…`` (``~`` when not *unicode*) past :data:`SHEET_NAME_CELLS` cells.  With
+    four at the table the dealer, who sits the deal out (each row names its ``dealer``), shows ``-`` for the
+    deal's score, as on the local sheet, never ``0``, which would read as a played deal that made its quota.
     """
     from rich.cells import cell_len
 
@@ -1113,12 +1189,28 @@ def sheet_text(view: dict[str, Any], names: Sequence[str], *, unicode: bool = Tr
     lines = ["deal  contract  chooser     " + "".join("  " + fit_cells(n, width, right=True, ellipsis=ellipsis)
                                                       for n in names)]
     for row in rows:
-        cells = "".join(f"{signed(s)}/{signed(t)}".rjust(width + 2)
-                        for s, t in zip(row["scores"], row["totals"], strict=True))
+        # four at the table: the dealer sits the deal out, written "-" (no score) before his unchanged total
+        out = row.get("dealer") if len(row["scores"]) == 4 else None
+        cells = "".join(f"{'-' if seat == out else signed(s)}/{signed(t)}".rjust(width + 2)
+                        for seat, (s, t) in enumerate(zip(row["scores"], row["totals"], strict=True)))
         chooser = fit_cells(str(names[row["chooser"]]), SHEET_NAME_CELLS, ellipsis=ellipsis)
         lines.append(f"{row['deal_no']:>4}  {row['contract']:<8}  {chooser}" + cells)
     lines.append("(each cell: the deal's score / the running total)")
     return "\n".join(lines)
+
+
+def seated_text(event: dict[str, Any]) -> str:
+    """Who a ``seat`` event seats, for "… sits at seat N": the name, with a computer player's level when the event
+    names it; "a player" when the event has no name (never "seat N", which would read "seat N sits at seat N").
+
+    >>> seated_text({"seat": 1, "name": "Bot 2", "seat_kind": "bot", "bot": "random"})
+    'Bot 2 (random)'
+    >>> seated_text({"seat": 1, "name": "Ala", "seat_kind": "human", "bot": None}), seated_text({"seat": 1})
+    ('Ala', 'a player')
+    """
+    name = event.get("name") or "a player"
+    level = event.get("bot")
+    return f"{name} ({level})" if event.get("seat_kind") == "bot" and level else str(name)
 
 
 FILL_DEFAULT = "rules"
@@ -1221,6 +1313,7 @@ class RemoteLineGame(TerminalGame):
         self.table = table
         self.seat = table.seat if table.seat is not None else -1
         self.opponents = {}
+        table.on_reconnecting = lambda text: self.write(f"{text}  Ctrl-C quits (your seat stays yours).")
         self._read_answer = read
         self.read = self._read
         self._early_line: _LineInThread | None = None  # a line asked for while the table waited for players
@@ -1761,7 +1854,7 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
             elif event.get("standin"):
                 self.write(f"A {event.get('bot') or 'computer'} bot plays for {who} while they are away.")
             elif event["seat"] != self.seat:
-                self.write(f"{who} sits at seat {event['seat']}.")
+                self.write(f"{seated_text(event)} sits at seat {event['seat']}.")
         elif kind == "start":
             players = self.table.view.get("players", [])
             registered = {int(p["seat"]) for p in players if p.get("registered") and not p.get("open")}
@@ -2099,7 +2192,7 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
                 click.echo(app.farewell())
                 return
         if unicode is None:
-            unicode = "utf" in (getattr(sys.stdout, "encoding", None) or "").lower()
+            unicode = stdout_takes_unicode()
         game = RemoteLineGame(table, read=_read_line, write=click.echo, unicode=unicode, colour=True,
                               ask_after_match=sys.stdin.isatty(), commands_while_waiting=_stdin_is_terminal())
         view = table.view

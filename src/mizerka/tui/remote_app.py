@@ -269,7 +269,19 @@ class RemoteApp(TableApp):
         if self.table.rated():
             self.log_line(f"[b]{RATED_NOTE}[/b]")
         self.update()
+        self.table.on_reconnecting = self._tell_reconnecting
         threading.Thread(target=self._read, name="mizerka-remote", daemon=True).start()
+
+    def _tell_reconnecting(self, text: str) -> None:
+        """:attr:`RemoteTable.on_reconnecting`, called in the reading thread: handed to the app's thread."""
+        if not self._stop.is_set():
+            call_from_worker(self, self._reconnecting, text)
+
+    def _reconnecting(self, text: str) -> None:
+        """Say (once per drop, from the reading thread's reconnect) that the server is being reached again."""
+        line = f"{text}  x or Ctrl-Q quits (your seat stays yours)."
+        self.log_line(Text(line))
+        self.notify(line, severity="warning", markup=False)
 
     def on_unmount(self) -> None:
         self._stop.set()
