@@ -16,6 +16,22 @@ import { forgetSeat, prefs, savePrefs, saveSeat, seatFor } from "./store.js";
 
 const TRUMP_INDEX = { C: 0, D: 1, H: 2, S: 3 };
 const ROLE_KEYS = { FH: "table.forehand", MH: "table.middlehand", D: "table.dealer" };
+
+/**
+ * A seat's role in the deal as the rule book names it.  The engine's role "D" is the dealer's at a table of three;
+ * at four the dealer sits out (view.dealer has no role) and "D", with the dealer's quotas, goes to the third active
+ * player, the dealer's right (RULES.md §4 V1).
+ */
+function roleName(v, role) {
+  if (role === "D" && dealerSitsOut(v)) return t("table.dealerRight");
+  return role ? t(ROLE_KEYS[role]) : "";
+}
+
+/** Four at the table: this deal's dealer (view.dealer) deals but has no role in it. */
+function dealerSitsOut(v) {
+  return v?.dealer !== null && v?.dealer !== undefined && Boolean(v.roles) && Object.keys(v.roles).length > 0 &&
+    !(String(v.dealer) in v.roles);
+}
 const TRICK_HOLD_MS = 1300;
 // The bot levels a waiting table can be filled with until the server's list (GET /api/meta) has come; the
 // default is the casual "rules" bot, as in the terminal client.
@@ -74,6 +90,9 @@ export class TableView {
     this.saidContract = null; // the contract a choice just announced (the banner then adds its trumps and goal)
     this.fillLevel = "rules"; // the level the waiting table's open seats would be filled with (fillControl)
     this.filling = false; // a `fill` request the server has not answered yet
+    this.rematchWanted = false; // this seat asked for a rematch (Play again) and was not refused
+    this.rematchInFlight = false; // a `rematch` request the server has not answered yet
+    this.rematchUi = null; // {again, status}: the result dialog's Play again button and its status line
     this.chat = new ChatPanel({ tableId, socket: () => this.socket }); // lives across redraws (js/chat.js)
     this.onKey = (event) => this.handleKey(event);
   }
@@ -261,7 +280,55 @@ export class TableView {
       }
     }
     this.showDialogs();
+    this.syncRematch(view);
     this.maybeAutoPlay();
+  }
+
+  /**
+   * Ask the server for a rematch (Play again).  The ack says the wish is taken (and who is still to ask); the
+   * rematch event, once every seated human has asked, moves us to the new table.  Only a failure needs an answer
+   * here: the button comes back with the reason.
+   */
+  askRematch() {
+    const ui = this.rematchUi;
+    if (!ui || this.rematchInFlight || this.rematchTable || this.destroyed) return;
+    this.rematchWanted = true;
+    this.rematchInFlight = true;
+    ui.again.disabled = true;
+    ui.status.className = "rematch-out";
+    ui.status.textContent = t("over.rematchWaiting");
+    this.socket.request({ type: "rematch" }).then((reply) => {
+      this.rematchInFlight = false;
+      if (reply.type !== "error" || this.destroyed || this.rematchTable) return;
+      this.rematchWanted = false;
+      ui.again.disabled = false;
+      ui.status.className = "rematch-out message error";
+      ui.status.textContent = failureText(reply);
+    });
+  }
+
+  /**
+   * The finished table's view says which seats have asked for a rematch (`rematch_asked`): that, not the page's
+   * memory, is the truth.  The server keeps the wishes in memory only, so one made before a restart is gone from
+   * the view the page gets on reconnecting: a page still waiting asks again (the player's wish stands), and a page
+   * that shows a wish the server has (a reload) says it is waiting.  A view sent before our own request's answer
+   * says nothing about it yet.
+   */
+  syncRematch(v) {
+    const ui = this.rematchUi;
+    if (!ui || v.phase !== "over" || v.seat === null || v.seat === undefined) return;
+    if (this.rematchInFlight || this.rematchTable || this.destroyed) return;
+    if ((v.rematch_asked || []).includes(v.seat)) {
+      this.rematchWanted = true;
+      ui.again.disabled = true;
+      ui.status.className = "rematch-out";
+      ui.status.textContent = t("over.rematchWaiting");
+    } else if (this.rematchWanted) {
+      this.askRematch(); // the server forgot it (a restart): the wish is sent again, the page keeps waiting
+    } else if (ui.again.disabled) {
+      ui.again.disabled = false;
+      ui.status.textContent = "";
+    }
   }
 
   async act(action) {
@@ -304,7 +371,8 @@ export class TableView {
     const why = reply.reason || {};
     const reason = refusalReason(reply.code, {
       suit: why.code === "follow" && why.suit in TRUMP_INDEX ? TRUMP_INDEX[why.suit] : null, reason: why.code });
-    this.message = { kind: "error", text: t("error.refused", { reason: reason ?? (reply.message || reply.code) }) };
+    this.message = { kind: "error", text: reply.code === "network" ? t("error.notSent")
+      : t("error.refused", { reason: reason ?? (reply.message || reply.code) }) };
     announceUrgent(this.message.text);
     this.render();
   }
@@ -583,7 +651,8 @@ export class TableView {
     }
     panel.append(head);
     const facts = h("div", { class: "seat-facts" });
-    if (role) facts.append(h("span", { class: `role role-${role}` }, t(ROLE_KEYS[role])));
+    if (role) facts.append(h("span", { class: `role role-${role}` }, roleName(v, role)));
+    else if (seat === v.dealer && dealerSitsOut(v)) facts.append(h("span", { class: "role role-out" }, t("table.dealerSitsOut")));
     if (v.phase !== "waiting") {
       const n = v.hand_sizes[seat] ?? 0;
       facts.append(h("span", { class: "count" }, t("table.cards", { n })));
@@ -1048,7 +1117,7 @@ export class TableView {
             (value !== undefined ? ` (${t("table.hintEval", { value: formatEval(value) })})` : "");
           for (const b of buttons.children) b.classList.toggle("hinted", b.dataset.contract === reply.action);
         } else {
-          out.textContent = t("error.refused", { reason: refusalReason(reply.code) ?? (reply.message || reply.code) });
+          out.textContent = failureText(reply);
         }
       });
       dialog.append(h("div", { class: "dialog-foot" }, hintBtn, out));
@@ -1082,7 +1151,7 @@ export class TableView {
       const role = v.roles?.[String(seat)];
       body.append(h("tr", {},
         h("th", { scope: "row" }, names[seat], role ? h("span", { class: "role" },
-          h("span", { class: "role-sep" }, " · "), t(ROLE_KEYS[role])) : null),
+          h("span", { class: "role-sep" }, " · "), roleName(v, role)) : null),
         h("td", { class: "num" }, String(v.quotas?.[String(seat)] ?? "")),
         h("td", { class: "num" }, String(event.tricks[seat])),
         h("td", { class: `num ${event.scores[seat] > 0 ? "plus" : event.scores[seat] < 0 ? "minus" : ""}` }, signed(event.scores[seat])),
@@ -1090,6 +1159,8 @@ export class TableView {
         h("td", { class: "num total" }, signed(event.totals[seat]))));
     }
     table.append(body);
+    // four at the table: the dealer played no part in the deal, and the table above leaves him out
+    const out = dealerSitsOut(v) ? h("p", { class: "muted summary-out" }, t("scorepad.sitsOut", { name: names[v.dealer] })) : null;
     const avoid = code === "MZ";
     const title = h("h2", { id: "summary-title" }, t("summary.title", { n: event.deal_no, contract: contractName(contractIndex(code)) }),
       " ", h("span", { class: `goal ${avoid ? "avoid" : "take"}` }, t(avoid ? "table.avoid" : "table.take")));
@@ -1099,7 +1170,7 @@ export class TableView {
     next.addEventListener("click", () => dialog.close());
     // a table that reveals its deals (or a finished match) shows this one in full: it can be reviewed now
     const review = this.dealsRevealed(this.view) ? this.reviewButton(event.deal_no, t("review.thisDeal")) : null;
-    dialog.append(title, table, h("p", { class: "dd-help" }, t("summary.ddHelp")),
+    dialog.append(title, table, ...(out ? [out] : []), h("p", { class: "dd-help" }, t("summary.ddHelp")),
       h("div", { class: "dialog-foot" }, review, record, next));
     return dialog;
   }
@@ -1148,19 +1219,8 @@ export class TableView {
     // the dialog opens on its primary action: "Play again" (a spectator: "Back to the lobby"), not the download
     const again = h("button", { type: "button", class: "btn primary rematch-btn", autofocus: true }, t("over.again"));
     const status = h("p", { class: "rematch-out", role: "status" });
-    again.addEventListener("click", () => {
-      // The ack says the wish is taken (and who is still to ask); the rematch event, once every seated human has
-      // asked, moves us to the new table.  Only a refusal needs an answer here.
-      again.disabled = true;
-      status.className = "rematch-out";
-      status.textContent = t("over.rematchWaiting");
-      this.socket.request({ type: "rematch" }).then((reply) => {
-        if (reply.type !== "error" || this.destroyed || this.rematchTable) return;
-        again.disabled = false;
-        status.className = "rematch-out message error";
-        status.textContent = t("error.refused", { reason: refusalReason(reply.code) ?? (reply.message || reply.code) });
-      });
-    });
+    this.rematchUi = { again, status }; // kept in step with the view's rematch_asked (syncRematch)
+    again.addEventListener("click", () => this.askRematch());
     const lobby = h("button", { type: "button", class: "btn", autofocus: v.seat === null }, t("error.backToLobby"));
     lobby.addEventListener("click", () => { dialog.close(); this.hooks.goLobby(); });
     const record = this.recordLink(dialog);
@@ -1180,6 +1240,15 @@ export class TableView {
 export function registeredMark() {
   return h("span", { class: "registered-mark", role: "img", title: t("table.registered"),
     "aria-label": t("table.registered") }, "\u2713");
+}
+
+/**
+ * What an error reply to a request over the socket says: a refusal in the player's language, or, for the socket's
+ * own "network" answer (the message never reached the server), that it was not sent, not that it was refused.
+ */
+function failureText(reply) {
+  if (reply.code === "network") return t("error.notSent");
+  return t("error.refused", { reason: refusalReason(reply.code) ?? (reply.message || reply.code) });
 }
 
 function role(v, seat) {
