@@ -604,7 +604,14 @@ def create_app(config: ServerConfig) -> FastAPI:
         return response
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+    async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        table_id = request.path_params.get("table_id")
+        if table_id is not None and any(tuple(e.get("loc", ()))[:2] == ("path", "table_id") for e in error.errors()):
+            # No table has an id the path refuses (over 64 characters): it is unknown, like any other id, and
+            # answered as the endpoint answers one (join and leave look among the open tables), so clients show
+            # their "no such table" sentence rather than a format message about the link.
+            seated = request.url.path.rsplit("/", 1)[-1] in ("join", "leave")
+            return _error(404, "unknown_table", f"no {'open ' if seated else ''}table {table_id!r}")
         first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
         where = ".".join(str(p) for p in first.get("loc", ()))
         return _error(422, "bad_request", f"{where}: {first.get('msg')}")

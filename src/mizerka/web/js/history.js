@@ -7,7 +7,7 @@
 import { apiResponse } from "./net.js";
 import { lang, refusalText, signed, t, variantName } from "./i18n.js";
 import { ReviewDialog } from "./review.js";
-import { h, renderScoreSheet } from "./sheet.js";
+import { h, nameNode, renderScoreSheet, slot, withNodes } from "./sheet.js";
 import { seatFor } from "./store.js";
 
 /** A variant as words: its base name in the page's language, then any option as the server writes it. */
@@ -25,9 +25,18 @@ export function endedAt(seconds) {
   }
 }
 
-/** Players with their totals: "Ala +3, Bot 2 −1, Bot 3 −2". */
+/**
+ * Players with their totals, "Ala +3, Bot 2 −1, Bot 3 −2", as a fragment of the page: each name in an element of
+ * its own (sheet.js `nameNode`), so right-to-left names keep the line's order and each total its sign.
+ */
 export function playersWithTotals(players, totals) {
-  return players.map((name, i) => (totals[i] === undefined ? name : `${name} ${signed(totals[i])}`)).join(", ");
+  const line = document.createDocumentFragment();
+  players.forEach((name, i) => {
+    if (i) line.append(", ");
+    line.append(nameNode(name));
+    if (totals[i] !== undefined) line.append(` ${signed(totals[i])}`);
+  });
+  return line;
 }
 
 export class MatchPage {
@@ -107,7 +116,8 @@ export class MatchPage {
       h("div", { class: "panel-head" }, h("h2", { id: "match-title", tabindex: "-1" }, d.name || t("match.title")),
         this.backButton()),
       h("p", { class: "match-meta" }, `${variantLabel(d.variant)} · ${t("match.deals", { n: d.score_sheet.length })}`),
-      h("p", { class: "match-players" }, t("match.players", { names: playersWithTotals(names, d.totals) })),
+      h("p", { class: "match-players" },
+        withNodes(t("match.players", { names: slot(0) }), () => playersWithTotals(names, d.totals))),
       h("p", { class: "muted" }, t("match.help")));
     const view = { players: d.players, status: "finished", phase: "over", totals: d.totals, used: d.used, seat: null,
       score_sheet: d.score_sheet };

@@ -29,6 +29,43 @@ function h(tag, attrs = {}, ...children) {
 export { h };
 
 /**
+ * A player's name isolated from the text around it (a <bdi> element): a right-to-left name such as "דוד" keeps
+ * its own direction inside a left-to-right sentence, and the commas, signs and numbers beside it keep theirs, so
+ * "דוד −5, علي +2" is not drawn as "2+ علي ,5− דוד".
+ */
+export function nameNode(name) {
+  return h("bdi", { class: "player-name" }, name);
+}
+
+const SLOT = /\uE000(\d+)\uE001/g;
+
+/** A marker standing for the *i*-th node in a translated sentence (private-use characters: no name has them). */
+export function slot(i) {
+  return `\uE000${i}\uE001`;
+}
+
+/**
+ * *text* (a translated sentence made with `slot(i)` markers where names go) as a list of strings and nodes, each
+ * marker replaced by `nodeOf(i)`: the names go into the sentence as elements, never as markup.
+ */
+export function withNodes(text, nodeOf) {
+  const parts = [];
+  let last = 0;
+  for (const match of text.matchAll(SLOT)) {
+    if (match.index > last) parts.push(text.slice(last, match.index));
+    parts.push(nodeOf(Number(match[1])));
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return parts;
+}
+
+/** Text for an attribute (a title), where no element can isolate a name: the FSI … PDI isolate characters. */
+function isolated(name) {
+  return `\u2068${name}\u2069`;
+}
+
+/**
  * A contract as a label with its suit drawn: ♥ Hearts.  *short* (the score sheet's columns and rows): a suit's
  * sign alone, No trumps and Mizerka as the language's abbreviation (NT / MZ, BA / M, БК / М), the full name for
  * screen readers.
@@ -51,11 +88,22 @@ export function winnersOf(totals) {
 }
 
 /**
+ * The seat that sat a deal out, or null: with four players the dealer takes no part in the deal (RULES.md V1).
+ * The server's rows give him the integers 0 tricks and 0 score (its totals and the terminal client read them as
+ * numbers), so a row of four scores that names its `dealer` tells the sheet whose "0" is no score at all.  Rows
+ * without a `dealer` (the score pad's) mark the seat with a null score instead.
+ */
+function sittingOut(row) {
+  return row.scores.length === 4 && Number.isInteger(row.dealer) ? row.dealer : null;
+}
+
+/**
  * Build the score sheet for *view* (the server's View).  *winners* is the list from the match_end event when
  * known, else it is worked out from the totals once the match is over.  With *onReview*, each deal's row has a
  * "Review" button that calls `onReview(dealNo, focusKey)` (the rows are finished deals only: never the deal in
  * progress).  With *showTricks*, each deal's row shows its tricks in a column of their own (the score pad, which has
- * no deal summary).  A seat without a score in a deal (four players: the dealer sits out) shows "–" there.
+ * no deal summary).  A seat without a score in a deal (four players: the dealer sits out) shows "–" there, its
+ * running total unchanged.
  * *contracts*, when given, are the grid's columns (the variant's contract codes); a row's *goal* ("take" or
  * "avoid"), when given, is its goal.
  */
@@ -66,7 +114,7 @@ export function renderScoreSheet(view, winners = null, { onReview = null, showTr
   if (over) {
     const who = winners ?? winnersOf(view.totals);
     root.append(h("p", { class: "winner-banner", role: "status" },
-      t("sheet.winner", { n: who.length, names: listOf(who.map((i) => names[i])) })));
+      withNodes(t("sheet.winner", { n: who.length, names: listOf(who.map((i) => slot(i))) }), (i) => nameNode(names[i]))));
   }
 
   // Players × contracts, with a mark for each contract used, and the totals.
@@ -105,7 +153,9 @@ export function renderScoreSheet(view, winners = null, { onReview = null, showTr
     h("th", { scope: "colgroup", colspan: names.length, class: "group" }, t("sheet.scores")),
     h("th", { scope: "colgroup", colspan: names.length, class: "group" }, t("sheet.totals")));
   const sub = h("tr");
-  for (let g = 0; g < 2; g += 1) for (const name of names) sub.append(h("th", { scope: "col", class: "who" }, name));
+  for (let g = 0; g < 2; g += 1) for (const name of names) {
+    sub.append(h("th", { scope: "col", class: "who", title: name }, name)); // cut to 4.5em: the title has it whole
+  }
   deals.append(h("thead", {}, top, sub));
   const rows = h("tbody");
   for (const row of view.score_sheet) {
@@ -123,13 +173,14 @@ export function renderScoreSheet(view, winners = null, { onReview = null, showTr
       number,
       h("td", { class: "contract-cell" }, contractLabel(row.contract, { short: true }), " ",
         h("span", { class: `goal ${avoid ? "avoid" : "take"}` }, t(avoid ? "table.avoid" : "table.take"))));
-    const tricks = row.tricks.map((n) => (n === null || n === undefined ? "–" : String(n)));
-    tr.title = `${names[row.chooser]} · ${t("sheet.tricks")}: ${tricks.join(" / ")}`;
+    const idle = sittingOut(row);
+    const tricks = row.tricks.map((n, seat) => (n === null || n === undefined || seat === idle ? "–" : String(n)));
+    tr.title = `${isolated(names[row.chooser])} · ${t("sheet.tricks")}: ${tricks.join(" / ")}`;
     if (showTricks) tr.append(h("td", { class: "num tricks-cell" }, tricks.join(" ")));
-    for (const s of row.scores) {
-      tr.append(s === null || s === undefined ? h("td", { class: "num out" }, "–")
+    row.scores.forEach((s, seat) => {
+      tr.append(s === null || s === undefined || seat === idle ? h("td", { class: "num out" }, "–")
         : h("td", { class: `num ${s > 0 ? "plus" : s < 0 ? "minus" : ""}` }, signed(s)));
-    }
+    });
     for (const s of row.totals) tr.append(h("td", { class: "num total" }, signed(s)));
     rows.append(tr);
   }
