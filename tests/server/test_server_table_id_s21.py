@@ -7,7 +7,7 @@ Found by the browser audit of session 21; against a real server on 127.0.0.1.
 from __future__ import annotations
 
 import httpx
-from server_helpers import ThreadServer
+from server_helpers import WS, ThreadServer
 
 
 def test_an_over_long_table_id_is_an_unknown_table_in_every_table_path(server: ThreadServer) -> None:
@@ -41,3 +41,16 @@ def test_other_format_errors_keep_their_422(server: ThreadServer) -> None:
     assert (response.status_code, response.json()["error"]) == (422, "bad_request"), response.text
     response = httpx.get(server.url + "/api/tables/nope/record", params={"format": "pdf"})
     assert (response.status_code, response.json()["error"]) == (422, "bad_request"), response.text
+
+
+def test_an_over_long_table_id_in_a_hello_is_an_unknown_table(server: ThreadServer) -> None:
+    """The websocket's hello said "hello: table: String should have at most 64 characters" (a spectator's
+    ``&watch=1`` link with text pasted on its end); it is an unknown table there too, and the connection lives."""
+    ws = WS(server.ws_url)
+    short = ws.hello("nope")
+    assert (short["type"], short["code"]) == ("error", "unknown_table"), short
+    reply = ws.hello("z" * 65)
+    assert (reply["type"], reply["code"]) == ("error", "unknown_table"), reply
+    assert len(reply["message"]) < 100
+    assert ws.request({"type": "ping"})["type"] == "pong"
+    ws.close()

@@ -486,6 +486,8 @@ class Hub:
         self._loading: dict[str, asyncio.Task[tuple[Table, list[dict[str, Any]]]]] = {}
         # the finished tables read back for a hello (LiveTable.read_back) that self.tables holds, by id
         self.read_back: dict[str, LiveTable] = {}
+        # tables being created (create_table: its database write is awaited), counted against max_tables
+        self._creating = 0
 
     # -- life cycle ---------------------------------------------------------------------------------
 
@@ -934,15 +936,28 @@ class Hub:
     async def create_table(
         self, settings: TableSettings, seats: Sequence[SeatState], *, parent: str | None = None
     ) -> LiveTable:
-        if self.open_tables() >= self.config.max_tables:
-            raise TableError("server_full", f"the server has {self.open_tables()} open tables, its limit; "
-                                            "try again later")
-        table = Table.new(self._new_id(), settings, seats, seed=self._seed(), parent=parent)
-        table.maybe_start()
-        self._warm_for(table)
-        await self._store().write(self._store().insert_table_op(table))
-        live = LiveTable(table)
-        self.tables[table.id] = live
+        """A new table in memory and in the database (``POST /api/tables``, quick play, a rematch).
+
+        ``max_tables`` counts the tables being created too (:attr:`_creating`): the place is taken before the
+        database write is awaited and given back once the table is in :attr:`tables` (or the write failed), so
+        that requests arriving together cannot all pass the check before any of them has added its table.
+
+        Raises:
+            TableError: ``server_full`` at the cap; the store's error when the write fails.
+        """
+        if self.open_tables() + self._creating >= self.config.max_tables:
+            raise TableError("server_full", f"the server has {self.open_tables() + self._creating} open tables, its "
+                                            "limit; try again later")
+        self._creating += 1
+        try:
+            table = Table.new(self._new_id(), settings, seats, seed=self._seed(), parent=parent)
+            table.maybe_start()
+            self._warm_for(table)
+            await self._store().write(self._store().insert_table_op(table))
+            live = LiveTable(table)
+            self.tables[table.id] = live
+        finally:
+            self._creating -= 1
         log.info("table %s created (%s, %s)", table.id, table.rules.spec(), settings.visibility)
         return live
 
@@ -980,6 +995,10 @@ class Hub:
         name, player = await self._seat_name(name, player_key)
         token = secrets.token_urlsafe(24)
         async with live.lock:
+            # again under the lock: a delete of the profile may have begun while this join waited for it (the
+            # delete saw no seat of the profile, so it does not refuse as seated: the join must)
+            if player is not None and player in self.closed_players:
+                raise TableError("bad_key", "no profile has this player key on this server")
             seat, events = live.table.join(name, token_hash=hash_token(token), seat=seat, player=player)
             self._warm_for(live.table)  # the last seat taken: the match starts, before the bots are asked
             await self._commit(live, events)
@@ -997,11 +1016,19 @@ class Hub:
     async def _leave_seat(self, live: LiveTable, seat: int) -> None:
         """The player at *seat* gives it up (``POST .../leave`` or the websocket's ``leave``; the table's lock is
         held): committed, his connections demoted, and, if he was the last one the others waited for to ask for a
-        rematch, the rematch made (nobody is waited for who has left)."""
+        rematch, the rematch made (nobody is waited for who has left).
+
+        The leave has taken effect once committed, so it is answered as done whatever becomes of the rematch: a
+        rematch table that cannot be made (``server_full`` at ``max_tables``, ``internal``) is logged, the wishes
+        stay, and the next ``rematch`` of a seat still there tries again (and gets that error if it fails again)."""
         await self._commit(live, live.table.leave(seat))
         await self._demote(live, seat)
         if live.table.rematch_ready():
-            await self._make_rematch(live)
+            try:
+                await self._make_rematch(live)
+            except TableError as error:
+                log.warning("table %s: seat %d left, and the rematch everyone else asked for could not be made "
+                            "(%s); the next rematch request tries again", live.table.id, seat, error.code)
 
     async def _demote(self, live: LiveTable, seat: int) -> None:
         """The seat's token was given up: no connection holds the seat any longer, whichever one sent the leave
@@ -1462,16 +1489,26 @@ class Hub:
     async def _rematch(self, client: Client, request_id: Any) -> None:
         """Record the seat's wish for a rematch, make the new table once every seated human has asked, and answer
         with an ``ack`` that names the new table (or null) and the seats still to ask: a client that asks first
-        learns that its wish was taken, and one that asks again after the table was made learns where it is."""
+        learns that its wish was taken, and one that asks again after the table was made learns where it is.
+
+        The seat is checked again under the table's lock, as :meth:`_fill` and :meth:`_chat` do: a ``leave`` of
+        another connection with the same token may have given it up while this message waited for the lock (the
+        leave turns this connection into a spectator's), and such a rematch gets ``no_seat``.  Recorded as the
+        wish of no seat, it had made every view of the table fail until a restart (``rematch_asked`` sorted a
+        ``None`` among the seats)."""
         live = self._attached(client)
-        table = live.table
-        if client.seat is None:
+        if client.seat is None or client.token_hash is None:
             raise TableError("no_seat", "spectators cannot ask for a rematch")
-        if table.settings.rated and not await self._profile_lives(table.seats[client.seat].player):
+        if live.table.settings.rated and not await self._profile_lives(live.table.seats[client.seat].player):
             raise TableError("profile_needed", "a rated rematch seats only profiles, and this seat's profile was "
                                                "deleted")
         async with live.lock:
-            if table.vote_rematch(client.seat):
+            table = live.table
+            seat = client.seat
+            # again under the lock: a leave (of another connection with this token) may have given the seat up
+            if seat is None or client.token_hash is None or table.seat_of_token(client.token_hash) != seat:
+                raise TableError("no_seat", "this seat was given up already")
+            if table.vote_rematch(seat):
                 await self._make_rematch(live)
             client.send({"type": "ack", "id": request_id, "seq": table.seq, "action": "rematch",
                          "table": table.rematch_table, "waiting": table.rematch_waiting()})

@@ -336,6 +336,11 @@ def decode_client_message(
         return _CLIENT_ADAPTER.validate_python(data)
     except ValidationError as error:
         first = error.errors()[0]
+        if kind == "hello" and tuple(first["loc"][1:]) == ("table",) and first["type"] == "string_too_long":
+            # no table has an id that long: it is unknown, as the REST paths answer it, so that a client says its
+            # "no such table" sentence instead of a format message about the link
+            shown = str(data.get("table"))[:64] + "…"
+            raise ProtocolError("unknown_table", f"no open table {shown!r}", request_id) from None
         where = ".".join(str(p) for p in first["loc"][1:]) or "message"
         raise ProtocolError("bad_message", f"{kind}: {where}: {first['msg']}", request_id) from None
 

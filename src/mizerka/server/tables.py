@@ -695,10 +695,13 @@ class Table:
         """Record *seat*'s wish for a rematch; ``True`` once every seated human has asked.
 
         Raises:
-            TableError: ``not_over`` before the end of the match.
+            TableError: ``not_over`` before the end of the match; ``no_seat`` for anything but a seat of the table
+                (a spectator's wish would break the sorted list every view gives).
         """
         if self.status != "finished":
             raise TableError("not_over", "a rematch can be asked for once the match is over")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
+            raise TableError("no_seat", "only a seated player can ask for a rematch")
         self.rematch_votes.add(seat)
         return self.rematch_ready()
 
