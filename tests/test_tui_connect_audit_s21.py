@@ -4,8 +4,9 @@
    ``-`` for the dealer who sat the deal out, as the local sheet does, not ``0`` (a played deal on quota).
 2. After ``fill`` the line game names who sat down ("Bot 2 (random) sits at seat 1."), never "seat 1 sits at
    seat 1."; an event without a name reads "a player sits at seat N".
-3. A ``rate_limited`` error (no ``id``) while a request waits for its reply answers it: the message is sent again
-   after the pause, a bounded number of times, where the client used to wait out its whole timeout and fail.
+3. A ``rate_limited`` error naming the request's ``id`` while it waits for its reply answers it: the message is
+   sent again after the pause, a bounded number of times, where the client used to wait out its whole timeout and
+   fail; a notice about another message never makes it send a request twice.
 4. A dropped connection is tried again for :data:`~mizerka.tui.remote.RECONNECT_WINDOW` seconds (about a
    minute), the player told once, where the client gave up after six tries in a few seconds.
 """
@@ -127,6 +128,28 @@ def test_a_server_that_keeps_limiting_fails_the_request_with_a_clear_message(
         with pytest.raises(RemoteError, match=r"kept refusing 'chat' as sent too fast \(rate limited, 2 tries\)"):
             table.request({"type": "chat", "text": "two"})
         assert time.monotonic() - started < 4.5, "failed after the retries, not after the timeout"
+        table.close()
+    finally:
+        server.stop()
+
+
+def test_a_notice_about_another_message_does_not_send_the_request_twice(tmp_path: Path) -> None:
+    """A ``rate_limited`` notice earned by an earlier frame (a ping sent without waiting) was taken for the answer
+    of the request that waited next, which the server had done: it was sent again, and the chat line was said
+    twice.  The server now names the dropped frame's id in its notice, and the client sends again only the request
+    the notice names (found by the session's review)."""
+    server = limited_server(tmp_path, rate=1.0)
+    try:
+        table = RemoteTable(parse_invite(make_table(server, HUMANS)), timeout=5)
+        table.join("Ola")
+        table.connect()  # the hello: one of the burst of three
+        for _ in range(3):
+            table.send_nowait({"type": "ping"})  # the third is dropped
+        time.sleep(1.2)  # a message's worth refills; the notice is not read yet
+        reply = table.request({"type": "chat", "text": "hello"})
+        assert reply["type"] == "chat", reply
+        table.poll(1.5)
+        assert [m["text"] for m in table.chat] == ["hello"]
         table.close()
     finally:
         server.stop()

@@ -175,7 +175,8 @@ def test_the_rest_creations_at_once_never_pass_the_table_cap(make_server: Any) -
 def test_a_leave_at_the_table_cap_is_done_though_the_rematch_cannot_be_made(make_server: Any, how: str) -> None:
     """At the ``--max-tables`` cap, B asked for a rematch and A leaves: the leave took effect (committed, A's
     connection a spectator's), but A was answered ``server_full`` (503 by REST), the error of the rematch table
-    that could not be made.  Now the leave is answered as done, and B's next rematch request gets ``server_full``."""
+    that could not be made.  Now the leave is answered as done; B's wish is dropped and B gets a fresh snapshot
+    saying nobody has asked (B was left waiting for ever), and B's next rematch request gets ``server_full``."""
     server = make_server(max_tables=1)
     table, tokens, a, b = finished_two_humans(server)
     asked = b.request({"type": "rematch", "id": "r1"})
@@ -187,11 +188,17 @@ def test_a_leave_at_the_table_cap_is_done_though_the_rematch_cannot_be_made(make
     else:
         a.send({"type": "leave", "id": "leave"})
         a.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "seat" and m["event"]["seat"] == 0)
+        a.until(lambda m: m["type"] == "snapshot")  # the wishes dropped: every connection's fresh view
         pong = a.request({"type": "ping", "id": "after"})  # handled after the leave: its reply came before this
         assert pong == {"type": "pong", "id": "after"}
         assert not [m for m in a.log if m.get("id") == "leave"], a.log
+    snapshot = b.until(lambda m: m["type"] == "snapshot")
+    assert snapshot["view"]["rematch_asked"] == [] and snapshot["id"] is None, snapshot
     live = server.hub.tables[table]
     assert live.table.seats[0].token_hash is None and live.table.rematch_table is None
+    assert live.table.rematch_votes == set()
+    if how == "rest":
+        a.until(lambda m: m["type"] == "snapshot")
     assert a.request({"type": "rematch", "id": "r2"})["code"] == "no_seat"  # the seat is given up
     again = b.request({"type": "rematch", "id": "r3"})
     assert again["type"] == "error" and again["code"] == "server_full", again

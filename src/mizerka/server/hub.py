@@ -57,6 +57,7 @@ from mizerka.server.protocol import (
     Sync,
     Undo,
     decode_client_message,
+    peek_id,
 )
 from mizerka.server.tables import Event, SeatState, Table, TableError, TableSettings, reason_code
 from mizerka.server.views import build_view
@@ -1019,8 +1020,10 @@ class Hub:
         rematch, the rematch made (nobody is waited for who has left).
 
         The leave has taken effect once committed, so it is answered as done whatever becomes of the rematch: a
-        rematch table that cannot be made (``server_full`` at ``max_tables``, ``internal``) is logged, the wishes
-        stay, and the next ``rematch`` of a seat still there tries again (and gets that error if it fails again)."""
+        rematch table that cannot be made (``server_full`` at ``max_tables``, ``internal``) is logged, and the
+        wishes are dropped, with a fresh snapshot to every connection at the table, so that nobody waits for a
+        rematch that is not coming: their views say nobody has asked, and a page that was waiting asks again and
+        hears the reason (``server_full``), or a player asks again later."""
         await self._commit(live, live.table.leave(seat))
         await self._demote(live, seat)
         if live.table.rematch_ready():
@@ -1028,7 +1031,10 @@ class Hub:
                 await self._make_rematch(live)
             except TableError as error:
                 log.warning("table %s: seat %d left, and the rematch everyone else asked for could not be made "
-                            "(%s); the next rematch request tries again", live.table.id, seat, error.code)
+                            "(%s); the wishes are dropped", live.table.id, seat, error.code)
+                live.table.rematch_votes.clear()
+                for client in list(live.clients):
+                    client.send(self._catch_up("snapshot", live, client.seat, live.table.seq, None))
 
     async def _demote(self, live: LiveTable, seat: int) -> None:
         """The seat's token was given up: no connection holds the seat any longer, whichever one sent the leave
@@ -1137,8 +1143,9 @@ class Hub:
         # answered with ``too_large`` (not ``rate_limited``, which would hide what was wrong with it)
         size = min(len(raw), MAX_MESSAGE_BYTES + 1)
         if not client.allow(size):
-            if client.limited_notice():
-                client.send({"type": "error", "id": None, "code": "rate_limited",
+            if client.limited_notice():  # with the dropped message's id when a small frame names one: the client
+                # then knows which request to send again (an id-less notice may be about an earlier message)
+                client.send({"type": "error", "id": peek_id(raw) if size <= 4096 else None, "code": "rate_limited",
                              "message": f"more than {self.config.rate:g} messages a second; message dropped"})
             return
         request_id: Any = None

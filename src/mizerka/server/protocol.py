@@ -69,6 +69,7 @@ __all__ = [
     "View",
     "Welcome",
     "decode_client_message",
+    "peek_id",
 ]
 
 PROTOCOL_VERSION: Final = 1
@@ -150,6 +151,20 @@ def _echoable_id(value: object) -> str | int | None:
         return _unicode_text(value)
     except ValueError:
         return None
+
+
+def peek_id(raw: str | bytes) -> str | int | None:
+    """The ``id`` of a frame that is not otherwise read (one dropped by the rate limit), if it is a JSON object
+    with an id a reply can carry; None for anything else.
+
+    >>> peek_id('{"type": "act", "id": 7, "action": "AS"}'), peek_id("not json"), peek_id("[1]")
+    (7, None, None)
+    """
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    return _echoable_id(data.get("id")) if isinstance(data, dict) else None
 
 
 class _Message(BaseModel):

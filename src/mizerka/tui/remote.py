@@ -846,9 +846,10 @@ class RemoteTable:
     def request(self, message: dict[str, Any], *, reconnect: bool = True, retry: bool = True) -> dict[str, Any]:
         """Send *message* with a fresh ``id`` and return the server's reply to it (events meanwhile are handled).
 
-        A ``rate_limited`` error (the server dropped a message sent faster than its limit; it has no ``id``) that
-        comes while the reply is awaited answers this request: after the pause it asks for
-        (:func:`rate_limited_wait`) the message is sent again, at most :data:`RATE_LIMITED_RETRIES` times.
+        A ``rate_limited`` error naming this request's ``id`` (the server dropped it, sent faster than its limit)
+        answers it: after the pause it asks for (:func:`rate_limited_wait`) the message is sent again, at most
+        :data:`RATE_LIMITED_RETRIES` times.  A notice without an id may be about an earlier message (a pong): the
+        request is not sent again on it, which could do it twice.
 
         Raises:
             RemoteError: no reply within the timeout, the server still limiting after the retries, or the
@@ -876,13 +877,13 @@ class RemoteTable:
                     raise RemoteError(f"the server answered {message['type']!r} with something that is not JSON: "
                                       f"{str(raw)[:80]!r}") from None
                 if isinstance(reply, dict) and reply.get("type") == "error" and reply.get("code") == "rate_limited" \
-                        and reply.get("id") is None:
+                        and reply.get("id") == ident:
                     limited += 1
                     if limited > RATE_LIMITED_RETRIES:
                         raise RemoteError(f"the server kept refusing {message['type']!r} as sent too fast (rate "
                                           f"limited, {RATE_LIMITED_RETRIES} tries): {reply.get('message')}")
                     self._read_for(rate_limited_wait(reply) + 0.05)  # a little past the pause asked for
-                    self._send(message)  # the same id: whichever copy the server took, its reply answers
+                    self._send(message)  # this very message was dropped (the notice names its id): never done twice
                     deadline = time.monotonic() + self.timeout
                 elif isinstance(reply, dict):
                     self._handle(reply)
