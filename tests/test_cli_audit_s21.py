@@ -177,3 +177,19 @@ def test_a_record_with_no_deal_in_play_says_none_can_be_solved(tmp_path: Path) -
     assert result.exit_code == 2 and "has not reached its play yet" in result.output
     assert "deals that can be solved: none" in result.output
 
+
+
+def test_names_an_output_cannot_encode_are_replaced_not_a_traceback(tmp_path: Path) -> None:
+    """With a cp1252 output the suits were letters, but a player named Łucja still ended ``replay`` and
+    ``analyse`` (``--ascii`` too) in a UnicodeEncodeError traceback (found by the session's review).  Such a
+    character is written as ``?`` now."""
+    record = _record_in_deal_2_exchange()
+    text = record.to_text().replace('"A"', '"Łucja"').replace('"B"', '"Żaneta"')
+    assert "Łucja" in text
+    path = tmp_path / "polish.mzn"
+    path.write_text(text, encoding="utf-8")
+    env = dict(os.environ, PYTHONIOENCODING="cp1252")
+    for args in (["replay", str(path)], ["replay", str(path), "--ascii"], ["analyse", str(path), "--ascii"]):
+        done = subprocess.run([sys.executable, "-m", "mizerka", *args], env=env, capture_output=True, timeout=120)
+        assert done.returncode == 0 and b"Traceback" not in done.stderr, (args, done.stderr[-400:])
+        assert b"?ucja" in done.stdout, (args, done.stdout[:300])

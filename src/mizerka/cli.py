@@ -17,6 +17,7 @@ lives in :mod:`mizerka.terminal`.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -149,6 +150,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     An output that cannot be written (``mizerka deal > /dev/full``, a closed stream) ends the command with a
     message and exit code 1, not a traceback; click itself handles only a closed pipe.
     """
+    _replace_unencodable()
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="mizerka")
     except OSError as error:
@@ -213,6 +215,16 @@ def variant_option(function: Any) -> Any:
 UNICODE_SAMPLE = "♠♥♦♣✗→═"
 """Characters the commands print in their Unicode form (suits, the error mark, arrows, the score sheet's rule):
 an output that can encode them all gets symbols, any other gets letters."""
+
+
+def _replace_unencodable() -> None:
+    """On an output that cannot take suit symbols (cp1252, ISO-8859-x: :func:`stdout_takes_unicode`), write a
+    character it cannot encode as ``?`` instead of ending in a traceback.  The commands write letters for the suits
+    there already; what is left is text such as a player's name (``Łucja`` in cp1252 is ``?ucja``)."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and not stdout_takes_unicode(stream):
+            with contextlib.suppress(AttributeError, ValueError, OSError):
+                stream.reconfigure(errors="replace")  # type: ignore[union-attr]
 
 
 def stdout_takes_unicode(stream: object = None) -> bool:
