@@ -43,7 +43,7 @@ import click
 
 from mizerka._checks import whole_number
 from mizerka.cards import CARDS, Card, CardSet
-from mizerka.cli import stdout_takes_unicode, unicode_option
+from mizerka.cli import unicode_option
 from mizerka.deal import Deal, Exchange, Play, Trick
 from mizerka.record import DealRecord, MatchRecord, RecordError, read
 from mizerka.rules import Contract
@@ -422,7 +422,7 @@ def _parse_deals(text: str | None, available: Sequence[int]) -> list[int] | None
 @click.option("--json", "as_json", is_flag=True, help="print the analysis as JSON")
 @click.option("--deal", "deal_text", default=None, metavar="N[,N-M]", help="only these deals (default: all)")
 @unicode_option
-def analyse_command(record_path: Path, as_json: bool, deal_text: str | None, unicode: bool | None) -> None:
+def analyse_command(record_path: Path, as_json: bool, deal_text: str | None, unicode: bool) -> None:
     """Find the cards that cost tricks: each card of a game record against the double-dummy solver.
 
     For every card played with a choice, it prints the tricks the player could have ended the deal with
@@ -431,8 +431,6 @@ def analyse_command(record_path: Path, as_json: bool, deal_text: str | None, uni
     With the solver's C kernel most deals take well under a second; without it, the solver written in
     Python takes minutes a deal.
     """
-    if unicode is None:
-        unicode = stdout_takes_unicode()
     try:
         record = read(record_path)
     except (RecordError, OSError) as error:

@@ -252,11 +252,12 @@ def stdout_takes_unicode(stream: object = None) -> bool:
 
 
 def unicode_option(function: Any) -> Any:
-    """The ``--unicode/--ascii`` option shared by the commands: ``True``, ``False``, or ``None`` when neither is
-    given (the command then asks :func:`stdout_takes_unicode`)."""
+    """The ``--unicode/--ascii`` option shared by the commands: the command gets ``True`` or ``False``, and when
+    neither is given, what :func:`stdout_takes_unicode` says of the output."""
     return click.option(
         "--unicode/--ascii",
         default=None,
+        callback=lambda _ctx, _param, value: stdout_takes_unicode() if value is None else value,
         help="suit symbols or letters  [default: symbols when the output can encode them]",
     )(function)
 
@@ -349,10 +350,8 @@ def _fresh_seed() -> int:
 @click.option("--dealer", type=click.IntRange(min=0), default=None,
               help="the dealing seat  [default: the variant's first_dealer, else 0]")
 @unicode_option
-def deal_command(seed: int | None, rules: Rules, dealer: int | None, unicode: bool | None) -> None:
+def deal_command(seed: int | None, rules: Rules, dealer: int | None, unicode: bool) -> None:
     """Deal the cards and print the hands, the talon (top card first) and forehand's first six cards."""
-    if unicode is None:
-        unicode = stdout_takes_unicode()
     if dealer is None:
         dealer = rules.first_dealer if rules.first_dealer is not None else 0
     if dealer >= rules.n_seats:
@@ -426,10 +425,8 @@ _SUIT_LETTERS = str.maketrans({suit.symbol: suit.letter for suit in Suit})
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="print the scores as JSON")
 @unicode_option
-def replay_command(file: Path, as_json: bool, unicode: bool | None) -> None:
+def replay_command(file: Path, as_json: bool, unicode: bool) -> None:
     """Validate a game record and print it: each deal's contract, tricks and scores, then the score sheet."""
-    if unicode is None:
-        unicode = stdout_takes_unicode()
     record = _load_record(file)
     if as_json:
         click.echo(json.dumps(_scores_json(record), indent=2, ensure_ascii=False))

@@ -33,7 +33,7 @@ from typing import TypeVar
 import click
 
 from mizerka.cards import CARDS
-from mizerka.cli import InputError, stdout_takes_unicode, unicode_option
+from mizerka.cli import InputError, unicode_option
 from mizerka.deal import Deal, Phase, Play
 from mizerka.record import MatchRecord, RecordError, read
 from mizerka.solver import InvalidPositionError, Position, StockNotEmptyError, cli_solve, format_solution, solve_all
@@ -267,7 +267,7 @@ def _reaches_play(record: MatchRecord, deal_no: int) -> bool:
 @unicode_option
 def solve_command(
     source: str, seat: int | None, deal_no: int | None, trick: int | None, card: int | None, after: int | None,
-    maxn: bool, unicode: bool | None,
+    maxn: bool, unicode: bool,
 ) -> None:
     """Print the double-dummy value of every legal card: a position as text, or a moment of a record file.
 
@@ -279,8 +279,6 @@ def solve_command(
     together against it; with --maxn, every player's tricks, each playing for himself.
     Ctrl-C stops a long search at once (message "Aborted!", exit status 130).
     """
-    if unicode is None:
-        unicode = stdout_takes_unicode()
     if maxn and seat is not None:
         raise click.UsageError("--seat does not go with --maxn: max^n gives every player's tricks")
     record_options = deal_no is not None or trick is not None or after is not None or card is not None

@@ -886,9 +886,7 @@ class RemoteTable:
                     self._send(message)  # this very message was dropped (the notice names its id): never done twice
                     deadline = time.monotonic() + self.timeout
                 elif isinstance(reply, dict):
-                    self._handle(reply)
-                    if reply.get("id") is not None and reply.get("type") != "pong":
-                        self._replies[reply["id"]] = reply
+                    self._take(reply)
         except TimeoutError:
             raise RemoteError(f"the server did not answer {message['type']!r} within {self.timeout:g} s") from None
         except (ConnectionClosed, OSError) as error:
@@ -912,10 +910,14 @@ class RemoteTable:
                 return
             with contextlib.suppress(ValueError):
                 reply = json.loads(raw)
-                if isinstance(reply, dict) and not (reply.get("code") == "rate_limited" and reply.get("id") is None):
-                    self._handle(reply)
-                    if reply.get("id") is not None and reply.get("type") != "pong":
-                        self._replies[reply["id"]] = reply
+                if isinstance(reply, dict):
+                    self._take(reply)
+
+    def _take(self, reply: dict[str, Any]) -> None:
+        """Apply a message the server sent while a request waited, keeping it as the reply to its ``id``."""
+        self._handle(reply)
+        if reply.get("id") is not None and reply.get("type") != "pong":
+            self._replies[reply["id"]] = reply
 
     def send_nowait(self, message: dict[str, Any]) -> int:
         """Send *message* with a fresh ``id`` and return the id; the reply arrives through :meth:`poll`
