@@ -24,11 +24,14 @@ from web_helpers import VISIBLE_POINT, api_post, play_until, view
 NOT_SENT = "Not sent: the server cannot be reached; reconnecting…"
 
 
-def role_texts(page: Any) -> dict[int, str]:
-    """Each seat panel's role line, by seat (an empty string where the panel shows no role)."""
-    texts: dict[str, str] = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('.seat[data-seat]')]
-        .map((e) => [e.dataset.seat, (e.querySelector('.role') || {}).textContent || '']))""")
-    return {int(seat): text for seat, text in texts.items()}
+def view_and_role_texts(page: Any) -> tuple[dict[str, Any], dict[int, str]]:
+    """The client's view and each seat panel's role line, by seat (an empty string where the panel shows no role),
+    read in one step: a deal the bots play without this seat (its dealer sits out at four) can end, and the next
+    begin with another dealer, between two reads."""
+    both: dict[str, Any] = page.evaluate("""() => ({view: window.mizerkaDebug.view(), roles: Object.fromEntries(
+        [...document.querySelectorAll('.seat[data-seat]')]
+        .map((e) => [e.dataset.seat, (e.querySelector('.role') || {}).textContent || '']))})""")
+    return both["view"], {int(seat): text for seat, text in both["roles"].items()}
 
 
 def quickplay_page(new_page: Any, base: str, variant: str) -> tuple[Any, str]:
@@ -125,11 +128,10 @@ def test_a_page_shows_play_again_as_the_server_has_it(new_page: Any, web_server:
 def test_four_players_name_the_dealer_who_sits_out_and_the_dealers_right(new_page: Any, web_server: Any) -> None:
     page, _ = quickplay_page(new_page, web_server.url, "four-players")
     page.wait_for_function("() => ['choose', 'exchange', 'play'].includes(window.mizerkaDebug.view().phase)")
-    v = view(page)
+    v, roles = view_and_role_texts(page)
     dealer = v["dealer"]
     third = next(int(seat) for seat, role in v["roles"].items() if role == "D")
     assert str(dealer) not in v["roles"] and third != dealer
-    roles = role_texts(page)
     assert roles[dealer] == "dealer, sits out", roles
     assert roles[third] == "dealer's right", roles
     assert [seat for seat, text in roles.items() if text == "dealer"] == [], roles
@@ -146,9 +148,8 @@ def test_four_players_name_the_dealer_who_sits_out_and_the_dealers_right(new_pag
 def test_three_players_still_call_the_dealer_dealer(new_page: Any, web_server: Any) -> None:
     page, _ = quickplay_page(new_page, web_server.url, "standard")
     page.wait_for_function("() => ['choose', 'exchange', 'play'].includes(window.mizerkaDebug.view().phase)")
-    v = view(page)
+    v, roles = view_and_role_texts(page)
     assert v["roles"][str(v["dealer"])] == "D"
-    roles = role_texts(page)
     assert roles[v["dealer"]] == "dealer", roles
     assert "dealer's right" not in roles.values() and "dealer, sits out" not in roles.values(), roles
 
