@@ -26,8 +26,9 @@ adds the max^n value (each player for himself) of small endings.
 
 from __future__ import annotations
 
+import importlib
 import warnings
-from typing import Literal
+from typing import Any, Literal
 
 from mizerka._checks import whole_number
 from mizerka.cards import CARDS, Card
@@ -81,9 +82,12 @@ class TableSizeError(ValueError):
     """A transposition-table size that is not a whole number of megabytes in range, or that the system could not
     map (the table in use is kept)."""
 
+_kernel: Any
 try:
-    from mizerka.solver import _kernel  # type: ignore[attr-defined]
-
+    # by its full name: ``from mizerka.solver import _kernel`` here, in the package's own __init__, would report
+    # a missing extension as "cannot import name '_kernel' from partially initialized module ... (most likely due
+    # to a circular import)", which sends a user looking for a bug that is not there
+    _kernel = importlib.import_module("mizerka.solver._kernel")
     _KERNEL_ERROR: str | None = None
 except ImportError as error:  # pragma: no cover - depends on the build
     _kernel = None
