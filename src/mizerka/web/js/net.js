@@ -3,9 +3,22 @@
 // The socket reconnects by itself after a network blip (backoff up to a few seconds) and says hello again with
 // the seat token and the number of the last event seen, so the server answers with a fresh view of the same
 // seat.  `request()` pairs a message with its reply by `id`; listeners get every other server message, and the
-// replies too, except a refusal: that is the caller's to show (once), since it asked.
+// replies too, except a refusal: that is the caller's to show (once), since it asked.  A request the server never
+// answers (its rate limit drops a frame without a word when it has just said `rate_limited` about another one) is
+// answered by the socket itself after a while: the error `timeout` (REQUEST_TIMEOUT_MS).
 
 export const PROTOCOL_VERSION = 1;
+
+/**
+ * Milliseconds `TableSocket.request()` waits for the reply before it answers with the error `timeout` itself (the
+ * socket's option `requestTimeout`; 0 waits for ever).  The requests the page makes are quick for the server:
+ * `act`, `undo`, `fill` and `rematch` take the table's lock and store an event (a rematch makes and stores a new
+ * table), a `hint` is the casual bot's decision (milliseconds) in the quick bot pool; a loaded server takes a few
+ * seconds at worst.  Twenty seconds is well past that, and short enough that a frame the server dropped (its rate
+ * limit says `rate_limited` about one dropped frame a second, not about every one) does not leave the page waiting
+ * with a card "pending" or "Play again" disabled until the connection drops.
+ */
+export const REQUEST_TIMEOUT_MS = 20_000;
 
 export class ApiError extends Error {
   constructor(status, code, message, retryAfter = null) {
@@ -82,10 +95,17 @@ export function helloRetryDelay(retries) {
  * is not valid).
  */
 export class TableSocket extends EventTarget {
-  constructor(table, token) {
+  /**
+   * @param {string} table
+   * @param {string | null} token the seat's token (null: a spectator)
+   * @param {{requestTimeout?: number}} options `requestTimeout`: milliseconds a request waits for its reply (see
+   *   REQUEST_TIMEOUT_MS, the default; 0: for ever); read at each request, so it may be changed on a live socket.
+   */
+  constructor(table, token, { requestTimeout = REQUEST_TIMEOUT_MS } = {}) {
     super();
     this.table = table;
     this.token = token;
+    this.requestTimeout = requestTimeout;
     this.lastSeq = null;
     // The journal's epoch that lastSeq was seen in (the server's count of undos at the table): said with it in a
     // hello, so that after an undo we missed the server refuses our numbers (bad_seq) instead of going on from
@@ -96,7 +116,10 @@ export class TableSocket extends EventTarget {
     this.closedByUs = false;
     this.attempt = 0;
     this.nextId = 1;
-    this.pending = new Map();
+    this.pending = new Map(); // request id → {resolve, timer}
+    // ids of the requests answered `timeout` on this connection: a reply that comes after all is not the caller's
+    // any more (it has shown "no answer"); a late refusal is dropped, not shown a second time by the listeners
+    this.expired = new Set();
     this.welcomed = false;
     this.timer = null;
     this.helloRetries = 0; // "not now" answers to hello in a row (HELLO_RETRY_CODES)
@@ -167,20 +190,38 @@ export class TableSocket extends EventTarget {
       this.lastSeq = Math.max(this.lastSeq ?? 0, message.seq);
     }
     if (message.id !== undefined && message.id !== null && this.pending.has(message.id)) {
-      const { resolve } = this.pending.get(message.id);
-      this.pending.delete(message.id);
-      resolve(message);
+      this.settle(message.id, message);
       if (message.type === "error") return; // refused: shown by the request's caller, not a second time here
+    } else if (message.id !== undefined && message.id !== null && this.expired.has(message.id)) {
+      // the reply to a request answered `timeout` already: its caller said "no answer" and gave the controls
+      // back.  A refusal now would be a second, stray message; any other reply (an undo's snapshot, an ack, a
+      // hint) goes to the listeners as every server message does: its view, if any, is the table as it is
+      this.expired.delete(message.id);
+      if (message.type === "error") return;
     }
     this.dispatchEvent(new CustomEvent("message", { detail: message }));
   }
 
+  /** Answer the pending request *id* with *reply* (the server's, or the socket's own error) and stop its timer. */
+  settle(id, reply) {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.pending.delete(id);
+    clearTimeout(entry.timer);
+    entry.resolve(reply);
+  }
+
+  /** The connection is gone: every pending request is answered `network`; no late reply can come on another. */
+  failPending() {
+    for (const id of [...this.pending.keys()]) {
+      this.settle(id, { type: "error", id, code: "network", message: "the connection was lost" });
+    }
+    this.expired.clear();
+  }
+
   onClose(ws) {
     if (ws !== this.ws) return;
-    for (const { resolve } of this.pending.values()) {
-      resolve({ type: "error", code: "network", message: "the connection was lost" });
-    }
-    this.pending.clear();
+    this.failPending();
     if (this.closedByUs) {
       this.setState("closed");
       return;
@@ -198,10 +239,7 @@ export class TableSocket extends EventTarget {
     const ws = this.ws;
     this.ws = null; // its close event is not a network blip: no reconnect of onClose's besides ours
     ws?.close();
-    for (const { resolve } of this.pending.values()) {
-      resolve({ type: "error", code: "network", message: "the connection was lost" });
-    }
-    this.pending.clear();
+    this.failPending();
     clearTimeout(this.timer);
     this.setState("waiting");
     this.dispatchEvent(new CustomEvent("retry", { detail: { code, seconds: Math.max(1, Math.round(delay / 1000)) } }));
@@ -222,14 +260,30 @@ export class TableSocket extends EventTarget {
     return true;
   }
 
-  /** Send *message* with a fresh id and resolve with the reply that carries it (ack, error, hint…). */
-  request(message) {
+  /**
+   * Send *message* with a fresh id and resolve with the reply that carries it (ack, error, hint…), never reject.
+   * The socket answers some itself, as errors: `network` when the message could not be sent or the connection
+   * dropped before the reply, `timeout` when no reply came within *timeout* ms (default: the socket's
+   * `requestTimeout`, REQUEST_TIMEOUT_MS; 0: wait for ever) -- a reply that comes later is not shown as an error.
+   */
+  request(message, { timeout = this.requestTimeout } = {}) {
     const id = `r${this.nextId++}`;
     return new Promise((resolve) => {
-      this.pending.set(id, { resolve });
+      const entry = { resolve, timer: null };
+      this.pending.set(id, entry);
       if (!this.send({ ...message, id })) {
-        this.pending.delete(id);
-        resolve({ type: "error", id, code: "network", message: "not connected" });
+        this.settle(id, { type: "error", id, code: "network", message: "not connected" });
+        return;
+      }
+      if (Number.isFinite(timeout) && timeout > 0) {
+        entry.timer = setTimeout(() => {
+          if (this.pending.get(id) !== entry) return;
+          this.expired.add(id);
+          // a dropped frame's id is never answered: keep the newest few only (a Set iterates oldest first)
+          if (this.expired.size > 64) this.expired.delete(this.expired.values().next().value);
+          this.settle(id, { type: "error", id, code: "timeout",
+            message: `no answer from the server within ${Math.round(timeout / 100) / 10} s` });
+        }, timeout);
       }
     });
   }

@@ -39,6 +39,42 @@ const FILL_LEVELS = ["random", "rules", "pimc", "ismcts", "expert"];
 // The only legal card, with the option on, is played after a random pause in this range (ms): a constant or no
 // pause would tell the other players that the card was forced.
 const AUTO_PLAY_MS = [600, 1600];
+// Per table, the first deal whose end this browser has not shown its seated player yet (a summary opened): what
+// is finished past it when the player comes back was finished while he was away (missedDeals).  localStorage, so
+// that a reload or a new tab knows it too; the newest DEAL_ENDS_KEPT tables are kept.
+const DEAL_ENDS_KEY = "mizerka.dealEnds";
+const DEAL_ENDS_KEPT = 50;
+
+function readDealEnds() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(DEAL_ENDS_KEY) ?? "{}");
+    return kept && typeof kept === "object" ? kept : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The first deal of *table* whose end this browser has not shown, or null if it never showed a deal there. */
+function savedDealEnd(table) {
+  const next = readDealEnds()[table]?.next;
+  return Number.isInteger(next) && next > 0 ? next : null;
+}
+
+function saveDealEnd(table, next) {
+  try {
+    const all = { ...readDealEnds(), [table]: { next, at: Date.now() } };
+    const newest = Object.entries(all).sort(([, a], [, b]) => (b?.at ?? 0) - (a?.at ?? 0)).slice(0, DEAL_ENDS_KEPT);
+    localStorage.setItem(DEAL_ENDS_KEY, JSON.stringify(Object.fromEntries(newest)));
+  } catch { /* private mode or full storage: the page remembers it while it is open */ }
+}
+
+/** The roles of a deal dealt by *dealer* at *n* seats (js views' `roles`): forehand at the dealer's left, then
+ *  middlehand, then "D" (the dealer at three; at four the dealer's right, the dealer sitting out). */
+function rolesOf(n, dealer) {
+  const roles = {};
+  ["FH", "MH", "D"].forEach((role, i) => { roles[String((dealer + 1 + i) % n)] = role; });
+  return roles;
+}
 
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -76,7 +112,8 @@ export class TableView {
     this.focusCard = null; // the roving-tabindex card code
     this.seenDrawn = new Set();
     this.lastDealView = {};
-    this.summaryQueue = []; // the deal summary still to show (the newest deal's only)
+    this.summaryQueue = []; // the deal summary still to show (the newest deal's only): {event, view} or {missed}
+    this.dealEnd = savedDealEnd(tableId); // the first deal whose end this browser has not shown (null: never here)
     this.staleSummary = false; // the open summary is an older deal's: close it when the view comes (setView)
     this.ddByDeal = {}; // deal number → double-dummy values (the server's "dd" message, or the score sheet)
     this.reviews = {}; // deal number → the server's complete review of it (kept for the page's life)
@@ -139,6 +176,7 @@ export class TableView {
     if (this.chat.handles(message)) return; // a chat line, or the answer to one (shown by the chat's input)
     switch (message.type) {
       case "welcome":
+        this.missedDeals(message.view); // before setView, which opens the dialogs
         this.setView(message.view);
         this.chat.setHistory(message.chat); // after the view: the page's own lines are "You"
         break;
@@ -258,6 +296,11 @@ export class TableView {
       if (this.destroyed) return;
     }
     if (view.deal_no) this.lastDealView[view.deal_no] = view;
+    if (this.dealEnd === null && view.seat !== null && view.seat !== undefined) {
+      // the first view of this seat in this browser: the deals finished before it are not "missed"
+      const rows = view.score_sheet || [];
+      this.noteDealEnd(rows.length ? rows[rows.length - 1].deal_no + 1 : 1);
+    }
     for (const row of view.score_sheet || []) if (row.dd) this.ddByDeal[row.deal_no] = row.dd;
     if (!previous || previous.deal_no !== view.deal_no || previous.phase !== view.phase) {
       this.selected.clear();
@@ -272,6 +315,10 @@ export class TableView {
     }
     this.render();
     this.maybeForcedChoice();
+    // a contract choice still open from before (the view of a reconnection: a stand-in chose meanwhile) is closed:
+    // it offers what is no longer this seat's to choose, and it would keep the dialogs due now (a summary) waiting
+    const choosing = this.el?.dialogs.querySelector("dialog.choose-dialog[open]");
+    if (choosing && !(view.phase === "choose" && view.your_turn && previous?.deal_no === view.deal_no)) choosing.close();
     if (this.staleSummary) {
       this.staleSummary = false;
       // not under a review opened from it: the newest summary comes when the review is closed
@@ -282,6 +329,35 @@ export class TableView {
     this.showDialogs();
     this.syncRematch(view);
     this.maybeAutoPlay();
+  }
+
+  /**
+   * A seated player coming back (a reconnection's or a reload's welcome) into a later deal than the last one whose
+   * end this browser showed him: the deals finished meanwhile ended while he was away (a computer player stood in
+   * for him once his grace ran out, or, at four, he was the dealer who sat out).  The most recent one's summary is
+   * queued, built from its score-sheet row alone (contract, dealer and chooser, tricks, scores, totals, the
+   * double-dummy values where present): nothing any seat may not see; the earlier ones are named in it.
+   *
+   * A summary once opened is not shown again: a reload after a deal's summary opened (closed or not) shows none.
+   * A browser that never showed this seat a deal of the table (the seat opened on another device) shows none
+   * either: it cannot tell what the player saw.  Spectators get none.
+   */
+  missedDeals(v) {
+    if (v.seat === null || v.seat === undefined || this.dealEnd === null) return;
+    const missed = (v.score_sheet || []).filter((row) => row.deal_no >= this.dealEnd);
+    if (!missed.length) return;
+    const row = missed[missed.length - 1];
+    this.summaryQueue = [{ missed: { row, earlier: missed.slice(0, -1).map((r) => r.deal_no),
+      standin: Boolean(v.players?.[v.seat]?.standin) } }];
+    // an older summary still open (the connection dropped under it) gives way, as to a deal that has just ended
+    this.staleSummary = Boolean(this.el?.dialogs.querySelector("dialog.summary-dialog[open]"));
+  }
+
+  /** This browser has shown the seat every deal's end before deal *next* (kept across reloads: savedDealEnd). */
+  noteDealEnd(next) {
+    if (this.dealEnd !== null && next <= this.dealEnd) return;
+    this.dealEnd = next;
+    saveDealEnd(this.tableId, next);
   }
 
   /**
@@ -340,10 +416,15 @@ export class TableView {
     const reply = await this.socket.request({ type: "act", action });
     if (reply.type === "error") {
       this.pending = false;
+      // a forced contract that got no answer (or was not sent) is sent again on the next view: nobody else can
+      // (a refusal is not: the next view would be refused again)
+      if ((reply.code === "timeout" || reply.code === "network") && this.forcedSent === `${this.view?.deal_no}`
+          && this.view?.phase === "choose") this.forcedSent = null;
       this.showError(reply);
       // Stay consistent with the server: ask for a fresh snapshot after any refusal.
       if (this.socket.lastSeq !== null) this.socket.send({ type: "sync", last_seq: this.socket.lastSeq });
       this.render();
+      this.showDialogs(); // the contract choice closed when it was sent: open again (no dialog is, else)
     }
   }
 
@@ -371,7 +452,7 @@ export class TableView {
     const why = reply.reason || {};
     const reason = refusalReason(reply.code, {
       suit: why.code === "follow" && why.suit in TRUMP_INDEX ? TRUMP_INDEX[why.suit] : null, reason: why.code });
-    this.message = { kind: "error", text: reply.code === "network" ? t("error.notSent")
+    this.message = { kind: "error", text: reply.code === "network" || reply.code === "timeout" ? failureText(reply)
       : t("error.refused", { reason: reason ?? (reply.message || reply.code) }) };
     announceUrgent(this.message.text);
     this.render();
@@ -1068,7 +1149,13 @@ export class TableView {
   showDialogs() {
     if (this.destroyed || !this.view || !this.el || this.el.dialogs.querySelector("dialog[open]")) return;
     if (this.summaryQueue.length) {
-      const { event, view } = this.summaryQueue.shift();
+      const { event, view, missed } = this.summaryQueue.shift();
+      if (missed) {
+        this.noteDealEnd(missed.row.deal_no + 1);
+        this.openDialog(this.missedDialog(missed), { modalClass: "summary-dialog missed-summary" });
+        return;
+      }
+      if (view?.seat !== null && view?.seat !== undefined) this.noteDealEnd(event.deal_no + 1);
       this.openDialog(this.summaryDialog(event, view), { modalClass: "summary-dialog" });
       return;
     }
@@ -1134,14 +1221,41 @@ export class TableView {
     }
   }
 
-  summaryDialog(event, v) {
-    const dialog = h("dialog", { "aria-labelledby": "summary-title", "data-deal": String(event.deal_no) });
+  /**
+   * The summary of a deal that ended while the player was away (missedDeals): its score-sheet *row* drawn as the
+   * end-of-deal summary is, the roles worked out from its dealer (no quotas: the row has none), with a line that
+   * says it ended while he was away, by a stand-in's play where one played his seat, and the earlier deals missed.
+   */
+  missedDialog({ row, earlier, standin }) {
+    const v = this.view;
+    const event = { deal_no: row.deal_no, contract: row.contract, tricks: row.tricks, scores: row.scores,
+      totals: row.totals, dd: row.dd ?? null };
+    const dealView = { ...v, dealer: row.dealer, roles: rolesOf(v.players.length, row.dealer), quotas: null };
+    const chooser = row.chooser === v.seat ? t("summary.chooserYou")
+      : t("summary.chooser", { name: this.nameOf(row.chooser, v) });
+    const note = h("p", { class: "summary-away", id: "summary-away" },
+      t(standin ? "summary.missedStandin" : "summary.missedAway"), " ", chooser);
+    const more = earlier.length
+      ? h("p", { class: "summary-earlier" }, t("summary.missedEarlier", { n: earlier.length, list: listOf(earlier.map(String)) }))
+      : null;
+    return this.summaryDialog(event, dealView, { note, more });
+  }
+
+  /**
+   * The end-of-deal summary of *event* (deal_end, or a missed deal's row as one) on the table as *v* shows it.
+   * *away*: a missed deal's {note, more} paragraphs (missedDialog); its button then goes back to the game.
+   */
+  summaryDialog(event, v, away = null) {
+    const dialog = h("dialog", { "aria-labelledby": "summary-title", "data-deal": String(event.deal_no),
+      "aria-describedby": away ? "summary-away" : null });
     const code = event.contract;
     const names = v.players.map((_, seat) => this.nameOf(seat, v));
     const seats = Object.keys(v.roles || {}).map(Number).sort((a, b) => a - b);
     const active = seats.length ? seats : names.map((_, i) => i);
+    const quotas = Boolean(v.quotas); // a missed deal's row says none
     const table = h("table", { class: "summary-table" });
-    const head = h("tr", {}, h("th", { scope: "col" }, t("sheet.player")), h("th", { scope: "col" }, t("summary.quota")),
+    const head = h("tr", {}, h("th", { scope: "col" }, t("sheet.player")),
+      quotas ? h("th", { scope: "col" }, t("summary.quota")) : null,
       h("th", { scope: "col" }, t("summary.tricks")), h("th", { scope: "col" }, t("summary.score")),
       h("th", { scope: "col", title: t("summary.ddHelp") }, t("summary.dd")), h("th", { scope: "col" }, t("sheet.total")));
     table.append(h("thead", {}, head));
@@ -1152,7 +1266,7 @@ export class TableView {
       body.append(h("tr", {},
         h("th", { scope: "row" }, names[seat], role ? h("span", { class: "role" },
           h("span", { class: "role-sep" }, " · "), roleName(v, role)) : null),
-        h("td", { class: "num" }, String(v.quotas?.[String(seat)] ?? "")),
+        quotas ? h("td", { class: "num" }, String(v.quotas[String(seat)] ?? "")) : null,
         h("td", { class: "num" }, String(event.tricks[seat])),
         h("td", { class: `num ${event.scores[seat] > 0 ? "plus" : event.scores[seat] < 0 ? "minus" : ""}` }, signed(event.scores[seat])),
         h("td", { class: "num dd", "data-seat": String(seat) }, ddText(dd, seat)),
@@ -1166,12 +1280,12 @@ export class TableView {
       " ", h("span", { class: `goal ${avoid ? "avoid" : "take"}` }, t(avoid ? "table.avoid" : "table.take")));
     const record = this.recordLink(dialog);
     const next = h("button", { type: "button", class: "btn primary", autofocus: true },
-      this.view?.phase === "over" ? t("summary.close") : t("summary.next"));
+      this.view?.phase === "over" ? t("summary.close") : t(away ? "summary.backToGame" : "summary.next"));
     next.addEventListener("click", () => dialog.close());
     // a table that reveals its deals (or a finished match) shows this one in full: it can be reviewed now
     const review = this.dealsRevealed(this.view) ? this.reviewButton(event.deal_no, t("review.thisDeal")) : null;
-    dialog.append(title, table, ...(out ? [out] : []), h("p", { class: "dd-help" }, t("summary.ddHelp")),
-      h("div", { class: "dialog-foot" }, review, record, next));
+    dialog.append(title, ...(away ? [away.note] : []), table, ...(out ? [out] : []), ...(away?.more ? [away.more] : []),
+      h("p", { class: "dd-help" }, t("summary.ddHelp")), h("div", { class: "dialog-foot" }, review, record, next));
     return dialog;
   }
 
@@ -1244,10 +1358,13 @@ export function registeredMark() {
 
 /**
  * What an error reply to a request over the socket says: a refusal in the player's language, or, for the socket's
- * own "network" answer (the message never reached the server), that it was not sent, not that it was refused.
+ * own answers, what happened instead: "network" (the message never reached the server) that it was not sent,
+ * "timeout" (no reply came in time, js/net.js REQUEST_TIMEOUT_MS) that the server did not answer -- neither is a
+ * refusal.
  */
 function failureText(reply) {
   if (reply.code === "network") return t("error.notSent");
+  if (reply.code === "timeout") return t("error.noAnswer");
   return t("error.refused", { reason: refusalReason(reply.code) ?? (reply.message || reply.code) });
 }
 
