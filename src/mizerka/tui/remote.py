@@ -79,9 +79,9 @@ if TYPE_CHECKING:
 
 __all__ = ["CHAT_MAX_CHARS", "CHAT_PRESET_TEXTS", "FILL_DEFAULT", "FILL_SPECTATOR", "RATED_NOTE", "SHEET_NAME_CELLS",
            "SPECTATOR_CHAT", "HeldSeat", "Invite", "RemoteError", "RemoteLineGame", "RemoteRefused", "RemoteTable",
-           "SeatBook", "chat_line", "chat_too_long", "fill_levels", "fit_cells", "invite_link", "key_fingerprint",
-           "marked_name", "parse_invite", "play_remote", "rematch_refusal", "sheet_text", "undone_cards",
-           "view_observation", "waiting_text", "watch_table"]
+           "SeatBook", "chat_line", "chat_too_long", "contracts_grid", "fill_levels", "fit_cells", "invite_link",
+           "key_fingerprint", "marked_name", "missed_deal_text", "parse_invite", "play_remote", "rematch_refusal",
+           "sheet_text", "undone_cards", "view_observation", "waiting_text", "watch_table"]
 
 PROTOCOL_VERSION = 1
 """The protocol version this client speaks (``docs/protocol.md``)."""
@@ -527,6 +527,8 @@ class RemoteTable:
         self._resync: tuple[list[dict[str, Any]], int] | None = None
         self.chat: list[dict[str, Any]] = []  # the table's chat as received (the welcome's history, then live)
         self._new_chat: list[dict[str, Any]] = []
+        # the score sheet rows of the deals that ended while we were away, not handed out yet (see drain_missed)
+        self._missed: list[dict[str, Any]] = []
         # the seat book that remembers our seat here, and the entry it keeps (set by take_seat): a rematch moves it
         self.book: SeatBook | None = None
         self.held: HeldSeat | None = None
@@ -735,17 +737,21 @@ class RemoteTable:
                 self._set_chat_history(message.get("chat") or [])
             if message.get("undone") is not None:
                 self._cut(int(message["seq"]), message["undone"])
-            for event in message.get("events", []):
-                self._add_event(event)
+            # a hello without events seen (a first one: a new game, or one back at a held seat) gets the whole journal
+            whole = self.seq == 0 and self._resync is None
+            added = [e for e in map(self._add_event, message.get("events", [])) if e is not None]
             self.seq = max(self.seq, int(message["seq"]))
             self.epoch = int(message.get("epoch") or 0)
             self._set_view(message["view"])
             if kind == "welcome" and self._resync is not None:
-                self._take_journal_again(*self._resync)
+                added = self._take_journal_again(*self._resync)  # what is news of the journal taken again
+            if kind == "welcome":
+                self._note_missed(added, whole)
 
-    def _take_journal_again(self, before: list[dict[str, Any]], shown: int) -> None:
+    def _take_journal_again(self, before: list[dict[str, Any]], shown: int) -> list[dict[str, Any]]:
         """The journal came again whole after an undo we missed: the events that match what we had (and showed)
-        are not news; from the first one that differs (the undo's cut, or what we had not shown yet) they are."""
+        are not news; from the first one that differs (the undo's cut, or what we had not shown yet) they are.
+        Returns the news."""
         with self._lock:
             same = 0
             for old, new in zip(before[:shown], self.events, strict=False):
@@ -754,6 +760,31 @@ class RemoteTable:
                 same += 1
             self._new = self.events[same:]
             self._resync = None
+            return list(self._new)
+
+    def _note_missed(self, caught_up: list[dict[str, Any]], whole: bool) -> None:
+        """Keep, for :meth:`drain_missed`, the score sheet rows of the deals whose end a welcome brought (in
+        *caught_up*, the events it added): deals that ended while we were away.
+
+        After a reconnect the welcome holds just what happened while the connection was down.  A first hello
+        (*whole*: back at a held seat in a new game, the previous one closed) gets the whole journal, most of it
+        seen before, in that other game: only the deals that ended since our seat was last given to a stand-in
+        (its last ``seat`` event, with ``standin``) were missed; none when that event is not the last of our seat's
+        (we came back, and played on) or there is none.  A spectator's first hello misses nothing."""
+        events = caught_up
+        if whole:
+            ours = [i for i, e in enumerate(events) if e.get("kind") == "seat" and e.get("seat") == self.seat]
+            if self.seat is None or not ours or not events[ours[-1]].get("standin"):
+                return
+            events = events[ours[-1] + 1:]
+        ended = {e.get("deal_no") for e in events if e.get("kind") == "deal_end"}
+        rows = []
+        for row in self.view.get("score_sheet") or []:
+            if row.get("deal_no") in ended:
+                missed_deal_text(row, str)  # a row that cannot be told is the server's mistake, said now
+                rows.append(row)
+        with self._lock:
+            self._missed.extend(rows)
 
     def _cut(self, seq: int, undone: dict[str, Any]) -> None:
         """An undo took back the events after *seq*: they leave the journal we keep (the next event takes the
@@ -769,16 +800,18 @@ class RemoteTable:
                         and e.get("kind") == "action" and e.get("trick"))
             self._undone.append(dict(undone, tricks_shown=shown))
 
-    def _add_event(self, message: dict[str, Any]) -> None:
+    def _add_event(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """Keep an event message's event (with its number); return it, or ``None`` when it was seen already."""
         seq = int(message["seq"])
         with self._lock:
             if seq <= self.seq:  # already seen (a replay overlapping what we had)
-                return
+                return None
             event = dict(message["event"], seq=seq)
             self.events.append(event)
             if self._resync is None:
                 self._new.append(event)
             self.seq = seq
+            return event
 
     def _add_chat(self, message: dict[str, Any]) -> None:
         with self._lock:
@@ -1091,7 +1124,7 @@ class RemoteTable:
         no undo: coming back to a finished match, the final position is the news, not the whole match again."""
         with self._lock:
             self._new = [event for event in self._new if event.get("kind") == "match_end"][-1:]
-            self._undone = []
+            self._undone, self._missed = [], []
 
     def drain_undone(self) -> list[dict[str, Any]]:
         """The undos that arrived since the last call (each the snapshot's ``undone``: ``seat`` and ``actions``,
@@ -1106,6 +1139,14 @@ class RemoteTable:
         """The chat messages that arrived since the last call, in order."""
         with self._lock:
             new, self._new_chat = self._new_chat, []
+        return new
+
+    def drain_missed(self) -> list[dict[str, Any]]:
+        """The deals that ended while we were away (the connection down, or the game closed while a stand-in
+        played our seat; see :meth:`_note_missed`), as the view's ``score_sheet`` rows, since the last call: both
+        games then say how each ended (:func:`missed_deal_text`), after the events that caught up with them."""
+        with self._lock:
+            new, self._missed = self._missed, []
         return new
 
     @property
@@ -1174,8 +1215,66 @@ SHEET_NAME_CELLS = 12
 cells); a longer one is cut with an ellipsis (:func:`fit_cells`)."""
 
 
+def contracts_grid(view: dict[str, Any], names: Sequence[str], *, unicode: bool = True) -> str | None:
+    """The grid of the contracts each player has chosen, with each player's total, from a view's ``score_sheet``
+    rows (each names its contract and chooser): the local sheet's grid (:meth:`ScoreSheet.grid
+    <mizerka.scoresheet.ScoreSheet.grid>`), one ``X`` for each time a player chose a contract.
+
+    The grid is ScoreSheet's own, fed the view's rows and the table's variant (``variant``): its columns are the
+    contracts the variant plays, a contract a player may choose twice (``uses=2``) shows ``XX`` once used up, and
+    under ``global_unique`` (each contract played once in all) a column with an ``X`` is used up for everyone.  A
+    line under the grid says which of these the table plays.  Only the names are swapped for ones fitted to their
+    column by terminal cells, as in :func:`sheet_text` (ScoreSheet pads by characters, which puts a wide CJK name
+    out of line).  ``None`` when the view has no variant this client knows, or rows it cannot read.
+
+    >>> view = {"variant": "standard", "score_sheet": [
+    ...     {"deal_no": 1, "dealer": 2, "chooser": 0, "contract": "H", "tricks": [5, 4, 4], "scores": [-2, -1, 3],
+    ...      "totals": [-2, -1, 3]}]}
+    >>> print(contracts_grid(view, ["Ola", "Bartholomew the Great", "Ela"]))
+    player        ♣  ♦  ♥  ♠  NT  MZ  total
+    Ola                 X             -2
+    Bartholomew…                      -1
+    Ela                               +3
+    (X: a contract the player has chosen; each player chooses each contract once)
+    """
+    from rich.cells import cell_len
+
+    from mizerka.match import DealResult
+    from mizerka.scoresheet import ScoreSheet
+
+    try:
+        rules = parse_variant(str(view["variant"]))
+        n = rules.n_seats
+        results = [DealResult(int(row["deal_no"]), int(row["dealer"]), int(row["chooser"]),
+                              Contract.from_str(str(row["contract"])), tuple(int(t) for t in row["tricks"]),
+                              tuple(int(s) for s in row["scores"]), (None,) * n)
+                   for row in view.get("score_sheet") or []]
+        if len(names) != n:
+            return None
+        # names all one width in characters stand in for the real ones, which then take their column by cells
+        width = max(len("player"), min(SHEET_NAME_CELLS, max(cell_len(str(name)) for name in names)))
+        grid = ScoreSheet(["#" * width] * n, results, rules).grid().splitlines()
+    except (KeyError, TypeError, ValueError):  # (RulesError and ScoreSheetError are ValueErrors)
+        return None
+    ellipsis = "…" if unicode else "~"
+    lines = [grid[0]] + [fit_cells(str(name), width, ellipsis=ellipsis) + line[width:]
+                         for name, line in zip(names, grid[1:], strict=True)]
+    uses = rules.uses_per_contract
+    times = "once" if uses == 1 else "twice" if uses == 2 else f"{uses} times"
+    if rules.global_unique_contracts:
+        lines.append(f"(each X: a time the contract was chosen; each contract is played {times} in all, whoever "
+                     "chooses it" + (": a marked column is gone for everyone)" if uses == 1 else ")"))
+    elif uses == 1:
+        lines.append("(X: a contract the player has chosen; each player chooses each contract once)")
+    else:
+        lines.append(f"(each X: a time the player chose the contract; each player chooses each contract {times})")
+    return "\n".join(lines)
+
+
 def sheet_text(view: dict[str, Any], names: Sequence[str], *, unicode: bool = True) -> str:
-    """The score sheet of a view (its ``score_sheet`` rows) as a text table: each deal's score and the total.
+    """The score sheet of a view as text: the grid of contracts each player has chosen, with the totals
+    (:func:`contracts_grid`, as the local sheet begins), then one row per finished deal (the view's
+    ``score_sheet`` rows): its contract, chooser, each player's score and running total.
 
     The names are fitted to their columns by terminal cells (:func:`fit_cells`): a wide (CJK) or long name keeps
     the columns in line, cut with ``…`` (``~`` when not *unicode*) past :data:`SHEET_NAME_CELLS` cells.  With
@@ -1199,7 +1298,34 @@ def sheet_text(view: dict[str, Any], names: Sequence[str], *, unicode: bool = Tr
         chooser = fit_cells(str(names[row["chooser"]]), SHEET_NAME_CELLS, ellipsis=ellipsis)
         lines.append(f"{row['deal_no']:>4}  {row['contract']:<8}  {chooser}" + cells)
     lines.append("(each cell: the deal's score / the running total)")
-    return "\n".join(lines)
+    grid = contracts_grid(view, names, unicode=unicode)
+    return "\n".join(lines) if grid is None else grid + "\n\n" + "\n".join(lines)
+
+
+def missed_deal_text(row: dict[str, Any], who: Callable[[int], str]) -> str:
+    """How a deal that ended while we were away ended, from its ``score_sheet`` row (public: no card): its
+    contract and who chose it, each player's score and running total (at four, the dealer sat the deal out);
+    *who* names a seat.
+
+    >>> row = {"deal_no": 3, "dealer": 2, "chooser": 0, "contract": "NT", "tricks": [4, 6, 3],
+    ...        "scores": [-1, 5, 2], "totals": [3, 4, -7]}
+    >>> text = missed_deal_text(row, lambda seat: ["you", "Ala", "Ela"][seat])
+    >>> text[:text.index(":")]
+    'Deal 3 ended while you were away (no-trump, take; chosen by you)'
+    >>> text[text.index(":") + 2:]
+    'you -1 (total +3), Ala +5 (total +4), Ela +2 (total -7).'
+    """
+    try:
+        contract = Contract.from_str(str(row["contract"]))
+        what = f"{contract.label}, {contract.goal}"
+    except ValueError:
+        what = str(row["contract"])
+    scores, totals = row["scores"], row["totals"]
+    out = row.get("dealer") if len(scores) == 4 else None  # four at the table: the dealer sits the deal out
+    parts = [f"{who(seat)} {'sat out' if seat == out else signed(score)} (total {signed(total)})"
+             for seat, (score, total) in enumerate(zip(scores, totals, strict=True))]
+    return (f"Deal {row['deal_no']} ended while you were away ({what}; chosen by {who(int(row['chooser']))}): "
+            + ", ".join(parts) + ".")
 
 
 def seated_text(event: dict[str, Any]) -> str:
@@ -1487,6 +1613,8 @@ The match begins by itself when the last player sits down."""
             self.report_undone(undone)
         for event in table.drain():
             self.report_event(event)
+        for row in table.drain_missed():  # after the events that caught up with them: how each of them ended
+            self.write(self._style(missed_deal_text(row, self.who), bold=True))
         self.report_chat()
 
     def follow_rematch(self) -> None:
@@ -2040,7 +2168,7 @@ def _back_at_the_end(table: RemoteTable) -> None:
     for _ in range(MAX_REMATCH_HOPS):
         if table.view.get("status") != "finished" or table.rematch_target() is None:
             break
-        for drained in (table.drain, table.drain_undone, table.drain_chat):
+        for drained in (table.drain, table.drain_undone, table.drain_chat, table.drain_missed):
             drained()  # the old match is no news
         table.follow_rematch()
     if table.view.get("status") == "finished" and table.rematch_target() is None:

@@ -59,6 +59,7 @@ from mizerka.tui.remote import (
     fill_levels,
     fit_cells,
     invite_link,
+    missed_deal_text,
     rematch_refusal,
     sheet_text,
     undone_cards,
@@ -411,6 +412,10 @@ class RemoteApp(TableApp):
             self._log_undone(undone)
         for event in self.table.drain():
             self._log_event(event)
+        for row in self.table.drain_missed():  # deals that ended while we were away: logged, and a notice
+            missed = missed_deal_text(row, self.name_of)
+            self.log_line(Text(missed, style="bold"))
+            self.notify(missed, timeout=15, markup=False)
         for said in self.table.drain_chat():  # what people typed is text, never markup
             self.log_line(Text(chat_line(said, self.table.seat), style="cyan"))
         if not self.table.view:
@@ -794,6 +799,8 @@ class RemoteApp(TableApp):
                                     f"{cards}\nwon by {self.name_of(last['winner'])}"))
 
     def action_sheet(self) -> None:
+        """``p``: the score sheet: the grid of the contracts each player has chosen, with the totals, then the
+        deals (:func:`~mizerka.tui.remote.sheet_text`)."""
         self.push_screen(InfoDialog("Score sheet", sheet_text(self.table.view, self.table.names())))
 
     def action_review(self) -> None:
