@@ -64,3 +64,12 @@ def test_python_dash_m_mizerka_is_the_same_command() -> None:
                             timeout=60, cwd=ROOT)
     assert result.returncode == 0, result
     assert result.stdout.startswith("mizerka, version "), result.stdout
+
+
+def test_the_terminal_client_of_a_server_checks_its_extra_before_it_connects() -> None:
+    """The server extra brings websockets and click but not rich, which the line game needs for its score sheet:
+    ``--connect`` says so at once, not as a traceback when ``sheet`` is first typed in the middle of a game."""
+    result = run_script({"rich", "textual"}, "play", "--connect", "http://127.0.0.1:9/?table=abc", "--plain")
+    assert result.returncode == 1, result
+    assert "Traceback" not in result.stderr, result.stderr
+    assert "--connect needs the rich package: pip install 'mizerka[tui]'" in result.stderr, result.stderr

@@ -52,6 +52,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+import importlib
 import itertools
 import json
 import os
@@ -2262,10 +2263,13 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
 
     from mizerka.terminal import _read_line
 
-    try:
-        import websockets  # noqa: F401
-    except ImportError:
-        raise click.ClickException("--connect needs the websockets package: pip install 'mizerka[tui]'") from None
+    # the tui extra's two packages the line game uses: websockets for the connection, rich to fit names to the score
+    # sheet's columns (checked here, not when "sheet" is first typed in the middle of a game)
+    for package in ("websockets", "rich"):
+        try:
+            importlib.import_module(package)
+        except ImportError:
+            raise click.ClickException(f"--connect needs the {package} package: pip install 'mizerka[tui]'") from None
     if name is not None:
         name = name.strip()
         if not name or not name.isprintable() or len(name) > 40:
