@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,28 +29,18 @@ from rich.cells import cell_len
 from mizerka.match import DealResult
 from mizerka.rules import Contract
 from mizerka.scoresheet import ScoreSheet
-from mizerka.server.hub import ServerConfig
 from mizerka.terminal import QuitGame
 from mizerka.tui.remote import RemoteLineGame, RemoteTable, parse_invite, sheet_text
 
 sys.path.insert(0, str(Path(__file__).parent / "server"))
 from server_helpers import ThreadServer
 
+from test_tui_chat import TWO_HUMANS
+from test_tui_chat import server as server  # the fixture (a server with grace 0), re-exported for pytest
 from test_tui_connect import BOTS, make_table
 from tui_helpers import logged as log_text
 
-TWO_HUMANS = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]
 VARIANT = "standard,contracts=NT+MZ"  # six deals
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    # grace 0: a player who is gone is played by a stand-in at once
-    config = ServerConfig(database=f"sqlite:///{tmp_path / 'server.sqlite3'}", bot_delay=0.0, web_dir=None,
-                          rate=1000.0, burst=1000.0, grace=0.0, dd_limit=0.0, gc_freeze=False)
-    server = ThreadServer(config).start()
-    yield server
-    server.stop()
 
 
 def row(deal_no: int, dealer: int, chooser: int, contract: str, scores: list[int], totals: list[int]
