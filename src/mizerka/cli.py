@@ -43,9 +43,11 @@ __all__ = [
     "RULES_SUMMARY",
     "InputError",
     "LazyGroup",
+    "ascii_text",
     "cli",
     "format_cards",
     "main",
+    "missing_extra",
     "stdout_takes_unicode",
     "suit_order",
     "unicode_option",
@@ -65,8 +67,23 @@ COMMANDS: dict[str, str] = {
 }
 """Subcommand name → ``"module:attribute"`` of its :class:`click.Command`, imported on first use."""
 
-_EXTRAS = {"click": "cli", "rich": "cli", "textual": "tui", "fastapi": "server", "uvicorn": "server",
-           "sqlalchemy": "server", "numpy": "rl", "gymnasium": "rl", "pettingzoo": "rl", "pyspiel": "openspiel"}
+_EXTRAS: dict[str, tuple[str, ...]] = {
+    "click": ("cli", "server"), "rich": ("cli", "tui"),
+    "fastapi": ("server",), "uvicorn": ("server",), "sqlalchemy": ("server",), "alembic": ("server",),
+    "pydantic": ("server",), "psycopg": ("server",), "platformdirs": ("server", "tui"), "orjson": ("server",),
+    "openskill": ("server",),
+    "textual": ("tui",), "websockets": ("tui",),
+    "numpy": ("rl", "openspiel"), "gymnasium": ("rl",), "pettingzoo": ("rl",),
+    "pyspiel": ("openspiel", "bench"),
+    "ray": ("ray",),
+}
+"""Top-level module name → the extras of ``pyproject.toml`` that install it (``pyspiel`` is the ``open_spiel``
+distribution's module, ``psycopg`` the ``psycopg[binary]`` one's), for the message of a command whose extra is
+missing.  Every package of every extra but ``dev`` is here: a test reads ``pyproject.toml`` and checks it."""
+
+_COMMAND_EXTRAS = {"serve": "server", "play": "tui", "arena": "cli", "score": "cli", "analyse": "cli",
+                   "solve": "cli", "replay": "cli", "rules": "cli", "deal": "cli"}
+"""The extra each command belongs to: of the extras that hold a missing module, the command's own is named."""
 
 
 class InputError(click.ClickException):
@@ -118,16 +135,29 @@ class LazyGroup(click.Group):
         try:
             module = importlib.import_module(module_name)
         except ImportError as error:
-            missing = (error.name or "").split(".")[0]
-            extra = _EXTRAS.get(missing)
-            hint = f"; install it with: pip install 'mizerka[{extra}]'" if extra else ""
-            raise click.ClickException(
-                f"the '{cmd_name}' command is not available: {error}{hint}"
-            ) from None
+            raise missing_extra(cmd_name, error) from None
         command = getattr(module, attribute, None)
         if not isinstance(command, click.Command):
             raise click.ClickException(f"the '{cmd_name}' command is broken: {target} is not a click command")
         return command
+
+
+def missing_extra(command: str, error: ImportError) -> click.ClickException:
+    """The error for *command* when a module it needs cannot be imported: a message naming the extra to install
+    (exit code 1, no traceback).  :class:`LazyGroup` gives it for a command module that cannot be imported; a
+    command that imports an optional package inside its function (``arena``: rich) raises it the same way.
+
+    >>> missing_extra("serve", ModuleNotFoundError("No module named 'pydantic'", name="pydantic")).message
+    "the 'serve' command is not available: No module named 'pydantic'; install it with: pip install 'mizerka[server]'"
+    >>> missing_extra("play", ModuleNotFoundError("No module named 'rich'", name="rich")).message
+    "the 'play' command is not available: No module named 'rich'; install it with: pip install 'mizerka[tui]'"
+    """
+    module = (error.name or "").split(".")[0]
+    extras = _EXTRAS.get(module, ())
+    own = _COMMAND_EXTRAS.get(command)
+    extra = own if own in extras else extras[0] if extras else None
+    hint = f"; install it with: pip install 'mizerka[{extra}]'" if extra else ""
+    return click.ClickException(f"the '{command}' command is not available: {error}{hint}")
 
 
 @click.group(
@@ -145,7 +175,7 @@ def cli() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """The console-script entry point (``mizerka = "mizerka.cli:main"``).
+    """The command line (the console script ``mizerka`` calls it through :func:`mizerka.__main__.entry`).
 
     An output that cannot be written (``mizerka deal > /dev/full``, a closed stream) ends the command with a
     message and exit code 1, not a traceback; click itself handles only a closed pipe.
@@ -218,13 +248,25 @@ an output that can encode them all gets symbols, any other gets letters."""
 
 
 def _replace_unencodable() -> None:
-    """On an output that cannot take suit symbols (cp1252, ISO-8859-x: :func:`stdout_takes_unicode`), write a
-    character it cannot encode as ``?`` instead of ending in a traceback.  The commands write letters for the suits
-    there already; what is left is text such as a player's name (``Łucja`` in cp1252 is ``?ucja``)."""
+    """Make the standard streams tolerant of text their encodings cannot take, so that no command ends in a
+    ``UnicodeEncodeError`` or ``UnicodeDecodeError`` traceback.
+
+    * On an output that cannot take suit symbols (cp1252, ISO-8859-x: :func:`stdout_takes_unicode`), a character
+      it cannot encode is written as ``?``.  The commands write letters for the suits there already; what is left
+      is text such as a player's name (``Łucja`` in cp1252 is ``?ucja``).
+    * The input: bytes its encoding cannot decode become the replacement character ``\ufffd``.  A UTF-8 file of
+      answers read as cp1250 (a pipe on Polish Windows) holds such bytes (``Ł`` is ``C5 81``, and ``81`` is no
+      cp1250 character); the answer is then refused in words, as any answer that is no name or action is (or taken,
+      where it still is one), never a traceback.  A UTF-8 input's ``surrogateescape`` is replaced too: a lone
+      surrogate it made would break the UTF-8 record a name is saved in.
+    """
     for stream in (sys.stdout, sys.stderr):
         if stream is not None and not stdout_takes_unicode(stream):
             with contextlib.suppress(AttributeError, ValueError, OSError):
                 stream.reconfigure(errors="replace")  # type: ignore[union-attr]
+    if sys.stdin is not None:
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]
 
 
 def stdout_takes_unicode(stream: object = None) -> bool:
@@ -260,6 +302,30 @@ def unicode_option(function: Any) -> Any:
         callback=lambda _ctx, _param, value: stdout_takes_unicode() if value is None else value,
         help="suit symbols or letters  [default: symbols when the output can encode them]",
     )(function)
+
+
+_ASCII = str.maketrans({
+    **{suit.symbol: suit.letter for suit in Suit},
+    "→": "->", "═": "=", "·": "-", "…": "...", "✗": "x", "✓": "*", "−": "-", "–": "-", "—": "-",
+})
+"""What :func:`ascii_text` writes for each character of the Unicode forms: the one mapping of suit symbols to
+letters (``♣ ♦ ♥ ♠`` → ``C D H S``, from :class:`~mizerka.cards.Suit`), then arrows, rules and dashes."""
+
+
+def ascii_text(text: str) -> str:
+    """*text* as the commands write it with ``--ascii``: suit symbols as letters, ``→`` as ``->``, a ``·`` between
+    items as a comma, ``═`` as ``=``, ``…`` as ``...``.  Names keep their letters (they are what a person typed).
+    Every command's ASCII form goes through it (the score sheet of ``replay`` and ``score``, ``rules``, the line
+    game), so there is one mapping.  One suit symbol becomes one letter, so a table's columns stay aligned.
+
+    >>> ascii_text("═══ Deal 1 of 18 ═══  dealer: Ala · FH you")
+    '=== Deal 1 of 18 ===  dealer: Ala, FH you'
+    >>> ascii_text("Trick 1: Ala 10♥, Ola K♥ → Ola wins.")
+    'Trick 1: Ala 10H, Ola KH -> Ola wins.'
+    >>> ascii_text("[♣ ♦ ♥ ♠ NT MZ]")
+    '[C D H S NT MZ]'
+    """
+    return text.replace(" · ", ", ").translate(_ASCII)
 
 
 def suit_order(trump: int | None = None) -> list[Suit]:
@@ -320,21 +386,22 @@ Everyone chooses each of the six contracts once: after 18 deals the highest tota
 
 
 @click.command("rules")
-def rules_command() -> None:
+@unicode_option
+def rules_command(unicode: bool) -> None:
     """Print a summary of the rules and the variants with their sources."""
-    click.echo(RULES_SUMMARY)
-    click.echo("Variants (--variant NAME[,OPTION...]):")
+    lines = [RULES_SUMMARY, "Variants (--variant NAME[,OPTION...]):"]
     for name, rules in VARIANTS.items():
         facts = [f"{rules.n_seats} players", f"{rules.n_deals} deals", f"{rules.n_tricks} tricks"]
         facts.append(f"exchange: {rules.exchange_mode.value}")
         if not rules.zero_sum:
             facts.append("not zero-sum")
-        click.echo(f"  {name:<16} {', '.join(facts)}")
-        click.echo(f"  {'':<16} source: {rules.source}")
-    click.echo("\nOptions:")
-    for option, text in OPTIONS_HELP.items():
-        click.echo(f"  {option:<42} {text}")
-    click.echo("\nExample: mizerka play --variant 'standard,show_trump_card,first_dealer=0'")
+        lines.append(f"  {name:<16} {', '.join(facts)}")
+        lines.append(f"  {'':<16} source: {rules.source}")
+    lines.append("\nOptions:")
+    lines.extend(f"  {option:<42} {text}" for option, text in OPTIONS_HELP.items())
+    lines.append("\nExample: mizerka play --variant 'standard,show_trump_card,first_dealer=0'")
+    text = "\n".join(lines)
+    click.echo(text if unicode else ascii_text(text))
 
 
 # -- mizerka deal ------------------------------------------------------------------------------------------
@@ -417,10 +484,6 @@ def _scores_json(record: MatchRecord) -> dict[str, object]:
     }
 
 
-_SUIT_LETTERS = str.maketrans({suit.symbol: suit.letter for suit in Suit})
-"""For ``--ascii``: the score sheet's contract symbols as letters (one character each, the columns stay)."""
-
-
 @click.command("replay")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="print the scores as JSON")
@@ -447,7 +510,7 @@ def replay_command(file: Path, as_json: bool, unicode: bool) -> None:
         click.echo(f"(the match is not over: {len(results)} of {record.rules.n_deals} deals finished)")
     click.echo("")
     sheet = str(ScoreSheet(names, results, record.rules))
-    click.echo(sheet if unicode else sheet.translate(_SUIT_LETTERS))
+    click.echo(sheet if unicode else ascii_text(sheet))
     if record.is_over():
         outcome = record.outcome()
         winners = " and ".join(names[s] for s in outcome.winners)

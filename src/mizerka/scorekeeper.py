@@ -38,12 +38,14 @@ import dataclasses
 import io
 import os
 import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
 from mizerka._files import write_atomically
+from mizerka.cli import ascii_text, unicode_option
 from mizerka.match import DealResult, Outcome
 from mizerka.record import DealRecord, MatchRecord, RecordError, read
 from mizerka.rules import STANDARD, Contract, Role, Rules, RulesError
@@ -752,6 +754,22 @@ Tricks: the numbers in the order asked ("7 5 1"), or by name ("Ala 7, Bolek 5"; 
 After the last deal, undo takes its tricks back: the match goes on until they are entered again."""
 
 
+_HELP_SYMBOLS = " ♣ ♦ ♥ ♠, or"
+"""The suit symbols in :data:`HELP`, left out with ``--ascii`` (the letters are named next to them)."""
+
+UNREADABLE = "\ufffd"
+"""The replacement character: what a byte the input's encoding cannot decode becomes (``mizerka.cli.main`` makes
+the standard input decode so, instead of ending in a traceback).  An answer holding it is refused: a name saved
+with it would be a garbled name in the record."""
+
+
+def unreadable_text() -> str:
+    """The refusal of an answer holding :data:`UNREADABLE`: it names the input's encoding and how to read UTF-8."""
+    encoding = getattr(sys.stdin, "encoding", None) or "its encoding"
+    return (f"Not accepted: the answer holds bytes the input's encoding ({encoding}) cannot read; type it again "
+            "(for a file of answers in UTF-8, set PYTHONIOENCODING=utf-8).")
+
+
 class _Quit(Exception):
     pass
 
@@ -763,9 +781,19 @@ class _Undo(Exception):
 class _Session:
     """The prompts of ``mizerka score``: every answer is checked, and a bad one is asked again."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, unicode: bool = True) -> None:
         self.path = path
+        self.unicode = unicode
         self.keeper: ScoreKeeper | None = None
+
+    def plain(self, text: str) -> str:
+        """*text* as this session writes it: unchanged, or in ASCII without :attr:`unicode` (suit letters, ``->``:
+        :func:`mizerka.cli.ascii_text`, the one mapping every command's ``--ascii`` uses)."""
+        return text if self.unicode else ascii_text(text)
+
+    def echo(self, text: str) -> None:
+        """Write a line of the session (:meth:`plain`)."""
+        click.echo(self.plain(text))
 
     def ask(self, text: str, *, empty: bool = False) -> str:
         """Prompt until there is an answer; handle the commands that mean the same everywhere.
@@ -773,28 +801,31 @@ class _Session:
         With *empty*, an empty answer (just Enter) is an answer too.
         """
         while True:
-            answer = " ".join(str(click.prompt(text, default="", show_default=False, prompt_suffix=": ")).split())
+            prompt = self.plain(text)
+            answer = " ".join(str(click.prompt(prompt, default="", show_default=False, prompt_suffix=": ")).split())
             word = answer.lower()
             if not answer and empty:
                 return answer
-            if not answer:
-                click.echo("Please answer (type ? for help).")
+            if UNREADABLE in answer:
+                self.echo(unreadable_text())
+            elif not answer:
+                self.echo("Please answer (type ? for help).")
             elif word in ("help", "?"):
-                click.echo(HELP)
+                self.echo(HELP if self.unicode else HELP.replace(_HELP_SYMBOLS, ""))
             elif word in ("quit", "exit"):
                 raise _Quit
             elif word == "undo":
                 raise _Undo
             elif word == "sheet":
                 if self.keeper is None:
-                    click.echo("There is no sheet yet: the names come first.")
+                    self.echo("There is no sheet yet: the names come first.")
                 else:
-                    click.echo(str(self.keeper.sheet()))
+                    self.echo(str(self.keeper.sheet()))
             else:
                 return answer
 
     def setup(self, rules: Rules) -> ScoreKeeper:
-        click.echo(f"New match, {rules.spec()}: {rules.n_deals} deals for {rules.n_seats} players.")
+        self.echo(f"New match, {rules.spec()}: {rules.n_deals} deals for {rules.n_seats} players.")
         return self.setup_rest(rules, [])
 
     def setup_rest(self, rules: Rules, names: list[str]) -> ScoreKeeper:
@@ -803,12 +834,12 @@ class _Session:
                 question = f"Name of player {len(names) + 1} (in order round the table)"
                 names.append(check_name(self.ask(question), names))
             except EntryError as error:
-                click.echo(f"Not accepted: {error}.")
+                self.echo(f"Not accepted: {error}.")
             except _Undo:
                 if names:
-                    click.echo(f"Undone: the name {names.pop()!r}.")
+                    self.echo(f"Undone: the name {names.pop()!r}.")
                 else:
-                    click.echo("Nothing to undo yet.")
+                    self.echo("Nothing to undo yet.")
         return self.setup_from(rules, names)
 
     def setup_from(self, rules: Rules, names: list[str]) -> ScoreKeeper:
@@ -820,12 +851,12 @@ class _Session:
                 try:
                     first = self.ask(f"Who deals first ({', '.join(names)})")
                 except _Undo:
-                    click.echo(f"Undone: the name {names.pop()!r}.")
+                    self.echo(f"Undone: the name {names.pop()!r}.")
                     return self.setup_rest(rules, names)
             try:
                 return ScoreKeeper.new(names, first, rules)
             except EntryError as error:
-                click.echo(f"Not accepted: {error}.")
+                self.echo(f"Not accepted: {error}.")
 
     def run(self, keeper: ScoreKeeper) -> None:
         """Ask for the deals until the match is over and the keeper is done with it."""
@@ -847,7 +878,7 @@ class _Session:
                     try:
                         keeper.enter_contract(answer)
                     except EntryError as error:
-                        click.echo(f"Not accepted: {error}.")
+                        self.echo(f"Not accepted: {error}.")
                         continue
                     keeper.save(self.path)
                 else:
@@ -858,7 +889,7 @@ class _Session:
                     try:
                         result = keeper.enter_tricks(answer)
                     except EntryError as error:
-                        click.echo(f"Not accepted: {error}.")
+                        self.echo(f"Not accepted: {error}.")
                         continue
                     keeper.save(self.path)
                     self.show_result(keeper, result)
@@ -866,10 +897,10 @@ class _Session:
                 try:
                     what = keeper.undo()
                 except EntryError as error:
-                    click.echo(f"Not accepted: {error}.")
+                    self.echo(f"Not accepted: {error}.")
                     continue
                 keeper.save(self.path)
-                click.echo(f"Undone: {what}.")
+                self.echo(f"Undone: {what}.")
 
     def finish(self, keeper: ScoreKeeper) -> bool:
         """The match is over: show the standing, then let the keeper take back the last deal's tricks.
@@ -879,8 +910,8 @@ class _Session:
         the match is unfinished again and the deals go on.  The same question ends a finished match resumed
         from its file.
         """
-        click.echo("The match is over.  Final standing:")
-        click.echo(keeper.standing())
+        self.echo("The match is over.  Final standing:")
+        self.echo(keeper.standing())
         last = keeper.deals[-1].number
         while True:
             try:
@@ -888,30 +919,29 @@ class _Session:
             except _Undo:
                 what = keeper.undo()
                 keeper.save(self.path)
-                click.echo(f"Undone: {what}.")
+                self.echo(f"Undone: {what}.")
                 return False
             except _Quit:
                 return True
             except click.Abort:  # the end of input: the match is over and saved
-                click.echo("")
+                self.echo("")
                 return True
             if not answer:
                 return True
-            click.echo(f"Not accepted: the match is over; press Enter to finish, or type undo to take back deal "
+            self.echo(f"Not accepted: the match is over; press Enter to finish, or type undo to take back deal "
                        f"{last}'s tricks.")
 
-    @staticmethod
-    def show_result(keeper: ScoreKeeper, result: DealResult) -> None:
+    def show_result(self, keeper: ScoreKeeper, result: DealResult) -> None:
         names = keeper.players
         active = keeper.active_of(result.deal_no)
         parts = []
         for role, seat in enumerate(active):
             quota = keeper.rules.quota(role, result.contract)
             parts.append(f"{names[seat]} {result.tricks[seat]} of {quota} → {_signed(result.scores[seat])}")
-        click.echo(f"Deal {result.deal_no} ({result.contract.label}, {result.contract.goal}): " + "; ".join(parts))
-        click.echo("")
-        click.echo(str(keeper.sheet()))
-        click.echo("")
+        self.echo(f"Deal {result.deal_no} ({result.contract.label}, {result.contract.goal}): " + "; ".join(parts))
+        self.echo("")
+        self.echo(str(keeper.sheet()))
+        self.echo("")
 
 
 def _csv_text(text: str) -> str:
@@ -970,13 +1000,15 @@ def _export(keeper: ScoreKeeper, csv_path: Path | None, record_path: Path | None
               help="at the end, write the score sheet as CSV here")
 @click.option("--export-record", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="at the end, write a game record (contracts and tricks only; JSON if the name ends .json)")
+@unicode_option
 def score_command(path: Path | None, resume: Path | None, variant: str, export_csv: Path | None,
-                  export_record: Path | None) -> None:
+                  export_record: Path | None, unicode: bool) -> None:
     """Keep the score of a match played with real cards.
 
     Enter the names and the first dealer, then per deal the contract and the tricks each player took.
     Every entry is checked; the sheet is shown after each deal and saved as you go.  Type ? at any
     prompt for help, undo to take back the last entry, quit to stop (resume later with --resume FILE).
+    With --ascii (the default where the output cannot encode suit symbols) the contracts are written C D H S.
     """
     import warnings
 
@@ -1010,7 +1042,8 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
         click.echo(f"Resuming {resume}: {', '.join(keeper.players)}; "
                    f"{keeper.deal_no - 1} of {keeper.rules.n_deals} deals entered.")
         if keeper.results():
-            click.echo(str(keeper.sheet()))
+            sheet = str(keeper.sheet())
+            click.echo(sheet if unicode else ascii_text(sheet))
     else:
         path = path if path is not None else Path("mizerka-score.mzn")
         try:
@@ -1025,7 +1058,7 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
             raise click.UsageError(f"{path} exists: continue it with --resume {path}, or choose another --file")
         _check_output("--file", path, record=True)
         keeper = None
-    session = _Session(path)
+    session = _Session(path, unicode=unicode)
     try:
         if keeper is None:
             keeper = session.setup(rules)

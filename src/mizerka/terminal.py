@@ -40,7 +40,7 @@ import click
 from mizerka._files import is_read_only as _read_only
 from mizerka._files import write_atomically
 from mizerka.cards import CARDS, Card, CardSet
-from mizerka.cli import VARIANT_WARNED, format_cards, stdout_takes_unicode, suit_order, variant_option
+from mizerka.cli import VARIANT_WARNED, ascii_text, format_cards, stdout_takes_unicode, suit_order, variant_option
 from mizerka.deal import (
     Action,
     Choose,
@@ -92,26 +92,8 @@ REVIEW_WIDTH = 79
 """The widest line of the ``review`` command's text: it fits an 80-column terminal."""
 
 
-_SUIT_LETTERS = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S"})
-
 _ASCII_HELP = ((" (or ♣ ♦ ♥ ♠)", ""), ("TH, 10♥, 7c", "TH, 7c"))
 """The help's examples with suit symbols, left out with ``--ascii`` (the letters are named next to them)."""
-_ASCII = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S", "→": "->", "═": "=", "·": "-", "…": "...",
-                        "✗": "x", "✓": "*", "−": "-", "–": "-", "—": "-"})
-
-
-def ascii_text(text: str) -> str:
-    """*text* as the line game writes it with ``--ascii``: suit symbols as letters, ``→`` as ``->``, a ``·`` between
-    items as a comma, ``═`` as ``=``, ``…`` as ``...``.  Names keep their letters (they are what a person typed).
-
-    >>> ascii_text("═══ Deal 1 of 18 ═══  dealer: Ala · FH you")
-    '=== Deal 1 of 18 ===  dealer: Ala, FH you'
-    >>> ascii_text("Trick 1: Ala 10♥, Ola K♥ → Ola wins.")
-    'Trick 1: Ala 10H, Ola KH -> Ola wins.'
-    """
-    return text.replace(" · ", ", ").translate(_ASCII)
-
-
 def counted(number: int, noun: str) -> str:
     """*number* and *noun*, plural unless one: ``counted(1, "card")`` is ``'1 card'``, ``counted(0, "card")``
     ``'0 cards'``."""
@@ -277,9 +259,8 @@ class TerminalGame:
         return " ".join(self.card(c) for c in cards) if cards else "-"
 
     def sheet_text(self) -> str:
-        """The match's score sheet, its suit symbols as letters unless :attr:`unicode`."""
-        text = str(self.match.score_sheet())
-        return text if self.unicode else text.translate(_SUIT_LETTERS)
+        """The match's score sheet, its suit symbols as letters (:meth:`plain`) unless :attr:`unicode`."""
+        return self.plain(str(self.match.score_sheet()))
 
     def hand_text(self, hand: CardSet, trump: int | None) -> str:
         return format_cards(hand, unicode=self.unicode, trump=trump)

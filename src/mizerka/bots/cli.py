@@ -1,10 +1,15 @@
 """``mizerka arena``: the duplicate arena on the command line, with a progress bar, a ranking table and a plot.
 
-Needs the ``cli`` extra (click, rich); ``--plot`` needs matplotlib; ``--backend ray`` needs the ``ray`` extra.
+Needs the ``cli`` extra (click, rich: without rich the command says to install it, :func:`mizerka.cli.missing_extra`);
+``--plot`` needs matplotlib; ``--backend ray`` needs the ``ray`` extra.
+
+A 95% interval needs two duplicate matches at least: with one, the table shows ``–`` and ``--json`` gives ``null``
+for it (:func:`mizerka.arena.ci95` gives 0 there, which would read as a certain result).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import warnings
@@ -14,9 +19,13 @@ import click
 
 from mizerka.arena import BACKENDS, TABLES, ArenaError, ArenaResult, run_arena
 from mizerka.bots import BOT_LEVELS, Budget, BudgetError, UnknownBotError, level_name
+from mizerka.cli import missing_extra
 from mizerka.rules import RulesError, parse_variant
 
-__all__ = ["arena_command"]
+__all__ = ["NO_INTERVAL", "arena_command"]
+
+NO_INTERVAL = "–"
+"""What the ranking table shows for a 95% interval that cannot be computed (from fewer than two matches)."""
 
 
 def _plot(result: ArenaResult, path: str) -> None:
@@ -68,6 +77,12 @@ def arena_command(
     budgets: tuple[str, ...], save_records: str | None, plot: str | None, as_json: bool,
 ) -> None:
     """Play duplicate matches between BOTS (one level name per seat): the same decks, seats rotated."""
+    try:  # rich is the cli extra's, but click may come without it (the server extra brings click)
+        from rich.console import Console
+        from rich.markup import escape
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    except ImportError as error:
+        raise missing_extra("arena", error) from None
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -111,10 +126,6 @@ def arena_command(
         if not folder.is_dir() or not os.access(folder, os.W_OK):
             raise click.BadParameter(f"cannot write {plot!r}: {str(folder)!r} is not a writable folder",
                                      param_hint="--plot")
-    from rich.console import Console
-    from rich.markup import escape
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     # no more processes than matches: each match is one job, so the rest would idle (the process pool starts every
     # worker at once: '--workers 100000' forked 100000 processes for two matches); the results are the same
     pool_size: int | None = workers  # a bad count is left for the arena to name
@@ -149,13 +160,19 @@ def _print_result(result: ArenaResult, seed: int, as_json: bool) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    interval = result.matches >= 2  # a 95% interval from one match cannot be computed (ci95 gives 0 there)
     if as_json:
-        click.echo(json.dumps(result.to_dict()))
+        data = result.to_dict()
+        if not interval:
+            data["stats"] = [dict(dataclasses.asdict(s), per_match_ci=None, per_deal_ci=None) for s in result.stats()]
+        click.echo(json.dumps(data))
         return
-    table = Table(title=f"{result.matches} duplicate matches × {result.tables_per_match} tables, seed {seed}")
+    matches = f"{result.matches} duplicate match{'' if result.matches == 1 else 'es'}"
+    table = Table(title=f"{matches} × {result.tables_per_match} tables, seed {seed}")
     for column in ("#", "bot", "points/deal", "± 95%", "points/match", "± 95% "):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for rank, s in enumerate(result.ranking(), start=1):
-        table.add_row(str(rank), f"{s.index}: {s.bot}", f"{s.per_deal:+.3f}", f"{s.per_deal_ci:.3f}",
-                      f"{s.per_match:+.2f}", f"{s.per_match_ci:.2f}")
+        table.add_row(str(rank), f"{s.index}: {s.bot}", f"{s.per_deal:+.3f}",
+                      f"{s.per_deal_ci:.3f}" if interval else NO_INTERVAL,
+                      f"{s.per_match:+.2f}", f"{s.per_match_ci:.2f}" if interval else NO_INTERVAL)
     Console().print(table)

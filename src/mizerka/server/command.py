@@ -138,6 +138,10 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
                   ws_deflate: bool,
                   log_level: str) -> None:
     """Run the game server (REST lobby under /api, websocket at /ws, browser client at /)."""
+    if database is not None and not database.strip():  # `--database "$DB"` with DB unset: not the default database
+        raise click.BadParameter("give a database URL (sqlite:///path or postgresql://user:pw@host/db), not an "
+                                 "empty value; leave the option out for the default database",
+                                 param_hint="'--database'")
     import uvicorn
 
     from mizerka.server.app import create_app
