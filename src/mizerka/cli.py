@@ -182,7 +182,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     """
     _replace_unencodable()
     try:
-        cli.main(args=list(argv) if argv is not None else None, prog_name="mizerka")
+        with warnings.catch_warnings():  # (restored on the way out: main may be called in a program's process)
+            warnings.showwarning = _show_warning
+            cli.main(args=list(argv) if argv is not None else None, prog_name="mizerka")
     except OSError as error:
         try:
             what = str(error) if error.filename is not None else f"cannot write the output: {error.strerror or error}"
@@ -191,6 +193,25 @@ def main(argv: Sequence[str] | None = None) -> None:
             pass
         _discard_stdout()
         sys.exit(1)
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """Python's warnings as the command line says them: one ``warning: …`` line on standard error, without the file,
+    line number and source line of Python's own form (which speak to a programmer, not to a player)."""
+    with contextlib.suppress(OSError, ValueError):
+        click.echo(f"warning: {message}", err=True)
+
+
+def warn_if_no_solver_kernel() -> None:
+    """Where the solver's C kernel is missing, give the solver's one warning now (a ``warning:`` line under
+    :func:`main`).  ``mizerka arena`` calls it before its worker processes start: forked after it, they inherit that
+    the warning was given, so it is said once, not once per worker in the middle of the progress bar."""
+    from mizerka import solver
+
+    if solver.backend() == "kernel":
+        return
+    solver.solve(solver.Position.from_text("NT; lead 0; 2C / 3C / 4C"), 0)  # the smallest solve: it warns once
 
 
 def _discard_stdout() -> None:

@@ -19,7 +19,7 @@ import click
 
 from mizerka.arena import BACKENDS, TABLES, ArenaError, ArenaResult, run_arena
 from mizerka.bots import BOT_LEVELS, Budget, BudgetError, UnknownBotError, level_name
-from mizerka.cli import missing_extra
+from mizerka.cli import missing_extra, warn_if_no_solver_kernel
 from mizerka.rules import RulesError, parse_variant
 
 __all__ = ["NO_INTERVAL", "arena_command"]
@@ -133,6 +133,8 @@ def arena_command(
         pool_size = None  # Ray's own default: every CPU of the local cluster
     elif workers is None or workers >= 1:
         pool_size = min(workers or os.cpu_count() or 1, matches)
+    if any(bot not in ("random", "rules") for bot in bots):  # a search level: it solves
+        warn_if_no_solver_kernel()
     console = Console(stderr=True)
     try:
         with warnings.catch_warnings(), Progress(TextColumn("arena"), BarColumn(), MofNCompleteColumn(),
