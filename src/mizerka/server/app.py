@@ -31,7 +31,7 @@ from mizerka.bots import BOT_LEVELS
 from mizerka.record import DealRecord, MatchRecord, RecordError, char_name
 from mizerka.rules import VARIANTS
 from mizerka.server.encoding import encode
-from mizerka.server.hub import Hub, ServerConfig, address_key, hash_token
+from mizerka.server.hub import Client, Hub, ServerConfig, address_key, hash_token
 from mizerka.server.players import Standing, check_visible, display_rating, without_emoji_selectors
 from mizerka.server.protocol import ERROR_CODES, PROTOCOL_VERSION
 from mizerka.server.scorepad import ScorepadAnswer, ScorepadError, ScorepadRequest
@@ -872,7 +872,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     async def serve_websocket(ws: WebSocket) -> None:
         await ws.accept()
-        client = hub.new_client(ws.client.host if ws.client else None)
+        client = Client(config, ws.client.host if ws.client else None)
 
         async def sender() -> None:
             try:
@@ -881,7 +881,6 @@ def create_app(config: ServerConfig) -> FastAPI:
                     if text is None:
                         break
                     await ws.send_text(text)
-                    client.sent(text)  # in the transport now: no longer counted against the queue's caps
             except Exception as error:  # the connection broke, or a message could not be sent
                 # a sender that stopped here would leave a connection that reads but never answers: close it
                 # (the reason only by its kind: a message may hold the seat's cards)
@@ -902,48 +901,21 @@ def create_app(config: ServerConfig) -> FastAPI:
                     return
                 client.send({"type": "ping", "id": None})
 
-        waiting = False  # the reader waits for the client's next message (not inside the hub's handling of one)
-
-        async def reader() -> None:
-            nonlocal waiting
-            try:
-                while not client.closed:
-                    waiting = True
-                    try:
-                        message = await ws.receive()
-                    finally:
-                        waiting = False
-                    if message["type"] == "websocket.disconnect":
-                        break
-                    client.last_seen = time.monotonic()
-                    raw = message.get("text")
-                    if raw is None:
-                        raw = message.get("bytes") or b""
-                    await hub.handle_raw(client, raw)
-            except (WebSocketDisconnect, RuntimeError):
-                pass
-
         send_task = asyncio.create_task(sender())
         beat_task = asyncio.create_task(heartbeat())
-        read_task = asyncio.create_task(reader())
-
-        def stop() -> None:
-            # a client dropped for not reading (Client.drop): its sender may wait for ever for a send the client
-            # never takes, its reader for a message the client never sends; both stop now, the connection ends
-            # and uvicorn closes it (nothing more can be said to a client that does not read).  A reader inside the
-            # hub (the drop came from a reply to its message) is never cancelled there, where it may hold a table's
-            # lock: it finishes that message and stops, the client being closed.
-            send_task.cancel()
-            if waiting:
-                read_task.cancel()
-
-        client.on_drop = stop
         try:
-            await asyncio.wait({read_task})
-            if not read_task.cancelled():
-                read_task.result()  # an error of the reader's is the connection's, as before
+            while not client.closed:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                client.last_seen = time.monotonic()
+                raw = message.get("text")
+                if raw is None:
+                    raw = message.get("bytes") or b""
+                await hub.handle_raw(client, raw)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
         finally:
-            read_task.cancel()
             beat_task.cancel()
             try:
                 await hub.detach(client)
@@ -951,7 +923,6 @@ def create_app(config: ServerConfig) -> FastAPI:
                 client.close()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(send_task, timeout=2)
-                client.release()  # what is still queued is given back to the address's count
 
     web = config.web_dir
     if web is not None and (web / "index.html").is_file():
