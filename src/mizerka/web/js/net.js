@@ -20,6 +20,30 @@ export const PROTOCOL_VERSION = 1;
  */
 export const REQUEST_TIMEOUT_MS = 20_000;
 
+/**
+ * Milliseconds the socket waits, from the moment it opens a connection, for the server's welcome (its answer to our
+ * hello, or a "not now"); past it the connection is taken for lost, closed, and opened again (the socket's option
+ * `helloTimeout`).  A connection can stall before the welcome without any error: a handshake or a hello lost on a
+ * network that changed under it (a phone between Wi-Fi and mobile data), which the browser may take minutes to
+ * notice, while the page said "connecting…" and the player's seat, unattended, went to a stand-in.  A server
+ * answers a hello at once (a table read back from the database takes milliseconds); twenty seconds is well past
+ * it.
+ */
+export const HELLO_TIMEOUT_MS = 20_000;
+
+/**
+ * Milliseconds of silence from the server after which the socket pings it itself (the socket's option
+ * `quietTimeout`; 0: never).  The server pings every client every `--heartbeat` seconds (20 by default) and
+ * answers a client's ping with pong, so on a live connection a frame comes well within this; when none has, the
+ * socket pings, and a connection that brings nothing for another `PING_TIMEOUT_MS` is taken for dead, closed and
+ * opened again.  A connection that died without a word (a laptop woken from sleep, a router restarted) otherwise
+ * looked open to the browser for minutes, the table frozen, while the server gave the seat to a stand-in.
+ */
+export const QUIET_TIMEOUT_MS = 25_000;
+
+/** Milliseconds the socket waits for any frame after its own ping (see QUIET_TIMEOUT_MS; the option `pingTimeout`). */
+export const PING_TIMEOUT_MS = 10_000;
+
 export class ApiError extends Error {
   constructor(status, code, message, retryAfter = null) {
     super(message);
@@ -98,14 +122,22 @@ export class TableSocket extends EventTarget {
   /**
    * @param {string} table
    * @param {string | null} token the seat's token (null: a spectator)
-   * @param {{requestTimeout?: number}} options `requestTimeout`: milliseconds a request waits for its reply (see
-   *   REQUEST_TIMEOUT_MS, the default; 0: for ever); read at each request, so it may be changed on a live socket.
+   * @param {{requestTimeout?: number, helloTimeout?: number, quietTimeout?: number, pingTimeout?: number}} options
+   *   `requestTimeout`: milliseconds a request waits for its reply (see REQUEST_TIMEOUT_MS, the default; 0: for
+   *   ever); read at each request, so it may be changed on a live socket.  `helloTimeout`, `quietTimeout` and
+   *   `pingTimeout`: when a connection is taken for lost (HELLO_TIMEOUT_MS, QUIET_TIMEOUT_MS, PING_TIMEOUT_MS, the
+   *   defaults; 0: never), read each time the watch is set.
    */
-  constructor(table, token, { requestTimeout = REQUEST_TIMEOUT_MS } = {}) {
+  constructor(table, token, { requestTimeout = REQUEST_TIMEOUT_MS, helloTimeout = HELLO_TIMEOUT_MS,
+    quietTimeout = QUIET_TIMEOUT_MS, pingTimeout = PING_TIMEOUT_MS } = {}) {
     super();
     this.table = table;
     this.token = token;
     this.requestTimeout = requestTimeout;
+    this.helloTimeout = helloTimeout;
+    this.quietTimeout = quietTimeout;
+    this.pingTimeout = pingTimeout;
+    this.watchdog = null; // the timer that takes the connection for lost (watch)
     this.lastSeq = null;
     // The journal's epoch that lastSeq was seen in (the server's count of undos at the table): said with it in a
     // hello, so that after an undo we missed the server refuses our numbers (bad_seq) instead of going on from
@@ -130,6 +162,7 @@ export class TableSocket extends EventTarget {
     this.setState(this.welcomed ? "reconnecting" : "connecting");
     const ws = new WebSocket(socketUrl());
     this.ws = ws;
+    this.watch(ws, this.helloTimeout, () => this.lost(ws)); // no welcome in time: a stalled connection
     ws.addEventListener("open", () => {
       const hello = { type: "hello", id: "hello", protocol: PROTOCOL_VERSION, table: this.table };
       if (this.token) hello.token = this.token;
@@ -137,7 +170,11 @@ export class TableSocket extends EventTarget {
       if (this.lastSeq !== null && this.epoch !== null) hello.epoch = this.epoch;
       ws.send(JSON.stringify(hello));
     });
-    ws.addEventListener("message", (event) => this.onFrame(event.data));
+    ws.addEventListener("message", (event) => {
+      if (ws !== this.ws) return; // a connection given up (lost, or a hello's "not now"): nothing more of it counts
+      if (this.welcomed && this.state === "open") this.watchQuiet(ws); // any frame: the connection lives
+      this.onFrame(event.data);
+    });
     ws.addEventListener("close", () => this.onClose(ws));
     ws.addEventListener("error", () => { /* a close event follows */ });
   }
@@ -154,6 +191,7 @@ export class TableSocket extends EventTarget {
       return;
     }
     if (message.type === "welcome") {
+      this.watchQuiet(this.ws);
       this.welcomed = true;
       this.attempt = 0;
       this.helloRetries = 0;
@@ -219,8 +257,45 @@ export class TableSocket extends EventTarget {
     this.expired.clear();
   }
 
+  /**
+   * Call *then* after *ms* milliseconds (0: never) unless the watch is set again or stopped first; only while *ws*
+   * is still the connection.  One watch at a time: the welcome's, then the quiet one's.
+   */
+  watch(ws, ms, then) {
+    clearTimeout(this.watchdog);
+    this.watchdog = null;
+    if (!(Number.isFinite(ms) && ms > 0)) return;
+    this.watchdog = setTimeout(() => {
+      this.watchdog = null;
+      if (ws === this.ws && !this.closedByUs) then();
+    }, ms);
+  }
+
+  /** A frame came on the open connection *ws*: ping the server if nothing more comes for `quietTimeout` ms, and
+   * take the connection for dead if nothing comes for `pingTimeout` ms after that. */
+  watchQuiet(ws) {
+    this.watch(ws, this.quietTimeout, () => {
+      this.send({ type: "ping", id: null });
+      this.watch(ws, this.pingTimeout, () => this.lost(ws));
+    });
+  }
+
+  /** *ws* brought no welcome, or no frame, in time: give it up (its close event, whenever the browser gets to it,
+   * is not ours any more) and connect again, as after a network blip. */
+  lost(ws) {
+    this.ws = null;
+    ws.close();
+    this.reconnect();
+  }
+
   onClose(ws) {
     if (ws !== this.ws) return;
+    this.reconnect();
+  }
+
+  /** The connection is gone: answer what waited for it, and connect again after a backoff (unless we closed it). */
+  reconnect() {
+    clearTimeout(this.watchdog);
     this.failPending();
     if (this.closedByUs) {
       this.setState("closed");
@@ -238,6 +313,7 @@ export class TableSocket extends EventTarget {
     this.helloRetries += 1;
     const ws = this.ws;
     this.ws = null; // its close event is not a network blip: no reconnect of onClose's besides ours
+    clearTimeout(this.watchdog);
     ws?.close();
     this.failPending();
     clearTimeout(this.timer);
@@ -291,6 +367,7 @@ export class TableSocket extends EventTarget {
   close() {
     this.closedByUs = true;
     clearTimeout(this.timer);
+    clearTimeout(this.watchdog);
     this.ws?.close();
   }
 
