@@ -328,9 +328,11 @@ def unicode_option(function: Any) -> Any:
 _ASCII = str.maketrans({
     **{suit.symbol: suit.letter for suit in Suit},
     "→": "->", "═": "=", "·": "-", "…": "...", "✗": "x", "✓": "*", "−": "-", "–": "-", "—": "-",
+    "§": "section ",
 })
 """What :func:`ascii_text` writes for each character of the Unicode forms: the one mapping of suit symbols to
-letters (``♣ ♦ ♥ ♠`` → ``C D H S``, from :class:`~mizerka.cards.Suit`), then arrows, rules and dashes."""
+letters (``♣ ♦ ♥ ♠`` → ``C D H S``, from :class:`~mizerka.cards.Suit`), then arrows, rules, dashes, and the rule
+book's ``§8`` as ``section 8`` (the variants' sources)."""
 
 
 def ascii_text(text: str) -> str:
