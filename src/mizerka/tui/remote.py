@@ -180,6 +180,13 @@ restart takes some seconds) before the game ends with "could not reconnect"."""
 RECONNECT_PAUSE_MAX = 5.0
 """The longest pause between two reconnect tries (the pauses double from 0.2 s up to it)."""
 
+KEEPALIVE = (20.0, 20.0)
+"""The websocket's keepalive, ``(ping_interval, ping_timeout)`` in seconds (the websockets library's, from its
+version 15 in the threading client the terminal uses): a ping every 20 s, and a connection that answers none within
+20 s is closed, so that one that died without a word (a laptop woken from sleep, a router restarted) is found and
+made again (:meth:`RemoteTable.poll`) instead of being waited on for ever while the server gives the seat to a
+stand-in.  :attr:`RemoteTable.keepalive` may set another."""
+
 RATE_LIMITED_RETRIES = 5
 """How many times :meth:`RemoteTable.request` sends a message again after a ``rate_limited`` error before failing."""
 
@@ -504,6 +511,7 @@ class RemoteTable:
         self.invite = invite
         self.timeout = timeout
         self.reconnect_window = RECONNECT_WINDOW if reconnect_window is None else reconnect_window
+        self.keepalive = KEEPALIVE  # (ping_interval, ping_timeout) of each connection made from now on
         # told (a sentence) when a reconnect's first try has failed and the tries go on: the games say it, with
         # how to quit meanwhile; None: nobody is told
         self.on_reconnecting: Callable[[str], None] | None = None
@@ -623,7 +631,8 @@ class RemoteTable:
         self.close()
         try:
             self._ws = self._exits.enter_context(
-                connect(self.invite.websocket, open_timeout=self.timeout, close_timeout=1, max_size=2**22))
+                connect(self.invite.websocket, open_timeout=self.timeout, close_timeout=1, max_size=2**22,
+                        ping_interval=self.keepalive[0], ping_timeout=self.keepalive[1]))
         # ConnectionClosed: the server (restarting, say) dropped the connection during the handshake
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError, ConnectionClosed) as error:
             raise RemoteError(f"cannot open the game connection {self.invite.websocket}: {error}") from None
