@@ -31,7 +31,7 @@ from mizerka.bots import BOT_LEVELS
 from mizerka.record import DealRecord, MatchRecord, RecordError, char_name
 from mizerka.rules import VARIANTS
 from mizerka.server.encoding import encode
-from mizerka.server.hub import Client, Hub, ServerConfig, address_key, hash_token
+from mizerka.server.hub import Hub, ServerConfig, address_key, hash_token
 from mizerka.server.players import Standing, check_visible, display_rating, without_emoji_selectors
 from mizerka.server.protocol import ERROR_CODES, PROTOCOL_VERSION
 from mizerka.server.scorepad import ScorepadAnswer, ScorepadError, ScorepadRequest
@@ -872,7 +872,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     async def serve_websocket(ws: WebSocket) -> None:
         await ws.accept()
-        client = Client(config, ws.client.host if ws.client else None)
+        client = hub.new_client(ws.client.host if ws.client else None)
 
         async def sender() -> None:
             try:
@@ -881,6 +881,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                     if text is None:
                         break
                     await ws.send_text(text)
+                    client.sent(text)  # in the transport now: no longer counted against the queue's caps
             except Exception as error:  # the connection broke, or a message could not be sent
                 # a sender that stopped here would leave a connection that reads but never answers: close it
                 # (the reason only by its kind: a message may hold the seat's cards)
@@ -923,6 +924,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                 client.close()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(send_task, timeout=2)
+                client.release()  # what is still queued is given back to the address's count
 
     web = config.web_dir
     if web is not None and (web / "index.html").is_file():

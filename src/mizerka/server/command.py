@@ -124,6 +124,11 @@ def _open_browser(url: str) -> None:
                    "average; past it, 429 rate_limited (0: no limit).")
 @click.option("--request-burst", default=100.0, show_default=True, type=click.FloatRange(1),
               help="REST requests one client address may make at once, before --request-rate applies.")
+@click.option("--max-queued", default=4 * 1024 * 1024, show_default=True, type=click.IntRange(1),
+              help="The most characters of messages queued for one websocket connection and not yet sent; past it "
+                   "the connection is dropped (its client does not read).")
+@click.option("--max-queued-per-address", default=32 * 1024 * 1024, show_default=True, type=click.IntRange(1),
+              help="The same, for all the connections of one client address together.")
 @click.option("--limit-loopback", is_flag=True,
               help="Apply the per-address caps to clients on this machine (loopback, Unix socket) too.")
 @click.option("--ws-deflate/--no-ws-deflate", default=False, show_default=True,
@@ -134,8 +139,8 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
                   grace: float, abandon_after: float, heartbeat: float, bot_workers: int, slow_bot_workers: int,
                   bot_pool: str, dd_limit: float, dd_busy_rate: float, review_limit: float, max_tables: int,
                   max_read_back: int, read_back_idle: float, max_connections: int,
-                  max_connections_per_address: int, request_rate: float, request_burst: float, limit_loopback: bool,
-                  ws_deflate: bool,
+                  max_connections_per_address: int, request_rate: float, request_burst: float, max_queued: int,
+                  max_queued_per_address: int, limit_loopback: bool, ws_deflate: bool,
                   log_level: str) -> None:
     """Run the game server (REST lobby under /api, websocket at /ws, browser client at /)."""
     if database is not None and not database.strip():  # `--database "$DB"` with DB unset: not the default database
@@ -157,7 +162,8 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
                           dd_busy_rate=dd_busy_rate, review_limit=review_limit, max_tables=max_tables,
                           max_read_back=max_read_back, read_back_idle=read_back_idle, max_connections=max_connections,
                           max_connections_per_address=max_connections_per_address, request_rate=request_rate,
-                          request_burst=request_burst, limit_loopback=limit_loopback)
+                          request_burst=request_burst, max_queued=max_queued,
+                          max_queued_per_address=max_queued_per_address, limit_loopback=limit_loopback)
     try:
         app = create_app(config)
         check_database(config.database)  # here, not in the server's start-up: a bad one is told in one line

@@ -67,8 +67,8 @@ if TYPE_CHECKING:
     from mizerka.analysis import DealAnalysis
     from mizerka.record import MatchRecord
 
-__all__ = ["Client", "ConnectionCount", "Hub", "LiveTable", "RequestBudget", "ServerConfig", "address_key",
-           "hash_token", "is_local", "render_events"]
+__all__ = ["Client", "ConnectionCount", "Hub", "LiveTable", "OutboundCount", "RequestBudget", "ServerConfig",
+           "address_key", "hash_token", "is_local", "render_events"]
 
 log = logging.getLogger("mizerka.server")
 
@@ -128,6 +128,13 @@ class ServerConfig:
             (the load benchmark, the terminal client), or a reverse proxy's that does not pass on the client's
             address (one that does, in ``X-Forwarded-For``, is trusted from 127.0.0.1 by uvicorn, and each
             client is counted by its own address).  The total cap applies to every connection.
+        max_queued: the most characters of messages the server holds queued for one websocket connection and not
+            yet sent (its client does not read them, or its network is slow); a message that would pass it drops
+            the connection (:class:`OutboundCount`).  The longest match's whole journal, a ``sync`` from the
+            start, is about 200,000 characters; the default is twenty times that.
+        max_queued_per_address: the same, for all the connections of one client address together (the address
+            as the connection caps count it, :func:`address_key`; loopback clients are spared it as they are
+            spared those caps, unless ``limit_loopback``).
     """
 
     database: str
@@ -157,6 +164,8 @@ class ServerConfig:
     limit_loopback: bool = False
     max_read_back: int = 200
     read_back_idle: float = 300.0
+    max_queued: int = 4 * 1024 * 1024
+    max_queued_per_address: int = 32 * 1024 * 1024
 
 
 REVIEW_RETRY_AFTER = 300.0
@@ -253,16 +262,73 @@ FAST_LEVELS = frozenset({"random", "rules"})
 """Bot levels that decide in milliseconds; the others search, and get a pool of their own."""
 
 
-class Client:
-    """One websocket connection: its seat at one table (or none), an outbound queue, a rate limiter."""
+class OutboundCount:
+    """The characters of the messages queued for the websocket connections and not yet sent, per client address
+    (:func:`address_key`), against two caps: one per connection, one per address.
 
-    def __init__(self, config: ServerConfig, host: str | None = None) -> None:
+    A message is queued at once, whatever its size (a ``sync`` from the start of a long match is some 200,000
+    characters for a request of 30), and sent when the client takes it.  Counted in messages alone, a client that
+    asked and never read made the server hold hundreds of megabytes per connection.  Each :class:`Client` counts
+    its own characters and charges them here too, so that one address's connections together stay under their
+    cap; what is sent, or left when the connection ends, is given back.
+
+    >>> count = OutboundCount(per_connection=100, per_address=150)
+    >>> count.charge("a", held=0, size=80), count.charge("a", held=80, size=30)  # one connection of address a
+    (None, 'connection')
+    >>> count.charge("a", held=0, size=80), count.charge("b", held=0, size=80)  # another of a; one of b
+    ('address', None)
+    >>> count.release("a", 80); count.by_address
+    {'b': 80}
+    """
+
+    def __init__(self, per_connection: int, per_address: int) -> None:
+        self.per_connection, self.per_address = per_connection, per_address
+        self.by_address: dict[str, int] = {}  # only addresses that hold something
+
+    def charge(self, key: str, held: int, size: int, *, per_address: bool = True
+               ) -> Literal["connection", "address"] | None:
+        """Count *size* more characters queued for a connection from *key* that holds *held* already; or, past a
+        cap, say which one (and count nothing).  Without *per_address* only the connection's cap applies (the
+        characters are counted all the same)."""
+        if held + size > self.per_connection:
+            return "connection"
+        total = self.by_address.get(key, 0) + size
+        if per_address and total > self.per_address:
+            return "address"
+        self.by_address[key] = total
+        return None
+
+    def release(self, key: str, size: int) -> None:
+        """*size* characters charged for *key* are sent, or no longer held (never more than were charged)."""
+        left = self.by_address.get(key, 0) - size
+        if left > 0:
+            self.by_address[key] = left
+        else:
+            self.by_address.pop(key, None)
+
+
+class Client:
+    """One websocket connection: its seat at one table (or none), an outbound queue, a rate limiter.
+
+    The queue is bounded in characters (``max_queued`` for the connection, ``max_queued_per_address`` for its
+    address's connections together: :class:`OutboundCount`) and in messages (4096): a message that would pass a
+    bound drops the client (:meth:`drop`).  A client that does not read is dropped, never waited for.  The
+    connection's sender calls :meth:`sent` for each message the transport has taken, and its end :meth:`release`.
+    """
+
+    def __init__(self, config: ServerConfig, host: str | None = None, outbound: OutboundCount | None = None, *,
+                 limit_address: bool = True) -> None:
         self.id = secrets.token_hex(4)
         self.host = host  # the client's address (None: unknown, a Unix socket), for the per-address request budget
         self.live: LiveTable | None = None
         self.seat: int | None = None
         self.token_hash: str | None = None  # the credential that gave it the seat (checked again on leave)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=4096)
+        self.queued = 0  # the characters in the queue (and in the send under way), not yet taken by the transport
+        self.outbound = outbound or OutboundCount(config.max_queued, config.max_queued_per_address)
+        self._key = address_key(host)
+        self._limit_address = limit_address
+        self._released = False
         self.last_seen = time.monotonic()
         self.closed = False
         self._rate = config.rate
@@ -272,19 +338,57 @@ class Client:
         self._last_limited = 0.0
 
     def send(self, message: dict[str, Any] | str) -> None:
+        """Queue *message* for the client; one that would pass a bound of the queue drops the client instead."""
         if self.closed:
             return
         text = message if isinstance(message, str) else encode(message)
+        over = self.outbound.charge(self._key, self.queued, len(text), per_address=self._limit_address)
+        if over is not None:
+            self.drop(f"{self.queued} characters queued, past the {over}'s cap")
+            return
         try:
             self.queue.put_nowait(text)
-        except asyncio.QueueFull:  # a client that does not read is dropped, never waited for
-            self.close()
+        except asyncio.QueueFull:
+            self.outbound.release(self._key, len(text))
+            self.drop(f"{self.queue.qsize()} messages queued")
+            return
+        self.queued += len(text)
+
+    def sent(self, text: str) -> None:
+        """The transport has taken *text*, a message of the queue: it no longer counts."""
+        if not self._released:
+            self.queued -= len(text)
+            self.outbound.release(self._key, len(text))
+
+    def release(self) -> None:
+        """The connection is over: what it still had queued is thrown away and given back (once; a message the
+        sender took meanwhile is not given back twice)."""
+        if self._released:
+            return
+        self._released = self.closed = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.outbound.release(self._key, self.queued)
+        self.queued = 0
 
     def close(self) -> None:
+        """Close once what is queued is sent (the sender sends it, then closes the connection)."""
         if not self.closed:
             self.closed = True
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
+
+    def drop(self, why: str) -> None:
+        """Close at once: a client that does not read what it is sent is dropped, never waited for.  What is queued
+        is thrown away and given back; a sender waiting for the queue ends the connection, one stuck in a send its
+        client never takes is stopped when the connection's reader ends (its next message, or the websocket's own
+        pings going unanswered: uvicorn's, every 20 s, 20 s to answer)."""
+        if self.closed and self._released:
+            return
+        log.warning("websocket dropped: its client does not read (%s)", why)
+        self.closed = True
+        self.release()
+        self.queue.put_nowait(None)
 
     def allow(self, size: int) -> bool:
         """Charge one message of *size* bytes to the token bucket; ``False`` if it is over the limit."""
@@ -475,6 +579,7 @@ class Hub:
         self._reviews: OrderedDict[tuple[str, int], tuple[ReviewResult, float]] = OrderedDict()
         self._reviewing: dict[tuple[str, int], asyncio.Task[ReviewResult]] = {}
         self.connections = ConnectionCount(config.max_connections, config.max_connections_per_address)
+        self.outbound = OutboundCount(config.max_queued, config.max_queued_per_address)
         self.requests = RequestBudget(config.request_rate, config.request_burst)
         # the standings of the players of rated tables (mizerka.server.players): this process is the only writer
         # of the ratings, so the copy it keeps is the truth; a rated match rates from it, one after the other
@@ -1136,6 +1241,10 @@ class Hub:
                                             "connections, its limit; close one first", POLICY_VIOLATION)
         return None
 
+    def new_client(self, host: str | None) -> Client:
+        """A :class:`Client` for a connection from *host* (admitted by :meth:`admit`), its queue counted against
+        its address's cap (:attr:`outbound`) unless *host* is spared the per-address caps (:meth:`exempt`)."""
+        return Client(self.config, host, self.outbound, limit_address=not self.exempt(host))
 
     async def handle_raw(self, client: Client, raw: str | bytes) -> None:
         """Handle one frame from *client*: every problem becomes an error reply, the connection stays."""
