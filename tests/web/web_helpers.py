@@ -106,12 +106,14 @@ def quickplay(page: Any, base_url: str) -> dict[str, Any]:
     return wait_for_table(page)
 
 
-def act_once(page: Any, *, exchange: int = 2, close_summary: bool = True) -> str | None:
+def act_once(page: Any, *, exchange: int = 2, close_summary: bool = True, unless: Any = None) -> str | None:
     """Take this seat's next action through the interface, if there is one; return what was done.
 
     Contract choice: the first offered contract.  Exchange: discard the first *exchange* cards.  Play: the first
     playable card.  An end-of-deal summary is closed, unless *close_summary* is false (a test that looks at it:
-    the summary may open between its check and this one).
+    the summary may open between its check and this one).  Nothing is done when ``unless()`` is true once the
+    view to act on is read (:func:`play_until`'s goal: the view may have come to it since the caller's check, and
+    acting would take the very turn the test waits for).
     """
     summary = page.locator("dialog.summary-dialog[open]")
     if summary.count():
@@ -120,10 +122,12 @@ def act_once(page: Any, *, exchange: int = 2, close_summary: bool = True) -> str
         summary.locator(".btn.primary").click()  # on to the next deal, as the docstring promises
         return "summary"
     if page.locator("dialog.choose-dialog[open]").count():
+        if unless is not None and unless():
+            return None
         page.locator("dialog.choose-dialog[open] .contract-btn").first.click()
         return "choose"
     v = view(page)
-    if not v.get("your_turn"):
+    if not v.get("your_turn") or (unless is not None and unless()):
         return None
     if v["phase"] == "exchange" and page.locator(".exchange-bar").count():
         n = min(exchange, v["exchange"]["max"])
@@ -179,7 +183,7 @@ def play_until(page: Any, done: Any, *, timeout: float = 60.0, exchange: int = 2
     while not done():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out; view: {view(page)}")
-        if act_once(page, exchange=exchange, close_summary=close_summary) is None:
+        if act_once(page, exchange=exchange, close_summary=close_summary, unless=done) is None:
             page.wait_for_timeout(30)
 
 
