@@ -158,9 +158,9 @@ def test_hint_shows_a_suggestion_with_its_evaluation(new_page: Any, web_server: 
     page = new_page()
     quickplay(page, web_server.url)
     # In the exchange the bot's suggestion comes with its evaluation, and preselects the suggested discards.
-    # (an exchange to make: with the talon emptied by the bots before our turn the page keeps the hand for us, and
-    # the deal goes on to the next one, whose exchange may come while the last deal's summary is still open: it
-    # is closed first, as a player would)
+    # (an exchange with a talon to draw from, so that there is a suggestion to show: with the talon emptied by the
+    # bots before our turn the helper keeps the hand, and the next deal's exchange may come while the last deal's
+    # summary is still open: it is closed first, as a player would)
     def exchange_to_make() -> bool:
         v = view(page)
         return bool(v.get("phase") == "exchange" and v.get("your_turn") and (v.get("exchange") or {}).get("max")
