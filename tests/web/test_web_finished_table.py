@@ -5,13 +5,12 @@ The seat's page still offers "Play again", and it works; a spectator's page offe
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from playwright.sync_api import expect
 from test_web_audit_s12 import open_seat, play_through_protocol
 from test_web_history import finished_public_match, post
-from web_helpers import view, wait_for_table, wait_for_view_of
+from web_helpers import view, wait_for_other_table, wait_for_table, wait_for_view_of
 
 
 def unload(server: Any, table: str) -> None:
@@ -79,8 +78,7 @@ def test_the_seat_comes_back_to_its_finished_table_and_plays_again(new_page: Any
     play_again = over.get_by_role("button", name="Play again")
     expect(play_again).to_be_focused()
     play_again.click()
-    page.wait_for_url(re.compile(r"\?table=(?!" + re.escape(table) + r"\b)"), timeout=10_000)
-    new_table = page.url.split("?table=", 1)[1]
+    new_table = wait_for_other_table(page, table)
     wait_for_view_of(page, new_table)
     assert view(page)["seat"] == joined["seat"] and view(page)["status"] == "playing"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import urllib.parse
 import urllib.request
 from typing import Any
 
@@ -64,6 +65,22 @@ def view(page: Any) -> dict[str, Any]:
 def wait_for_table(page: Any) -> dict[str, Any]:
     page.wait_for_function("() => window.mizerkaDebug && window.mizerkaDebug.view() !== null")
     return view(page)
+
+
+def table_of(url: str) -> str | None:
+    """The table a page's address names (its ``table`` query parameter), or ``None``."""
+    return urllib.parse.parse_qs(urllib.parse.urlsplit(url).query).get("table", [None])[0]
+
+
+def wait_for_other_table(page: Any, table: str, timeout: float = 10_000) -> str:
+    """Wait until the page's address names a table other than *table* (the page moved on, to a rematch) and return
+    it.  The address is parsed, not matched: a regular expression ``table=(?!ID\\b)`` took an id ending in "-"
+    (no word boundary after it) for another table, and the test then waited for the old table's view (1 run in 64,
+    as often as a table id ends in "-")."""
+    page.wait_for_url(lambda url: table_of(url) not in (None, table), timeout=timeout)
+    new_table = table_of(page.url)
+    assert new_table is not None
+    return new_table
 
 
 def wait_for_view_of(page: Any, table: str, timeout: float = 40_000) -> dict[str, Any]:
