@@ -23,7 +23,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from mizerka.server.app import create_app
-from mizerka.server.command import WS_MAX_SIZE
+from mizerka.server.command import uvicorn_config
 from mizerka.server.db import normalize_url
 from mizerka.server.hub import Hub, ServerConfig
 
@@ -68,8 +68,10 @@ class ThreadServer:
         self.app = create_app(config)
         self.hub: Hub = self.app.state.hub
         self.port = free_port()
-        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                                    ws_max_size=WS_MAX_SIZE, lifespan="on"))
+        # the settings `mizerka serve` runs with (its HTTP protocol, head limit and request deadline, the websocket
+        # ceiling), so that the tests exercise what is served
+        self.server = uvicorn.Server(uvicorn_config(self.app, config, host="127.0.0.1", port=self.port,
+                                                    log_level="warning", lifespan="on"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def start(self) -> ThreadServer:

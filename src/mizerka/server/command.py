@@ -2,10 +2,15 @@
 
 ``mizerka serve --open`` (what ``make run`` runs) prints, once the server is listening, the address that
 opens a game against two bots at once (``/?quickplay=1``), and opens it in a browser when there is one.
+
+uvicorn runs with the settings of :func:`uvicorn_config` (the test servers too): HTTP/1.1 by h11, whose request
+head is limited to :data:`MAX_HEAD_BYTES`, with a deadline for each request to arrive whole
+(:class:`RequestDeadline`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -15,10 +20,14 @@ from pathlib import Path
 from typing import Any, Final
 
 import click
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from mizerka.server.hub import ServerConfig
 
-__all__ = ["WS_MAX_SIZE", "default_database", "quickplay_url", "serve_command", "server_url"]
+__all__ = ["MAX_HEAD_BYTES", "WS_MAX_SIZE", "RequestDeadline", "default_database", "quickplay_url", "serve_command",
+           "server_url", "uvicorn_config"]
 
 WS_MAX_SIZE: Final = 1 << 20
 """The largest websocket message, in bytes, that uvicorn reads at all (its ``ws_max_size``): the transport ceiling.
@@ -31,6 +40,100 @@ connection.  It lies far above the protocol limit so that an oversized message g
 dropped connection; and it is finite, so that what one connection makes the server buffer stays bounded (current
 uvicorn stops reading a connection until the app has taken its last message: about one such frame a connection).
 """
+
+
+MAX_HEAD_BYTES: Final = 16 * 1024
+"""The most of an unfinished HTTP request head (request line and headers) the server holds, in bytes (h11's own
+default, said here): past it the request is refused with 400 and the connection closed.  (A head that arrives whole
+in one read may be longer, up to what one read brings, 256 KiB.)  A browser's head is well under 2 KiB.  uvicorn's
+other HTTP implementation, httptools (picked by default when installed, as ``uvicorn[standard]`` does), has no such
+limit: one client sending a header line of 300 MB made the server hold it."""
+
+
+class RequestDeadline(H11Protocol):
+    """uvicorn's h11 HTTP/1.1 protocol, with a deadline for each request to arrive whole.
+
+    uvicorn's own timer (``timeout_keep_alive``) runs only between two requests on a kept-alive connection, and
+    stops at their first byte: a connection that sends nothing, or half a request and no more (slowloris), was held
+    for ever, and enough of them used up the process's file descriptors.  Here a timer of :attr:`request_timeout`
+    seconds starts when the connection is made, and again at the first byte of each next request (the connection
+    waiting for one: h11's ``their_state`` IDLE); it stops once the request is in whole, its line, headers and body
+    (``their_state`` past SEND_BODY), or once the connection becomes a websocket (which has pings of its own).  When
+    it runs out the connection is closed: with 408 when part of a request head has come; without a word when
+    nothing has (a browser may open a connection before it has a request for it, and takes a close as a reason to
+    open another, not as an answer), or when the application already has the request and its body is what comes
+    too slowly (the application is told that its client went away).
+
+    The timeout is a class attribute: :func:`uvicorn_config` makes a subclass for each server's
+    ``ServerConfig.request_timeout``, since uvicorn makes the protocol objects itself.
+    """
+
+    request_timeout: float = 10.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._start_deadline()
+
+    def data_received(self, data: bytes) -> None:
+        if self._deadline is None and self.conn.their_state is h11.IDLE:
+            self._start_deadline()  # the first bytes of the next request on a kept-alive connection
+        super().data_received(data)
+        if self.conn.their_state not in (h11.IDLE, h11.SEND_BODY):
+            self._stop_deadline()  # the request is in whole (or the connection is over: an error, a close)
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        self._stop_deadline()  # the request is in: the websocket protocol takes the connection over
+        super().handle_websocket_upgrade(event)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_deadline()
+        super().connection_lost(exc)
+
+    def _start_deadline(self) -> None:
+        self._stop_deadline()
+        self._deadline = self.loop.call_later(self.request_timeout, self._deadline_passed)
+
+    def _stop_deadline(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _deadline_passed(self) -> None:
+        self._deadline = None
+        if self.transport.is_closing():
+            return
+        begun = bool(self.conn.trailing_data[0])  # part of a request head is in (not a connection opened ahead)
+        self.logger.log(logging.INFO if begun or self.cycle is not None else logging.DEBUG,
+                        "HTTP connection closed: no whole request within %g s", self.request_timeout)
+        if begun and (self.cycle is None or self.cycle.response_complete) and self.conn.our_state is h11.IDLE:
+            body = b"the request did not arrive whole in time"
+            with contextlib.suppress(h11.LocalProtocolError):
+                self.transport.write(self.conn.send(h11.Response(
+                    status_code=408, reason=b"Request Timeout",
+                    headers=[(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", b"%d" % len(body)),
+                             (b"connection", b"close")])) or b"")
+                self.transport.write(self.conn.send(h11.Data(data=body)) or b"")
+                self.transport.write(self.conn.send(h11.EndOfMessage()) or b"")
+        self.transport.close()
+
+
+def uvicorn_config(app: Any, config: ServerConfig, *, host: str, port: int, log_level: str = "info",
+                   ws_deflate: bool = False, **options: Any) -> uvicorn.Config:
+    """The uvicorn settings the server runs with (``mizerka serve``, and the test servers, so that the tests
+    exercise what is served): :class:`RequestDeadline` with *config*'s ``request_timeout`` as the HTTP protocol,
+    its head limited to :data:`MAX_HEAD_BYTES`; websocket messages up to :data:`WS_MAX_SIZE`, pings every 20 s,
+    compressed with *ws_deflate*.  *options* are given to :class:`uvicorn.Config` as they are."""
+
+    class Protocol(RequestDeadline):
+        request_timeout = config.request_timeout
+
+    return uvicorn.Config(app, host=host, port=port, log_level=log_level, http=Protocol,
+                          h11_max_incomplete_event_size=MAX_HEAD_BYTES, ws_max_size=WS_MAX_SIZE,
+                          ws_ping_interval=20.0, ws_per_message_deflate=ws_deflate, **options)
 
 
 def default_database() -> str:
@@ -129,6 +232,9 @@ def _open_browser(url: str) -> None:
                    "the connection is dropped (its client does not read).")
 @click.option("--max-queued-per-address", default=32 * 1024 * 1024, show_default=True, type=click.IntRange(1),
               help="The same, for all the connections of one client address together.")
+@click.option("--request-timeout", default=10.0, show_default=True, type=click.FloatRange(0.5, 3600),
+              help="Seconds an HTTP request (line, headers and body) may take to arrive whole; past it the "
+                   "connection is closed.")
 @click.option("--limit-loopback", is_flag=True,
               help="Apply the per-address caps to clients on this machine (loopback, Unix socket) too.")
 @click.option("--ws-deflate/--no-ws-deflate", default=False, show_default=True,
@@ -140,15 +246,13 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
                   bot_pool: str, dd_limit: float, dd_busy_rate: float, review_limit: float, max_tables: int,
                   max_read_back: int, read_back_idle: float, max_connections: int,
                   max_connections_per_address: int, request_rate: float, request_burst: float, max_queued: int,
-                  max_queued_per_address: int, limit_loopback: bool, ws_deflate: bool,
+                  max_queued_per_address: int, request_timeout: float, limit_loopback: bool, ws_deflate: bool,
                   log_level: str) -> None:
     """Run the game server (REST lobby under /api, websocket at /ws, browser client at /)."""
     if database is not None and not database.strip():  # `--database "$DB"` with DB unset: not the default database
         raise click.BadParameter("give a database URL (sqlite:///path or postgresql://user:pw@host/db), not an "
                                  "empty value; leave the option out for the default database",
                                  param_hint="'--database'")
-    import uvicorn
-
     from mizerka.server.app import create_app
     from mizerka.server.db import check_database, shown_url
 
@@ -163,7 +267,8 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
                           max_read_back=max_read_back, read_back_idle=read_back_idle, max_connections=max_connections,
                           max_connections_per_address=max_connections_per_address, request_rate=request_rate,
                           request_burst=request_burst, max_queued=max_queued,
-                          max_queued_per_address=max_queued_per_address, limit_loopback=limit_loopback)
+                          max_queued_per_address=max_queued_per_address, request_timeout=request_timeout,
+                          limit_loopback=limit_loopback)
     try:
         app = create_app(config)
         check_database(config.database)  # here, not in the server's start-up: a bad one is told in one line
@@ -190,8 +295,7 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
             app.state.hub.halt_analyses()
             await super().shutdown(sockets)
 
-    uv_config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_SIZE,
-                               ws_ping_interval=20.0, ws_per_message_deflate=ws_deflate)
+    uv_config = uvicorn_config(app, config, host=host, port=port, log_level=log_level, ws_deflate=ws_deflate)
     hide_frames()  # after uvicorn's logging set-up, which made its handlers
     Server(uv_config).run()
 

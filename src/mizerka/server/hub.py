@@ -135,6 +135,10 @@ class ServerConfig:
         max_queued_per_address: the same, for all the connections of one client address together (the address
             as the connection caps count it, :func:`address_key`; loopback clients are spared it as they are
             spared those caps, unless ``limit_loopback``).
+        request_timeout: an HTTP request (its request line and headers, and its body) must arrive whole within this
+            many seconds of the connection being made, or of its first byte on a kept-alive connection; else the
+            connection is closed (with 408 when part of a request head came).  A websocket is past it once its
+            upgrade request is in.  :class:`mizerka.server.command.RequestDeadline` applies it.
     """
 
     database: str
@@ -166,6 +170,7 @@ class ServerConfig:
     read_back_idle: float = 300.0
     max_queued: int = 4 * 1024 * 1024
     max_queued_per_address: int = 32 * 1024 * 1024
+    request_timeout: float = 10.0
 
 
 REVIEW_RETRY_AFTER = 300.0
