@@ -1362,6 +1362,26 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
 
 /* ---------------------------------------------------------------- the search ----------------- */
 
+/* Ctrl-C in a long search.  The search runs with the GIL released, so Python's own SIGINT handler, which only
+   marks the signal, cannot raise KeyboardInterrupt before the search returns (a large position takes minutes).
+   A search in the main thread (the only one Python's signal handlers run in) therefore takes the GIL back every
+   POLL_EVERY + 1 nodes (2^19, about 80 ms) to let them run; once one raises, `interrupted` makes every level of
+   the search return at once, and the call returns NULL with the handler's exception.  What the unwinding stores
+   in the table is garbage, but the next search starts a new generation, which empties every bucket.  Searches in
+   other threads never take the GIL (a server's worker threads would wait for the event loop's). */
+#define POLL_EVERY 0x7FFFFu
+static unsigned long main_thread = 0; /* Python's main thread (threading.main_thread().ident), read at import */
+static int poll_signals = 0;          /* this search runs in the main thread */
+static int interrupted = 0;           /* a signal handler raised during this search */
+static uint32_t poll_tick = 0;
+
+static int check_signals(void) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int raised = PyErr_CheckSignals() < 0;
+    PyGILState_Release(gil);
+    return raised;
+}
+
 static int reach(State *s, int won, int target, u64 *rel);
 #ifndef STATS
 #define ST(i) ((void)0)
@@ -1635,6 +1655,7 @@ static int reach(State *s, int won, int target, u64 *rel) {
 #else
     s->nodes++;
 #endif
+    if (interrupted || (poll_signals && !(++poll_tick & POLL_EVERY) && (interrupted = check_signals()))) return 0;
     if (s->tlen) {
         int cut = s->wants ? trick_win_cut(s, won, target, rel) : misere_trick_cut(s, won, target, rel);
         CHECK_BOUND("TRICK", cut);
@@ -1871,6 +1892,8 @@ static int parse_state(PyObject *args, State *s) {
 /* a new search's table: made on first use, and a new generation (which empties every bucket as the search
    meets it).  With the search lock held; -1 if the table cannot be made */
 static int begin_search(void) {
+    poll_signals = main_thread != 0 && PyThread_get_thread_ident() == main_thread;
+    interrupted = 0;
     if (!table && table_alloc(64u << 20) < 0) return -1;
     if (++generation == 0) {
         /* wrapped after 2^32 solves (a long-running server's bots): a bucket stamped 2^32 solves ago
@@ -1885,11 +1908,14 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     State s;
     if (parse_state(args, &s) < 0) return NULL;
     int value = -1;
+    int stopped;
     SEARCH_BEGIN
     if (begin_search() == 0) value = solve_value(&s, 0, tricks_left(&s), -1);
+    stopped = interrupted, interrupted = 0; /* under the search lock: the next search must not see it */
     SEARCH_END
-    if (value < 0) return PyErr_NoMemory();
     total_nodes += s.nodes;
+    if (stopped) return NULL; /* the signal handler's exception (KeyboardInterrupt) is set */
+    if (value < 0) return PyErr_NoMemory();
     return PyLong_FromLong(value);
 }
 
@@ -1901,6 +1927,7 @@ static PyObject *py_solve_all(PyObject *self, PyObject *args) {
     int values[52], last = -1, made = 0;
     u64 in_play = in_hands(&s);
     for (int i = 0; i < s.tlen; i++) in_play |= 1ULL << s.trick[i];
+    int stopped;
     SEARCH_BEGIN
     made = begin_search() == 0;
     /* the top card of each run of equivalent cards, high to low; DDS scores the best card first and
@@ -1912,7 +1939,7 @@ static PyObject *py_solve_all(PyObject *self, PyObject *args) {
         u64 above = in_play & SUIT(card / 13) & ~((2ULL << card) - 1);
         if (!above || !(legal & (above & -above))) order[count++] = card;
     }
-    for (int i = 0; i < count && made; i++) {
+    for (int i = 0; i < count && made && !interrupted; i++) {
         int card = order[i];
         int saved, saved_trick[4], saved_win[4];
         memcpy(saved_trick, s.trick, sizeof saved_trick);
@@ -1932,9 +1959,11 @@ static PyObject *py_solve_all(PyObject *self, PyObject *args) {
         u64 above = in_play & SUIT(card / 13) & ~((2ULL << card) - 1);
         if (above && (legal & (above & -above))) values[card] = values[__builtin_ctzll(above)];
     }
+    stopped = interrupted, interrupted = 0; /* under the search lock, as in py_solve */
     SEARCH_END
-    if (!made) return PyErr_NoMemory();
     total_nodes += s.nodes;
+    if (stopped) return NULL;
+    if (!made) return PyErr_NoMemory();
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
     for (int card = 0; card < 52; card++) {
@@ -1994,5 +2023,11 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel",
 
 PyMODINIT_FUNC PyInit__kernel(void) {
     choose_make_key();
+    PyObject *threading = PyImport_ImportModule("threading");
+    PyObject *main = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
+    PyObject *ident = main ? PyObject_GetAttrString(main, "ident") : NULL;
+    if (ident && PyLong_Check(ident)) main_thread = PyLong_AsUnsignedLong(ident);
+    Py_XDECREF(ident), Py_XDECREF(main), Py_XDECREF(threading);
+    if (PyErr_Occurred()) return NULL;
     return create_module(&module);
 }
