@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from mizerka import VARIANTS, parse_variant
-from mizerka.arena import ArenaError, ci95, match_seed, run_arena, seatings
+from mizerka.arena import NO_INTERVAL, ArenaError, ci95, match_seed, run_arena, seatings
 from mizerka.bots import BOT_LEVELS, BotLevel, Budget, Decision, UnknownBotError
 from mizerka.bots.base import Bot
 from mizerka.bots.random_bot import RandomBot
@@ -243,3 +243,14 @@ def test_arena_command_rejects_bad_input(args: list[str], message: str) -> None:
 
 def test_bot_class_protocol() -> None:
     assert issubclass(_BrokenBot, Bot)
+
+
+def test_the_plain_text_ranking_shows_no_interval_after_one_match() -> None:
+    """One duplicate match has no 95% interval: the library's table says ``–`` as the command's does, not
+    ``± 0.000`` (which reads as a certain result); from two matches on it gives the interval."""
+    one = run_arena(FAST, 1, rules=SHORT, seed=5, backend="serial")
+    rows = one.table().splitlines()[1:]
+    assert len(rows) == 3 and all(row.count(f"± {NO_INTERVAL}") == 2 for row in rows), one.table()
+    assert "0.000" not in one.table()
+    two = run_arena(FAST, 2, rules=SHORT, seed=5, backend="serial")
+    assert NO_INTERVAL not in two.table() and two.table().count("±") == 6

@@ -46,7 +46,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from itertools import islice
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 from mizerka.bots import BOT_LEVELS, Budget, level_name, make_bot
 from mizerka.deal import KEEP, Action, Phase
@@ -55,6 +55,7 @@ from mizerka.rules import STANDARD, Rules, RulesError
 
 __all__ = [
     "BACKENDS",
+    "NO_INTERVAL",
     "TABLES",
     "ArenaError",
     "ArenaResult",
@@ -173,6 +174,11 @@ def t975(df: int) -> float:
     return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
 
 
+NO_INTERVAL: Final = "–"
+"""What a ranking shows for a 95% interval that cannot be computed (from fewer than two matches; :func:`ci95` gives
+0 there, which would read as a certain result)."""
+
+
 def ci95(values: Sequence[float]) -> float:
     """Half-width of the 95% confidence interval of the mean (Student's t for every count, :func:`t975`; 0 for
     fewer than two values)."""
@@ -245,11 +251,14 @@ class ArenaResult:
         return curves
 
     def table(self) -> str:
-        """The ranking as plain text."""
+        """The ranking as plain text: mean points per deal and per match, each ± its 95% half-interval (``–`` after
+        a single match, where there is none)."""
+        interval = len(self.points) >= 2
         lines = [f"{'#':>2}  {'bot':<12} {'points/deal':>18} {'points/match':>18}"]
         for rank, s in enumerate(self.ranking(), start=1):
-            per_deal = f"{s.per_deal:>+9.3f} ± {s.per_deal_ci:<6.3f}"
-            lines.append(f"{rank:>2}  {s.bot:<12} {per_deal} {s.per_match:>+9.2f} ± {s.per_match_ci:<6.2f}")
+            deal_ci = f"{s.per_deal_ci:<6.3f}" if interval else f"{NO_INTERVAL:<6}"
+            match_ci = f"{s.per_match_ci:<6.2f}" if interval else f"{NO_INTERVAL:<6}"
+            lines.append(f"{rank:>2}  {s.bot:<12} {s.per_deal:>+9.3f} ± {deal_ci} {s.per_match:>+9.2f} ± {match_ci}")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, object]:

@@ -17,15 +17,12 @@ from pathlib import Path
 
 import click
 
-from mizerka.arena import BACKENDS, TABLES, ArenaError, ArenaResult, run_arena
+from mizerka.arena import BACKENDS, NO_INTERVAL, TABLES, ArenaError, ArenaResult, run_arena
 from mizerka.bots import BOT_LEVELS, Budget, BudgetError, UnknownBotError, level_name
 from mizerka.cli import missing_extra, warn_if_no_solver_kernel
 from mizerka.rules import RulesError, parse_variant
 
 __all__ = ["NO_INTERVAL", "arena_command"]
-
-NO_INTERVAL = "–"
-"""What the ranking table shows for a 95% interval that cannot be computed (from fewer than two matches)."""
 
 
 def _plot(result: ArenaResult, path: str) -> None:
