@@ -236,7 +236,13 @@ def test_a_finished_rated_match_moves_the_ratings_and_statistics(server: ThreadS
     assert (me["mu"], me["sigma"]) != (DEFAULT_MU, DEFAULT_SIGMA) and me["rating"] == display_rating(me["mu"])
     assert me["sigma"] < DEFAULT_SIGMA
     [result] = me["recent"]
-    assert result["table"] is None and result["name"] == ""  # a quick-play table is private: its id is its invite
+    # a quick-play table is private: its id is its invite, which only its own player has (GET /api/profile, with
+    # the key); the public page gives neither the id nor the name
+    assert result["private"] and result["table"] == table and "Ala" in result["name"]
+    [public] = httpx.get(server.url + f"/api/players/{me['id']}").json()["recent"]
+    assert public["private"] and public["table"] is None and public["name"] == ""
+    assert {k: v for k, v in public.items() if k not in ("table", "name")} == {
+        k: v for k, v in result.items() if k not in ("table", "name")}
     assert result["seat"] == 0 and result["totals"] == totals
     assert result["rank"] == 1 + sum(t > totals[0] for t in totals)
     assert result["rating_before"] == 1500 and result["rating_after"] == me["rating"]

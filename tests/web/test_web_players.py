@@ -481,7 +481,9 @@ def test_refusals_of_the_new_codes_have_sentences(new_page: Any, web_server: Any
 
 def test_a_private_rated_match_is_listed_without_its_table(new_page: Any, web_server: Any) -> None:
     """A quick-play table is private: its id is its invite.  The player's page lists the result (place, players,
-    rating change) but links to no match page and shows no table name."""
+    rating change) but, to everyone else, links to no match page and shows no table name.  On the player's own page
+    (the profile's key kept in this browser) the match opens: the key gives the private tables' ids (session 24;
+    rated quick play, the common way to play rated, is private, so the owner could open none of those matches)."""
     base = web_server.url
     name = unique("Zosia")
     claimed = api_post(base, "/api/players", {"name": name})
@@ -498,6 +500,19 @@ def test_a_private_rated_match_is_listed_without_its_table(new_page: Any, web_se
     expect(item.locator(".pr-place")).to_contain_text("of 3")
     expect(item.get_by_role("link")).to_have_count(0)
     assert table not in page.content()
+
+    own = new_page()
+    own.goto(base + "/")
+    own.evaluate("p => localStorage.setItem('mizerka.profile', JSON.stringify(p))",
+                 {"key": claimed["key"], "id": claimed["player"]["id"], "name": name})
+    own.goto(base + f"/?player={claimed['player']['id']}")
+    mine = own.locator(".player-recent li")
+    expect(mine.get_by_role("link")).to_have_count(1)
+    expect(mine).to_have_class(re.compile("private-result"))
+    expect(mine.locator(".tb-name")).to_contain_text(name)  # the table's own name ("… vs bots"), as in its lobby
+    mine.get_by_role("link").click()
+    expect(own).to_have_url(re.compile(rf"\?match={re.escape(table)}$"))
+    expect(own.locator("section.match-page .sheet-deals tbody tr").first).to_be_visible()
 
 
 def test_delete_the_profile_from_the_lobby(new_page: Any, web_server: Any) -> None:

@@ -233,8 +233,10 @@ class NewPlayer(_Model):
 
 class PlayerResult(BaseModel):
     table: str | None = Field(description="The table's id (its match page, /?match=ID), or null for a private table: "
-                                          "its id is its invite, which a public page must not give away.")
-    name: str = Field(description="The table's name ('' for a private table).")
+                                          "its id is its invite, which a public page must not give away (GET "
+                                          "/api/profile gives it to the profile's owner, who sat there).")
+    name: str = Field(description="The table's name ('' for a private table, except to its player).")
+    private: bool = Field(False, description="Whether the table was private (not listed in the lobby).")
     variant: str
     finished_at: float
     seat: int
@@ -695,11 +697,14 @@ def create_app(config: ServerConfig) -> FastAPI:
         rows = await asyncio.to_thread(hub._store().history, limit, offset)
         return [HistoryEntry(**row) for row in rows]
 
-    async def player_info(standing: Standing, recent: bool = True) -> PlayerInfo:
+    async def player_info(standing: Standing, recent: bool = True, *, owner: bool = False) -> PlayerInfo:
+        """A profile's public page, or (*owner*: asked with its key) its owner's, where a private table's id and
+        name are shown too: the player sat there and had its invite."""
         rows = await asyncio.to_thread(hub._store().results, standing.id, RECENT_RESULTS) if recent else []
         return PlayerInfo(**standing.public(), recent=[PlayerResult(
-            table=r["table_id"] if r["visibility"] == "public" else None,
-            name=r["name"] if r["visibility"] == "public" else "", variant=r["variant"],
+            table=r["table_id"] if owner or r["visibility"] == "public" else None,
+            name=r["name"] if owner or r["visibility"] == "public" else "", private=r["visibility"] != "public",
+            variant=r["variant"],
             finished_at=r["finished_at"], seat=r["seat"],
             players=r["players"], totals=r["totals"], winners=r["winners"], rank=r["rank"],
             rating_before=display_rating(r["mu_before"]), rating_after=display_rating(r["mu_after"])) for r in rows])
@@ -717,8 +722,9 @@ def create_app(config: ServerConfig) -> FastAPI:
         authorization: Annotated[str | None, Header(description="'Bearer <player key>'.")] = None,
     ) -> PlayerInfo:
         """The profile of the player key in the ``Authorization: Bearer <key>`` header (403 ``bad_key``: none,
-        or a key no profile has on this server)."""
-        return await player_info(await hub.profile(bearer_key(authorization)))
+        or a key no profile has on this server), as ``GET /api/players/{id}`` gives it, and with the id and name
+        of each recent private table, which only its own players may have."""
+        return await player_info(await hub.profile(bearer_key(authorization)), owner=True)
 
     @app.delete("/api/profile", status_code=204, responses=_ERRORS)
     async def delete_profile(

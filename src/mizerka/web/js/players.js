@@ -565,6 +565,15 @@ export class PlayerPage {
       } catch (error) {
         this.error = error;
       }
+      const me = profile();
+      if (this.data && me && me.id === this.data.id) {
+        // our own page: the profile's key also gives the private tables' ids (rated quick play is private), so
+        // those matches open too; a key the server no longer knows leaves the public page as it is
+        try {
+          this.data = (await apiResponse("GET", "/api/profile", undefined,
+            { headers: { Authorization: `Bearer ${me.key}` } })).data;
+        } catch { /* the public page stays */ }
+      }
     }
     if (!this.destroyed) this.render();
   }
@@ -649,12 +658,15 @@ export class PlayerPage {
   recentItem(m) {
     const change = (m.rating_after ?? 0) - (m.rating_before ?? 0);
     const changeText = signed(change);
-    // a private table's id is its invite: the server gives none (null), so there is no match page to open
+    // a private table's id is its invite: the public page gives none (null), so there is no match page to open;
+    // the player's own page has it (GET /api/profile)
     const link = m.table ? pageLink(`/?match=${encodeURIComponent(m.table)}`, t("recent.open"),
       { class: "btn small", "data-match": m.table, "aria-label": t("recent.openNamed", { players: listOf(m.players) }) },
       this.hooks.navigate) : null;
-    return h("li", m.table ? { "data-match": m.table } : { class: "private-result" },
-      h("span", { class: "tb-name" }, m.table ? (m.name || variantLabel(m.variant)) : t("player.privateTable")),
+    const name = m.name || (m.private ? t("player.privateTable") : variantLabel(m.variant));
+    const attributes = { ...(m.table ? { "data-match": m.table } : {}), ...(m.private ? { class: "private-result" } : {}) };
+    return h("li", attributes,
+      h("span", { class: "tb-name" }, name),
       h("span", { class: "tb-players" }, playersWithTotals(m.players, m.totals)),
       h("span", { class: "tb-result" },
         h("span", { class: "pr-place" }, t("player.place", { n: m.rank, total: m.players.length })), " · ",
