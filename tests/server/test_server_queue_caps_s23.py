@@ -205,7 +205,7 @@ def wait_for(predicate: Any, timeout: float = 20.0) -> None:
         time.sleep(0.02)
 
 
-# -- a deadline for each HTTP request; the request head's limit ---------------------------------------------
+# -- the command's options ---------------------------------------------------------------------------------
 
 
 def test_serve_takes_the_caps_as_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
