@@ -28,7 +28,10 @@ pytestmark = pytest.mark.skipif(backend() != "kernel", reason="the compiled kern
 TESTS = Path(__file__).parent
 
 CHILD = r"""
-import json, random, sys, time
+import json, random, signal, sys, time
+# Python's own Ctrl-C handler, as an interactive run has it: a process started in the background by a shell without
+# job control (CI) inherits SIGINT ignored, and Python then keeps it ignored
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from mizerka.solver import Position, solve, solve_all
 
 

@@ -69,9 +69,9 @@ COMMANDS: dict[str, str] = {
 
 _EXTRAS: dict[str, tuple[str, ...]] = {
     "click": ("cli", "server"), "rich": ("cli", "tui"),
-    "fastapi": ("server",), "uvicorn": ("server",), "sqlalchemy": ("server",), "alembic": ("server",),
-    "pydantic": ("server",), "psycopg": ("server",), "platformdirs": ("server", "tui"), "orjson": ("server",),
-    "openskill": ("server",),
+    "fastapi": ("server",), "uvicorn": ("server",), "h11": ("server",), "sqlalchemy": ("server",),
+    "alembic": ("server",), "pydantic": ("server",), "psycopg": ("server",), "platformdirs": ("server", "tui"),
+    "orjson": ("server",), "openskill": ("server",),
     "textual": ("tui",), "websockets": ("tui",),
     "numpy": ("rl", "openspiel"), "gymnasium": ("rl",), "pettingzoo": ("rl",),
     "pyspiel": ("openspiel", "bench"),

@@ -260,9 +260,11 @@ def test_a_finished_rated_match_moves_the_ratings_and_statistics(server: ThreadS
     assert [r["id"] for r in again] == [rows[1]["id"]] and again[0]["rank"] == 2
 
 
-def test_a_public_rated_match_is_listed_with_its_table_and_a_private_ones_id_is_never_shown(
+def test_a_public_rated_match_is_listed_with_its_table_and_a_private_ones_id_only_to_its_player(
     server: ThreadServer,
 ) -> None:
+    """A private table's id is its invite: no public page gives it; its own player's profile (asked with the key)
+    does, with its name, so that the player can open the match (session 24)."""
     _, key = claim(server, "Ala")
     seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
     public = httpx.post(server.url + "/api/tables", json={"variant": SHORT, "rated": True, "seats": seats,
@@ -272,7 +274,11 @@ def test_a_public_rated_match_is_listed_with_its_table_and_a_private_ones_id_is_
     private = rated_quickplay(server, key)
     play(server, private["table"]["id"], private["token"], over)
     recent = profile(server, key).json()["recent"]
-    assert [r["table"] for r in recent] == [None, public] and [r["name"] for r in recent] == ["", "Friday league"]
+    assert [r["table"] for r in recent] == [private["table"]["id"], public]
+    assert [r["name"] for r in recent] == [private["table"]["name"], "Friday league"] and private["table"]["name"]
+    assert [r["private"] for r in recent] == [True, False]
+    shown = httpx.get(server.url + "/api/players/ala").json()["recent"]
+    assert [r["table"] for r in shown] == [None, public] and [r["name"] for r in shown] == ["", "Friday league"]
     page = httpx.get(server.url + "/api/players/bot:random").text + httpx.get(server.url + "/api/players/ala").text
     assert private["table"]["id"] not in page
 
