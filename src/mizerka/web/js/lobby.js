@@ -61,6 +61,10 @@ export async function joinTable(table) {
   return result.seat;
 }
 
+/** The longest a press on a button holds a lobby re-render back (see `Lobby`): a press that never ends (the pointer
+ *  released outside the window) does not freeze the lobby. */
+const PRESS_HOLD_MS = 2000;
+
 export class Lobby {
   constructor(root, hooks) {
     this.root = root;
@@ -79,10 +83,37 @@ export class Lobby {
     this.onStorage = (event) => {
       if (event.key === null || event.key === "mizerka.profile") this.profile.storageChanged();
     };
+    // A press on a button or a link holds the lobby's re-renders back until it ends.  The lists arrive after the
+    // lobby is drawn (and again on Refresh), and each redraws the whole lobby: a list that arrived between the
+    // press and the release rebuilt the button under the pointer, the release landed on the new one, and the
+    // browser fired no click (a tap on "Play against the computer" lost while the tables loaded on a slow
+    // network).  The held render runs after the click; at most PRESS_HOLD_MS after it was held in any case.
+    this.pressed = false;
+    this.held = null; // the timer of a held render
+    this.onPress = (event) => {
+      this.pressed = Boolean(event.target instanceof Element && event.target.closest("button, a, input, label"));
+    };
+    this.onRelease = () => {
+      this.pressed = false;
+      if (this.held !== null) {
+        clearTimeout(this.held);
+        this.held = setTimeout(() => this.flushHeld(), 0); // after the click this release makes
+      }
+    };
+  }
+
+  /** The render held back by a press (see the constructor). */
+  flushHeld() {
+    this.held = null;
+    this.pressed = false;
+    this.render();
   }
 
   async start() {
     window.addEventListener("storage", this.onStorage);
+    document.addEventListener("pointerdown", this.onPress, true);
+    document.addEventListener("pointerup", this.onRelease, true);
+    document.addEventListener("pointercancel", this.onRelease, true);
     this.render();
     try {
       const m = await meta();
@@ -112,6 +143,10 @@ export class Lobby {
   destroy() {
     this.destroyed = true;
     window.removeEventListener("storage", this.onStorage);
+    document.removeEventListener("pointerdown", this.onPress, true);
+    document.removeEventListener("pointerup", this.onRelease, true);
+    document.removeEventListener("pointercancel", this.onRelease, true);
+    clearTimeout(this.held);
     this.profile.destroy();
   }
 
@@ -169,6 +204,14 @@ export class Lobby {
 
   render() {
     if (this.destroyed) return;
+    if (this.pressed) { // drawn once the press ends (see the constructor)
+      if (this.held === null) this.held = setTimeout(() => this.flushHeld(), PRESS_HOLD_MS);
+      return;
+    }
+    if (this.held !== null) {
+      clearTimeout(this.held);
+      this.held = null;
+    }
     const p = prefs();
     // The lobby re-renders when its lists refresh: keep the focus and the caret of a field being typed in.
     const active = document.activeElement;

@@ -1,0 +1,51 @@
+"""A click on the lobby is never lost to a list that arrives during the press (session 24).
+
+The lobby draws itself, then asks for its lists (open tables, recent matches, the profile) and redraws the whole
+lobby as each arrives.  A list that arrived between the press of a button and its release rebuilt the button under
+the pointer: the release landed on the new button and the browser fired no click at all.  A CI run lost a click on
+"Play against the computer" that way (the test clicked as the page loaded); a player on a slow network would lose a
+tap.  Now a press on a button holds the redraw back until the release.
+
+The test holds the open tables' answer back with a route, presses the button, lets the answer in, waits until the
+page has it, and releases: the click must arrive (the quick play is asked for; its route answers with a refusal,
+which the lobby shows), and the held list is drawn after it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from playwright.sync_api import expect
+
+
+def test_a_list_arriving_during_a_press_does_not_swallow_the_click(new_page: Any, web_server: Any) -> None:
+    page = new_page()
+    held: list[Any] = []
+    page.route(re.compile(r".*/api/tables(\?.*)?$"), lambda route: held.append(route))
+    asked: list[str] = []
+
+    def refuse(route: Any) -> None:
+        asked.append(route.request.url)
+        route.fulfill(status=503, content_type="application/json",
+                      body=json.dumps({"error": "server_full", "message": "the server keeps as many open tables "
+                                                                          "as it may"}))
+
+    page.route("**/api/quickplay", refuse)
+    page.goto(web_server.url + "/")
+    button = page.locator("#quickplay")
+    expect(button).to_be_enabled()
+    page.wait_for_function("() => performance.getEntriesByType('resource').some(e => e.name.includes('/api/history'))")
+    assert len(held) == 1  # the open tables are not in yet
+    box = button.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    held[0].continue_()  # the list arrives while the button is pressed
+    page.wait_for_function("() => performance.getEntriesByType('resource').some(e => /\\/api\\/tables/.test(e.name))")
+    page.wait_for_timeout(300)  # the answer's promise and the redraw it asks for
+    page.mouse.up()
+    expect(page.locator(".lobby .message.error")).to_contain_text("The server is full")
+    assert len(asked) == 1
+    expect(page.locator(".open-tables")).to_be_visible()  # the held redraw came after the click
