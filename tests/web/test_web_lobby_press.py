@@ -1,4 +1,4 @@
-"""A click on the lobby is never lost to a list that arrives during the press (session 24).
+"""A click on the lobby or the table is never lost to a redraw during the press (session 24).
 
 The lobby draws itself, then asks for its lists (open tables, recent matches, the profile) and redraws the whole
 lobby as each arrives.  A list that arrived between the press of a button and its release rebuilt the button under
@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from playwright.sync_api import expect
+from web_helpers import VISIBLE_POINT, play_until, quickplay, view
 
 
 def test_a_list_arriving_during_a_press_does_not_swallow_the_click(new_page: Any, web_server: Any) -> None:
@@ -49,3 +50,22 @@ def test_a_list_arriving_during_a_press_does_not_swallow_the_click(new_page: Any
     expect(page.locator(".lobby .message.error")).to_contain_text("The server is full")
     assert len(asked) == 1
     expect(page.locator(".open-tables")).to_be_visible()  # the held redraw came after the click
+
+
+def test_a_redraw_of_the_table_during_a_press_does_not_swallow_the_card(new_page: Any, web_server: Any) -> None:
+    """The same at the table, where the hand is redrawn whenever news arrives (a server event, the end of a
+    finished trick's display, 1.3 s after it): the player presses a card, the table is redrawn, the player
+    releases, and the card is played."""
+    page = new_page()
+    quickplay(page, web_server.url)
+    play_until(page, lambda: (v := view(page))["phase"] == "play" and v["your_turn"] and len(v["legal"]) > 1)
+    before = view(page)
+    card = before["legal"][0]
+    point = page.locator(f'.hand .card[data-card="{card}"]').evaluate(VISIBLE_POINT)
+    assert point is not None
+    page.mouse.move(point[0], point[1])
+    page.mouse.down()
+    page.evaluate("() => window.mizerkaDebug.render()")  # news arrives while the card is pressed
+    page.mouse.up()
+    page.wait_for_function("seq => window.mizerkaDebug.view().seq > seq", arg=before["seq"])
+    assert card not in view(page)["hand"]

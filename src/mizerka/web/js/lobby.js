@@ -6,6 +6,7 @@ import { api, apiResponse } from "./net.js";
 import { levelName, listOf, refusalText, t, variantName } from "./i18n.js";
 import { endedAt, playersWithTotals, variantLabel } from "./history.js";
 import { ProfilePanel, keyLooksValid } from "./players.js";
+import { PressHold } from "./press.js";
 import { h } from "./sheet.js";
 import { prefs, profile, savePrefs, saveSeat } from "./store.js";
 
@@ -61,10 +62,6 @@ export async function joinTable(table) {
   return result.seat;
 }
 
-/** The longest a press on a button holds a lobby re-render back (see `Lobby`): a press that never ends (the pointer
- *  released outside the window) does not freeze the lobby. */
-const PRESS_HOLD_MS = 2000;
-
 export class Lobby {
   constructor(root, hooks) {
     this.root = root;
@@ -83,37 +80,14 @@ export class Lobby {
     this.onStorage = (event) => {
       if (event.key === null || event.key === "mizerka.profile") this.profile.storageChanged();
     };
-    // A press on a button or a link holds the lobby's re-renders back until it ends.  The lists arrive after the
-    // lobby is drawn (and again on Refresh), and each redraws the whole lobby: a list that arrived between the
-    // press and the release rebuilt the button under the pointer, the release landed on the new one, and the
-    // browser fired no click (a tap on "Play against the computer" lost while the tables loaded on a slow
-    // network).  The held render runs after the click; at most PRESS_HOLD_MS after it was held in any case.
-    this.pressed = false;
-    this.held = null; // the timer of a held render
-    this.onPress = (event) => {
-      this.pressed = Boolean(event.target instanceof Element && event.target.closest("button, a, input, label"));
-    };
-    this.onRelease = () => {
-      this.pressed = false;
-      if (this.held !== null) {
-        clearTimeout(this.held);
-        this.held = setTimeout(() => this.flushHeld(), 0); // after the click this release makes
-      }
-    };
-  }
-
-  /** The render held back by a press (see the constructor). */
-  flushHeld() {
-    this.held = null;
-    this.pressed = false;
-    this.render();
+    // a press on a button holds the lobby's redraws back until it ends (a list arriving meanwhile rebuilt the
+    // button under the pointer, and the click was lost: js/press.js)
+    this.press = new PressHold(() => this.render());
   }
 
   async start() {
     window.addEventListener("storage", this.onStorage);
-    document.addEventListener("pointerdown", this.onPress, true);
-    document.addEventListener("pointerup", this.onRelease, true);
-    document.addEventListener("pointercancel", this.onRelease, true);
+    this.press.start();
     this.render();
     try {
       const m = await meta();
@@ -143,10 +117,7 @@ export class Lobby {
   destroy() {
     this.destroyed = true;
     window.removeEventListener("storage", this.onStorage);
-    document.removeEventListener("pointerdown", this.onPress, true);
-    document.removeEventListener("pointerup", this.onRelease, true);
-    document.removeEventListener("pointercancel", this.onRelease, true);
-    clearTimeout(this.held);
+    this.press.stop();
     this.profile.destroy();
   }
 
@@ -203,15 +174,7 @@ export class Lobby {
   }
 
   render() {
-    if (this.destroyed) return;
-    if (this.pressed) { // drawn once the press ends (see the constructor)
-      if (this.held === null) this.held = setTimeout(() => this.flushHeld(), PRESS_HOLD_MS);
-      return;
-    }
-    if (this.held !== null) {
-      clearTimeout(this.held);
-      this.held = null;
-    }
+    if (this.destroyed || this.press?.holds()) return;
     const p = prefs();
     // The lobby re-renders when its lists refresh: keep the focus and the caret of a field being typed in.
     const active = document.activeElement;

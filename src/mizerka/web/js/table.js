@@ -10,6 +10,7 @@ import { ChatPanel } from "./chat.js";
 import { backElement, cardElement, cardFace, parseCard, sortHand, suitOf, cardCode } from "./cards.js";
 import { cardName, contractName, levelName, listOf, refusalReason, signed, suitName, t } from "./i18n.js";
 import { TableSocket, api } from "./net.js";
+import { PressHold } from "./press.js";
 import { ReviewDialog } from "./review.js";
 import { CONTRACT_CODES, contractIndex, contractLabel, h, renderScoreSheet, winnersOf } from "./sheet.js";
 import { forgetSeat, prefs, savePrefs, saveSeat, seatFor } from "./store.js";
@@ -153,18 +154,24 @@ export class TableView {
         e.detail.message, { code });
     });
     this.buildSkeleton();
+    // a press on a card or a button holds the table's redraws back until it ends: a redraw meanwhile (the end of
+    // a finished trick's display, a server event) rebuilt the card under the pointer, and the click was lost
+    this.press = new PressHold(() => this.render());
+    this.press.start();
     this.socket.connect();
     document.addEventListener("keydown", this.onKey);
     // A small hook for tests and debugging: the seat's own view only (nothing hidden is ever in the page).
     this.states = [];
     this.socket.addEventListener("state", (e) => this.states.push(e.detail));
     window.mizerkaDebug = { socket: this.socket, view: () => this.view, states: this.states,
-      act: (action) => this.act(action), announcements: recentAnnouncements, hint: () => this.hint };
+      act: (action) => this.act(action), announcements: recentAnnouncements, hint: () => this.hint,
+      render: () => this.render() };
   }
 
   destroy() {
     this.destroyed = true;
     this.cancelAutoPlay();
+    this.press?.stop();
     document.removeEventListener("keydown", this.onKey);
     clearTimeout(this.heldTimer);
     this.socket?.close();
@@ -592,7 +599,7 @@ export class TableView {
 
   render() {
     const v = this.view;
-    if (!v || !this.el) return;
+    if (!v || !this.el || this.press?.holds()) return;
     const active = document.activeElement;
     const focusInHand = active && active.closest && active.closest(".hand");
     // Every render rebuilds the bar and the panels: a control that had the focus gets it back (by its data-focus)
