@@ -701,13 +701,17 @@ def create_app(config: ServerConfig) -> FastAPI:
         """A profile's public page, or (*owner*: asked with its key) its owner's, where a private table's id and
         name are shown too: the player sat there and had its invite."""
         rows = await asyncio.to_thread(hub._store().results, standing.id, RECENT_RESULTS) if recent else []
-        return PlayerInfo(**standing.public(), recent=[PlayerResult(
-            table=r["table_id"] if owner or r["visibility"] == "public" else None,
-            name=r["name"] if owner or r["visibility"] == "public" else "", private=r["visibility"] != "public",
-            variant=r["variant"],
-            finished_at=r["finished_at"], seat=r["seat"],
-            players=r["players"], totals=r["totals"], winners=r["winners"], rank=r["rank"],
-            rating_before=display_rating(r["mu_before"]), rating_after=display_rating(r["mu_after"])) for r in rows])
+
+        def result(r: dict[str, Any]) -> PlayerResult:
+            private = r["visibility"] != "public"
+            shown = owner or not private
+            return PlayerResult(
+                table=r["table_id"] if shown else None, name=r["name"] if shown else "", private=private,
+                variant=r["variant"], finished_at=r["finished_at"], seat=r["seat"], players=r["players"],
+                totals=r["totals"], winners=r["winners"], rank=r["rank"],
+                rating_before=display_rating(r["mu_before"]), rating_after=display_rating(r["mu_after"]))
+
+        return PlayerInfo(**standing.public(), recent=[result(r) for r in rows])
 
     @app.post("/api/players", response_model=NewPlayerResult, status_code=201, responses=_ERRORS)
     async def new_player(body: NewPlayer) -> NewPlayerResult:

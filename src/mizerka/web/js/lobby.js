@@ -174,7 +174,7 @@ export class Lobby {
   }
 
   render() {
-    if (this.destroyed || this.press?.holds()) return;
+    if (this.destroyed || this.press.holds()) return;
     const p = prefs();
     // The lobby re-renders when its lists refresh: keep the focus and the caret of a field being typed in.
     const active = document.activeElement;

@@ -570,8 +570,7 @@ export class PlayerPage {
         // our own page: the profile's key also gives the private tables' ids (rated quick play is private), so
         // those matches open too; a key the server no longer knows leaves the public page as it is
         try {
-          this.data = (await apiResponse("GET", "/api/profile", undefined,
-            { headers: { Authorization: `Bearer ${me.key}` } })).data;
+          this.data = (await apiResponse("GET", "/api/profile", undefined, { headers: bearer(me.key) })).data;
         } catch { /* the public page stays */ }
       }
     }
