@@ -1,9 +1,10 @@
-"""Ctrl-C stops a long search of the compiled kernel at once (session 24).
+"""Ctrl-C stops a long search of the compiled kernel (session 24) and of the max^n extension (session 25) at once.
 
-The kernel searches with the GIL released, so Python's SIGINT handler could not raise ``KeyboardInterrupt`` until
-the search returned: minutes for a large position, in a notebook or any script calling :func:`mizerka.solver.solve`.
-A search in the main thread now lets the signal handlers run every 2^19 nodes (about 80 ms) and returns at once
-when one raises.  The table the unwinding leaves behind must not reach the next search.
+Both search with the GIL released, so Python's SIGINT handler could not raise ``KeyboardInterrupt`` until the search
+returned: minutes for a large position, in a notebook or any script calling :func:`mizerka.solver.solve` (or, for
+max^n, :func:`mizerka.solver.maxn.solve_maxn` on a four-hand ending of eight cards: up to a minute or more).  A
+search in the main thread now lets the signal handlers run every 2^19 nodes (tens of milliseconds) and returns at
+once when one raises.  The table the unwinding leaves behind must not reach the next search.
 
 Each case runs in a child process, which the test interrupts as a user's Ctrl-C would (SIGINT to the process).
 """
@@ -21,9 +22,11 @@ from pathlib import Path
 import pytest
 
 from mizerka.solver import backend
+from mizerka.solver.maxn import maxn_backend
 
-pytestmark = pytest.mark.skipif(backend() != "kernel", reason="the compiled kernel is not built here (the reference, "
-                                                              "plain Python, is interrupted like any Python code)")
+PLAIN_PYTHON = "(the reference, plain Python, is interrupted like any Python code)"
+KERNEL = pytest.mark.skipif(backend() != "kernel", reason=f"the compiled kernel is not built here {PLAIN_PYTHON}")
+MAXN = pytest.mark.skipif(maxn_backend() != "kernel", reason=f"the max^n extension is not built here {PLAIN_PYTHON}")
 
 TESTS = Path(__file__).parent
 
@@ -33,18 +36,29 @@ import json, random, signal, sys, time
 # job control (CI) inherits SIGINT ignored, and Python then keeps it ignored
 signal.signal(signal.SIGINT, signal.default_int_handler)
 from mizerka.solver import Position, solve, solve_all
+from mizerka.solver.maxn import solve_maxn, solve_maxn_all
 
+def dealt(seed, hands, size, **rules):
+    rng = random.Random(seed)
+    cards = list(range(52))
+    rng.shuffle(cards)
+    return Position(tuple(sum(1 << c for c in cards[size * i:size * (i + 1)]) for i in range(hands)), leader=0, **rules)
 
-rng = random.Random(6)
-cards = list(range(52))
-rng.shuffle(cards)
-# three hands of 17 cards, the misere: about a minute and a half of search
-big = Position(tuple(sum(1 << c for c in cards[17 * i:17 * (i + 1)]) for i in range(3)), leader=0, misere=True)
-call = solve if sys.argv[1] == "solve" else solve_all
+name = sys.argv[1]
+if name.startswith("maxn"):
+    # four hands of 8 cards (the extension's largest), no-trump: over 40 s of search
+    big = dealt(15, 4, 8, sides=(0, 1, 0, 1))
+    call = lambda: (solve_maxn if name == "maxn" else solve_maxn_all)(big)
+    again = lambda position, seat: solve_maxn(position) == solve_maxn(position, impl="reference")
+else:
+    # three hands of 17 cards, the misere: about a minute and a half of search
+    big = dealt(6, 3, 17, misere=True)
+    call = lambda: (solve if name == "solve" else solve_all)(big, 0)
+    again = lambda position, seat: solve(position, seat) == solve(position, seat, impl="reference")
 print("started", flush=True)
 start = time.perf_counter()
 try:
-    call(big, 0)
+    call()
     outcome = "finished"
 except KeyboardInterrupt:
     outcome = "interrupted"
@@ -56,13 +70,13 @@ check = random.Random(9)
 agree = 0
 for _ in range(40):
     position = random_position(check, 3, 5, misere=check.random() < 0.5)
-    seat = check.randrange(3)
-    agree += solve(position, seat) == solve(position, seat, impl="reference")
+    agree += again(position, check.randrange(3))
 print(json.dumps({"outcome": outcome, "elapsed": elapsed, "agree": agree}), flush=True)
 """
 
 
-@pytest.mark.parametrize("call", ["solve", "solve_all"])
+@pytest.mark.parametrize("call", [pytest.param("solve", marks=KERNEL), pytest.param("solve_all", marks=KERNEL),
+                                  pytest.param("maxn", marks=MAXN), pytest.param("maxn_all", marks=MAXN)])
 def test_a_search_in_the_main_thread_stops_at_ctrl_c(call: str) -> None:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")])))
     child = subprocess.Popen([sys.executable, "-c", CHILD, call], stdout=subprocess.PIPE, text=True, env=env)
@@ -76,5 +90,5 @@ def test_a_search_in_the_main_thread_stops_at_ctrl_c(call: str) -> None:
         child.kill()
     result = json.loads(out.strip().splitlines()[-1])
     assert result["outcome"] == "interrupted"
-    assert result["elapsed"] < 10  # the search polls every ~80 ms; the whole search takes ~90 s
+    assert result["elapsed"] < 10  # the search polls every 2^19 nodes; the whole search takes 40 s or more
     assert result["agree"] == 40

@@ -23,9 +23,48 @@ static PyThread_type_lock search_lock = NULL;
 #define SEARCH_BEGIN Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(search_lock, WAIT_LOCK);
 #define SEARCH_END PyThread_release_lock(search_lock); Py_END_ALLOW_THREADS
 
-/* the module, with its lock made first (NULL with an exception set if either fails) */
+/* Ctrl-C in a long search.  A search runs with the GIL released, so Python's own SIGINT handler, which only
+ * marks the signal, cannot raise KeyboardInterrupt before the search returns (a large position takes minutes).
+ * A search in the main thread (the only one Python's signal handlers run in) therefore takes the GIL back every
+ * POLL_EVERY + 1 nodes (2^19: tens of milliseconds) to let them run; once one raises, `interrupted` makes every
+ * level of the search return at once (stop_search() is true), and the call returns NULL with the handler's
+ * exception.  What the unwinding stores in a table is garbage, but the next search starts a new generation,
+ * which forgets it.  Searches in other threads never take the GIL (a server's worker threads would wait for the
+ * event loop's).  Each extension has its own copy of these (a static in a header); the search lock guards them. */
+#define POLL_EVERY 0x7FFFFu
+static unsigned long main_thread = 0; /* Python's main thread (threading.main_thread().ident), read at import */
+static int poll_signals = 0;          /* this search runs in the main thread */
+static int interrupted = 0;           /* a signal handler raised during this search */
+static uint32_t poll_tick = 0;
+
+static int check_signals(void) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int raised = PyErr_CheckSignals() < 0;
+    PyGILState_Release(gil);
+    return raised;
+}
+
+/* at a search's start, with the search lock held: poll only in the main thread, nothing raised yet */
+static void watch_signals(void) {
+    poll_signals = main_thread != 0 && PyThread_get_thread_ident() == main_thread;
+    interrupted = 0;
+}
+
+/* called at every node: whether a signal handler raised, so that the search must unwind */
+static inline int stop_search(void) {
+    return interrupted || (poll_signals && !(++poll_tick & POLL_EVERY) && (interrupted = check_signals()));
+}
+
+/* the module, with its lock made first, and the main thread's ident read for the Ctrl-C poll (NULL with an
+   exception set if any fails) */
 static PyObject *create_module(PyModuleDef *def) {
     if (!search_lock && !(search_lock = PyThread_allocate_lock())) return PyErr_NoMemory();
+    PyObject *threading = PyImport_ImportModule("threading");
+    PyObject *main = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
+    PyObject *ident = main ? PyObject_GetAttrString(main, "ident") : NULL;
+    if (ident && PyLong_Check(ident)) main_thread = PyLong_AsUnsignedLong(ident);
+    Py_XDECREF(ident), Py_XDECREF(main), Py_XDECREF(threading);
+    if (PyErr_Occurred()) return NULL;
     return PyModule_Create(def);
 }
 

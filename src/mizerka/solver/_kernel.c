@@ -1362,26 +1362,6 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
 
 /* ---------------------------------------------------------------- the search ----------------- */
 
-/* Ctrl-C in a long search.  The search runs with the GIL released, so Python's own SIGINT handler, which only
-   marks the signal, cannot raise KeyboardInterrupt before the search returns (a large position takes minutes).
-   A search in the main thread (the only one Python's signal handlers run in) therefore takes the GIL back every
-   POLL_EVERY + 1 nodes (2^19, about 80 ms) to let them run; once one raises, `interrupted` makes every level of
-   the search return at once, and the call returns NULL with the handler's exception.  What the unwinding stores
-   in the table is garbage, but the next search starts a new generation, which empties every bucket.  Searches in
-   other threads never take the GIL (a server's worker threads would wait for the event loop's). */
-#define POLL_EVERY 0x7FFFFu
-static unsigned long main_thread = 0; /* Python's main thread (threading.main_thread().ident), read at import */
-static int poll_signals = 0;          /* this search runs in the main thread */
-static int interrupted = 0;           /* a signal handler raised during this search */
-static uint32_t poll_tick = 0;
-
-static int check_signals(void) {
-    PyGILState_STATE gil = PyGILState_Ensure();
-    int raised = PyErr_CheckSignals() < 0;
-    PyGILState_Release(gil);
-    return raised;
-}
-
 static int reach(State *s, int won, int target, u64 *rel);
 #ifndef STATS
 #define ST(i) ((void)0)
@@ -1655,7 +1635,7 @@ static int reach(State *s, int won, int target, u64 *rel) {
 #else
     s->nodes++;
 #endif
-    if (interrupted || (poll_signals && !(++poll_tick & POLL_EVERY) && (interrupted = check_signals()))) return 0;
+    if (stop_search()) return 0; /* Ctrl-C (see _glue.h) */
     if (s->tlen) {
         int cut = s->wants ? trick_win_cut(s, won, target, rel) : misere_trick_cut(s, won, target, rel);
         CHECK_BOUND("TRICK", cut);
@@ -1892,8 +1872,7 @@ static int parse_state(PyObject *args, State *s) {
 /* a new search's table: made on first use, and a new generation (which empties every bucket as the search
    meets it).  With the search lock held; -1 if the table cannot be made */
 static int begin_search(void) {
-    poll_signals = main_thread != 0 && PyThread_get_thread_ident() == main_thread;
-    interrupted = 0;
+    watch_signals();
     if (!table && table_alloc(64u << 20) < 0) return -1;
     if (++generation == 0) {
         /* wrapped after 2^32 solves (a long-running server's bots): a bucket stamped 2^32 solves ago
@@ -2023,11 +2002,5 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel",
 
 PyMODINIT_FUNC PyInit__kernel(void) {
     choose_make_key();
-    PyObject *threading = PyImport_ImportModule("threading");
-    PyObject *main = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
-    PyObject *ident = main ? PyObject_GetAttrString(main, "ident") : NULL;
-    if (ident && PyLong_Check(ident)) main_thread = PyLong_AsUnsignedLong(ident);
-    Py_XDECREF(ident), Py_XDECREF(main), Py_XDECREF(threading);
-    if (PyErr_Occurred()) return NULL;
     return create_module(&module);
 }

@@ -112,6 +112,10 @@ static void rec(Search *s, int leader, int len, int8_t *out) {
     int n = s->n;
     Entry *e = NULL;
     s->nodes++;
+    if (stop_search()) { /* Ctrl-C (see _glue.h): unwind at once */
+        memset(out, 0, 4);
+        return;
+    }
     if (!len) {
         e = &table[slot_of(s, leader)];
         if (e->gen == generation && e->leader == leader && !memcmp(e->h, s->hands, sizeof(u64) * (size_t)n)) {
@@ -139,6 +143,7 @@ static void rec(Search *s, int leader, int len, int8_t *out) {
         }
         lower = card;
         after_card(s, leader, len, player, card, value);
+        if (interrupted) break;
         int own = value[player], nxt = value[after];
         int better = !have || (s->avoid ? (own < best_own || (own == best_own && nxt > best_next))
                                         : (own > best_own || (own == best_own && nxt < best_next)));
@@ -178,6 +183,7 @@ static int parse(PyObject *args, Search *s, int *leader, int *len) {
 /* a new search's table: made on first use, and a new generation.  With the search lock held (see
    _glue.h); -1 if the table cannot be made */
 static int begin_search(void) {
+    watch_signals();
     if (!table && !(table = (Entry *)calloc(TABLE_SIZE, sizeof(Entry)))) return -1;
     if (++generation == 0) { /* wrapped: forget everything */
         memset(table, 0, TABLE_SIZE * sizeof(Entry));
@@ -198,10 +204,12 @@ static PyObject *py_maxn(PyObject *self, PyObject *args) {
     int leader, len;
     if (parse(args, &s, &leader, &len) < 0) return NULL;
     int8_t v[4];
-    int made;
+    int made, stopped;
     SEARCH_BEGIN
     if ((made = begin_search() == 0)) rec(&s, leader, len, v);
+    stopped = interrupted, interrupted = 0; /* under the search lock: the next search must not see it */
     SEARCH_END
+    if (stopped) return NULL; /* the signal handler's exception (KeyboardInterrupt) is set */
     if (!made) return PyErr_NoMemory();
     total_nodes += s.nodes;
     return vector(v, s.n);
@@ -214,10 +222,10 @@ static PyObject *py_maxn_all(PyObject *self, PyObject *args) {
     int player = (leader + len) % s.n;
     u64 legal = legal_of(&s, player, len), play = in_play(&s, len), m = legal;
     int8_t values[52][4];
-    int lower = -1, made;
+    int lower = -1, made, stopped;
     SEARCH_BEGIN
     made = begin_search() == 0;
-    while (m && made) {
+    while (m && made && !interrupted) {
         int card = ctz(m);
         m &= m - 1;
         if (equivalent(play, lower, card))
@@ -226,7 +234,9 @@ static PyObject *py_maxn_all(PyObject *self, PyObject *args) {
             after_card(&s, leader, len, player, card, values[card]);
         lower = card;
     }
+    stopped = interrupted, interrupted = 0; /* under the search lock, as in py_maxn */
     SEARCH_END
+    if (stopped) return NULL;
     if (!made) return PyErr_NoMemory();
     total_nodes += s.nodes;
     PyObject *out = PyList_New(0);

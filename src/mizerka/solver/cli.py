@@ -117,9 +117,9 @@ def _ascii_values(text: str) -> str:
 def _interruptible(work: Callable[[], _T]) -> _T:
     """Run *work* (a search) in a daemon thread and wait for it in short steps, so that Ctrl-C stops the command.
 
-    The kernel's ``solve`` and ``solve_all`` stop at a KeyboardInterrupt by themselves in the main thread, but the
-    max^n extension does not (it releases the GIL and never checks for signals).  Waiting in ``join(timeout)`` steps
-    lets the main thread see the interrupt at once whatever searches; the search thread is not stopped, so the
+    The compiled searches stop at a KeyboardInterrupt by themselves in the main thread (they poll for signals every
+    2^19 nodes); the command does not rely on it: waiting in ``join(timeout)`` steps lets the main thread see the
+    interrupt at once whatever searches, the pure-Python reference included; the search thread is not stopped, so the
     process prints ``Aborted!`` and ends at once with exit status 130 (128 + SIGINT), without waiting for the
     thread.  *work*'s exceptions are raised again here.
     """
