@@ -99,7 +99,28 @@ def test_a_request_head_over_16_kib_is_refused(server: ThreadServer) -> None:
     with socket.create_connection(address) as long:  # an unfinished head past the limit is refused
         long.sendall(b"GET /api/meta HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"a" * (MAX_HEAD_BYTES + 1024))
         answered = read_all(long)
-        assert answered.startswith(b"HTTP/1.1 400 "), answered[:100]
+        assert answered.startswith(b"HTTP/1.1 431 "), answered[:100]
+    # a whole head past the limit in one read (h11 alone took it, up to 256 KiB), also on a kept-alive connection
+    # and behind a request being answered (pipelined)
+    long_head = b"GET /api/meta HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"a" * (4 * MAX_HEAD_BYTES) + b"\r\n\r\n"
+    for before in (b"", b"GET /api/meta HTTP/1.1\r\nHost: x\r\n\r\n"):
+        with socket.create_connection(address) as whole:
+            whole.sendall(before + long_head)
+            answered = read_all(whole)
+            assert answered.count(b"HTTP/1.1 200 ") == (1 if before else 0), answered[:300]
+            assert answered.count(b"HTTP/1.1 431 ") == 1, answered[-300:]
+    with socket.create_connection(address) as kept:
+        kept.sendall(b"GET /api/meta HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert read_response(kept).startswith(b"HTTP/1.1 200 ")
+        kept.sendall(long_head)
+        assert read_all(kept).startswith(b"HTTP/1.1 431 ")
+    # exactly at the limit is served
+    at_limit = b"GET /api/meta HTTP/1.1\r\nHost: x\r\nX-Pad: "
+    at_limit += b"a" * (MAX_HEAD_BYTES - len(at_limit) - 4) + b"\r\n\r\n"
+    assert len(at_limit) == MAX_HEAD_BYTES
+    with socket.create_connection(address) as edge:
+        edge.sendall(at_limit)
+        assert read_response(edge).startswith(b"HTTP/1.1 200 ")
     # one header line without end: the server closes the connection after some KiB, not after the 300 MB
     with socket.create_connection(address) as endless:
         endless.sendall(b"GET /api/meta HTTP/1.1\r\nHost: x\r\nX-Pad: ")

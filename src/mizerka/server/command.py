@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import sys
 import threading
 from pathlib import Path
@@ -43,15 +44,25 @@ uvicorn stops reading a connection until the app has taken its last message: abo
 
 
 MAX_HEAD_BYTES: Final = 16 * 1024
-"""The most of an unfinished HTTP request head (request line and headers) the server holds, in bytes (h11's own
-default, said here): past it the request is refused with 400 and the connection closed.  (A head that arrives whole
-in one read may be longer, up to what one read brings, 256 KiB.)  A browser's head is well under 2 KiB.  uvicorn's
-other HTTP implementation, httptools (picked by default when installed, as ``uvicorn[standard]`` does), has no such
-limit: one client sending a header line of 300 MB made the server hold it."""
+"""The longest HTTP request head (request line and headers, up to the blank line that ends them) the server takes, in
+bytes (h11's own default for an unfinished head, said here): :class:`RequestDeadline` refuses a longer one with 431
+and closes the connection, whether it trickles in or arrives whole in one read (h11 alone refuses only an unfinished
+one, with 400, and takes a whole one up to what one read brings, 256 KiB).  A browser's head is well under 2 KiB.
+uvicorn's other HTTP implementation, httptools (picked by default when installed, as ``uvicorn[standard]`` does), has
+no limit: one client sending a header line of 300 MB made the server hold it."""
+
+LINGER_SECONDS: Final = 2.0
+LINGER_BYTES: Final = 256 * 1024
+"""How long, and for how many bytes, a connection refused with 408 or 431 is kept half-closed, reading and throwing
+away what the client still sends, so that the answer is not lost to a reset (see :meth:`RequestDeadline._refuse`).
+Past either it is closed."""
+
+_HEAD_END: Final = re.compile(rb"\n\r?\n")
+"""Where a request head ends: h11's own rule (a blank line, with or without its carriage return)."""
 
 
 class RequestDeadline(H11Protocol):
-    """uvicorn's h11 HTTP/1.1 protocol, with a deadline for each request to arrive whole.
+    """uvicorn's h11 HTTP/1.1 protocol, with a deadline for each request to arrive whole and a bound on its head.
 
     uvicorn's own timer (``timeout_keep_alive``) runs only between two requests on a kept-alive connection, and
     stops at their first byte: a connection that sends nothing, or half a request and no more (slowloris), was held
@@ -62,7 +73,8 @@ class RequestDeadline(H11Protocol):
     it runs out the connection is closed: with 408 when part of a request head has come; without a word when
     nothing has (a browser may open a connection before it has a request for it, and takes a close as a reason to
     open another, not as an answer), or when the application already has the request and its body is what comes
-    too slowly (the application is told that its client went away).
+    too slowly (the application is told that its client went away).  A request head over :data:`MAX_HEAD_BYTES`
+    gets 431 (:meth:`_head_too_long`).
 
     The timeout is a class attribute: :func:`uvicorn_config` makes a subclass for each server's
     ``ServerConfig.request_timeout``, since uvicorn makes the protocol objects itself.
@@ -73,12 +85,19 @@ class RequestDeadline(H11Protocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
+        self._refused = False
+        self._linger_bytes = LINGER_BYTES
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._start_deadline()
 
     def data_received(self, data: bytes) -> None:
+        if self._refused:  # the connection is closing after a refusal (see _refuse): what still comes is thrown away
+            self._linger_bytes -= len(data)
+            if self._linger_bytes < 0:
+                self.transport.close()
+            return
         if self._deadline is None and self.conn.their_state is h11.IDLE:
             self._start_deadline()  # the first bytes of the next request on a kept-alive connection
         super().data_received(data)
@@ -92,6 +111,53 @@ class RequestDeadline(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_deadline()
         super().connection_lost(exc)
+
+    def handle_events(self) -> None:
+        # uvicorn calls this after each read, and once more when it has answered a request, for a next one that
+        # arrived behind it (pipelined)
+        if self.conn.their_state is h11.IDLE and self._head_too_long():
+            return
+        super().handle_events()
+
+    def _head_too_long(self) -> bool:
+        """Refuse a request head longer than :data:`MAX_HEAD_BYTES` (431) and close; whether it did.
+
+        Called while the connection waits for a request head (h11's ``their_state`` IDLE): what h11 holds unparsed
+        is that head and what may follow it.  (h11 refuses an unfinished head past the limit by itself, but takes a
+        complete one of any length, so a head that arrived whole in one read would pass.)
+        """
+        pending = self.conn.trailing_data[0]
+        end = _HEAD_END.search(pending)
+        if (end.end() if end else len(pending)) <= MAX_HEAD_BYTES:
+            return False
+        self.logger.info("HTTP connection closed: a request head over %d bytes", MAX_HEAD_BYTES)
+        self._refuse(431, b"Request Header Fields Too Large", b"the request head is over %d bytes" % MAX_HEAD_BYTES)
+        return True
+
+    def _refuse(self, status: int, reason: bytes, body: bytes) -> None:
+        """Answer *status* with *body* and close the connection (no answer when one is already under way).
+
+        The client may still be sending (the rest of a long head): closing a socket with unread data makes the
+        system reset the connection, and a reset can reach the client before the answer does, which is then lost.
+        So the connection is only half-closed after the answer, what still arrives is thrown away, and it is closed
+        when the client closes its end, after :data:`LINGER_SECONDS` or past :data:`LINGER_BYTES`, whichever comes
+        first.
+        """
+        self._stop_deadline()
+        self._refused = True
+        if (self.cycle is None or self.cycle.response_complete) and self.conn.our_state is h11.IDLE:
+            with contextlib.suppress(h11.LocalProtocolError):
+                self.transport.write(self.conn.send(h11.Response(
+                    status_code=status, reason=reason,
+                    headers=[(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", b"%d" % len(body)),
+                             (b"connection", b"close")])) or b"")
+                self.transport.write(self.conn.send(h11.Data(data=body)) or b"")
+                self.transport.write(self.conn.send(h11.EndOfMessage()) or b"")
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+            self.loop.call_later(LINGER_SECONDS, self.transport.close)
+        else:
+            self.transport.close()
 
     def _start_deadline(self) -> None:
         self._stop_deadline()
@@ -109,16 +175,10 @@ class RequestDeadline(H11Protocol):
         begun = bool(self.conn.trailing_data[0])  # part of a request head is in (not a connection opened ahead)
         self.logger.log(logging.INFO if begun or self.cycle is not None else logging.DEBUG,
                         "HTTP connection closed: no whole request within %g s", self.request_timeout)
-        if begun and (self.cycle is None or self.cycle.response_complete) and self.conn.our_state is h11.IDLE:
-            body = b"the request did not arrive whole in time"
-            with contextlib.suppress(h11.LocalProtocolError):
-                self.transport.write(self.conn.send(h11.Response(
-                    status_code=408, reason=b"Request Timeout",
-                    headers=[(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", b"%d" % len(body)),
-                             (b"connection", b"close")])) or b"")
-                self.transport.write(self.conn.send(h11.Data(data=body)) or b"")
-                self.transport.write(self.conn.send(h11.EndOfMessage()) or b"")
-        self.transport.close()
+        if begun:
+            self._refuse(408, b"Request Timeout", b"the request did not arrive whole in time")
+        else:
+            self.transport.close()
 
 
 def uvicorn_config(app: Any, config: ServerConfig, *, host: str, port: int, log_level: str = "info",
