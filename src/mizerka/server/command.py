@@ -115,7 +115,7 @@ class RequestDeadline(H11Protocol):
     def handle_events(self) -> None:
         # uvicorn calls this after each read, and once more when it has answered a request, for a next one that
         # arrived behind it (pipelined)
-        if self.conn.their_state is h11.IDLE and self._head_too_long():
+        if self._refused or (self.conn.their_state is h11.IDLE and self._head_too_long()):
             return
         super().handle_events()
 
@@ -135,24 +135,27 @@ class RequestDeadline(H11Protocol):
         return True
 
     def _refuse(self, status: int, reason: bytes, body: bytes) -> None:
-        """Answer *status* with *body* and close the connection (no answer when one is already under way).
+        """Answer *status* with *body* and close the connection (at once, without an answer, when the application
+        already has the request).
 
         The client may still be sending (the rest of a long head): closing a socket with unread data makes the
         system reset the connection, and a reset can reach the client before the answer does, which is then lost.
-        So the connection is only half-closed after the answer, what still arrives is thrown away, and it is closed
+        So after an answer the connection is only half-closed, what still arrives is thrown away, and it is closed
         when the client closes its end, after :data:`LINGER_SECONDS` or past :data:`LINGER_BYTES`, whichever comes
         first.
         """
         self._stop_deadline()
         self._refused = True
-        if (self.cycle is None or self.cycle.response_complete) and self.conn.our_state is h11.IDLE:
-            with contextlib.suppress(h11.LocalProtocolError):
-                self.transport.write(self.conn.send(h11.Response(
-                    status_code=status, reason=reason,
-                    headers=[(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", b"%d" % len(body)),
-                             (b"connection", b"close")])) or b"")
-                self.transport.write(self.conn.send(h11.Data(data=body)) or b"")
-                self.transport.write(self.conn.send(h11.EndOfMessage()) or b"")
+        if (self.cycle is not None and not self.cycle.response_complete) or self.conn.our_state is not h11.IDLE:
+            self.transport.close()  # the application is told that its client went away
+            return
+        with contextlib.suppress(h11.LocalProtocolError):
+            self.transport.write(self.conn.send(h11.Response(
+                status_code=status, reason=reason,
+                headers=[(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", b"%d" % len(body)),
+                         (b"connection", b"close")])) or b"")
+            self.transport.write(self.conn.send(h11.Data(data=body)) or b"")
+            self.transport.write(self.conn.send(h11.EndOfMessage()) or b"")
         if self.transport.can_write_eof():
             self.transport.write_eof()
             self.loop.call_later(LINGER_SECONDS, self.transport.close)
