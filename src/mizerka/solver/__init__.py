@@ -207,8 +207,12 @@ def solve_all(position: Position, seat: int, *, impl: Backend | None = None) -> 
     return {CARDS[card]: value for card, value in values.items()}
 
 
-def format_solution(position: Position, values: dict[Card, int], seat: int) -> str:
-    """Human text for :func:`solve_all`'s result: best cards first, one ``card value`` per line."""
+def format_solution(position: Position, values: dict[Card, int], seat: int, *, unicode: bool = True) -> str:
+    """Human text for :func:`solve_all`'s result: best cards first, one ``card value`` per line.
+
+    Cards are written with suit symbols (``10♠``), or with *unicode* false in letters (``TS``), right-aligned in
+    four columns either way.
+    """
     goal = "fewest" if position.misere else "most"
     player = position.to_move
     lines = [
@@ -218,11 +222,11 @@ def format_solution(position: Position, values: dict[Card, int], seat: int) -> s
     ]
     reverse = not position.misere
     for card, value in sorted(values.items(), key=lambda kv: (kv[1] if reverse else -kv[1], kv[0]), reverse=True):
-        lines.append(f"{card.unicode():>4} {value}")
+        lines.append(f"{card.unicode() if unicode else str(card):>4} {value}")
     return "\n".join(lines)
 
 
-def cli_solve(text: str, seat: int | None = None, *, impl: Backend | None = None) -> str:
+def cli_solve(text: str, seat: int | None = None, *, impl: Backend | None = None, unicode: bool = True) -> str:
     """What ``mizerka solve`` prints: the value of every legal card of the position in *text*.
 
     *text* is a position in :meth:`Position.from_text` form.  *seat* defaults to the player to move.
@@ -241,5 +245,5 @@ def cli_solve(text: str, seat: int | None = None, *, impl: Backend | None = None
     position = Position.from_text(text)
     if seat is None:
         seat = position.seat_labels()[position.to_move]
-    return format_solution(position, solve_all(position, seat, impl=impl), seat)
+    return format_solution(position, solve_all(position, seat, impl=impl), seat, unicode=unicode)
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import sys
 import threading
 from collections.abc import Callable
@@ -32,7 +31,6 @@ from typing import TypeVar
 
 import click
 
-from mizerka.cards import CARDS
 from mizerka.cli import InputError, unicode_option
 from mizerka.deal import Deal, Phase, Play
 from mizerka.record import MatchRecord, RecordError, read
@@ -90,28 +88,6 @@ def format_maxn(position: Position, *, unicode: bool = True) -> str:
         label = card.unicode() if unicode else str(card)
         lines.append(f"{label:>4} " + " ".join(str(tricks) for tricks in vector))
     return "\n".join(lines)
-
-
-_ASCII_CARDS = {card.unicode(): str(card) for card in CARDS}
-"""A card's Unicode label (``10♠``) → its letters (``TS``), for ``--ascii``."""
-
-_CARD_AT_LINE_START = re.compile(r"^( *)(\S+)(?= )", re.MULTILINE)
-
-
-def _ascii_values(text: str) -> str:
-    r""":func:`~mizerka.solver.format_solution`'s text with the card that starts each value line in letters
-    (``  10♠ 2`` → ``  TS 2``), still right-aligned in four columns; the position's text is ASCII already.
-
-    >>> print(_ascii_values("seat 0 to play\n  A♠ 2\n 10♣ 0"))
-    seat 0 to play
-      AS 2
-      TC 0
-    """
-    def letters(match: re.Match[str]) -> str:
-        label = _ASCII_CARDS.get(match[2])
-        return match[0] if label is None else f"{label:>{len(match[0])}}"
-
-    return _CARD_AT_LINE_START.sub(letters, text)
 
 
 def _interruptible(work: Callable[[], _T]) -> _T:
@@ -295,8 +271,7 @@ def solve_command(
                 output = _interruptible(lambda: format_maxn(position, unicode=unicode))
             else:
                 values = _interruptible(lambda: solve_all(position, seat))
-                output = format_solution(position, values, seat)
-                output = output if unicode else _ascii_values(output)
+                output = format_solution(position, values, seat, unicode=unicode)
         except (RecordError, InvalidPositionError, OSError) as error:
             raise InputError(f"{source}: {error}") from None
         click.echo(f"deal {number}, "
@@ -324,8 +299,7 @@ def solve_command(
         elif maxn:
             answer = _interruptible(lambda: format_maxn(position, unicode=unicode))
         else:
-            answer = _interruptible(lambda: cli_solve(source, seat))
-            answer = answer if unicode else _ascii_values(answer)
+            answer = _interruptible(lambda: cli_solve(source, seat, unicode=unicode))
     except ValueError as error:  # InvalidPositionError, CardParseError, a bad contract: all ValueErrors
         raise InputError(f"bad position: {error}") from None
     if answer is None:  # every trick played: no legal card, no value (it printed an empty list, exit 0)
