@@ -254,3 +254,5 @@ def test_the_plain_text_ranking_shows_no_interval_after_one_match() -> None:
     assert "0.000" not in one.table()
     two = run_arena(FAST, 2, rules=SHORT, seed=5, backend="serial")
     assert NO_INTERVAL not in two.table() and two.table().count("±") == 6
+    # one rule, read by the table and by the command alike
+    assert (one.has_interval, two.has_interval) == (False, True)

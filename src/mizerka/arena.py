@@ -202,6 +202,12 @@ class ArenaResult:
         return len(self.results)
 
     @property
+    def has_interval(self) -> bool:
+        """Whether the 95% intervals can be computed: from two matches on (:func:`ci95` gives 0 for one, which would
+        read as a certain result; rankings show :data:`NO_INTERVAL` instead)."""
+        return self.matches >= 2
+
+    @property
     def points(self) -> list[tuple[float, ...]]:
         """Each duplicate match's mean points per bot (a match = all of the rules' deals)."""
         return [r.points for r in self.results]
@@ -253,7 +259,7 @@ class ArenaResult:
     def table(self) -> str:
         """The ranking as plain text: mean points per deal and per match, each ± its 95% half-interval (``–`` after
         a single match, where there is none)."""
-        interval = len(self.points) >= 2
+        interval = self.has_interval
         lines = [f"{'#':>2}  {'bot':<12} {'points/deal':>18} {'points/match':>18}"]
         for rank, s in enumerate(self.ranking(), start=1):
             deal_ci = f"{s.per_deal_ci:<6.3f}" if interval else f"{NO_INTERVAL:<6}"

@@ -159,7 +159,7 @@ def _print_result(result: ArenaResult, seed: int, as_json: bool) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    interval = result.matches >= 2  # a 95% interval from one match cannot be computed (ci95 gives 0 there)
+    interval = result.has_interval
     if as_json:
         data = result.to_dict()
         if not interval:
