@@ -60,22 +60,40 @@ export async function api(method, path, body = undefined) {
 
 /**
  * Like `api`, with the response's headers too: `{data, headers}` (a paged list says its total in one).
- * *options*: `headers` to send (say, `Authorization` with a seat token), `signal` to abort the call.
+ * *options*: `headers` to send (say, `Authorization` with a seat token), `signal` to abort the call, `timeout`:
+ * milliseconds to wait for the whole answer (REQUEST_TIMEOUT_MS by default; 0 waits for ever) before the call fails
+ * with the error `timeout`.  A browser waits minutes for an answer on a connection that stalled (a network that
+ * changed under a phone, an overloaded server), with the button that asked disabled all the while.
  */
-export async function apiResponse(method, path, body = undefined, { headers = {}, signal = undefined } = {}) {
+export async function apiResponse(method, path, body = undefined,
+  { headers = {}, signal = undefined, timeout = REQUEST_TIMEOUT_MS } = {}) {
+  const abort = new AbortController();
+  const forward = () => abort.abort();
+  if (signal?.aborted) abort.abort();
+  signal?.addEventListener("abort", forward, { once: true });
+  let timedOut = false;
+  const timer = Number.isFinite(timeout) && timeout > 0
+    ? setTimeout(() => { timedOut = true; abort.abort(); }, timeout) : null;
   let response;
+  let text;
   try {
     response = await fetch(path, {
       method,
       headers: body === undefined ? { ...headers } : { ...headers, "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal,
+      signal: abort.signal,
     });
+    text = await response.text(); // the body may stall too
   } catch (error) {
+    if (timedOut) {
+      throw new ApiError(0, "timeout", `no answer from the server within ${Math.round(timeout / 100) / 10} s`);
+    }
     throw new ApiError(0, "network", String(error));
+  } finally {
+    if (timer !== null) clearTimeout(timer);
+    signal?.removeEventListener("abort", forward);
   }
   let data = null;
-  const text = await response.text();
   try {
     data = text ? JSON.parse(text) : null;
   } catch {

@@ -102,7 +102,7 @@ export class ReviewDialog {
       try {
         const headers = this.token ? { Authorization: `Bearer ${this.token}` } : {};
         ({ data } = await apiResponse("GET", reviewUrl(this.tableId, this.dealNo), undefined,
-          { headers, signal: this.abort.signal }));
+          { headers, signal: this.abort.signal, timeout: 0 })); // the server's review_limit bounds it; closing aborts
       } catch (error) {
         if (this.abort.signal.aborted) return;
         this.showRefusal(error);
