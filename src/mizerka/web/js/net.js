@@ -44,6 +44,11 @@ export const QUIET_TIMEOUT_MS = 25_000;
 /** Milliseconds the socket waits for any frame after its own ping (see QUIET_TIMEOUT_MS; the option `pingTimeout`). */
 export const PING_TIMEOUT_MS = 10_000;
 
+/** The message of the error `timeout` a call or a request answers itself after *timeout* ms. */
+function noAnswerMessage(timeout) {
+  return `no answer from the server within ${Math.round(timeout / 100) / 10} s`;
+}
+
 export class ApiError extends Error {
   constructor(status, code, message, retryAfter = null) {
     super(message);
@@ -86,7 +91,7 @@ export async function apiResponse(method, path, body = undefined,
     text = await response.text(); // the body may stall too
   } catch (error) {
     if (timedOut) {
-      throw new ApiError(0, "timeout", `no answer from the server within ${Math.round(timeout / 100) / 10} s`);
+      throw new ApiError(0, "timeout", noAnswerMessage(timeout));
     }
     throw new ApiError(0, "network", String(error));
   } finally {
@@ -376,7 +381,7 @@ export class TableSocket extends EventTarget {
           // a dropped frame's id is never answered: keep the newest few only (a Set iterates oldest first)
           if (this.expired.size > 64) this.expired.delete(this.expired.values().next().value);
           this.settle(id, { type: "error", id, code: "timeout",
-            message: `no answer from the server within ${Math.round(timeout / 100) / 10} s` });
+            message: noAnswerMessage(timeout) });
         }, timeout);
       }
     });
