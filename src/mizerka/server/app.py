@@ -912,26 +912,47 @@ def create_app(config: ServerConfig) -> FastAPI:
                     return
                 client.send({"type": "ping", "id": None})
 
+        waiting = False  # the reader waits for the client's next message (and handles none)
+
+        async def reader() -> None:
+            nonlocal waiting
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+                while not client.closed:
+                    waiting = True
+                    try:
+                        message = await ws.receive()
+                    finally:
+                        waiting = False
+                    if message["type"] == "websocket.disconnect":
+                        break
+                    client.last_seen = time.monotonic()
+                    raw = message.get("text")
+                    if raw is None:
+                        raw = message.get("bytes") or b""
+                    await hub.handle_raw(client, raw)
+
         send_task = asyncio.create_task(sender())
         beat_task = asyncio.create_task(heartbeat())
+        read_task = asyncio.create_task(reader())
+        end_task = asyncio.create_task(client.ended.wait())
         try:
-            while not client.closed:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                client.last_seen = time.monotonic()
-                raw = message.get("text")
-                if raw is None:
-                    raw = message.get("bytes") or b""
-                await hub.handle_raw(client, raw)
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+            # the connection ends when its client goes, or when the server ends it (the heartbeat, a drop for not
+            # reading) while the reader waits for a message that may never come: a client that neither reads nor
+            # writes held its connection, counted against its address's cap, for good
+            await asyncio.wait((read_task, end_task), return_when=asyncio.FIRST_COMPLETED)
+            if not read_task.done() and waiting:
+                read_task.cancel()  # never while it handles a message: that one is seen through
+            with contextlib.suppress(asyncio.CancelledError):
+                await read_task
         finally:
-            beat_task.cancel()
+            for task in (beat_task, read_task, end_task):
+                task.cancel()
             try:
                 await hub.detach(client)
             finally:  # the sender ends even if the detach failed (it would wait for its queue for ever)
                 client.close()
+                if client.dropped:
+                    send_task.cancel()  # stuck in a send its client never takes: not waited for
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(send_task, timeout=2)
                 client.release()  # what is still queued is given back to the address's count

@@ -18,17 +18,18 @@ import re
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import click
 import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from mizerka.server.hub import ServerConfig
 
-__all__ = ["MAX_HEAD_BYTES", "WS_MAX_SIZE", "RequestDeadline", "default_database", "quickplay_url", "serve_command",
-           "server_url", "uvicorn_config"]
+__all__ = ["CLOSE_GRACE_SECONDS", "MAX_HEAD_BYTES", "WS_MAX_SIZE", "ClosingDeadline", "RequestDeadline",
+           "default_database", "quickplay_url", "serve_command", "server_url", "uvicorn_config"]
 
 WS_MAX_SIZE: Final = 1 << 20
 """The largest websocket message, in bytes, that uvicorn reads at all (its ``ws_max_size``): the transport ceiling.
@@ -59,6 +60,68 @@ Past either it is closed."""
 
 _HEAD_END: Final = re.compile(rb"\n\r?\n")
 """Where a request head ends: h11's own rule (a blank line, with or without its carriage return)."""
+
+CLOSE_GRACE_SECONDS: Final = 5.0
+"""How long a websocket connection being closed may take to hand its client what is still buffered for it, before
+it is cut (:class:`ClosingDeadline`)."""
+
+
+class _BoundedClose:
+    """A transport whose :meth:`close` also starts its protocol's deadline: every other attribute is the
+    transport's own."""
+
+    def __init__(self, transport: asyncio.Transport, closing: Any) -> None:
+        self._transport = transport
+        self._closing = closing
+
+    def close(self) -> None:
+        self._transport.close()
+        self._closing()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
+class ClosingDeadline(WebSocketsSansIOProtocol):
+    """uvicorn's websocket protocol, with a deadline for a closed connection to end.
+
+    asyncio closes a transport only once its buffer is written, and writes only what the client takes: a client
+    that stopped reading (and answers no ping, which waits behind the buffer) kept its connection, its file
+    descriptor and its buffered messages for good, however uvicorn closed it, on its ping timeout, at the end of a
+    closing handshake or when the application let the connection go.  Here every close of the transport gives it
+    :data:`CLOSE_GRACE_SECONDS`, and a connection still open then is aborted (its buffer thrown away, a reset
+    sent).  A client that reads loses nothing: its buffer drains and the transport closes first.
+    """
+
+    close_grace: float = CLOSE_GRACE_SECONDS
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._cut: asyncio.TimerHandle | None = None
+        self._lost = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(cast(asyncio.Transport, _BoundedClose(cast(asyncio.Transport, transport),
+                                                                       self._closing)))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._lost = True
+        if self._cut is not None:
+            self._cut.cancel()
+            self._cut = None
+        super().connection_lost(exc)
+
+    def _closing(self) -> None:
+        if self._cut is None and not self._lost:
+            self._cut = self.loop.call_later(self.close_grace, self._abort)
+
+    def _abort(self) -> None:
+        self._cut = None
+        if not self._lost:
+            transport = cast(_BoundedClose, self.transport)._transport
+            self.logger.info("websocket cut: %d bytes still unsent %g s after its close (its client does not read)",
+                             transport.get_write_buffer_size(), self.close_grace)
+            transport.abort()
 
 
 class RequestDeadline(H11Protocol):
@@ -194,7 +257,7 @@ def uvicorn_config(app: Any, config: ServerConfig, *, host: str, port: int, log_
     class Protocol(RequestDeadline):
         request_timeout = config.request_timeout
 
-    return uvicorn.Config(app, host=host, port=port, log_level=log_level, http=Protocol,
+    return uvicorn.Config(app, host=host, port=port, log_level=log_level, http=Protocol, ws=ClosingDeadline,
                           h11_max_incomplete_event_size=MAX_HEAD_BYTES, ws_max_size=WS_MAX_SIZE,
                           ws_ping_interval=20.0, ws_per_message_deflate=ws_deflate, **options)
 

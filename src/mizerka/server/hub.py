@@ -336,6 +336,10 @@ class Client:
         self._released = False
         self.last_seen = time.monotonic()
         self.closed = False
+        # set when the connection is to end (closed or dropped): the connection's reader waits for it beside its
+        # client's next message, which may never come
+        self.ended = asyncio.Event()
+        self.dropped = False  # dropped for not reading: nothing more will be sent, not even a close frame
         self._rate = config.rate
         self._burst = config.burst
         self._tokens = config.burst
@@ -371,6 +375,7 @@ class Client:
         if self._released:
             return
         self._released = self.closed = True
+        self.ended.set()
         while not self.queue.empty():
             self.queue.get_nowait()
         self.outbound.release(self._key, self.queued)
@@ -380,18 +385,18 @@ class Client:
         """Close once what is queued is sent (the sender sends it, then closes the connection)."""
         if not self.closed:
             self.closed = True
+            self.ended.set()
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
 
     def drop(self, why: str) -> None:
         """Close at once: a client that does not read what it is sent is dropped, never waited for.  What is queued
-        is thrown away and given back; a sender waiting for the queue ends the connection, one stuck in a send its
-        client never takes is stopped when the connection's reader ends (its next message, or the websocket's own
-        pings going unanswered: uvicorn's, every 20 s, 20 s to answer)."""
+        is thrown away and given back, and the connection ends: its reader stops waiting for the client's next
+        message (:attr:`ended`), and its sender, stuck in a send the client never takes, is stopped."""
         if self.closed and self._released:
             return
         log.warning("websocket dropped: its client does not read (%s)", why)
-        self.closed = True
+        self.closed = self.dropped = True
         self.release()
         self.queue.put_nowait(None)
 
