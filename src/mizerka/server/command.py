@@ -28,8 +28,9 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from mizerka.server.hub import ServerConfig
 
-__all__ = ["CLOSE_GRACE_SECONDS", "MAX_HEAD_BYTES", "WS_MAX_SIZE", "ClosingDeadline", "RequestDeadline",
-           "default_database", "quickplay_url", "serve_command", "server_url", "uvicorn_config"]
+__all__ = ["CLOSE_GRACE_SECONDS", "MAX_HEAD_BYTES", "SEND_TIMEOUT_SECONDS", "WS_MAX_SIZE", "ClosingDeadline",
+           "RequestDeadline", "WriteDeadlines", "default_database", "quickplay_url", "serve_command", "server_url",
+           "uvicorn_config"]
 
 WS_MAX_SIZE: Final = 1 << 20
 """The largest websocket message, in bytes, that uvicorn reads at all (its ``ws_max_size``): the transport ceiling.
@@ -62,66 +63,155 @@ _HEAD_END: Final = re.compile(rb"\n\r?\n")
 """Where a request head ends: h11's own rule (a blank line, with or without its carriage return)."""
 
 CLOSE_GRACE_SECONDS: Final = 5.0
-"""How long a websocket connection being closed may take to hand its client what is still buffered for it, before
-it is cut (:class:`ClosingDeadline`)."""
+"""How long a connection being closed may take to hand its client what is still buffered for it, before it is cut
+(:class:`WriteDeadlines`)."""
+
+SEND_TIMEOUT_SECONDS: Final = 60.0
+"""How long a connection may hold data its client takes no byte of, before it is cut (:class:`WriteDeadlines`):
+nginx's ``send_timeout``, with its default."""
+
+
+try:
+    import fcntl
+    import termios
+
+    _OUTQ: int | None = termios.TIOCOUTQ  # a socket's unsent (and unacknowledged) bytes: Linux's SIOCOUTQ
+except (ImportError, AttributeError):  # pragma: no cover - not a Unix that says
+    _OUTQ = None
+
+
+class WriteDeadlines:
+    """The two deadlines on what a connection writes, for a client that stops reading.
+
+    asyncio writes only what the client takes, and closes a transport only once all it buffered is written; uvicorn
+    waits for the buffer to drain before it writes more.  A client that stopped reading therefore kept its
+    connection, its file descriptor and the buffered data for good: an HTTP client that pipelined a hundred
+    requests for a script and read none of the answers (a "slow read"), a websocket that the server had dropped or
+    closed.  So here:
+
+    * a connection whose buffer is over its high-water mark (writing paused) and whose client takes no byte of it
+      for :data:`SEND_TIMEOUT_SECONDS` is cut: aborted, its buffer thrown away, a reset sent;
+    * a connection that is closed, by us or by uvicorn, and is still open :data:`CLOSE_GRACE_SECONDS` later is
+      cut the same way.
+
+    A client that reads loses nothing: its buffer drains, writing resumes, the transport closes first.  One object
+    serves one protocol object (:class:`RequestDeadline`, :class:`ClosingDeadline`), which tells it when writing
+    pauses and resumes and when the connection is lost; it sees the closes itself, through the transport it hands
+    the protocol (:meth:`wrap`).
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, logger: logging.Logger, kind: str) -> None:
+        self._loop = loop
+        self._logger = logger
+        self._kind = kind
+        self._transport: asyncio.Transport | None = None
+        self._cut: asyncio.TimerHandle | None = None  # the close's grace
+        self._stall: asyncio.TimerHandle | None = None  # the send timeout
+        self._stall_size = 0  # the buffer when the send timeout was armed
+        self._lost = False
+
+    def wrap(self, transport: asyncio.BaseTransport) -> asyncio.Transport:
+        """*transport* as the protocol is to use it: its closes start the grace."""
+        if isinstance(transport, _BoundedClose):  # a websocket, upgraded from an HTTP connection: its transport
+            transport = transport.transport
+        self._transport = cast(asyncio.Transport, transport)
+        return cast(asyncio.Transport, _BoundedClose(self._transport, self.closing))
+
+    def closing(self) -> None:
+        if self._cut is None and not self._lost:
+            self._cut = self._loop.call_later(CLOSE_GRACE_SECONDS, self._abort, "%g s after its close",
+                                              CLOSE_GRACE_SECONDS)
+
+    def paused(self) -> None:
+        if self._stall is None and not self._lost and self._transport is not None:
+            self._stall_size = self.unsent()
+            self._stall = self._loop.call_later(SEND_TIMEOUT_SECONDS, self._stalled)
+
+    def resumed(self) -> None:
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+
+    def lost(self) -> None:
+        self._lost = True
+        for timer in (self._cut, self._stall):
+            if timer is not None:
+                timer.cancel()
+        self._cut = self._stall = None
+
+    def unsent(self) -> int:
+        """The bytes written to the connection that its client has not taken: in the transport's buffer, and (where
+        the system says, as Linux does) in the socket's send queue, which may hold megabytes and takes more only
+        once a third of it is free: a client reading slowly empties the transport's buffer in steps minutes
+        apart, and its send queue byte by byte."""
+        assert self._transport is not None
+        size = self._transport.get_write_buffer_size()
+        sock = self._transport.get_extra_info("socket")
+        if _OUTQ is not None and sock is not None:
+            with contextlib.suppress(OSError, ValueError):
+                size += int.from_bytes(fcntl.ioctl(sock.fileno(), _OUTQ, bytes(4)), sys.byteorder, signed=True)
+        return size
+
+    def _stalled(self) -> None:
+        self._stall = None
+        if self._lost or self._transport is None:
+            return
+        if self.unsent() < self._stall_size:  # the client took some: it reads, slowly
+            self.paused()
+        else:
+            self._abort("for %g s of no progress", SEND_TIMEOUT_SECONDS)
+
+    def _abort(self, when: str, seconds: float) -> None:
+        self._cut = None
+        if self._lost or self._transport is None:
+            return
+        self._logger.info("%s connection cut: %d bytes unsent " + when + " (its client does not read)", self._kind,
+                          self._transport.get_write_buffer_size(), seconds)
+        self._transport.abort()
 
 
 class _BoundedClose:
-    """A transport whose :meth:`close` also starts its protocol's deadline: every other attribute is the
-    transport's own."""
+    """A transport whose :meth:`close` also starts the close's grace (:meth:`WriteDeadlines.closing`): every other
+    attribute is the transport's own."""
 
     def __init__(self, transport: asyncio.Transport, closing: Any) -> None:
-        self._transport = transport
+        self.transport = transport
         self._closing = closing
 
     def close(self) -> None:
-        self._transport.close()
+        self.transport.close()
         self._closing()
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._transport, name)
+        return getattr(self.transport, name)
 
 
 class ClosingDeadline(WebSocketsSansIOProtocol):
-    """uvicorn's websocket protocol, with a deadline for a closed connection to end.
+    """uvicorn's websocket protocol, with the deadlines of :class:`WriteDeadlines`.
 
-    asyncio closes a transport only once its buffer is written, and writes only what the client takes: a client
-    that stopped reading (and answers no ping, which waits behind the buffer) kept its connection, its file
-    descriptor and its buffered messages for good, however uvicorn closed it, on its ping timeout, at the end of a
-    closing handshake or when the application let the connection go.  Here every close of the transport gives it
-    :data:`CLOSE_GRACE_SECONDS`, and a connection still open then is aborted (its buffer thrown away, a reset
-    sent).  A client that reads loses nothing: its buffer drains and the transport closes first.
+    Without them a websocket that the server dropped or closed while its client read nothing stayed open for
+    good, however uvicorn closed it: on its ping timeout (the ping waits behind the buffer), at the end of a
+    closing handshake, or when the application let the connection go.
     """
-
-    close_grace: float = CLOSE_GRACE_SECONDS
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._cut: asyncio.TimerHandle | None = None
-        self._lost = False
+        self.deadlines = WriteDeadlines(self.loop, self.logger, "websocket")
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        super().connection_made(cast(asyncio.Transport, _BoundedClose(cast(asyncio.Transport, transport),
-                                                                       self._closing)))
+        super().connection_made(self.deadlines.wrap(transport))
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._lost = True
-        if self._cut is not None:
-            self._cut.cancel()
-            self._cut = None
+        self.deadlines.lost()
         super().connection_lost(exc)
 
-    def _closing(self) -> None:
-        if self._cut is None and not self._lost:
-            self._cut = self.loop.call_later(self.close_grace, self._abort)
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self.deadlines.paused()
 
-    def _abort(self) -> None:
-        self._cut = None
-        if not self._lost:
-            transport = cast(_BoundedClose, self.transport)._transport
-            self.logger.info("websocket cut: %d bytes still unsent %g s after its close (its client does not read)",
-                             transport.get_write_buffer_size(), self.close_grace)
-            transport.abort()
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self.deadlines.resumed()
 
 
 class RequestDeadline(H11Protocol):
@@ -137,7 +227,8 @@ class RequestDeadline(H11Protocol):
     nothing has (a browser may open a connection before it has a request for it, and takes a close as a reason to
     open another, not as an answer), or when the application already has the request and its body is what comes
     too slowly (the application is told that its client went away).  A request head over :data:`MAX_HEAD_BYTES`
-    gets 431 (:meth:`_head_too_long`).
+    gets 431 (:meth:`_head_too_long`).  What it writes has the deadlines of :class:`WriteDeadlines` (a client that
+    asks and never reads the answers).
 
     The timeout is a class attribute: :func:`uvicorn_config` makes a subclass for each server's
     ``ServerConfig.request_timeout``, since uvicorn makes the protocol objects itself.
@@ -150,9 +241,10 @@ class RequestDeadline(H11Protocol):
         self._deadline: asyncio.TimerHandle | None = None
         self._refused = False
         self._linger_bytes = LINGER_BYTES
+        self.deadlines = WriteDeadlines(self.loop, self.logger, "HTTP")
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+        super().connection_made(self.deadlines.wrap(transport))
         self._start_deadline()
 
     def data_received(self, data: bytes) -> None:
@@ -169,11 +261,21 @@ class RequestDeadline(H11Protocol):
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._stop_deadline()  # the request is in: the websocket protocol takes the connection over
+        self.deadlines.lost()  # ... and its deadlines (ClosingDeadline)
         super().handle_websocket_upgrade(event)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_deadline()
+        self.deadlines.lost()
         super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self.deadlines.paused()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self.deadlines.resumed()
 
     def handle_events(self) -> None:
         # uvicorn calls this after each read, and once more when it has answered a request, for a next one that
