@@ -934,11 +934,12 @@ def create_app(config: ServerConfig) -> FastAPI:
         send_task = asyncio.create_task(sender())
         beat_task = asyncio.create_task(heartbeat())
         read_task = asyncio.create_task(reader())
-        end_task = asyncio.create_task(client.ended.wait())
+        end_task = asyncio.create_task(client.cut.wait())
         try:
-            # the connection ends when its client goes, or when the server ends it (the heartbeat, a drop for not
-            # reading) while the reader waits for a message that may never come: a client that neither reads nor
-            # writes held its connection, counted against its address's cap, for good
+            # the connection ends when its client goes (a close too: the sender's close frame, or the transport cut
+            # for not reading), or at once when the server drops it, while the reader waits for a message that may
+            # never come: a client that neither read nor wrote held its connection, counted against its address's
+            # cap, for good
             await asyncio.wait((read_task, end_task), return_when=asyncio.FIRST_COMPLETED)
             if not read_task.done() and waiting:
                 read_task.cancel()  # never while it handles a message: that one is seen through

@@ -63,12 +63,12 @@ _HEAD_END: Final = re.compile(rb"\n\r?\n")
 """Where a request head ends: h11's own rule (a blank line, with or without its carriage return)."""
 
 CLOSE_GRACE_SECONDS: Final = 5.0
-"""How long a connection being closed may take to hand its client what is still buffered for it, before it is cut
-(:class:`WriteDeadlines`)."""
+"""How long a connection being closed may go with its client taking no byte of what is still unsent, before it is
+cut (:class:`WriteDeadlines`)."""
 
 SEND_TIMEOUT_SECONDS: Final = 60.0
-"""How long a connection may hold data its client takes no byte of, before it is cut (:class:`WriteDeadlines`):
-nginx's ``send_timeout``, with its default."""
+"""How long a connection may go with its client taking no byte of what is unsent, once writing to it is paused,
+before it is cut (:class:`WriteDeadlines`): nginx's ``send_timeout``, with its default."""
 
 
 try:
@@ -81,23 +81,22 @@ except (ImportError, AttributeError):  # pragma: no cover - not a Unix that says
 
 
 class WriteDeadlines:
-    """The two deadlines on what a connection writes, for a client that stops reading.
+    """The deadlines on what a connection writes, for a client that stops reading.
 
     asyncio writes only what the client takes, and closes a transport only once all it buffered is written; uvicorn
     waits for the buffer to drain before it writes more.  A client that stopped reading therefore kept its
     connection, its file descriptor and the buffered data for good: an HTTP client that pipelined a hundred
     requests for a script and read none of the answers (a "slow read"), a websocket that the server had dropped or
-    closed.  So here:
+    closed.  So here a connection is cut (aborted: what is unsent is thrown away and the socket closed) when its
+    client takes no byte of what is unsent (:meth:`unsent`)
 
-    * a connection whose buffer is over its high-water mark (writing paused) and whose client takes no byte of it
-      for :data:`SEND_TIMEOUT_SECONDS` is cut: aborted, its buffer thrown away, a reset sent;
-    * a connection that is closed, by us or by uvicorn, and is still open :data:`CLOSE_GRACE_SECONDS` later is
-      cut the same way.
+    * for :data:`SEND_TIMEOUT_SECONDS` while writing to it is paused (its buffer over the high-water mark);
+    * for :data:`CLOSE_GRACE_SECONDS` once it is closed, by us or by uvicorn.
 
-    A client that reads loses nothing: its buffer drains, writing resumes, the transport closes first.  One object
-    serves one protocol object (:class:`RequestDeadline`, :class:`ClosingDeadline`), which tells it when writing
-    pauses and resumes and when the connection is lost; it sees the closes itself, through the transport it hands
-    the protocol (:meth:`wrap`).
+    A client that reads, however slowly, loses nothing: each byte it takes starts the time again.  One object serves
+    one protocol object (:class:`RequestDeadline`, :class:`ClosingDeadline`), which tells it when writing pauses
+    and resumes and when the connection is lost; it sees the closes itself, through the transport it hands the
+    protocol (:meth:`wrap`).
     """
 
     def __init__(self, loop: asyncio.AbstractEventLoop, logger: logging.Logger, kind: str) -> None:
@@ -105,45 +104,41 @@ class WriteDeadlines:
         self._logger = logger
         self._kind = kind
         self._transport: asyncio.Transport | None = None
-        self._cut: asyncio.TimerHandle | None = None  # the close's grace
-        self._stall: asyncio.TimerHandle | None = None  # the send timeout
-        self._stall_size = 0  # the buffer when the send timeout was armed
+        self._timer: asyncio.TimerHandle | None = None
+        self._period = 0.0  # SEND_TIMEOUT_SECONDS while paused, CLOSE_GRACE_SECONDS once closed
+        self._closed = False
+        self._unsent = 0  # when the timer was started
         self._lost = False
 
     def wrap(self, transport: asyncio.BaseTransport) -> asyncio.Transport:
-        """*transport* as the protocol is to use it: its closes start the grace."""
+        """*transport* as the protocol is to use it: its closes start the close's deadline."""
         if isinstance(transport, _BoundedClose):  # a websocket, upgraded from an HTTP connection: its transport
             transport = transport.transport
         self._transport = cast(asyncio.Transport, transport)
         return cast(asyncio.Transport, _BoundedClose(self._transport, self.closing))
 
     def closing(self) -> None:
-        if self._cut is None and not self._lost:
-            self._cut = self._loop.call_later(CLOSE_GRACE_SECONDS, self._abort, "%g s after its close",
-                                              CLOSE_GRACE_SECONDS)
+        if not self._closed:
+            self._closed = True
+            self._start(CLOSE_GRACE_SECONDS)
 
     def paused(self) -> None:
-        if self._stall is None and not self._lost and self._transport is not None:
-            self._stall_size = self.unsent()
-            self._stall = self._loop.call_later(SEND_TIMEOUT_SECONDS, self._stalled)
+        if self._timer is None and not self._closed:
+            self._start(SEND_TIMEOUT_SECONDS)
 
     def resumed(self) -> None:
-        if self._stall is not None:
-            self._stall.cancel()
-            self._stall = None
+        if not self._closed:
+            self._stop()
 
     def lost(self) -> None:
         self._lost = True
-        for timer in (self._cut, self._stall):
-            if timer is not None:
-                timer.cancel()
-        self._cut = self._stall = None
+        self._stop()
 
     def unsent(self) -> int:
         """The bytes written to the connection that its client has not taken: in the transport's buffer, and (where
         the system says, as Linux does) in the socket's send queue, which may hold megabytes and takes more only
         once a third of it is free: a client reading slowly empties the transport's buffer in steps minutes
-        apart, and its send queue byte by byte."""
+        apart, and the send queue byte by byte."""
         assert self._transport is not None
         size = self._transport.get_write_buffer_size()
         sock = self._transport.get_extra_info("socket")
@@ -152,27 +147,34 @@ class WriteDeadlines:
                 size += int.from_bytes(fcntl.ioctl(sock.fileno(), _OUTQ, bytes(4)), sys.byteorder, signed=True)
         return size
 
-    def _stalled(self) -> None:
-        self._stall = None
-        if self._lost or self._transport is None:
-            return
-        if self.unsent() < self._stall_size:  # the client took some: it reads, slowly
-            self.paused()
-        else:
-            self._abort("for %g s of no progress", SEND_TIMEOUT_SECONDS)
+    def _start(self, period: float) -> None:
+        self._stop()
+        if not self._lost and self._transport is not None:
+            self._period = period
+            self._unsent = self.unsent()
+            self._timer = self._loop.call_later(period, self._check)
 
-    def _abort(self, when: str, seconds: float) -> None:
-        self._cut = None
+    def _stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _check(self) -> None:
+        self._timer = None
         if self._lost or self._transport is None:
             return
-        self._logger.info("%s connection cut: %d bytes unsent " + when + " (its client does not read)", self._kind,
-                          self._transport.get_write_buffer_size(), seconds)
+        unsent = self.unsent()
+        if unsent < self._unsent:  # the client took some: it reads, slowly
+            self._start(self._period)
+            return
+        self._logger.info("%s connection cut: its client took none of %d bytes in %g s%s", self._kind, unsent,
+                          self._period, " after the close" if self._closed else "")
         self._transport.abort()
 
 
 class _BoundedClose:
-    """A transport whose :meth:`close` also starts the close's grace (:meth:`WriteDeadlines.closing`): every other
-    attribute is the transport's own."""
+    """A transport whose :meth:`close` also starts the close's deadline (:meth:`WriteDeadlines.closing`): every
+    other attribute is the transport's own."""
 
     def __init__(self, transport: asyncio.Transport, closing: Any) -> None:
         self.transport = transport
@@ -186,19 +188,16 @@ class _BoundedClose:
         return getattr(self.transport, name)
 
 
-class ClosingDeadline(WebSocketsSansIOProtocol):
-    """uvicorn's websocket protocol, with the deadlines of :class:`WriteDeadlines`.
+class _WatchedWrites(asyncio.Protocol):
+    """What :class:`RequestDeadline` and :class:`ClosingDeadline` add to uvicorn's protocols alike: the deadlines of
+    :class:`WriteDeadlines` (:attr:`deadlines`), told when the connection is made and lost and when writing pauses
+    and resumes."""
 
-    Without them a websocket that the server dropped or closed while its client read nothing stayed open for
-    good, however uvicorn closed it: on its ping timeout (the ping waits behind the buffer), at the end of a
-    closing handshake, or when the application let the connection go.
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.deadlines = WriteDeadlines(self.loop, self.logger, "websocket")
+    kind = "HTTP"
+    deadlines: WriteDeadlines
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.deadlines = WriteDeadlines(asyncio.get_running_loop(), logging.getLogger("uvicorn.error"), self.kind)
         super().connection_made(self.deadlines.wrap(transport))
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -214,7 +213,18 @@ class ClosingDeadline(WebSocketsSansIOProtocol):
         self.deadlines.resumed()
 
 
-class RequestDeadline(H11Protocol):
+class ClosingDeadline(_WatchedWrites, WebSocketsSansIOProtocol):
+    """uvicorn's websocket protocol, with the deadlines of :class:`WriteDeadlines`.
+
+    Without them a websocket that the server dropped or closed while its client read nothing stayed open for
+    good, however uvicorn closed it: on its ping timeout (the ping waits behind the buffer), at the end of a
+    closing handshake, or when the application let the connection go.
+    """
+
+    kind = "websocket"
+
+
+class RequestDeadline(_WatchedWrites, H11Protocol):
     """uvicorn's h11 HTTP/1.1 protocol, with a deadline for each request to arrive whole and a bound on its head.
 
     uvicorn's own timer (``timeout_keep_alive``) runs only between two requests on a kept-alive connection, and
@@ -241,10 +251,9 @@ class RequestDeadline(H11Protocol):
         self._deadline: asyncio.TimerHandle | None = None
         self._refused = False
         self._linger_bytes = LINGER_BYTES
-        self.deadlines = WriteDeadlines(self.loop, self.logger, "HTTP")
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(self.deadlines.wrap(transport))
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
         self._start_deadline()
 
     def data_received(self, data: bytes) -> None:
@@ -266,16 +275,7 @@ class RequestDeadline(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_deadline()
-        self.deadlines.lost()
         super().connection_lost(exc)
-
-    def pause_writing(self) -> None:
-        super().pause_writing()
-        self.deadlines.paused()
-
-    def resume_writing(self) -> None:
-        super().resume_writing()
-        self.deadlines.resumed()
 
     def handle_events(self) -> None:
         # uvicorn calls this after each read, and once more when it has answered a request, for a next one that

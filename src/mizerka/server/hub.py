@@ -336,10 +336,9 @@ class Client:
         self._released = False
         self.last_seen = time.monotonic()
         self.closed = False
-        # set when the connection is to end (closed or dropped): the connection's reader waits for it beside its
-        # client's next message, which may never come
-        self.ended = asyncio.Event()
-        self.dropped = False  # dropped for not reading: nothing more will be sent, not even a close frame
+        # set when the client is dropped (:meth:`drop`): the connection ends at once, and its reader waits for this
+        # beside its client's next message, which may never come
+        self.cut = asyncio.Event()
         self._rate = config.rate
         self._burst = config.burst
         self._tokens = config.burst
@@ -375,28 +374,33 @@ class Client:
         if self._released:
             return
         self._released = self.closed = True
-        self.ended.set()
         while not self.queue.empty():
             self.queue.get_nowait()
         self.outbound.release(self._key, self.queued)
         self.queued = 0
 
+    @property
+    def dropped(self) -> bool:
+        """Whether the client was dropped (:meth:`drop`), not closed."""
+        return self.cut.is_set()
+
     def close(self) -> None:
-        """Close once what is queued is sent (the sender sends it, then closes the connection)."""
+        """Close once what is queued is sent (the sender sends it, then closes the connection).  A client that does
+        not take it is cut by the connection's send timeout (:class:`mizerka.server.command.WriteDeadlines`)."""
         if not self.closed:
             self.closed = True
-            self.ended.set()
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
 
     def drop(self, why: str) -> None:
         """Close at once: a client that does not read what it is sent is dropped, never waited for.  What is queued
         is thrown away and given back, and the connection ends: its reader stops waiting for the client's next
-        message (:attr:`ended`), and its sender, stuck in a send the client never takes, is stopped."""
+        message (:attr:`cut`), and its sender, stuck in a send the client never takes, is stopped."""
         if self.closed and self._released:
             return
         log.warning("websocket dropped: its client does not read (%s)", why)
-        self.closed = self.dropped = True
+        self.closed = True
+        self.cut.set()
         self.release()
         self.queue.put_nowait(None)
 
