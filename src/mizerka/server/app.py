@@ -943,8 +943,10 @@ def create_app(config: ServerConfig) -> FastAPI:
             await asyncio.wait((read_task, end_task), return_when=asyncio.FIRST_COMPLETED)
             if not read_task.done() and waiting:
                 read_task.cancel()  # never while it handles a message: that one is seen through
-            with contextlib.suppress(asyncio.CancelledError):
-                await read_task
+            await asyncio.wait((read_task,))  # (not `await read_task`: its cancellation is not this task's)
+            error = None if read_task.cancelled() else read_task.exception()
+            if error is not None:
+                raise error
         finally:
             for task in (beat_task, read_task, end_task):
                 task.cancel()
