@@ -168,6 +168,14 @@ class SeatSpec(_Model):
                                                 + " (GET /api/meta lists them); another is 400 bad_bot.")
 
 
+def _check_table_name(value: str) -> str:
+    """A table's name, trimmed: printable characters (it is shown in every lobby), possibly none."""
+    value = value.strip()
+    if not value.isprintable():
+        raise ValueError("a table name must be printable characters (no control characters)")
+    return value
+
+
 class CreateTable(_Model):
     variant: Annotated[str, Field(max_length=200)] = "standard"
     seats: Annotated[list[SeatSpec] | None, Field(max_length=4)] = Field(
@@ -183,13 +191,7 @@ class CreateTable(_Model):
                                            "no hints, no undo.")
     name: Annotated[str, Field(max_length=60, description="The table's name: printable, may be empty.")] = ""
 
-    @field_validator("name")
-    @classmethod
-    def _table_name(cls, value: str) -> str:
-        value = value.strip()
-        if not value.isprintable():
-            raise ValueError("a table name must be printable characters (no control characters)")
-        return value
+    _name = field_validator("name")(_check_table_name)
 
 
 PlayerKey = Annotated[str, Field(min_length=1, max_length=128, description="The secret key of a profile "
@@ -223,6 +225,22 @@ class QuickPlay(_Model):
     @classmethod
     def _name(cls, value: str | None) -> str | None:
         return None if value is None else _check_seat_name(value)
+
+
+class PairRequest(_Model):
+    name: SeatName | None = Field(None, description="Needed without a player key; with one, the profile's name.")
+    variant: Annotated[str, Field(max_length=200)] = "standard"
+    player_key: PlayerKey | None = None
+    rated: bool = Field(False, description="Only rated tables (needs a player key): no hints, no undo.")
+    table_name: Annotated[str, Field(max_length=60, description="The name of the table made when none is waiting: "
+                                                                "printable, may be empty.")] = ""
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else _check_seat_name(value)
+
+    _table_name = field_validator("table_name")(_check_table_name)
 
 
 class NewPlayer(_Model):
@@ -687,6 +705,14 @@ def create_app(config: ServerConfig) -> FastAPI:
         live, seat, token = await hub.quickplay(body.name, body.variant, _bot_level(body.level),
                                                 player_key=body.player_key,
                                                 rated=body.rated)
+        return JoinResult(table=_info(hub, live.table), seat=seat, token=token)
+
+    @app.post("/api/pair", response_model=JoinResult, status_code=201, responses=_ERRORS)
+    async def pair(body: PairRequest) -> JoinResult:
+        """Quick pairing with other people: a seat at the public table waiting under these rules with the most
+        players (someone there connected), or at a new public table of human seats that the next caller joins."""
+        live, seat, token = await hub.pair(body.name, body.variant, player_key=body.player_key, rated=body.rated,
+                                           table_name=body.table_name)
         return JoinResult(table=_info(hub, live.table), seat=seat, token=token)
 
     @app.get("/api/history", response_model=list[HistoryEntry])

@@ -195,6 +195,10 @@ HELLO_TRIES = 3
 COMMIT_RETRY = 2.0
 """Seconds after a failed write before the table asks whoever is to act again (a bot's decision, a stand-in)."""
 
+PAIR_FRESH_SECONDS = 30.0
+"""Quick pairing (:meth:`Hub.pair`) seats a caller at a waiting table only where a seated player is connected, or
+where a seat was taken or a connection came or went less than this many seconds ago."""
+
 
 class EventRate:
     """Events stored per second, averaged over the last :data:`RATE_WINDOW` whole seconds (the server's load).
@@ -608,6 +612,7 @@ class Hub:
         self.read_back: dict[str, LiveTable] = {}
         # tables being created (create_table: its database write is awaited), counted against max_tables
         self._creating = 0
+        self._pairing = asyncio.Lock()  # quick pairings one at a time: two at once find the same table (pair())
 
     # -- life cycle ---------------------------------------------------------------------------------
 
@@ -1195,6 +1200,63 @@ class Hub:
             self.tables.pop(live.table.id, None)
             raise
         return live, seat, token
+
+    async def pair(
+        self, name: str | None, variant: str, *, player_key: str | None = None, rated: bool = False,
+        table_name: str = ""
+    ) -> tuple[LiveTable, int, str]:
+        """Quick pairing with other people: a seat at the public table waiting for players under these rules
+        (*variant*, *rated*) that has the most players already, among those where someone seated is connected;
+        or, when there is none, at a new public table of human seats (named *table_name*), where the next caller
+        will be seated.  The match begins when the last seat is taken (or its player fills the rest with bots).
+
+        Pairings run one at a time (:attr:`_pairing`), so that two callers at once meet at one table instead of
+        each making one and waiting.  A table whose every seated player has gone (no connection for
+        :data:`PAIR_FRESH_SECONDS`) is passed over: nobody is paired with an empty chair.
+
+        Raises:
+            TableError: ``profile_needed`` (rated without a key), ``server_full``, and :meth:`join`'s refusals.
+        """
+        if rated and player_key is None:
+            raise TableError("profile_needed", "a rated game needs a profile: claim a name first, and send its "
+                                               "player key")
+        _, player = await self._seat_name(name, player_key)  # checked before any table is made or joined
+        settings = TableSettings(variant=variant, visibility="public", name=table_name, rated=rated, hints=not rated)
+        rules = settings.rules()
+        async with self._pairing:
+            for live in self._pairing_candidates(rules.spec(), rated, player):
+                try:
+                    return await self.join(live.table.id, name, None, player_key)
+                except TableError as error:  # taken or begun since it was looked at (a join by its link)
+                    if error.code not in ("table_full", "seat_taken", "match_over", "unknown_table",
+                                          "already_seated"):
+                        raise
+            live = await self.create_table(settings, [SeatState.human() for _ in range(rules.n_seats)])
+            try:
+                return await self.join(live.table.id, name, None, player_key)
+            except TableError:  # the profile was deleted since the check above: no table is left waiting for nobody
+                async with live.lock:
+                    await self._commit(live, live.table.close("abandoned"))
+                self.tables.pop(live.table.id, None)
+                raise
+
+    def _pairing_candidates(self, spec: str, rated: bool, player: str | None) -> list[LiveTable]:
+        """The tables :meth:`pair` may seat a caller at, the best first: public, waiting, under rules *spec*,
+        rated or not as asked, with a free seat, someone seated connected (or a seat taken or a connection gone
+        less than :data:`PAIR_FRESH_SECONDS` ago: a page that has just sat down opens its websocket a moment
+        later), and no seat of the caller's profile; the most players first, then the longest waiting."""
+        found = []
+        for live in self.tables.values():
+            table = live.table
+            fresh = time.monotonic() - live.last_activity < PAIR_FRESH_SECONDS
+            if (table.settings.visibility != "public" or table.status != "waiting" or table.settings.rated != rated
+                    or table.rules.spec() != spec or not (live.connected() or fresh)
+                    or not any(seat.is_open for seat in table.seats)
+                    or (player is not None and any(seat.player == player for seat in table.seats))):
+                continue
+            found.append(live)
+        # sorted() is stable: among equals the order of self.tables, the order they were opened
+        return sorted(found, key=lambda live: -sum(not seat.is_open for seat in live.table.seats))
 
     def list_public(self) -> list[Table]:
         """The public tables waiting or playing: the waiting ones (which a player can join) first, so that a page
