@@ -64,6 +64,7 @@ COMMANDS: dict[str, str] = {
     "analyse": "mizerka.analysis:analyse_command",
     "arena": "mizerka.bots.cli:arena_command",
     "solve": "mizerka.solver.cli:solve_command",
+    "tables": "mizerka.tui.command:tables_command",
 }
 """Subcommand name → ``"module:attribute"`` of its :class:`click.Command`, imported on first use."""
 
@@ -82,7 +83,7 @@ distribution's module, ``psycopg`` the ``psycopg[binary]`` one's), for the messa
 missing.  Every package of every extra but ``dev`` is here: a test reads ``pyproject.toml`` and checks it."""
 
 _COMMAND_EXTRAS = {"serve": "server", "play": "tui", "arena": "cli", "score": "cli", "analyse": "cli",
-                   "solve": "cli", "replay": "cli", "rules": "cli", "deal": "cli"}
+                   "solve": "cli", "replay": "cli", "rules": "cli", "deal": "cli", "tables": "tui"}
 """The extra each command belongs to: of the extras that hold a missing module, the command's own is named."""
 
 

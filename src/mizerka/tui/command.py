@@ -148,3 +148,48 @@ def build_app(*, seed: int | None, rules: Rules, seat: int, name: str, opponents
 
     record_file = terminal.RecordFile(record_path, seed=seed) if record_path is not None else None
     return MizerkaApp(model, bot_delay=bot_delay, unicode=unicode, record=record_file)
+
+
+@click.command("tables")
+@click.argument("url", metavar="URL")
+@click.option("--limit", type=click.IntRange(min=1, max=500), default=100, show_default=True,
+              help="list at most this many tables (the waiting ones come first)")
+@click.option("--json", "as_json", is_flag=True, help="one JSON object: the tables and how many the server lists")
+def tables_command(url: str, limit: int, as_json: bool) -> None:
+    """List the open tables of the server at URL (its address, or any link to it), each with its invite link.
+
+    The tables are the public ones (listed by whoever made them: the browser lobby's "List it under open tables",
+    or POST /api/tables with "visibility": "public"), those waiting for players first.  Take a free seat with
+    mizerka play --connect LINK, or watch with --watch.  A private table is reached only by its invite link.
+    """
+    import dataclasses
+    import json
+
+    from mizerka.cli import InputError
+    from mizerka.tui.remote import RemoteError, open_tables, parse_server
+
+    try:
+        server = parse_server(url)
+    except RemoteError as error:
+        raise InputError(str(error)) from None
+    try:
+        tables, total = open_tables(server, limit=limit)
+    except RemoteError as error:
+        raise click.ClickException(str(error)) from None
+    if as_json:
+        click.echo(json.dumps({"server": server, "total": total,
+                               "tables": [dataclasses.asdict(tb) for tb in tables]}, ensure_ascii=False))
+        return
+    if not tables:
+        click.echo(f"No open tables at {server} right now (make one in the browser lobby: \"List it under open "
+                   "tables\").")
+        return
+    for tb in tables:
+        seats = ("no free seat" if tb.free_seats == 0 else "1 free seat" if tb.free_seats == 1
+                 else f"{tb.free_seats} free seats")
+        marks = [tb.status, seats] + (["rated"] if tb.rated else []) + ([] if tb.spectators else ["no spectators"])
+        click.echo(f"{tb.name or tb.id}  ({tb.variant}; {', '.join(marks)})")
+        click.echo(f"  players: {', '.join(tb.players) if tb.players else 'nobody yet'}")
+        click.echo(f"  {tb.link}")
+    if total > len(tables):
+        click.echo(f"Showing {len(tables)} of {total} (--limit shows more).")

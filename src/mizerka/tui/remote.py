@@ -230,44 +230,134 @@ class Invite:
     table: str
 
 
+def _read_link(url: str, what: str) -> tuple[urllib.parse.SplitResult, str]:
+    """Check a web address given as *what* ("an invite link", "a server address"); return its parts and the
+    path of the server's base address (``/path`` of ``scheme://host[:port]/path``, without a trailing ``/`` or
+    ``/index.html``).
+
+    Raises:
+        RemoteError: naming what is wrong.
+    """
+    text = url.strip()
+    if any(ch.isspace() or not ch.isprintable() for ch in text):
+        raise RemoteError(f"not {what}: {text!r} holds a space or a control character (copy the whole "
+                          "link, and only it)")
+    try:
+        parts = urllib.parse.urlsplit(text)
+        hostname = parts.hostname
+    except ValueError as error:  # e.g. "http://[::1/?table=x": a bracketed address that does not close
+        raise RemoteError(f"not {what}: {text!r} is not a web address ({error})") from None
+    if parts.scheme not in ("http", "https"):
+        raise RemoteError(f"not {what}: {text!r} does not start with http:// or https://")
+    if not hostname:
+        raise RemoteError(f"not {what}: {text!r} names no server")
+    if parts.username is not None or parts.password is not None:
+        raise RemoteError(f"not {what}: {text.split('@')[-1]!r} comes after a user name or password, "
+                          f"which {what} never holds (and which would be kept with your seats)")
+    try:
+        parts.port  # noqa: B018 - reading it checks it
+    except ValueError:
+        raise RemoteError(f"not {what}: {text!r} has a bad port number") from None
+    path = parts.path.rstrip("/")
+    if path.endswith("/index.html"):
+        path = path[: -len("/index.html")]
+    return parts, path
+
+
 def parse_invite(url: str) -> Invite:
     """Read an invite link ``http(s)://host[:port][/path]/?table=ID`` (the browser client's ``/?table=ID``).
 
     Raises:
         RemoteError: for anything that is not such a link, naming what is wrong.
     """
+    parts, path = _read_link(url, "an invite link")
     text = url.strip()
-    if any(ch.isspace() or not ch.isprintable() for ch in text):
-        raise RemoteError(f"not an invite link: {text!r} holds a space or a control character (copy the whole "
-                          "link, and only it)")
-    try:
-        parts = urllib.parse.urlsplit(text)
-        hostname = parts.hostname
-    except ValueError as error:  # e.g. "http://[::1/?table=x": a bracketed address that does not close
-        raise RemoteError(f"not an invite link: {text!r} is not a web address ({error})") from None
-    if parts.scheme not in ("http", "https"):
-        raise RemoteError(f"not an invite link: {text!r} does not start with http:// or https://")
-    if not hostname:
-        raise RemoteError(f"not an invite link: {text!r} names no server")
-    if parts.username is not None or parts.password is not None:
-        raise RemoteError(f"not an invite link: {text.split('@')[-1]!r} comes after a user name or password, "
-                          "which an invite link never holds (and which would be kept with your seats)")
-    try:
-        parts.port  # noqa: B018 - reading it checks it
-    except ValueError:
-        raise RemoteError(f"not an invite link: {text!r} has a bad port number") from None
     tables = urllib.parse.parse_qs(parts.query).get("table", [])
     if len(tables) != 1 or not tables[0].strip():
-        raise RemoteError(f"not an invite link: {text!r} has no '?table=ID' (copy the whole link)")
+        raise RemoteError(f"not an invite link: {text!r} has no '?table=ID' (copy the whole link; to list the "
+                          "server's open tables: mizerka tables URL)")
     table = tables[0].strip()
     if len(table) > 64 or not table.isprintable():
         raise RemoteError(f"not an invite link: the table id {table[:70]!r} is not one a server makes")
-    path = parts.path.rstrip("/")
-    if path.endswith("/index.html"):
-        path = path[: -len("/index.html")]
-    http = f"{parts.scheme}://{parts.netloc}{path}"
     ws_scheme = "wss" if parts.scheme == "https" else "ws"
-    return Invite(http=http, websocket=f"{ws_scheme}://{parts.netloc}{path}/ws", table=table)
+    return Invite(http=f"{parts.scheme}://{parts.netloc}{path}", websocket=f"{ws_scheme}://{parts.netloc}{path}/ws",
+                  table=table)
+
+
+def parse_server(url: str) -> str:
+    """The base address of the server *url* names: its lobby, an invite link or any other page of it.
+
+    >>> parse_server("http://127.0.0.1:8000/")
+    'http://127.0.0.1:8000'
+    >>> parse_server("https://example.org/mizerka/?table=Vq3xY")
+    'https://example.org/mizerka'
+
+    Raises:
+        RemoteError: for anything that is not a web address, naming what is wrong.
+    """
+    parts, path = _read_link(url, "a server address")
+    return f"{parts.scheme}://{parts.netloc}{path}"
+
+
+@dataclasses.dataclass(frozen=True)
+class OpenTable:
+    """A public table a server lists (``GET /api/tables``): waiting for players or playing."""
+
+    id: str
+    name: str
+    variant: str
+    status: str
+    players: tuple[str, ...]
+    free_seats: int
+    rated: bool
+    spectators: bool
+    link: str
+
+
+def _listed_player(seat: dict[str, Any]) -> str:
+    """A taken seat of a listed table, as the list says it: the name, and a bot's level.
+
+    >>> _listed_player({"name": "Bot 3", "kind": "bot", "badge": "Rules"})
+    'Bot 3 (bot: Rules)'
+    >>> _listed_player({"name": "Ala", "kind": "human"})
+    'Ala'
+    """
+    name = str(seat.get("name") or "?")
+    return f"{name} (bot: {seat.get('badge') or seat.get('bot')})" if seat.get("kind") == "bot" else name
+
+
+def open_tables(server: str, *, limit: int = 100, timeout: float = 10.0) -> tuple[list[OpenTable], int]:
+    """The first *limit* public tables of the server at *server* (a base address: :func:`parse_server`), the
+    waiting ones first, and how many it lists in all (``X-Total-Count``).
+
+    Raises:
+        RemoteError: when the server cannot be reached or does not answer like a mizerka server.
+    """
+    request = urllib.request.Request(f"{server}/api/tables?limit={limit}", headers={"Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            data = json.loads(response.read())
+            total_header = response.headers.get("X-Total-Count", "")
+    except urllib.error.HTTPError as error:
+        raise RemoteError(f"{server} did not answer like a mizerka server (HTTP status {error.code} for its open "
+                          "tables)") from None
+    except (urllib.error.URLError, OSError) as error:
+        reason = getattr(error, "reason", error)
+        raise RemoteError(f"cannot reach the server at {server}: {reason}") from None
+    except ValueError:
+        raise RemoteError(f"{server} did not answer like a mizerka server (no JSON)") from None
+    try:
+        tables = [OpenTable(
+            id=str(tb["id"]), name=str(tb.get("name") or ""), variant=str(tb["variant"]), status=str(tb["status"]),
+            players=tuple(_listed_player(seat) for seat in tb["seats"] if not seat.get("open")),
+            free_seats=sum(1 for seat in tb["seats"] if seat.get("open")),
+            rated=bool((tb.get("options") or {}).get("rated")),
+            spectators=(tb.get("options") or {}).get("spectators") is not False,
+            link=f"{server}/?table={urllib.parse.quote(str(tb['id']), safe='')}") for tb in data]
+    except (TypeError, KeyError, AttributeError):
+        raise RemoteError(f"{server} did not answer like a mizerka server (its list of tables is not one)") from None
+    total = int(total_header) if total_header.isdigit() else len(tables)
+    return tables, max(total, len(tables))
 
 
 def invite_link(invite: Invite) -> str:

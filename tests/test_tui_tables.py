@@ -1,0 +1,151 @@
+"""``mizerka tables URL``: a server's open tables from the terminal, each with the invite link ``mizerka play
+--connect`` takes (session 27).  Before it a terminal player could sit only at a table whose link someone sent.
+
+Against a real server on 127.0.0.1: a public table waiting with one human seated and one seat free, a rated one,
+a private one (never listed), the JSON form, an empty server, ``--limit`` below the count, and bad input: a
+malformed address (exit 2), a server that cannot be reached or is not a mizerka server (exit 1), every one a
+message without a traceback.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the tables tests need a server: the 'server' extra (pip install -e '.[dev]')")
+
+import httpx
+from click.testing import CliRunner
+
+from mizerka.cli import cli
+from mizerka.tui.remote import RemoteError, open_tables, parse_invite, parse_server
+from test_tui_connect import server as server  # the fixture, re-exported for pytest
+from test_tui_connect import start_server
+
+
+def create(server: Any, **body: Any) -> dict[str, Any]:
+    answer = httpx.post(server.url + "/api/tables", json={"variant": "standard", **body})
+    assert answer.status_code == 201, answer.text
+    table: dict[str, Any] = answer.json()
+    return table
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(cli, ["tables", *args])
+
+
+def test_the_public_tables_are_listed_with_their_links_and_a_private_one_is_not(server: Any) -> None:
+    waiting = create(server, visibility="public", name="Dorota's table",
+                     seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "rules"}])
+    joined = httpx.post(f"{server.url}/api/tables/{waiting['id']}/join", json={"name": "Dorota"})
+    assert joined.status_code == 200, joined.text
+    rated = create(server, visibility="public", rated=True, spectators=False)
+    hidden = create(server, visibility="private", name="secret")
+
+    result = run(server.url + "/")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Dorota's table  (standard; waiting, 1 free seat)" in out
+    assert "  players: Dorota, Bot 3 (bot: Rules)\n" in out
+    link = f"{server.url}/?table={waiting['id']}"
+    assert link in out.splitlines()[out.splitlines().index(next(ln for ln in out.splitlines()
+                                                                if ln.startswith("Dorota's table"))) + 2]
+    # the link is an invite the terminal client reads back to the same table
+    assert parse_invite(link).table == waiting["id"]
+    assert f"{rated['id']}  (standard; waiting, 3 free seats, rated, no spectators)" in out
+    assert hidden["id"] not in out and "secret" not in out
+
+    # any page of the server names it: an invite link, the lobby's index.html
+    again = run(f"{server.url}/index.html?table={hidden['id']}")
+    assert again.exit_code == 0 and again.output == out
+
+    listed = json.loads(run(server.url, "--json").output)
+    assert listed["server"] == server.url and listed["total"] == 2
+    by_id = {tb["id"]: tb for tb in listed["tables"]}
+    assert set(by_id) == {waiting["id"], rated["id"]}
+    assert by_id[waiting["id"]]["free_seats"] == 1 and by_id[waiting["id"]]["link"] == link
+    assert by_id[rated["id"]]["rated"] is True and by_id[rated["id"]]["spectators"] is False
+
+    one = run(server.url, "--limit", "1")
+    assert one.exit_code == 0 and one.output.rstrip().endswith("Showing 1 of 2 (--limit shows more).")
+
+
+def test_an_empty_server_says_so(tmp_path: Path) -> None:
+    server = start_server(tmp_path)
+    try:
+        result = run(server.url)
+    finally:
+        server.stop()
+    assert result.exit_code == 0
+    assert result.output.startswith(f"No open tables at {server.url} right now")
+
+
+@pytest.mark.parametrize(("url", "words"), [
+    ("ftp://example.org/", "does not start with http:// or https://"),
+    ("http:///?table=x", "names no server"),
+    ("http://example.org:99999/", "bad port number"),
+    ("http://user:pw@example.org/", "comes after a user name or password"),
+    ("http://exa mple.org/", "holds a space"),
+])
+def test_a_malformed_address_is_refused_with_exit_2(url: str, words: str) -> None:
+    result = run(url)
+    assert result.exit_code == 2, result.output
+    assert "not a server address" in result.output and words in result.output
+    assert "Traceback" not in result.output
+    with pytest.raises(RemoteError, match=words):
+        parse_server(url)
+
+
+@pytest.fixture
+def not_mizerka() -> Iterator[tuple[str, list[bytes]]]:
+    """An HTTP server on 127.0.0.1 that answers every GET with the body the test puts first in its list."""
+    bodies: list[bytes] = [b"<html>hello</html>"]
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # the name http.server calls
+            body = bodies[0]
+            status = 404 if body == b"404" else 200
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", bodies
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    (b"<html>hello</html>", "no JSON"),
+    (b"404", "HTTP status 404"),
+    (b'{"tables": []}', "its list of tables is not one"),
+    (b'[{"id": "x"}]', "its list of tables is not one"),
+])
+def test_a_server_that_is_not_mizerka_is_named(not_mizerka: tuple[str, list[bytes]], body: bytes,
+                                               words: str) -> None:
+    url, bodies = not_mizerka
+    bodies[0] = body
+    result = run(url)
+    assert result.exit_code == 1, result.output
+    assert f"{url} did not answer like a mizerka server" in result.output and words in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_server_that_cannot_be_reached_is_named() -> None:
+    result = run("http://127.0.0.1:1/")
+    assert result.exit_code == 1
+    assert "cannot reach the server at http://127.0.0.1:1" in result.output
+    with pytest.raises(RemoteError, match="cannot reach"):
+        open_tables("http://127.0.0.1:1", timeout=2)
