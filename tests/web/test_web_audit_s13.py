@@ -220,7 +220,7 @@ def test_a_private_table_with_a_bot_and_options(new_page: Any, web_server: Any) 
     page.select_option("#private-opponents", "1")
     page.get_by_label("Hints").uncheck()
     page.get_by_label("Spectators may watch").uncheck()
-    page.click("#create-private")
+    page.click("#create-table")
     page.wait_for_url(re.compile(r"\?table="))
     v = wait_for_table(page)
     kinds = [p["kind"] for p in v["players"]]

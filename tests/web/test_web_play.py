@@ -83,7 +83,7 @@ def test_three_humans_at_a_private_table(new_page: Any, web_server: Any, artifac
     host = new_page()
     host.goto(web_server.url + "/")
     host.fill("#player-name", "Ala")
-    host.click("#create-private")
+    host.click("#create-table")
     expect(host.locator(".waiting")).to_be_visible()
     invite = host.locator(".invite-url").input_value()
     assert "?table=" in invite

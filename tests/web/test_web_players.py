@@ -177,7 +177,7 @@ def test_a_rated_private_table_has_no_hints_and_seats_profiles_only(new_page: An
     expect(hints).not_to_be_checked()
     expect(host.locator("#private-hints-note")).to_have_text("A rated table gives no hints.")
     with host.expect_request(lambda r: r.url.endswith("/api/tables") and r.method == "POST") as asked:
-        host.click("#create-private")
+        host.click("#create-table")
     body = json.loads(asked.value.post_data or "{}")
     assert body["rated"] is True and body["hints"] is False
     host.wait_for_url(re.compile(r"\?table="))

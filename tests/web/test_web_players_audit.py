@@ -124,7 +124,7 @@ def test_rated_start_refused_when_the_profile_went_unannounced(new_page: Any, we
     in words (no unrated game started silently), and the boxes then show what is possible."""
     base = web_server.url
     page = new_page()
-    for box, button in [("#quick-rated", "#quickplay"), ("#private-rated", "#create-private")]:
+    for box, button in [("#quick-rated", "#quickplay"), ("#private-rated", "#create-table")]:
         claim_profile(page, base, unique("Rita"))
         page.check(box)
         page.evaluate("() => localStorage.removeItem('mizerka.profile')")  # no storage event in this tab

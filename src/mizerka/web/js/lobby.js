@@ -12,6 +12,7 @@ import { prefs, profile, savePrefs, saveSeat } from "./store.js";
 
 const PAGE = 100; // the server's default page of GET /api/tables
 const RECENT_PAGE = 10; // finished public matches shown at first, and added by "Show more games"
+const POLL_MS = 10000; // the open tables are asked for again this often while the lobby is in view
 
 let metaCache = null;
 
@@ -50,6 +51,18 @@ export async function quickplay() {
   return result.table.id;
 }
 
+/** Quick pairing with other people under the remembered rules (rated when chosen, with a profile): a seat at the
+ *  table waiting for players that has the most of them, or at a new listed table the next caller joins
+ *  (`POST /api/pair`); resolves to the table id. */
+export async function pairWithPlayers() {
+  const { variant, rated } = prefs();
+  const body = { ...who(), variant, table_name: tableName(playerName()) };
+  if (rated && profile()) body.rated = true;
+  const result = await api("POST", "/api/pair", body);
+  saveSeat(result.table.id, result.token, result.seat);
+  return result.table.id;
+}
+
 /** A refused REST call in the player's language (the server's message is English). */
 export function apiErrorText(error) {
   return refusalText(error.code, error.message, { seconds: error.retryAfter });
@@ -62,6 +75,14 @@ export async function joinTable(table) {
   return result.seat;
 }
 
+/** The name a listed table is shown under in the open tables: "Ala's table", at most 60 characters (the server's
+ *  limit; a name is cut between characters, never inside one). */
+export function tableName(player) {
+  const name = t("lobby.tableOf", { name: player });
+  const chars = Array.from(name);
+  return chars.length <= 60 ? name : chars.slice(0, 59).join("") + "…";
+}
+
 export class Lobby {
   constructor(root, hooks) {
     this.root = root;
@@ -70,8 +91,10 @@ export class Lobby {
     this.total = 0; // how many open tables there are on all pages (X-Total-Count)
     this.busy = false;
     this.error = null;
+    this.errorFromPoll = false; // the error shown came from a poll of the open tables (the next one clears it)
     // the private table's options, kept across re-renders: opponents who are friends (the rest are bots)
-    this.privateOptions = { friends: 2, hints: true, spectators: true, chat: true };
+    // and whether it is listed under the open tables, where anyone may join it (public) or not (private: the link)
+    this.privateOptions = { friends: 2, hints: true, spectators: true, chat: true, listed: false };
     this.recent = []; // finished public matches (GET /api/history), newest first
     this.recentMore = false; // the last page was full: there may be more
     this.recentError = null;
@@ -96,6 +119,11 @@ export class Lobby {
     } catch (error) {
       this.error = t("error.network");
     }
+    // the open tables come and go (a table someone listed, seats taken): asked for again while the page is seen,
+    // and redrawn only when they changed (a redraw under the pointer is what js/press.js holds back)
+    this.poll = window.setInterval(() => {
+      if (!document.hidden && !this.busy) this.refresh({ quiet: true });
+    }, POLL_MS);
     await Promise.all([this.refresh(), this.loadRecent(0, RECENT_PAGE), this.profile.load()]);
   }
 
@@ -116,14 +144,16 @@ export class Lobby {
 
   destroy() {
     this.destroyed = true;
+    window.clearInterval(this.poll);
     window.removeEventListener("storage", this.onStorage);
     this.press.stop();
     this.profile.destroy();
   }
 
-  /** Reload the open tables: as many as are shown now (at least the first page). */
-  async refresh() {
-    await this.load(0, Math.min(500, Math.max(PAGE, this.tables.length)));
+  /** Reload the open tables: as many as are shown now (at least the first page).  *quiet*: a poll, which redraws
+   *  only when the list or its error changed. */
+  async refresh({ quiet = false } = {}) {
+    await this.load(0, Math.min(500, Math.max(PAGE, this.tables.length)), quiet);
   }
 
   /** The next page of open tables, after those shown. */
@@ -131,7 +161,8 @@ export class Lobby {
     await this.load(this.tables.length, PAGE);
   }
 
-  async load(offset, limit) {
+  async load(offset, limit, quiet = false) {
+    const before = quiet ? JSON.stringify([this.tables, this.total, this.error]) : null;
     try {
       // the first page is the server's default page (100 tables): no query
       const query = offset === 0 && limit === PAGE ? "" : `?limit=${limit}&offset=${offset}`;
@@ -141,10 +172,17 @@ export class Lobby {
       this.tables = offset ? [...this.tables, ...page] : page;
       const total = Number.parseInt(headers.get("X-Total-Count") ?? "", 10);
       this.total = Number.isFinite(total) ? total : this.tables.length;
-      this.error = null;
+      // a poll clears only its own error: a refused action's stays until the player does something
+      if (!quiet || this.errorFromPoll) this.error = null;
+      this.errorFromPoll = false;
     } catch (error) {
-      this.error = error.code === "network" ? t("error.network") : apiErrorText(error);
+      // a poll that fails keeps what is shown, unless nothing is: then it says so (and its next success clears it)
+      if (!quiet || !this.error) {
+        this.error = error.code === "network" ? t("error.network") : apiErrorText(error);
+        this.errorFromPoll = quiet;
+      }
     }
+    if (quiet && JSON.stringify([this.tables, this.total, this.error]) === before) return;
     if (!this.destroyed) this.render();
   }
 
@@ -162,6 +200,7 @@ export class Lobby {
     if (this.busy) return;
     this.busy = true;
     this.error = null;
+    this.errorFromPoll = false;
     this.render();
     try {
       await task();
@@ -227,7 +266,9 @@ export class Lobby {
       this.hooks.openTable(await quickplay());
     }));
 
-    const priv = h("button", { type: "button", id: "create-private", class: "btn", disabled: this.busy }, t("lobby.private"));
+    const o = this.privateOptions;
+    const priv = h("button", { type: "button", id: "create-table", class: "btn", disabled: this.busy },
+      t(o.listed ? "lobby.createListed" : "lobby.private"));
     const privateRated = Boolean(kept && p.privateRated);
     priv.addEventListener("click", () => this.ratedStillPossible(kept, privateRated) && this.run(async () => {
       keepName();
@@ -238,38 +279,57 @@ export class Lobby {
       const seats = [{ kind: "human" }];
       for (let i = 1; i < n; i += 1) seats.push(i <= o.friends ? { kind: "human" } : { kind: "bot", level: botLevel });
       // all friends: the server makes every seat human, as many as the variant has
-      const info = await api("POST", "/api/tables", { visibility: "private", variant: rules,
+      // a listed table is public, under a name the open tables show (the server keeps at most 60 characters)
+      const listed = o.listed ? { visibility: "public", name: tableName(playerName()) } : { visibility: "private" };
+      const info = await api("POST", "/api/tables", { ...listed, variant: rules,
         seats: o.friends >= 2 ? undefined : seats, hints: o.hints && !privateRated, spectators: o.spectators,
         chat: o.friends > 0 && o.chat, // with two bots there is nobody to talk to
         ...(privateRated ? { rated: true } : {}) }); // a rated table gives no hints
       await joinTable(info.id);
       this.hooks.openTable(info.id);
     }));
-    const o = this.privateOptions;
     const opponents = h("select", { id: "private-opponents" });
-    for (const [value, key] of [[2, "lobby.twoFriends"], [1, "lobby.friendAndBot"], [0, "lobby.twoBots"]]) {
+    // at a listed table the human seats are for anyone, not only friends
+    const choices = o.listed ? [[2, "lobby.twoPlayers"], [1, "lobby.playerAndBot"], [0, "lobby.twoBots"]]
+      : [[2, "lobby.twoFriends"], [1, "lobby.friendAndBot"], [0, "lobby.twoBots"]];
+    for (const [value, key] of choices) {
       opponents.append(h("option", { value, selected: o.friends === value }, t(key)));
     }
     opponents.addEventListener("change", () => { o.friends = Number(opponents.value); });
-    const check = (id, key, prop, off = false) => {
+    const check = (id, key, prop, off = false, redraw = false) => {
       const box = h("input", { type: "checkbox", id, checked: o[prop] && !off, disabled: off,
         "aria-describedby": off ? `${id}-note` : null });
-      box.addEventListener("change", () => { o[prop] = box.checked; });
+      box.addEventListener("change", () => {
+        o[prop] = box.checked;
+        if (redraw) this.render(); // the texts that depend on it (the button, the help, the opponents)
+      });
       return h("div", { class: "check-row" }, box, h("label", { for: id }, t(key)),
         off ? h("span", { class: "muted rated-note", id: `${id}-note` }, t("lobby.ratedNoHints")) : null);
     };
 
+    // the same name, rules and rated box find people to play with: a seat at a waiting table, or a new one
+    const pairing = h("button", { type: "button", id: "pair", class: "btn big", disabled: this.busy,
+      "aria-describedby": "pair-help" }, t("lobby.pair"));
+    pairing.addEventListener("click", () => this.ratedStillPossible(kept, quickRated) && this.run(async () => {
+      keepName();
+      this.hooks.openTable(await pairWithPlayers());
+    }));
+
     const quick = h("section", { class: "panel quick", "aria-labelledby": "quick-title" },
-      h("h2", { id: "quick-title" }, t("lobby.quickplay")),
+      h("h2", { id: "quick-title" }, t("lobby.playNow")),
       h("div", { class: "form-row" }, h("label", { for: "player-name" }, t("lobby.name")), name),
       kept ? h("p", { class: "muted name-note", id: "player-name-note" }, t("lobby.nameFromProfile")) : null,
       h("div", { class: "form-row" }, h("label", { for: "bot-level" }, t("lobby.level")), level),
       h("div", { class: "form-row" }, h("label", { for: "variant" }, t("lobby.variant")), variant),
       ratedBox("quick-rated", "rated"),
-      play);
+      play,
+      h("p", { class: "muted pair-help", id: "pair-help" }, t("lobby.pairHelp")),
+      pairing);
     const privatePanel = h("section", { class: "panel private", "aria-labelledby": "private-title" },
-      h("h2", { id: "private-title" }, t("lobby.private")), h("p", {}, t("lobby.privateHelp")),
+      h("h2", { id: "private-title" }, t("lobby.create")),
+      h("p", { id: "create-help" }, t(o.listed ? "lobby.listedHelp" : "lobby.privateHelp")),
       h("div", { class: "form-row" }, h("label", { for: "private-opponents" }, t("lobby.opponents")), opponents),
+      check("create-listed", "lobby.listed", "listed", false, true),
       ratedBox("private-rated", "privateRated"),
       check("private-hints", "lobby.hints", "hints", privateRated), check("private-spectators", "lobby.spectators", "spectators"),
       check("private-chat", "lobby.chat", "chat"), priv);

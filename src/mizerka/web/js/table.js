@@ -827,6 +827,8 @@ export class TableView {
 
   waitingPanel(v) {
     const box = h("div", { class: "waiting" }, h("p", {}, t("table.waiting")));
+    // a listed table: whoever waits knows that strangers may come (a private one: only whom the link reaches)
+    if (v.options?.visibility === "public") box.append(h("p", { class: "muted listed-note" }, t("table.listed")));
     const list = h("ul", { class: "waiting-seats" });
     v.players.forEach((p, seat) => {
       list.append(h("li", { class: p.open ? "open" : "taken" },
