@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,10 +24,14 @@ pytest.importorskip("fastapi", reason="the tables tests need a server: the 'serv
 import httpx
 from click.testing import CliRunner
 
+import mizerka.terminal
 from mizerka.cli import cli
 from mizerka.tui.remote import RemoteError, open_tables, parse_invite, parse_server
 from test_tui_connect import server as server  # the fixture, re-exported for pytest
 from test_tui_connect import start_server
+
+sys.path.insert(0, str(Path(__file__).parent / "server"))
+from server_helpers import WS
 
 
 def create(server: Any, **body: Any) -> dict[str, Any]:
@@ -149,3 +154,60 @@ def test_a_server_that_cannot_be_reached_is_named() -> None:
     assert "cannot reach the server at http://127.0.0.1:1" in result.output
     with pytest.raises(RemoteError, match="cannot reach"):
         open_tables("http://127.0.0.1:1", timeout=2)
+
+
+SHORT = "standard,contracts=NT+MZ"
+
+
+def test_find_players_pairs_the_terminal_player_at_the_waiting_table(server: Any,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """``mizerka play --connect SERVER --find-players``: the lobby's Find players from the terminal.  Two players
+    wait at a table of the same rules; the terminal player takes its last seat, the match begins, and the seat is
+    remembered under the table's link (the same link takes the player back to it)."""
+    first = httpx.post(server.url + "/api/pair", json={"variant": SHORT, "name": "Ala"}).json()
+    ws = WS(server.ws_url)
+    assert ws.hello(first["table"]["id"], first["token"])["type"] == "welcome"
+    second = httpx.post(server.url + "/api/pair", json={"variant": SHORT, "name": "Celina"}).json()
+    table = first["table"]["id"]
+    assert second["table"]["id"] == table
+    prompts: list[str] = []
+
+    def answer(prompt: str = "") -> str:
+        prompts.append(prompt)
+        return "quit"
+
+    monkeypatch.setattr(mizerka.terminal, "_read_line", answer)
+    result = CliRunner().invoke(cli, ["play", "--connect", server.url + "/", "--find-players", "--variant", SHORT,
+                                      "--plain", "--ascii", "--name", "Bolek"])
+    assert result.exit_code == 0, result.output
+    assert f"Paired at table {table}: its link is {server.url}/?table={table}" in result.output
+    assert "you are Bolek, seat 2" in result.output and "You left the table." in result.output
+    shown = httpx.get(f"{server.url}/api/tables/{table}").json()
+    assert shown["status"] == "playing" and [s["name"] for s in shown["seats"]] == ["Ala", "Celina", "Bolek"]
+    # the seat is in the seat book: the table's link takes Bolek back to seat 2
+    again = CliRunner().invoke(cli, ["play", "--connect", f"{server.url}/?table={table}", "--plain", "--ascii"])
+    assert "Back at your seat 2" in again.output, again.output
+    ws.close()
+
+
+def test_find_players_refusals(server: Any) -> None:
+    def play(*args: str) -> Any:
+        return CliRunner().invoke(cli, ["play", *args])
+
+    cases = [
+        (["--find-players"], 2, "--find-players goes with --connect SERVER"),
+        (["--rated"], 2, "--rated goes with --find-players"),
+        (["--connect", server.url, "--find-players", "--watch"], 2, "--watch cannot be used with --find-players"),
+        (["--connect", server.url, "--find-players", "--seed", "3"], 2, "--seed cannot be used with --connect"),
+        (["--connect", "ftp://x", "--find-players"], 2, "not a server address"),
+        (["--connect", server.url, "--find-players", "--rated", "--plain"], 1, "rated pairing needs a profile"),
+        (["--connect", server.url, "--find-players", "--plain", "--player-key", "nobody"], 1,
+         "knows no profile with this player key"),
+        (["--connect", "http://127.0.0.1:1", "--find-players", "--plain"], 1, "cannot reach the server"),
+    ]
+    before = httpx.get(server.url + "/api/tables").json()
+    for args, code, words in cases:
+        result = play(*args)
+        assert result.exit_code == code and words in result.output, (args, result.output)
+        assert "Traceback" not in result.output
+    assert httpx.get(server.url + "/api/tables").json() == before  # no table made by a refused pairing

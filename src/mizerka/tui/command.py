@@ -54,6 +54,11 @@ BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
               help="with --connect: sit as your profile (a claimed name; needed at rated tables), with the secret key "
                    "the server gave when you claimed it (browser lobby or POST /api/players).  Better set "
                    "MIZERKA_PLAYER_KEY than type it here, where it lands in your shell history")
+@click.option("--find-players", "find", is_flag=True,
+              help="with --connect SERVER (its address, no table): quick pairing, as the lobby's Find players: a seat "
+                   "at the table waiting for players under --variant with the most of them, or a new open table "
+                   "the next player joins")
+@click.option("--rated", is_flag=True, help="with --find-players: rated tables only (needs --player-key)")
 @click.option("--record", "record_name", metavar="FILE", default=None,
               help="write the game record of the finished deals to FILE after each deal, for mizerka replay and "
                    "mizerka analyse (JSON if FILE ends in .json, else text; an existing file is replaced only if "
@@ -61,7 +66,7 @@ BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
 @click.pass_context
 def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, name: str, opponents: str,
                  unicode: bool | None, plain: bool, bot_delay: float, connect: str | None, watch: bool,
-                 new_seat: bool, player_key: str | None, record_name: str | None) -> None:
+                 new_seat: bool, player_key: str | None, find: bool, rated: bool, record_name: str | None) -> None:
     """Play a whole match against computer players: full screen at a terminal, or line by line.
 
     Full screen: ← → and Enter play your cards, ? gives a hint, u takes back your last card (and the computer
@@ -70,9 +75,19 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
     line game, where undo does the same.
 
     With --connect URL, play at a server's table (--watch: watch it as a spectator); once its match is over, n
-    (full screen) or rematch (line game) asks for a rematch with the same players.
+    (full screen) or rematch (line game) asks for a rematch with the same players.  With --connect SERVER
+    --find-players, play with whoever the server pairs you with (mizerka tables SERVER lists its open tables).
     """
     from mizerka import terminal
+
+    if find and connect is None:
+        raise click.UsageError("--find-players goes with --connect SERVER (the server's address: it pairs you there)")
+    if rated and not find:
+        raise click.UsageError("--rated goes with --find-players (it pairs you at rated tables only)")
+    if find:
+        for used, flag in ((watch, "--watch"), (new_seat, "--new-seat")):
+            if used:
+                raise click.UsageError(f"{flag} cannot be used with --find-players: the pairing finds your seat")
 
     if new_seat and connect is None:
         raise click.UsageError("--new-seat goes with --connect (it chooses a seat at a server's table)")
@@ -93,13 +108,15 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
         if record_name is not None:
             raise click.UsageError(terminal.RECORD_AT_SERVER)
 
-        for option, flag in (("seed", "--seed"), ("rules", "--variant"), ("seat", "--seat"),
-                             ("opponents", "--opponents"), ("bot_delay", "--bot-delay")):
+        table_options = (("seed", "--seed"), ("seat", "--seat"), ("opponents", "--opponents"),
+                         ("bot_delay", "--bot-delay")) + (() if find else (("rules", "--variant"),))
+        for option, flag in table_options:
             if ctx.get_parameter_source(option) is not click.core.ParameterSource.DEFAULT:
                 raise click.UsageError(f"{flag} cannot be used with --connect: the server's table decides it")
         given = ctx.get_parameter_source("name") is not click.core.ParameterSource.DEFAULT
         play_remote(connect, name=name if given else None, plain=plain, unicode=unicode, fresh_seat=new_seat,
-                    player_key=None if watch else player_key, watch=watch)
+                    player_key=None if watch else player_key, watch=watch, find=find, variant=rules.spec(),
+                    rated=rated)
         return
     if plain or not sys.stdout.isatty() or not sys.stdin.isatty():
         ctx.invoke(terminal.play_command, seed=seed, rules=rules, seat=seat, name=name, opponents=opponents,

@@ -369,6 +369,56 @@ def invite_link(invite: Invite) -> str:
     return f"{invite.http}/?table={urllib.parse.quote(invite.table, safe='')}"
 
 
+def pair_at(server: str, name: str | None, *, variant: str = "standard", player_key: str | None = None,
+            rated: bool = False, timeout: float = 10.0) -> tuple[Invite, int, str, str]:
+    """Quick pairing at the server at *server* (a base address: :func:`parse_server`; ``POST /api/pair``): a seat
+    at the public table waiting for players under *variant* (rated or not) with the most of them, or at a new one
+    the next caller joins.  Return the table's invite, the seat, its token and the name it took.
+
+    Raises:
+        RemoteError: the server's refusal with its reason, or a server that cannot be reached or is no mizerka
+            server.
+    """
+    body: dict[str, Any] = {"variant": variant, "table_name": f"{name or 'Guest'}'s table"[:60]}
+    if name is not None:
+        body["name"] = name
+    if player_key is not None:
+        body["player_key"] = player_key
+    if rated:
+        body["rated"] = True
+    request = urllib.request.Request(f"{server}/api/pair", data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", "Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            answer = json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        try:
+            data = json.loads(error.read())
+            code, message = str(data.get("error", "")), str(data.get("message", ""))
+        except (ValueError, AttributeError):
+            code, message = "", ""
+        if code == "profile_needed":
+            raise RemoteRefused("rated pairing needs a profile: claim a name in the browser lobby or with POST "
+                                "/api/players, then pass --player-key KEY (or set MIZERKA_PLAYER_KEY)", code) from None
+        if code == "bad_key":
+            raise RemoteRefused(f"the server at {server} knows no profile with this player key (a key works only "
+                                "on the server that gave it; check --player-key or MIZERKA_PLAYER_KEY)", code) from None
+        detail = f"{message} ({code})" if code else f"HTTP status {error.code}"
+        raise RemoteRefused(f"the server at {server} did not pair you: {detail}", code or None) from None
+    except (urllib.error.URLError, OSError) as error:
+        reason = getattr(error, "reason", error)
+        raise RemoteError(f"cannot reach the server at {server}: {reason}") from None
+    except ValueError:
+        raise RemoteError(f"{server} did not answer like a mizerka server (no JSON)") from None
+    try:
+        table_id, seat, token = str(answer["table"]["id"]), int(answer["seat"]), str(answer["token"])
+        seated = str(answer["table"]["seats"][seat]["name"] or name or "Guest")
+        invite = parse_invite(f"{server}/?table={urllib.parse.quote(table_id, safe='')}")
+    except (KeyError, TypeError, ValueError, IndexError, RemoteError):
+        raise RemoteError(f"{server} did not answer like a mizerka server (no seat at a table)") from None
+    return invite, seat, token, seated
+
+
 # -- the seats you hold ----------------------------------------------------------------------------------------
 
 
@@ -2339,7 +2389,8 @@ def watch_table(table: RemoteTable) -> None:
 
 
 def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None, fresh_seat: bool = False,
-                player_key: str | None = None, watch: bool = False) -> None:
+                player_key: str | None = None, watch: bool = False, find: bool = False, variant: str = "standard",
+                rated: bool = False) -> None:
     """``mizerka play --connect URL``: sit at the invite link's table and play there, full screen at a terminal
     (the ``tui`` extra) or line by line (``plain``, or when input or output is not a terminal).
 
@@ -2351,6 +2402,9 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
     book's entry, to the new table.
 
     With *watch* (``--watch``) no seat is taken: the table is watched as a spectator (:func:`watch_table`).
+
+    With *find* (``--find-players``) *url* is the server's address and the seat is found by quick pairing
+    (:func:`pair_at`) under *variant*, rated if *rated*; the book remembers it as any seat taken by a link.
 
     Raises:
         click.ClickException: (and its kinds) a bad link, a stale link, a full table, an unreachable server, a
@@ -2379,22 +2433,44 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
             # never the key itself in the message: it is a secret
             raise click.BadParameter("a player key is 1-128 visible characters (the key POST /api/players gave)",
                                      param_hint="'--player-key' / MIZERKA_PLAYER_KEY")
-    try:
-        invite = parse_invite(url)
-    except RemoteError as error:
-        raise click.BadParameter(str(error), param_hint="'--connect'") from None
-    table = RemoteTable(invite)
     book = SeatBook.default()
     seat: int | None = None
     back = False
-    try:
-        if watch:
-            watch_table(table)
-        else:
-            seat, back = take_seat(table, book, name, fresh=fresh_seat, player_key=player_key)
-    except RemoteError as error:
-        table.close()
-        raise click.ClickException(str(error)) from None
+    if find:
+        try:
+            server = parse_server(url)
+        except RemoteError as error:
+            raise click.BadParameter(str(error), param_hint="'--connect'") from None
+        try:
+            invite, seat, token, seated = pair_at(server, name, variant=variant, player_key=player_key, rated=rated)
+        except RemoteError as error:
+            raise click.ClickException(str(error)) from None
+        table = RemoteTable(invite)
+        table.seat, table.token, table.seated_as = seat, token, seated
+        held = HeldSeat(seat=seat, name=seated, token=token,
+                        key=None if player_key is None else key_fingerprint(player_key))
+        book.put(invite, held)
+        table.book, table.held = book, held
+        try:
+            table.connect()
+        except RemoteError as error:
+            table.close()
+            raise click.ClickException(str(error)) from None
+        click.echo(f"Paired at table {invite.table}: its link is {invite_link(invite)}", err=True)
+    else:
+        try:
+            invite = parse_invite(url)
+        except RemoteError as error:
+            raise click.BadParameter(str(error), param_hint="'--connect'") from None
+        table = RemoteTable(invite)
+        try:
+            if watch:
+                watch_table(table)
+            else:
+                seat, back = take_seat(table, book, name, fresh=fresh_seat, player_key=player_key)
+        except RemoteError as error:
+            table.close()
+            raise click.ClickException(str(error)) from None
     over = table.view.get("status") == "finished"
     if seat is not None and over and not sys.stdin.isatty():
         # back at a finished match through a pipe or from a file: no rematch is asked for there, so there is
