@@ -26,12 +26,13 @@ from click.testing import CliRunner
 
 import mizerka.terminal
 from mizerka.cli import cli
+from mizerka.server.hub import ServerConfig
 from mizerka.tui.remote import RemoteError, open_tables, parse_invite, parse_server
 from test_tui_connect import server as server  # the fixture, re-exported for pytest
 from test_tui_connect import start_server
 
 sys.path.insert(0, str(Path(__file__).parent / "server"))
-from server_helpers import WS
+from server_helpers import ThreadServer
 
 
 def create(server: Any, **body: Any) -> dict[str, Any]:
@@ -159,14 +160,23 @@ def test_a_server_that_cannot_be_reached_is_named() -> None:
 SHORT = "standard,contracts=NT+MZ"
 
 
-def test_find_players_pairs_the_terminal_player_at_the_waiting_table(server: Any,
+def test_find_players_pairs_the_terminal_player_at_the_waiting_table(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """``mizerka play --connect SERVER --find-players``: the lobby's Find players from the terminal.  Two players
-    wait at a table of the same rules; the terminal player takes its last seat, the match begins, and the seat is
-    remembered under the table's link (the same link takes the player back to it)."""
+    have just sat at a table of the same rules; the terminal player takes its last seat, the match begins, and the
+    seat is remembered under the table's link (the same link takes the player back to it).  The server's grace is
+    0, so that bots stand in for the two others (who never connect) and the terminal player is asked at once."""
+    config = ServerConfig(database=f"sqlite:///{tmp_path / 'server.sqlite3'}", bot_delay=0.0, web_dir=None,
+                          rate=1000.0, burst=1000.0, grace=0.0, dd_limit=0.0)
+    server = ThreadServer(config).start()
+    try:
+        _find_players_at(server, monkeypatch)
+    finally:
+        server.stop()
+
+
+def _find_players_at(server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     first = httpx.post(server.url + "/api/pair", json={"variant": SHORT, "name": "Ala"}).json()
-    ws = WS(server.ws_url)
-    assert ws.hello(first["table"]["id"], first["token"])["type"] == "welcome"
     second = httpx.post(server.url + "/api/pair", json={"variant": SHORT, "name": "Celina"}).json()
     table = first["table"]["id"]
     assert second["table"]["id"] == table
@@ -187,7 +197,6 @@ def test_find_players_pairs_the_terminal_player_at_the_waiting_table(server: Any
     # the seat is in the seat book: the table's link takes Bolek back to seat 2
     again = CliRunner().invoke(cli, ["play", "--connect", f"{server.url}/?table={table}", "--plain", "--ascii"])
     assert "Back at your seat 2" in again.output, again.output
-    ws.close()
 
 
 def test_find_players_refusals(server: Any) -> None:
