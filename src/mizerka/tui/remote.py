@@ -299,6 +299,44 @@ def parse_server(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}{path}"
 
 
+class _HttpRefusal(Exception):
+    """An HTTP error status from a server's REST API (:func:`_call_server`), with its error code and message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(f"{status} {code} {message}")
+        self.status, self.code, self.message = status, code, message
+
+
+def _call_server(server: str, path: str, body: dict[str, Any] | None, timeout: float) -> tuple[Any, str]:
+    """GET *path* of the server at *server* (POST *body* as JSON when given); return the JSON answer and its
+    ``X-Total-Count`` header ('' without one).
+
+    Raises:
+        _HttpRefusal: an error status, with the server's code and message where it gave them.
+        RemoteError: a server that cannot be reached, or an answer that is not JSON.
+    """
+    headers = {"Accept": "application/json"}
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+    request = urllib.request.Request(f"{server}{path}", headers=headers, method="GET" if body is None else "POST",
+                                     data=None if body is None else json.dumps(body).encode())
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return json.loads(response.read()), str(response.headers.get("X-Total-Count", ""))
+    except urllib.error.HTTPError as error:
+        try:
+            data = json.loads(error.read())
+            code, message = str(data.get("error", "")), str(data.get("message", ""))
+        except (ValueError, AttributeError):
+            code, message = "", ""
+        raise _HttpRefusal(error.code, code, message) from None
+    except (urllib.error.URLError, OSError) as error:
+        reason = getattr(error, "reason", error)
+        raise RemoteError(f"cannot reach the server at {server}: {reason}") from None
+    except ValueError:
+        raise RemoteError(f"{server} did not answer like a mizerka server (no JSON)") from None
+
+
 @dataclasses.dataclass(frozen=True)
 class OpenTable:
     """A public table a server lists (``GET /api/tables``): waiting for players or playing."""
@@ -333,19 +371,11 @@ def open_tables(server: str, *, limit: int = 100, timeout: float = 10.0) -> tupl
     Raises:
         RemoteError: when the server cannot be reached or does not answer like a mizerka server.
     """
-    request = urllib.request.Request(f"{server}/api/tables?limit={limit}", headers={"Accept": "application/json"})
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            data = json.loads(response.read())
-            total_header = response.headers.get("X-Total-Count", "")
-    except urllib.error.HTTPError as error:
-        raise RemoteError(f"{server} did not answer like a mizerka server (HTTP status {error.code} for its open "
+        data, total_header = _call_server(server, f"/api/tables?limit={limit}", None, timeout)
+    except _HttpRefusal as error:
+        raise RemoteError(f"{server} did not answer like a mizerka server (HTTP status {error.status} for its open "
                           "tables)") from None
-    except (urllib.error.URLError, OSError) as error:
-        reason = getattr(error, "reason", error)
-        raise RemoteError(f"cannot reach the server at {server}: {reason}") from None
-    except ValueError:
-        raise RemoteError(f"{server} did not answer like a mizerka server (no JSON)") from None
     try:
         tables = [OpenTable(
             id=str(tb["id"]), name=str(tb.get("name") or ""), variant=str(tb["variant"]), status=str(tb["status"]),
@@ -386,30 +416,18 @@ def pair_at(server: str, name: str | None, *, variant: str = "standard", player_
         body["player_key"] = player_key
     if rated:
         body["rated"] = True
-    request = urllib.request.Request(f"{server}/api/pair", data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json", "Accept": "application/json"})
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            answer = json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        try:
-            data = json.loads(error.read())
-            code, message = str(data.get("error", "")), str(data.get("message", ""))
-        except (ValueError, AttributeError):
-            code, message = "", ""
+        answer, _ = _call_server(server, "/api/pair", body, timeout)
+    except _HttpRefusal as error:
+        code, message = error.code, error.message
         if code == "profile_needed":
             raise RemoteRefused("rated pairing needs a profile: claim a name in the browser lobby or with POST "
                                 "/api/players, then pass --player-key KEY (or set MIZERKA_PLAYER_KEY)", code) from None
         if code == "bad_key":
             raise RemoteRefused(f"the server at {server} knows no profile with this player key (a key works only "
                                 "on the server that gave it; check --player-key or MIZERKA_PLAYER_KEY)", code) from None
-        detail = f"{message} ({code})" if code else f"HTTP status {error.code}"
+        detail = f"{message} ({code})" if code else f"HTTP status {error.status}"
         raise RemoteRefused(f"the server at {server} did not pair you: {detail}", code or None) from None
-    except (urllib.error.URLError, OSError) as error:
-        reason = getattr(error, "reason", error)
-        raise RemoteError(f"cannot reach the server at {server}: {reason}") from None
-    except ValueError:
-        raise RemoteError(f"{server} did not answer like a mizerka server (no JSON)") from None
     try:
         table_id, seat, token = str(answer["table"]["id"]), int(answer["seat"]), str(answer["token"])
         seated = str(answer["table"]["seats"][seat]["name"] or name or "Guest")
@@ -685,25 +703,13 @@ class RemoteTable:
     # -- the lobby ------------------------------------------------------------------------------------------
 
     def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        url = self.invite.http + path
-        request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json", "Accept": "application/json"})
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                answer: dict[str, Any] = json.loads(response.read())
-                return answer
-        except urllib.error.HTTPError as error:
-            try:
-                data = json.loads(error.read())
-                code, message = str(data.get("error", "")), str(data.get("message", ""))
-            except (ValueError, AttributeError):
-                code, message = "", ""
-            raise self._lobby_error(error.code, code, message) from None
-        except (urllib.error.URLError, OSError) as error:
-            reason = getattr(error, "reason", error)
-            raise RemoteError(f"cannot reach the server at {self.invite.http}: {reason}") from None
-        except ValueError:
-            raise RemoteError(f"{self.invite.http} did not answer like a mizerka server (no JSON)") from None
+            answer, _ = _call_server(self.invite.http, path, body, self.timeout)
+        except _HttpRefusal as error:
+            raise self._lobby_error(error.status, error.code, error.message) from None
+        if not isinstance(answer, dict):
+            raise RemoteError(f"{self.invite.http} did not answer like a mizerka server (no object)")
+        return answer
 
     def _lobby_error(self, status: int, code: str, message: str) -> RemoteError:
         table = self.invite.table
