@@ -168,6 +168,11 @@ class SeatSpec(_Model):
                                                 + " (GET /api/meta lists them); another is 400 bad_bot.")
 
 
+def _check_optional_seat_name(value: str | None) -> str | None:
+    """A seat's name where it may be left out (a player key names the seat): :func:`_check_seat_name`, or ``None``."""
+    return None if value is None else _check_seat_name(value)
+
+
 def _check_table_name(value: str) -> str:
     """A table's name, trimmed: printable characters (it is shown in every lobby), possibly none."""
     value = value.strip()
@@ -203,10 +208,7 @@ class JoinRequest(_Model):
     seat: Annotated[int | None, Field(ge=0, le=3)] = None
     player_key: PlayerKey | None = None
 
-    @field_validator("name")
-    @classmethod
-    def _name(cls, value: str | None) -> str | None:
-        return None if value is None else _check_seat_name(value)
+    _name = field_validator("name")(_check_optional_seat_name)
 
 
 class LeaveRequest(_Model):
@@ -221,10 +223,7 @@ class QuickPlay(_Model):
     player_key: PlayerKey | None = None
     rated: bool = Field(False, description="A rated game (needs a player key): no hints, no undo.")
 
-    @field_validator("name")
-    @classmethod
-    def _name(cls, value: str | None) -> str | None:
-        return None if value is None else _check_seat_name(value)
+    _name = field_validator("name")(_check_optional_seat_name)
 
 
 class PairRequest(_Model):
@@ -235,10 +234,7 @@ class PairRequest(_Model):
     table_name: Annotated[str, Field(max_length=60, description="The name of the table made when none is waiting: "
                                                                 "printable, may be empty.")] = ""
 
-    @field_validator("name")
-    @classmethod
-    def _name(cls, value: str | None) -> str | None:
-        return None if value is None else _check_seat_name(value)
+    _name = field_validator("name")(_check_optional_seat_name)
 
     _table_name = field_validator("table_name")(_check_table_name)
 

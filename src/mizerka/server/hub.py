@@ -1191,15 +1191,19 @@ class Hub:
         rules = settings.rules()
         if rules.n_seats != 3:
             seats += [SeatState.bot(level)] * (rules.n_seats - 3)
-        live = await self.create_table(settings, seats)
+        return await self._join_new(await self.create_table(settings, seats), name, 0, player_key)
+
+    async def _join_new(self, live: LiveTable, name: str | None, seat: int | None,
+                        player_key: str | None) -> tuple[LiveTable, int, str]:
+        """Seat the caller at the table just made for him (quick play, pairing); if that fails (the profile was
+        deleted since it was checked), the table is closed: none is left waiting for nobody."""
         try:
-            live, seat, token = await self.join(live.table.id, name, 0, player_key)
-        except TableError:  # the profile was deleted since the check above: no table is left waiting for nobody
+            return await self.join(live.table.id, name, seat, player_key)
+        except TableError:
             async with live.lock:
                 await self._commit(live, live.table.close("abandoned"))
             self.tables.pop(live.table.id, None)
             raise
-        return live, seat, token
 
     async def pair(
         self, name: str | None, variant: str, *, player_key: str | None = None, rated: bool = False,
@@ -1232,13 +1236,7 @@ class Hub:
                                           "already_seated"):
                         raise
             live = await self.create_table(settings, [SeatState.human() for _ in range(rules.n_seats)])
-            try:
-                return await self.join(live.table.id, name, None, player_key)
-            except TableError:  # the profile was deleted since the check above: no table is left waiting for nobody
-                async with live.lock:
-                    await self._commit(live, live.table.close("abandoned"))
-                self.tables.pop(live.table.id, None)
-                raise
+            return await self._join_new(live, name, None, player_key)
 
     def _pairing_candidates(self, spec: str, rated: bool, player: str | None) -> list[LiveTable]:
         """The tables :meth:`pair` may seat a caller at, the best first: public, waiting, under rules *spec*,

@@ -40,27 +40,28 @@ function who() {
   return kept ? { name: playerName(), player_key: kept.key } : { name: playerName() };
 }
 
+/** Take a seat by *path* (quick play, pairing) with the remembered rules, rated when chosen and a profile is kept
+ *  here, and *extra* fields; remember the seat and resolve to the table id. */
+async function seatWithPrefs(path, extra) {
+  const { variant, rated } = prefs();
+  const body = { ...who(), variant, ...extra };
+  if (rated && profile()) body.rated = true;
+  const result = await api("POST", path, body);
+  saveSeat(result.table.id, result.token, result.seat);
+  return result.table.id;
+}
+
 /** Start a game against two bots with the remembered settings (rated when chosen, with a profile); resolves to the
  *  table id. */
 export async function quickplay() {
-  const { level, variant, rated } = prefs();
-  const body = { ...who(), level, variant };
-  if (rated && profile()) body.rated = true;
-  const result = await api("POST", "/api/quickplay", body);
-  saveSeat(result.table.id, result.token, result.seat);
-  return result.table.id;
+  return seatWithPrefs("/api/quickplay", { level: prefs().level });
 }
 
 /** Quick pairing with other people under the remembered rules (rated when chosen, with a profile): a seat at the
  *  table waiting for players that has the most of them, or at a new listed table the next caller joins
  *  (`POST /api/pair`); resolves to the table id. */
 export async function pairWithPlayers() {
-  const { variant, rated } = prefs();
-  const body = { ...who(), variant, table_name: tableName(playerName()) };
-  if (rated && profile()) body.rated = true;
-  const result = await api("POST", "/api/pair", body);
-  saveSeat(result.table.id, result.token, result.seat);
-  return result.table.id;
+  return seatWithPrefs("/api/pair", { table_name: tableName(playerName()) });
 }
 
 /** A refused REST call in the player's language (the server's message is English). */
