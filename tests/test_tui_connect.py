@@ -141,11 +141,17 @@ def test_the_same_link_takes_you_back_to_your_seat(server: ThreadServer, monkeyp
     assert held is not None and held.seat == 0 and held.name == "Ola"
     again = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--ascii"])
     assert again.exit_code == 0 and "Back at your seat 0" in again.output and "you are Ola, seat 0" in again.output
-    # another name, or --new-seat, asks for a free seat instead (there is none: the others are bots)
-    for extra in (["--name", "Ela"], ["--new-seat"]):
-        other = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", *extra])
-        assert other.exit_code == 1 and "no free seat" in other.output and "Back at" not in other.output
-    assert SeatBook.default().get(parse_invite(url)) == held
+    # another name, or --new-seat, asks for another seat instead: during the match of this unrated table, a
+    # computer player's, taken over (the book remembers the newest); once none is left, there is no free seat
+    for extra, seat in ((["--name", "Ela"], 1), (["--new-seat"], 2)):
+        other = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--ascii", *extra])
+        assert other.exit_code == 0 and f", seat {seat}" in other.output and "Back at" not in other.output, \
+            other.output
+    newest = SeatBook.default().get(parse_invite(url))
+    assert newest is not None and newest.seat == 2 and newest != held
+    full = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--new-seat"])
+    assert full.exit_code == 1 and "no free seat" in full.output, full.output
+    assert SeatBook.default().get(parse_invite(url)) == newest
 
 
 def test_a_seat_you_left_is_forgotten(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -195,9 +201,10 @@ def test_a_bad_link_is_refused(url: str, message: str) -> None:
 def test_a_stale_link_or_a_full_table(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(cli, ["play", "--connect", f"{server.url}/?table=nosuchtable", "--plain"])
     assert result.exit_code == 1 and "stale" in result.output and "nosuchtable" in result.output
-    url = make_table(server, BOTS)
-    taken = httpx.post(f"{server.url}/api/tables/{parse_invite(url).table}/join", json={"name": "Ala"})
-    assert taken.status_code == 200
+    url = make_table(server, [{"kind": "human"}] * 3)  # three humans seated: no seat a computer player plays
+    for name in ("Ala", "Bolek", "Cezary"):
+        taken = httpx.post(f"{server.url}/api/tables/{parse_invite(url).table}/join", json={"name": name})
+        assert taken.status_code == 200
     result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain"])
     assert result.exit_code == 1 and "no free seat" in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)

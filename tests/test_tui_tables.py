@@ -220,3 +220,20 @@ def test_find_players_refusals(server: Any) -> None:
         assert result.exit_code == code and words in result.output, (args, result.output)
         assert "Traceback" not in result.output
     assert httpx.get(server.url + "/api/tables").json() == before  # no table made by a refused pairing
+
+
+def test_a_match_with_computer_players_lists_their_seats_to_take_over(server: Any) -> None:
+    """During the match of an unrated table, the seats computer players play may be taken over (session 28): the
+    list says how many, and the table's link seats a terminal player there."""
+    playing = create(server, visibility="public", name="Ewa's table",
+                     seats=[{"kind": "human"}, {"kind": "bot", "level": "rules"}, {"kind": "bot", "level": "random"}])
+    assert httpx.post(f"{server.url}/api/tables/{playing['id']}/join", json={"name": "Ewa"}).status_code == 200
+    result = run(server.url)
+    assert result.exit_code == 0, result.output
+    assert "Ewa's table  (standard; playing, no free seat: 2 computer players to take over)" in result.output
+    listed = json.loads(run(server.url, "--json").output)["tables"]
+    assert [(tb["free_seats"], tb["takeover_seats"]) for tb in listed] == [(0, 2)]
+    taken = httpx.post(f"{server.url}/api/tables/{playing['id']}/join", json={"name": "Filip"})
+    assert taken.status_code == 200 and taken.json()["seat"] == 1
+    assert "no free seat: a computer player to take over" in run(server.url).output
+

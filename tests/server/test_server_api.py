@@ -37,8 +37,8 @@ def test_lobby_create_join_list_history_and_export(server: ThreadServer) -> None
     assert httpx.post(server.url + f"/api/tables/{table['id']}/record").status_code == 405
     assert httpx.get(server.url + f"/api/tables/{table['id']}/record").json()["error"] == "not_over"
     joined = httpx.post(server.url + f"/api/tables/{table['id']}/join", json={"name": "Ala"}).json()
-    again = httpx.post(server.url + f"/api/tables/{table['id']}/join", json={"name": "Bolek"})
-    assert again.status_code == 409 and again.json()["error"] == "table_full"
+    again = httpx.post(server.url + f"/api/tables/{table['id']}/join", json={"name": "Bolek", "seat": 0})
+    assert again.status_code == 409 and again.json()["error"] == "seat_taken"
     ws = WS(server.ws_url)
     ws.hello(table["id"], joined["token"])
     while ws.view is None or ws.view["phase"] != "over":

@@ -36,21 +36,28 @@ def test_a_request_id_with_a_lone_surrogate_is_refused_and_the_connection_goes_o
     assert ws.request({"type": "ping", "id": "alive"}) == {"type": "pong", "id": "alive"}
 
 
-def test_a_seat_given_up_during_the_match_cannot_be_taken_by_a_stranger(server: ThreadServer,
-                                                                         ws_factory: Any) -> None:
-    """A human who leaves gives the seat to a bot for good (docs/server.md, docs/protocol.md), and the lobby shows
-    the seat as not open.  Yet ``join`` still seated anyone on it, under the leaver's name, with the seat's hand."""
+def test_a_seat_given_up_during_the_match_is_taken_over_under_the_newcomers_name(server: ThreadServer,
+                                                                                ws_factory: Any) -> None:
+    """A human who leaves gives the seat to a bot.  ``join`` once seated anyone on it *under the leaver's name*
+    (session 12); since session 28 a newcomer may take such a seat over at an unrated table (docs/server.md), and he
+    sits there under his own name: nobody passes for the player who left."""
     table = new_table(server, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
     tokens = [join(server, table, name).json()["token"] for name in ("Ala", "Bolek", "Cezary")]
     left = httpx.post(server.url + f"/api/tables/{table}/leave", json={"token": tokens[0]})
     assert left.status_code == 200 and left.json()["status"] == "playing"
-    assert not left.json()["seats"][0]["open"]
-    for seat in (None, 0):
-        response = join(server, table, "Mallory", seat)
-        assert response.status_code == 409, response.text
-        assert response.json()["error"] in ("table_full", "seat_taken")
+    seat = left.json()["seats"][0]
+    assert not seat["open"] and seat["takeover"] and seat["standin"]
+    response = join(server, table, "Dorota")
+    assert response.status_code == 200, response.text
+    assert response.json()["seat"] == 0
     info = httpx.get(server.url + f"/api/tables/{table}").json()
-    assert info["seats"][0]["name"] == "Ala" and info["seats"][0]["standin"]
+    assert info["seats"][0]["name"] == "Dorota" and not info["seats"][0]["standin"]
+    assert not info["seats"][0]["takeover"]
+    # nobody else takes it now: it is Dorota's, and no other seat is free
+    for seat_asked in (None, 0):
+        refused = join(server, table, "Mallory", seat_asked)
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["error"] in ("table_full", "seat_taken")
     # before the start a seat given up opens again, and may be taken
     waiting = new_table(server)
     token = join(server, waiting, "Ala").json()["token"]

@@ -308,6 +308,9 @@ class SeatInfo(BaseModel):
     connected: bool
     open: bool
     registered: bool = Field(False, description="A profile holds the seat: its name is unique on the server.")
+    takeover: bool = Field(False, description="A human may take the seat over from the computer now (a join "
+                                              "names it, or takes the first such seat when none is open): the "
+                                              "match of an unrated table, a seat a bot plays for good.")
 
 
 class TableInfo(BaseModel):

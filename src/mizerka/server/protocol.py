@@ -378,6 +378,9 @@ class PlayerView(_Message):
     open: bool = Field(description="A human seat nobody holds yet: join it.")
     registered: bool = Field(default=False, description="A profile holds the seat (POST /api/players): the name is "
                                                         "unique on the server, so it is who it says.")
+    takeover: bool = Field(default=False, description="A human may take the seat over from the computer now (POST "
+                                                      "/api/tables/{id}/join): the match of an unrated table, a "
+                                                      "seat a bot plays for good.")
 
 
 class ContractView(_Message):

@@ -390,11 +390,34 @@ class Table:
             raise TableError("profile_needed", "this table is rated: only a player with a profile may take a seat "
                                                "(claim a name first, and send its player key)")
 
+    def can_take_over(self, seat: int) -> bool:
+        """Whether a human may take *seat* over from the computer now: during the match of an unrated table, a
+        seat a bot plays for good, because it was a bot's seat from the start (made so, or filled when the match
+        began) or because its human gave it up.  A seat whose human is only away (his stand-in plays while he
+        still holds its token) is his, and a rated match's seats keep the results of those who sat there: nobody
+        takes those over.
+
+        >>> table = Table.new("t2", TableSettings(), [SeatState.human(), SeatState.bot("rules"),
+        ...                                           SeatState.bot("random")], seed=5)
+        >>> table.can_take_over(1)              # the match has not begun: the seat is the bot's
+        False
+        >>> _ = table.join("Ala", token_hash="h")
+        >>> [table.can_take_over(seat) for seat in range(3)]
+        [False, True, True]
+        """
+        state = self.seats[seat]
+        return (self.status == "playing" and not self.settings.rated and state.bot_plays
+                and state.token_hash is None)
+
     def join(
         self, name: str, *, token_hash: str, seat: int | None = None, player: str | None = None
     ) -> tuple[int, list[Event]]:
-        """Seat a human on *seat* (or the first open seat), for the profile *player* if one is given.  The match
-        starts when no seat is open.
+        """Seat a human on *seat* (or the first open seat, or during the match the first seat he may take over
+        from the computer: :meth:`can_take_over`), for the profile *player* if one is given.  The match starts
+        when no seat is open.
+
+        A seat taken over becomes a human seat for the rest of the match; the bot that played it stands in while
+        its new player is away.  The match's record keeps the names the match began with.
 
         Raises:
             TableError: ``bad_seat``, ``seat_taken``, ``table_full``, ``match_over``, ``profile_needed`` (a rated
@@ -404,22 +427,28 @@ class Table:
             raise TableError("match_over", "the match at this table is over")
         self.check_profile(player)
         if player is not None:
-            held = next((i for i, s in enumerate(self.seats) if s.player == player), None)
+            held = next((i for i, s in enumerate(self.seats) if s.player == player and s.token_hash is not None),
+                        None)
             if held is not None:
                 raise TableError("already_seated", f"this profile holds seat {held} at this table already")
         if seat is None:
             seat = next((i for i, s in enumerate(self.seats) if s.is_open), None)
             if seat is None:
+                seat = next((i for i in range(len(self.seats)) if self.can_take_over(i)), None)
+            if seat is None:
                 raise TableError("table_full", "no human seat is free at this table")
         if not 0 <= seat < len(self.seats):
             raise TableError("bad_seat", f"seat must be 0-{len(self.seats) - 1}, not {seat}")
         state = self.seats[seat]
-        if state.kind != "human":
-            raise TableError("seat_taken", f"seat {seat} is a bot's seat")
-        if state.token_hash is not None:
+        if self.can_take_over(seat):
+            state.kind = "human"  # for the rest of the match: the bot of its level stands in while he is away
+        elif state.kind != "human":
+            raise TableError("seat_taken", f"seat {seat} is a bot's seat" + (
+                " (a rated match's seats are not taken over)" if self.status == "playing" else ""))
+        elif state.token_hash is not None:
             raise TableError("seat_taken", f"seat {seat} is taken")
-        if not state.is_open:  # given up during the match: a bot plays it for good, nobody takes it over
-            raise TableError("seat_taken", f"seat {seat} was given up to a bot for the rest of the match")
+        elif not state.is_open:  # given up during a rated match: its result stays its player's
+            raise TableError("seat_taken", f"seat {seat} was given up to a bot for the rest of the rated match")
         state.name = name
         state.token_hash = token_hash
         state.standin = False

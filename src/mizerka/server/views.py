@@ -107,8 +107,9 @@ def _used(used: tuple[tuple[Contract, ...], ...]) -> list[list[str]]:
 
 
 def _players(table: Table, connected: Collection[int]) -> list[dict[str, Any]]:
-    """The seats as everyone sees them; kept until a seat or the set of connected seats changes."""
-    key = (table.seat_version, frozenset(connected))
+    """The seats as everyone sees them; kept until a seat, the set of connected seats or the table's status
+    changes (``takeover``: a human may take the seat over from the computer now, :meth:`Table.can_take_over`)."""
+    key = (table.seat_version, frozenset(connected), table.status)
     cached = table.view_cache.get("players")
     if cached is not None and cached[0] == key:
         players: list[dict[str, Any]] = cached[1]
@@ -121,7 +122,7 @@ def _players(table: Table, connected: Collection[int]) -> list[dict[str, Any]]:
             "seat": index, "name": seat.name if seat.kind == "human" else names[index],
             "kind": seat.kind, "bot": level, "badge": BOT_LEVELS[level].badge if level in BOT_LEVELS else None,
             "standin": seat.standin, "connected": index in connected or seat.kind == "bot", "open": seat.is_open,
-            "registered": seat.player is not None,
+            "registered": seat.player is not None, "takeover": table.can_take_over(index),
         })
     table.view_cache["players"] = (key, players)
     return players

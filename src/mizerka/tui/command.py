@@ -177,7 +177,8 @@ def tables_command(url: str, limit: int, as_json: bool) -> None:
 
     The tables are the public ones (listed by whoever made them: the browser lobby's "List it under open tables",
     or POST /api/tables with "visibility": "public"), those waiting for players first.  Take a free seat with
-    mizerka play --connect LINK, or watch with --watch.  A private table is reached only by its invite link.
+    mizerka play --connect LINK (during a match at an unrated table, the seat of a computer player: you take it
+    over), or watch with --watch.  A private table is reached only by its invite link.
     """
     import dataclasses
     import json
@@ -204,6 +205,11 @@ def tables_command(url: str, limit: int, as_json: bool) -> None:
     for tb in tables:
         seats = ("no free seat" if tb.free_seats == 0 else "1 free seat" if tb.free_seats == 1
                  else f"{tb.free_seats} free seats")
+        if tb.takeover_seats:
+            seats += (f", {tb.takeover_seats} computer player{'s' if tb.takeover_seats != 1 else ''} to take over"
+                      if tb.free_seats else
+                      f": {'a' if tb.takeover_seats == 1 else tb.takeover_seats} computer player"
+                      f"{'s' if tb.takeover_seats != 1 else ''} to take over")
         marks = [tb.status, seats] + (["rated"] if tb.rated else []) + ([] if tb.spectators else ["no spectators"])
         click.echo(f"{tb.name or tb.id}  ({tb.variant}; {', '.join(marks)})")
         click.echo(f"  players: {', '.join(tb.players) if tb.players else 'nobody yet'}")

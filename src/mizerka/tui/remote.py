@@ -347,6 +347,8 @@ class OpenTable:
     status: str
     players: tuple[str, ...]
     free_seats: int
+    takeover_seats: int
+    """Seats a computer player plays that a human may take over now (the match of an unrated table)."""
     rated: bool
     spectators: bool
     link: str
@@ -381,6 +383,7 @@ def open_tables(server: str, *, limit: int = 100, timeout: float = 10.0) -> tupl
             id=str(tb["id"]), name=str(tb.get("name") or ""), variant=str(tb["variant"]), status=str(tb["status"]),
             players=tuple(_listed_player(seat) for seat in tb["seats"] if not seat.get("open")),
             free_seats=sum(1 for seat in tb["seats"] if seat.get("open")),
+            takeover_seats=sum(1 for seat in tb["seats"] if seat.get("takeover")),
             rated=bool((tb.get("options") or {}).get("rated")),
             spectators=(tb.get("options") or {}).get("spectators") is not False,
             link=f"{server}/?table={urllib.parse.quote(str(tb['id']), safe='')}") for tb in data]

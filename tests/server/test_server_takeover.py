@@ -1,0 +1,159 @@
+"""Taking a seat over from the computer during a match (session 28), against a real server on 127.0.0.1.
+
+A friend who arrives after the match began (its free seats filled with computer players), or a stranger at a listed
+table whose player left, sits in for the bot: at an unrated table, a seat a bot plays for good may be joined during
+the match.  The newcomer sees that seat's cards from then on and nothing more; the bot that played it stands in while
+he is away.  A rated match's seats, a seat whose human is only away, and a bot's seat before the match are not taken.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import httpx
+from server_helpers import WS, ThreadServer, play_until
+
+SHORT = "standard,contracts=NT+MZ"
+
+
+def create(server: ThreadServer, seats: list[dict[str, Any]], **body: Any) -> str:
+    response = httpx.post(server.url + "/api/tables", json={"variant": SHORT, "seats": seats, **body})
+    assert response.status_code == 201, response.text
+    return str(response.json()["id"])
+
+
+def join(server: ThreadServer, table: str, **body: Any) -> httpx.Response:
+    return httpx.post(f"{server.url}/api/tables/{table}/join", json=body)
+
+
+def info(server: ThreadServer, table: str) -> dict[str, Any]:
+    answer: dict[str, Any] = httpx.get(f"{server.url}/api/tables/{table}").json()
+    return answer
+
+
+def bots_fill(server: ThreadServer, table: str, token: str, level: str = "random") -> WS:
+    """Sit with *token* and start the match now, computer players of *level* in the free seats."""
+    ws = WS(server.ws_url)
+    assert ws.hello(table, token)["type"] == "welcome"
+    reply = ws.request({"type": "fill", "level": level})
+    assert reply["type"] == "ack", reply
+    assert ws.view is not None and ws.view["status"] == "playing"
+    return ws
+
+
+def test_a_friend_who_comes_late_takes_over_a_computer_player_and_plays_its_cards(server: ThreadServer) -> None:
+    table = create(server, [{"kind": "human"}] * 3)
+    ala = join(server, table, name="Ala").json()
+    ws_ala = bots_fill(server, table, ala["token"], "rules")
+    listed = info(server, table)
+    assert listed["status"] == "playing"
+    assert [s["takeover"] for s in listed["seats"]] == [False, True, True]
+    assert [s["kind"] for s in listed["seats"]] == ["human", "bot", "bot"]
+
+    bolek = join(server, table, name="Bolek")  # no seat named: the first one a bot plays
+    assert bolek.status_code == 200, bolek.text
+    assert bolek.json()["seat"] == 1
+    seat = bolek.json()["table"]["seats"][1]
+    assert seat == {**seat, "name": "Bolek", "kind": "human", "bot": None, "standin": False, "takeover": False}
+    ws_bolek = WS(server.ws_url)
+    welcome = ws_bolek.hello(table, bolek.json()["token"])
+    assert welcome["type"] == "welcome" and welcome["view"]["seat"] == 1
+    # he sees his seat's cards (the view is the seat's observation), and plays when it is his turn
+    view = welcome["view"]
+    assert view["players"][1]["name"] == "Bolek"
+    assert view["hand"] or view["phase"] in ("choose", "exchange")
+    # Ala, at a table that has another human now, sees him sit down
+    ws_ala.until(lambda m: m.get("type") == "event" and m["event"]["kind"] == "seat" and m["event"]["seat"] == 1)
+    deal_no = view["deal_no"]
+    sockets, plays = (ws_ala, ws_bolek), 0
+    while not (ws_bolek.view is not None and ws_bolek.view["deal_no"] > deal_no):  # both play on, to the next deal
+        assert plays < 200
+        for ws in sockets:
+            v = ws.view
+            if v is not None and v["your_turn"]:
+                reply = ws.request({"type": "act", "action": v["legal"][0] if v["legal"] else "keep", "seq": ws.seq})
+                assert reply["type"] == "ack" or reply.get("code") == "stale_seq", reply
+                plays += 1
+            else:
+                with contextlib.suppress(TimeoutError):
+                    ws.recv(timeout=0.2)
+    assert any(m.get("type") == "ack" for m in ws_bolek.log)  # Bolek played cards of his own
+    # the last bot's seat may still be taken over; then the table is full
+    assert join(server, table, name="Celina", seat=2).json()["seat"] == 2
+    full = join(server, table, name="Darek")
+    assert full.status_code == 409 and full.json()["error"] == "table_full"
+    for ws in (ws_ala, ws_bolek):
+        ws.close()
+
+
+def test_a_seat_whose_player_is_away_or_gone_and_a_rated_match_are_not_taken_over(server: ThreadServer) -> None:
+    # a seat whose human is away keeps its token: his stand-in plays it until he is back, and it is his
+    table = create(server, [{"kind": "human"}] * 3)
+    tokens = [join(server, table, name=n).json()["token"] for n in ("Ala", "Bolek", "Cezary")]
+    assert info(server, table)["status"] == "playing"
+    assert not any(s["takeover"] for s in info(server, table)["seats"])
+    away = join(server, table, name="Mallory", seat=1)
+    assert away.status_code == 409 and away.json()["error"] == "seat_taken"
+    assert join(server, table, name="Mallory").json()["error"] == "table_full"
+    # once he gives it up, it may be taken over
+    assert httpx.post(f"{server.url}/api/tables/{table}/leave", json={"token": tokens[1]}).status_code == 200
+    assert [s["takeover"] for s in info(server, table)["seats"]] == [False, True, False]
+
+    # a bot's seat before the match begins is the bot's: the table was made so
+    waiting = create(server, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}])
+    refused = join(server, waiting, name="Ewa", seat=2)
+    assert refused.status_code == 409 and refused.json()["error"] == "seat_taken"
+    assert not info(server, waiting)["seats"][2]["takeover"]
+
+    # a rated match: the seats keep the results of those who sat there
+    keys = [httpx.post(server.url + "/api/players", json={"name": n}).json()["key"] for n in ("Gosia", "Hubert")]
+    rated = create(server, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}], rated=True)
+    rated_tokens = [join(server, rated, player_key=k).json()["token"] for k in keys]
+    assert info(server, rated)["status"] == "playing"
+    assert httpx.post(f"{server.url}/api/tables/{rated}/leave", json={"token": rated_tokens[0]}).status_code == 200
+    assert not any(s["takeover"] for s in info(server, rated)["seats"])
+    key = httpx.post(server.url + "/api/players", json={"name": "Iga"}).json()["key"]
+    for seat in (0, 2):
+        answer = join(server, rated, player_key=key, seat=seat)
+        assert answer.status_code == 409 and answer.json()["error"] == "seat_taken", answer.text
+        assert "rated" in answer.json()["message"]
+    assert join(server, rated, player_key=key).json()["error"] == "table_full"
+    assert info(server, rated)["seats"][0]["name"] == "Gosia"
+
+
+def test_a_newcomer_sees_only_his_seat_and_the_bot_stands_in_while_he_is_away(make_server: Any) -> None:
+    server = make_server(grace=0.2)
+    table = create(server, [{"kind": "human"}] * 3)
+    ala = join(server, table, name="Ala").json()
+    ws_ala = bots_fill(server, table, ala["token"], "rules")
+    taken = join(server, table, name="Bolek", seat=2).json()
+    seats = info(server, table)["seats"]
+    assert seats[2]["kind"] == "human" and seats[2]["name"] == "Bolek"
+    # he never connects: after the grace period the computer player he took over from plays for him again
+    # (when his turn comes: Ala plays on meanwhile)
+    play_until(ws_ala, lambda view: view["players"][2]["standin"])
+    seat = info(server, table)["seats"][2]
+    assert seat["standin"] and seat["bot"] == "rules" and not seat["takeover"]  # it is still his seat
+    ws_bolek = WS(server.ws_url)
+    view = ws_bolek.hello(table, taken["token"])["view"]
+    assert view["seat"] == 2
+    # his seat's cards and no other's: Ala's view holds her hand, his holds his, and they share nothing
+    assert ws_ala.view is not None and view["hand"] and ws_ala.view["hand"]
+    assert not set(view["hand"]) & set(ws_ala.view["hand"])
+    assert all("hand" not in other for other in view["players"])
+    ws_ala.close()
+    ws_bolek.close()
+
+
+def test_a_profile_that_gave_its_seat_up_may_come_back_but_not_hold_two(server: ThreadServer) -> None:
+    key = httpx.post(server.url + "/api/players", json={"name": "Jola"}).json()["key"]
+    table = create(server, [{"kind": "human"}] * 3)
+    jola = join(server, table, player_key=key).json()
+    bots_fill(server, table, jola["token"]).close()
+    twice = join(server, table, player_key=key, seat=1)
+    assert twice.status_code == 409 and twice.json()["error"] == "already_seated"
+    assert httpx.post(f"{server.url}/api/tables/{table}/leave", json={"token": jola["token"]}).status_code == 200
+    back = join(server, table, player_key=key, seat=0)
+    assert back.status_code == 200, back.text
+    assert info(server, table)["seats"][0]["registered"]
