@@ -69,9 +69,11 @@ export function apiErrorText(error) {
   return refusalText(error.code, error.message, { seconds: error.retryAfter });
 }
 
-/** Join *table* (the first open seat); resolves to the seat. */
-export async function joinTable(table) {
-  const result = await api("POST", `/api/tables/${encodeURIComponent(table)}/join`, who());
+/** Join *table*: *seat* when one is given (a seat the computer plays may be taken over during an unrated match:
+ *  `takeover`), else the first open seat; remember the seat and resolve to it. */
+export async function joinTable(table, seat = null) {
+  const body = seat === null || seat === undefined ? who() : { ...who(), seat };
+  const result = await api("POST", `/api/tables/${encodeURIComponent(table)}/join`, body);
   saveSeat(result.table.id, result.token, result.seat);
   return result.seat;
 }
@@ -348,13 +350,17 @@ export class Lobby {
       const ul = h("ul", { class: "table-list" });
       for (const tb of open) {
         const free = tb.seats.filter((s) => s.open).length;
+        // during an unrated match a seat the computer plays for good may be taken over (`takeover`): a full table
+        // that still has a seat for a newcomer, so its row says so rather than "0 seats free"
+        const takeover = free ? [] : tb.seats.filter((s) => s.takeover);
         const names = tb.seats.filter((s) => !s.open).map((s) => s.name || "?").join(", ");
         const li = h("li", { "data-table": tb.id },
           h("span", { class: "tb-name" }, tb.name || tb.id),
           h("span", { class: "tb-variant" }, variantName(tb.variant),
             tb.options?.rated ? h("span", { class: "badge rated-badge", title: t("table.ratedHelp") }, t("table.rated")) : null),
           h("span", { class: "tb-players" }, names),
-          h("span", { class: "tb-free" }, t("lobby.seatsFree", { n: free })));
+          h("span", { class: "tb-free" }, takeover.length ? t("lobby.takeoverSeats", { n: takeover.length })
+            : t("lobby.seatsFree", { n: free })));
         if (free > 0) {
           const join = h("button", { type: "button", class: "btn small" }, t("lobby.join"));
           join.addEventListener("click", () => this.run(async () => {
@@ -362,6 +368,15 @@ export class Lobby {
             this.hooks.openTable(tb.id);
           }));
           li.append(join);
+        } else if (takeover.length) {
+          // the first such seat, as the server's join without a seat would take: named, so that a refusal says
+          // that this very seat went to someone faster
+          const sitIn = h("button", { type: "button", class: "btn small sit-in-btn" }, t("lobby.sitIn"));
+          sitIn.addEventListener("click", () => this.run(async () => {
+            await joinTable(tb.id, takeover[0].seat);
+            this.hooks.openTable(tb.id);
+          }));
+          li.append(sitIn);
         }
         if (tb.options?.spectators !== false) {
           const watch = h("button", { type: "button", class: "btn small" }, t("lobby.watch"));

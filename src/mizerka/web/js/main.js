@@ -60,8 +60,10 @@ export function navigate(url) {
   go(url);
 }
 
-export function openTable(id, { watch = false } = {}) {
-  go(`/?table=${encodeURIComponent(id)}${watch ? "&watch=1" : ""}`);
+/** Open table *id* (*watch*: as a spectator; *replace*: in place of this page in the history, as a spectator who
+ *  sits in at the table he watched: Back does not bring the watching page again). */
+export function openTable(id, { watch = false, replace = false } = {}) {
+  go(`/?table=${encodeURIComponent(id)}${watch ? "&watch=1" : ""}`, { replace });
 }
 
 /**
@@ -79,7 +81,22 @@ function showError(kind, detail = "", extra = {}) {
   screen = { rerender: () => showError(kind, detail, extra) };
 }
 
-/** The page for a table this browser has no seat at: join a free seat, or watch, or go back. */
+/**
+ * Take a seat at table *id* (*seat*: that one, a seat the computer plays taken over; else the first open seat) and
+ * open the table as its player; a refusal (someone was faster: `seat_taken`, `table_full`) gets the error screen.
+ */
+async function joinAndOpen(id, seat = null) {
+  try {
+    await joinTable(id, seat);
+    go(`/?table=${encodeURIComponent(id)}`, { replace: true });
+  } catch (error) {
+    showError(error.code === "table_full" || error.code === "seat_taken" ? "full"
+      : error.status === 404 ? "notFound" : "refused", error.message, { code: error.code, seconds: error.retryAfter });
+  }
+}
+
+/** The page for a table this browser has no seat at: join a free seat (or sit in for the computer), or watch, or
+ *  go back. */
 async function showJoin(id) {
   let info;
   try {
@@ -90,14 +107,17 @@ async function showJoin(id) {
     return;
   }
   const free = info.seats.filter((s) => s.open).length;
+  // no seat is open, but during an unrated match a newcomer may take over a seat the computer plays for good
+  const takeover = free ? [] : info.seats.filter((s) => s.takeover);
   const box = h("div", { class: "join-screen panel" }, h("h2", {}, info.name || t("join.title")));
   const rerender = () => renderJoin();
   function renderJoin() {
     box.replaceChildren(h("h2", {}, info.name || t("join.title")));
     const list = h("ul", { class: "waiting-seats" });
     for (const s of info.seats) {
-      list.append(h("li", { class: s.open ? "open" : "taken" }, s.open ? t("table.empty") : s.name || "?",
-        !s.open && s.registered ? registeredMark() : null));
+      list.append(h("li", { class: s.open ? "open" : s.takeover ? "taken takeover" : "taken" },
+        s.open ? t("table.empty") : s.name || "?", !s.open && s.registered ? registeredMark() : null,
+        s.takeover ? h("span", { class: "takeover-mark" }, ` (${t("join.takeOverMark")})`) : null));
     }
     box.append(list);
     // a rated table seats profiles only: say so, and without a profile send the player to claim a name first
@@ -125,16 +145,17 @@ async function showJoin(id) {
       box.append(claim);
     } else if (free > 0) {
       const join = h("button", { type: "button", class: "btn primary", id: "join-table" }, t("join.button"));
-      join.addEventListener("click", async () => {
-        try {
-          await joinTable(id);
-          go(`/?table=${encodeURIComponent(id)}`, { replace: true });
-        } catch (error) {
-          showError(error.code === "table_full" || error.code === "seat_taken" ? "full"
-            : error.status === 404 ? "notFound" : "refused", error.message, { code: error.code, seconds: error.retryAfter });
-        }
-      });
+      join.addEventListener("click", () => joinAndOpen(id));
       box.append(join);
+    } else if (takeover.length) {
+      // one button a seat, by the name the table shows: the newcomer plays on from where the computer is
+      box.append(h("p", { class: "takeover-help" }, t("join.takeOverHelp")));
+      for (const s of takeover) {
+        const sitIn = h("button", { type: "button", class: "btn primary", id: `take-over-${s.seat}` },
+          t("join.takeOver", { name: s.name || "?" }));
+        sitIn.addEventListener("click", () => joinAndOpen(id, s.seat));
+        box.append(sitIn);
+      }
     } else {
       box.append(h("p", { class: "error-text", role: "alert", "data-kind": "full" }, t("error.full")));
     }

@@ -9,6 +9,7 @@ import { announce, announceUrgent, recentAnnouncements } from "./announce.js";
 import { ChatPanel } from "./chat.js";
 import { backElement, cardElement, cardFace, parseCard, sortHand, suitOf, cardCode } from "./cards.js";
 import { cardName, contractName, levelName, listOf, refusalReason, signed, suitName, t } from "./i18n.js";
+import { apiErrorText, joinTable } from "./lobby.js";
 import { TableSocket, api } from "./net.js";
 import { PressHold } from "./press.js";
 import { ReviewDialog } from "./review.js";
@@ -94,7 +95,7 @@ export class TableView {
   /**
    * @param {HTMLElement} root where the table is drawn
    * @param {string} tableId
-   * @param {{goLobby: () => void, openTable: (id: string) => void,
+   * @param {{goLobby: () => void, openTable: (id: string, options?: {watch?: boolean, replace?: boolean}) => void,
    *   onError: (kind: string, detail?: string) => void}} hooks
    */
   constructor(root, tableId, hooks) {
@@ -131,6 +132,8 @@ export class TableView {
     this.rematchWanted = false; // this seat asked for a rematch (Play again) and was not refused
     this.rematchInFlight = false; // a `rematch` request the server has not answered yet
     this.rematchUi = null; // {again, status}: the result dialog's Play again button and its status line
+    this.sittingIn = false; // a spectator's join of a seat the computer plays, not answered yet (sitIn)
+    this.sitInError = null; // the refusal of the spectator's last join, in words
     this.chat = new ChatPanel({ tableId, socket: () => this.socket }); // lives across redraws (js/chat.js)
     this.onKey = (event) => this.handleKey(event);
   }
@@ -909,6 +912,8 @@ export class TableView {
       const bottom = Object.entries(placements(v.players.length, v.seat)).find(([, place]) => place === "bottom");
       if (bottom) me.append(this.seatPanel(v, Number(bottom[0]), "bottom"));
       me.append(h("p", { class: "spectator-note" }, t("table.spectator")));
+      const sitIn = this.sitInControls(v);
+      if (sitIn) me.append(sitIn);
       return;
     }
     me.append(this.seatPanel(v, v.seat, "bottom"));
@@ -973,6 +978,50 @@ export class TableView {
       me.append(h("p", { class: "own-discards" }, `${t("table.discards")}: `,
         listOf(v.discards.map((c) => cardName(parseCard(c))))));
     }
+  }
+
+  /**
+   * A spectator's way into an unrated match: "Sit in for Bot 2", one button a seat the computer plays for good (the
+   * server's `takeover`, which comes and goes with the views: a player gives his seat up, a newcomer takes it).
+   * Null when there is nothing to offer nor a refusal to show.
+   */
+  sitInControls(v) {
+    const seats = v.players.filter((p) => p.takeover).map((p) => p.seat);
+    if (!seats.length && !this.sitInError) return null;
+    const box = h("div", { class: "sit-in" });
+    if (this.sitInError) box.append(h("p", { class: "message error", role: "alert" }, this.sitInError));
+    for (const seat of seats) {
+      // aria-disabled while the server answers: the button keeps the focus (a refusal finds it there)
+      const button = h("button", { type: "button", class: "btn primary", id: `sit-in-${seat}`,
+        "data-focus": `sit-in-${seat}`, "aria-disabled": this.sittingIn ? "true" : null },
+      t("join.takeOver", { name: this.nameOf(seat, v) }));
+      button.addEventListener("click", () => this.sitIn(seat));
+      box.append(button);
+    }
+    return box;
+  }
+
+  /** Take *seat* over (REST join, the seat remembered as any join's) and open the table again as its player; a
+   *  refusal (someone was faster) is shown under the buttons and the page goes on watching. */
+  async sitIn(seat) {
+    if (this.sittingIn || this.destroyed) return;
+    this.sittingIn = true;
+    this.sitInError = null;
+    this.render();
+    try {
+      await joinTable(this.tableId, seat);
+    } catch (error) {
+      this.sittingIn = false;
+      if (this.destroyed) return;
+      this.sitInError = apiErrorText(error);
+      announceUrgent(this.sitInError);
+      this.render();
+      return;
+    }
+    this.sittingIn = false;
+    // the same table, by its player's address: the page connects again with the seat's token (Back does not
+    // return to watching: that page would now open the seat too)
+    if (!this.destroyed) this.hooks.openTable?.(this.tableId, { replace: true });
   }
 
   cardState(v, code, exchanging) {
