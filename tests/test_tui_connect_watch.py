@@ -109,9 +109,10 @@ def test_a_spectator_is_refused_by_a_table_without_spectators(server: ThreadServ
 
 
 def test_a_full_table_suggests_watching(server: ThreadServer) -> None:
-    url = make_table(server, BOTS)
-    taken = httpx.post(f"{server.url}/api/tables/{parse_invite(url).table}/join", json={"name": "Ala"})
-    assert taken.status_code == 200
+    url = make_table(server, [{"kind": "human"}] * 3)  # three humans: no seat a computer player plays to take over
+    for name in ("Ala", "Bolek", "Cezary"):
+        taken = httpx.post(f"{server.url}/api/tables/{parse_invite(url).table}/join", json={"name": name})
+        assert taken.status_code == 200
     result = CliRunner().invoke(cli, ["play", "--connect", url, "--plain"])
     assert result.exit_code == 1 and "no free seat" in result.output and "add --watch" in result.output
 
