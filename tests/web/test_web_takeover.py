@@ -151,3 +151,5 @@ def test_a_spectator_sits_in_and_the_buttons_follow_the_views(new_page: Any, web
     expect(other.locator("#sit-in-2")).to_have_count(0)
     expect(other.locator("#sit-in-1")).to_be_visible()
     assert view(other)["players"][2]["name"] == "Edyta"
+    # the other spectator hears who sits there now (the name changed under his eyes)
+    other.wait_for_function("() => window.mizerkaDebug.announcements().includes('Edyta sits in for Bot 3.')")

@@ -236,6 +236,14 @@ export class TableView {
         .map((seat) => `${this.nameOf(seat, dealView)} ${signed(event.scores[seat])}`);
       announce(`${t("announce.dealOver", { n: event.deal_no })} ${t("announce.scores", { list: scored.join(", ") })}`);
     }
+    if (event.kind === "seat" && before?.status === "playing" && event.seat !== before.seat) {
+      // a human took over a seat the computer played (the seat was a bot's, or a stand-in's for good): its name
+      // changes under the players' eyes, so say who sits there now, and instead of whom
+      const was = before.players?.[event.seat];
+      if (was?.takeover && event.seat_kind === "human" && !event.standin && event.name) {
+        announce(t("announce.tookOver", { name: event.name, was: was.name || `#${event.seat + 1}` }));
+      }
+    }
     if (event.kind === "match_end") {
       this.winners = event.winners;
       const names = (event.winners || []).map((seat) => this.nameOf(seat, view ?? before));
