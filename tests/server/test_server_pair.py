@@ -99,6 +99,48 @@ def test_a_table_whose_players_have_gone_is_passed_over(server: ThreadServer,
     assert third["table"]["id"] == second["table"]["id"]
 
 
+def test_with_nobody_waiting_a_caller_sits_in_for_a_computer_player_at_a_match_under_way(
+        server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Session 28: Ala waited at her listed table, then filled it with bots.  Bolek, finding nobody waiting, is
+    seated in place of one of them (an unrated match), not at a table of his own where he would wait alone; a
+    waiting table still comes first, and a match whose player has gone, or a rated one, is passed over."""
+    monkeypatch.setattr(hub_module, "PAIR_FRESH_SECONDS", 0.5)
+    ala = pair(server, name="Ala")
+    table = ala["table"]["id"]
+    ws_ala = connect(server, ala)
+    assert ws_ala.request({"type": "fill", "level": "random"})["type"] == "ack"
+    assert listed(server)[table]["status"] == "playing"
+    bolek = pair(server, name="Bolek")
+    assert bolek["table"]["id"] == table and bolek["seat"] == 1
+    seats = listed(server)[table]["seats"]
+    assert [(s["name"], s["kind"], s["takeover"]) for s in seats] == [
+        ("Ala", "human", False), ("Bolek", "human", False), ("Bot 3", "bot", True)]
+    # a table waiting for players comes before a match under way
+    created = httpx.post(server.url + "/api/tables",
+                         json={"variant": SHORT, "visibility": "public", "seats": [{"kind": "human"}] * 3}).json()
+    cezary = httpx.post(f"{server.url}/api/tables/{created['id']}/join", json={"name": "Cezary"}).json()
+    ws_cezary = connect(server, cezary)
+    assert pair(server, name="Ewa")["table"]["id"] == created["id"]
+    # other rules, or a rated game, are never paired into this match
+    assert pair(server, name="Gosia", variant="standard,contracts=C+MZ")["table"]["id"] != table
+    key = httpx.post(server.url + "/api/players", json={"name": "Greta"}).json()["key"]
+    assert pair(server, player_key=key, rated=True)["table"]["id"] != table
+    assert listed(server)[table]["seats"][2]["takeover"]
+    ws_cezary.close()
+
+    # a match whose human has gone is no one to play with
+    hanna = pair(server, name="Hanna", variant="standard,contracts=H+MZ")
+    ws_hanna = connect(server, hanna)
+    assert ws_hanna.request({"type": "fill", "level": "random"})["type"] == "ack"
+    ws_hanna.close()
+    import time
+
+    time.sleep(0.3)
+    ignored = pair(server, name="Igor", variant="standard,contracts=H+MZ")
+    assert ignored["table"]["id"] != hanna["table"]["id"] and ignored["seat"] == 0
+    ws_ala.close()
+
+
 def test_callers_arriving_together_meet_at_one_table(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
     # each write to the database takes a while, as on a loaded server: a second caller arrives while the first
     # caller's table is being stored (without the pairing lock each would make a table of its own)

@@ -1211,8 +1211,9 @@ class Hub:
     ) -> tuple[LiveTable, int, str]:
         """Quick pairing with other people: a seat at the public table waiting for players under these rules
         (*variant*, *rated*) that has the most players already, among those where someone seated is connected;
-        or, when there is none, at a new public table of human seats (named *table_name*), where the next caller
-        will be seated.  The match begins when the last seat is taken (or its player fills the rest with bots).
+        else, unrated, a seat the computer plays in a public match under way with someone at it (taken over); or,
+        when there is none, at a new public table of human seats (named *table_name*), where the next caller will
+        be seated.  The match begins when the last seat is taken (or its player fills the rest with bots).
 
         Pairings run one at a time (:attr:`_pairing`), so that two callers at once meet at one table instead of
         each making one and waiting.  A table whose every seated player has gone (no connection for
@@ -1239,22 +1240,33 @@ class Hub:
             return await self._join_new(live, name, None, player_key)
 
     def _pairing_candidates(self, spec: str, rated: bool, player: str | None) -> list[LiveTable]:
-        """The tables :meth:`pair` may seat a caller at, the best first: public, waiting, under rules *spec*,
-        rated or not as asked, with a free seat, someone seated connected (or a seat taken or a connection gone
-        less than :data:`PAIR_FRESH_SECONDS` ago: a page that has just sat down opens its websocket a moment
-        later), and no seat of the caller's profile; the most players first, then the longest waiting."""
-        found = []
+        """The tables :meth:`pair` may seat a caller at, the best first: public, under rules *spec*, rated or not
+        as asked, and no seat of the caller's profile there; then either
+
+        * waiting, with a free seat, someone seated connected (or a seat taken or a connection gone less than
+          :data:`PAIR_FRESH_SECONDS` ago: a page that has just sat down opens its websocket a moment later); the
+          most players first, then the longest waiting;
+        * or, after every waiting one, unrated and playing, with a seat the computer plays that may be taken over
+          (:meth:`Table.can_take_over`) and a seated human connected, who is the "player" the caller is paired
+          with; the match with the most deals still to play first.  A caller who finds nobody waiting plays with
+          someone now, from where the computer is, rather than waiting alone at a new table."""
+        waiting, playing = [], []
         for live in self.tables.values():
             table = live.table
-            fresh = time.monotonic() - live.last_activity < PAIR_FRESH_SECONDS
-            if (table.settings.visibility != "public" or table.status != "waiting" or table.settings.rated != rated
-                    or table.rules.spec() != spec or not (live.connected() or fresh)
-                    or not any(seat.is_open for seat in table.seats)
+            if (table.settings.visibility != "public" or table.settings.rated != rated or table.rules.spec() != spec
                     or (player is not None and any(seat.player == player for seat in table.seats))):
                 continue
-            found.append(live)
+            if table.status == "waiting":
+                fresh = time.monotonic() - live.last_activity < PAIR_FRESH_SECONDS
+                if (live.connected() or fresh) and any(seat.is_open for seat in table.seats):
+                    waiting.append(live)
+            elif (table.status == "playing" and any(table.can_take_over(i) for i in range(len(table.seats)))
+                    and any(table.seats[i].kind == "human" and not table.seats[i].bot_plays
+                            for i in live.connected())):
+                playing.append(live)
         # sorted() is stable: among equals the order of self.tables, the order they were opened
-        return sorted(found, key=lambda live: -sum(not seat.is_open for seat in live.table.seats))
+        return (sorted(waiting, key=lambda live: -sum(not seat.is_open for seat in live.table.seats))
+                + sorted(playing, key=lambda live: live.table.deal_no))
 
     def list_public(self) -> list[Table]:
         """The public tables waiting or playing: the waiting ones (which a player can join) first, so that a page

@@ -56,8 +56,8 @@ BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
                    "MIZERKA_PLAYER_KEY than type it here, where it lands in your shell history")
 @click.option("--find-players", "find", is_flag=True,
               help="with --connect SERVER (its address, no table): quick pairing, as the lobby's Find players: a seat "
-                   "at the table waiting for players under --variant with the most of them, or a new open table "
-                   "the next player joins")
+                   "at the table waiting for players under --variant with the most of them, else (unrated) a "
+                   "computer player's seat in an open match under way, or a new open table the next player joins")
 @click.option("--rated", is_flag=True, help="with --find-players: rated tables only (needs --player-key)")
 @click.option("--record", "record_name", metavar="FILE", default=None,
               help="write the game record of the finished deals to FILE after each deal, for mizerka replay and "
