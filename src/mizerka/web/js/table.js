@@ -171,8 +171,17 @@ export class TableView {
       render: () => this.render() };
   }
 
+  /** The tab's title says when this seat is to act ("Your turn · Mizerka"): a player waiting for people in another
+   *  tab, or at a table with a turn timer, sees it in the tab strip without the page in front. */
+  updateTitle(v) {
+    const app = t("app.title");
+    const title = v.your_turn ? t("title.yourTurn", { app }) : app;
+    if (document.title !== title) document.title = title;
+  }
+
   destroy() {
     this.destroyed = true;
+    document.title = t("app.title");
     this.cancelAutoPlay();
     this.press?.stop();
     document.removeEventListener("keydown", this.onKey);
@@ -610,6 +619,7 @@ export class TableView {
 
   render() {
     const v = this.view;
+    if (v && !this.destroyed) this.updateTitle(v); // even while a press holds the redraw back
     if (!v || !this.el || this.press?.holds()) return;
     const active = document.activeElement;
     const focusInHand = active && active.closest && active.closest(".hand");
