@@ -205,10 +205,8 @@ def tables_command(url: str, limit: int, as_json: bool) -> None:
     for tb in tables:
         seats = ("no free seat" if tb.free_seats == 0 else "1 free seat" if tb.free_seats == 1
                  else f"{tb.free_seats} free seats")
-        if tb.takeover_seats:
-            seats += (f", {tb.takeover_seats} computer player{'s' if tb.takeover_seats != 1 else ''} to take over"
-                      if tb.free_seats else
-                      f": {'a' if tb.takeover_seats == 1 else tb.takeover_seats} computer player"
+        if tb.takeover_seats:  # a match under way, so no seat is free (open seats are a waiting table's)
+            seats += (f": {'a' if tb.takeover_seats == 1 else tb.takeover_seats} computer player"
                       f"{'s' if tb.takeover_seats != 1 else ''} to take over")
         marks = [tb.status, seats] + (["rated"] if tb.rated else []) + ([] if tb.spectators else ["no spectators"])
         click.echo(f"{tb.name or tb.id}  ({tb.variant}; {', '.join(marks)})")

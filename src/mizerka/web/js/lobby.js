@@ -350,9 +350,9 @@ export class Lobby {
       const ul = h("ul", { class: "table-list" });
       for (const tb of open) {
         const free = tb.seats.filter((s) => s.open).length;
-        // during an unrated match a seat the computer plays for good may be taken over (`takeover`): a full table
-        // that still has a seat for a newcomer, so its row says so rather than "0 seats free"
-        const takeover = free ? [] : tb.seats.filter((s) => s.takeover);
+        // during an unrated match (no seat is open then) a seat the computer plays for good may be taken over
+        // (`takeover`): a full table that still has a seat for a newcomer, so its row says so, not "0 seats free"
+        const takeover = tb.seats.filter((s) => s.takeover);
         const names = tb.seats.filter((s) => !s.open).map((s) => s.name || "?").join(", ");
         const li = h("li", { "data-table": tb.id },
           h("span", { class: "tb-name" }, tb.name || tb.id),

@@ -107,8 +107,8 @@ async function showJoin(id) {
     return;
   }
   const free = info.seats.filter((s) => s.open).length;
-  // no seat is open, but during an unrated match a newcomer may take over a seat the computer plays for good
-  const takeover = free ? [] : info.seats.filter((s) => s.takeover);
+  // during an unrated match (no seat is open then) a newcomer may take over a seat the computer plays for good
+  const takeover = info.seats.filter((s) => s.takeover);
   const box = h("div", { class: "join-screen panel" }, h("h2", {}, info.name || t("join.title")));
   const rerender = () => renderJoin();
   function renderJoin() {
