@@ -120,9 +120,6 @@ def test_a_full_table_suggests_watching(server: ThreadServer) -> None:
 @pytest.mark.parametrize(("extra", "said"), [
     (["--watch"], "--watch goes with --connect"),
     (["--connect", "http://127.0.0.1:1/?table=x", "--watch", "--new-seat"], "--new-seat cannot be used with --watch"),
-    (["--connect", "http://127.0.0.1:1/?table=x", "--watch", "--name", "Ola"], "--name cannot be used with --watch"),
-    (["--connect", "http://127.0.0.1:1/?table=x", "--watch", "--player-key", "k"],
-     "--player-key cannot be used with --watch"),
 ])
 def test_options_that_do_not_go_with_watch(extra: list[str], said: str) -> None:
     result = CliRunner().invoke(cli, ["play", "--plain", *extra])

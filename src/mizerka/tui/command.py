@@ -46,7 +46,9 @@ BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
               help="join a table on a mizerka server with its invite link (http://host:port/?table=ID)")
 @click.option("--watch", is_flag=True,
               help="with --connect: watch the table as a spectator (no seat: the table and the chat as everyone sees "
-                   "them, never a hand; the table must admit spectators)")
+                   "them, never a hand; the table must admit spectators).  You may sit down later (i full screen, "
+                   "sit in the line game) at an open seat, or in for a computer player during an unrated match, "
+                   "as --name (or your profile, with --player-key)")
 @click.option("--new-seat", is_flag=True,
               help="with --connect: take a free seat even if you hold one at that table (remembered seats are "
                    "taken back by default)")
@@ -93,12 +95,9 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
         raise click.UsageError("--new-seat goes with --connect (it chooses a seat at a server's table)")
     if watch and connect is None:
         raise click.UsageError("--watch goes with --connect (it watches a server's table: --connect URL --watch)")
-    if watch:
-        given_key = ctx.get_parameter_source("player_key") is click.core.ParameterSource.COMMANDLINE
-        for used, flag in ((new_seat, "--new-seat"), (given_key, "--player-key"),
-                           (ctx.get_parameter_source("name") is not click.core.ParameterSource.DEFAULT, "--name")):
-            if used:
-                raise click.UsageError(f"{flag} cannot be used with --watch: a spectator takes no seat")
+    if watch and new_seat:
+        raise click.UsageError("--new-seat cannot be used with --watch: a spectator takes no seat (to sit down "
+                               "later, press i full screen or type sit in the line game)")
     if connect is None and ctx.get_parameter_source("player_key") is click.core.ParameterSource.COMMANDLINE:
         # MIZERKA_PLAYER_KEY alone is no mistake: it may stay set for the games at a server
         raise click.UsageError("--player-key goes with --connect (it takes a seat at a server's table as your profile)")
@@ -115,7 +114,7 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
                 raise click.UsageError(f"{flag} cannot be used with --connect: the server's table decides it")
         given = ctx.get_parameter_source("name") is not click.core.ParameterSource.DEFAULT
         play_remote(connect, name=name if given else None, plain=plain, unicode=unicode, fresh_seat=new_seat,
-                    player_key=None if watch else player_key, watch=watch, find=find, variant=rules.spec(),
+                    player_key=player_key, watch=watch, find=find, variant=rules.spec(),
                     rated=rated)
         return
     if plain or not sys.stdout.isatty() or not sys.stdin.isatty():

@@ -56,7 +56,6 @@ import importlib
 import itertools
 import json
 import os
-import queue
 import re
 import socket
 import threading
@@ -79,10 +78,11 @@ if TYPE_CHECKING:
     from websockets.sync.client import ClientConnection
 
 __all__ = ["CHAT_MAX_CHARS", "CHAT_PRESET_TEXTS", "FILL_DEFAULT", "FILL_SPECTATOR", "RATED_NOTE", "SHEET_NAME_CELLS",
-           "SPECTATOR_CHAT", "HeldSeat", "Invite", "RemoteError", "RemoteLineGame", "RemoteRefused", "RemoteTable",
-           "SeatBook", "chat_line", "chat_too_long", "contracts_grid", "fill_levels", "fit_cells", "invite_link",
-           "key_fingerprint", "marked_name", "missed_deal_text", "parse_invite", "play_remote", "rematch_refusal",
-           "sheet_text", "undone_cards", "view_observation", "waiting_text", "watch_table"]
+           "SIT_NONE", "SPECTATOR_CHAT", "HeldSeat", "Invite", "RemoteError", "RemoteLineGame", "RemoteRefused",
+           "RemoteTable", "SatDown", "SeatBook", "SitInAs", "chat_line", "chat_too_long", "contracts_grid",
+           "fill_levels", "fit_cells", "free_seat_text", "invite_link", "key_fingerprint", "marked_name",
+           "missed_deal_text", "parse_invite", "play_remote", "rematch_refusal", "sheet_text", "sit_in",
+           "undone_cards", "view_observation", "waiting_text", "watch_table"]
 
 PROTOCOL_VERSION = 1
 """The protocol version this client speaks (``docs/protocol.md``)."""
@@ -743,17 +743,21 @@ class RemoteTable:
         detail = f"{message} ({code})" if code else f"HTTP status {status}"
         return RemoteRefused(f"the server refused to seat you at table {table!r}: {detail}", code or None)
 
-    def join(self, name: str | None, player_key: str | None = None) -> int:
+    def join(self, name: str | None, player_key: str | None = None, seat: int | None = None) -> int:
         """Take a free seat at the table under *name*, or, with *player_key*, as that profile (under its name; a
         *name* given too must be the profile's); return the seat.  :attr:`seated_as` is the name the seat took.
+        With *seat*, that seat: an open one, or during an unrated match a computer player's to take over (see
+        :meth:`free_seats`); without, the server picks the first open seat, else the first to take over.
 
         Raises:
             RemoteError: a stale link, a full table, an unreachable server, a refused name or key, a rated table
-                without a key, a profile seated there already.
+                without a key, a profile seated there already, a seat taken meanwhile.
         """
         body: dict[str, Any] = {} if name is None else {"name": name}
         if player_key is not None:
             body["player_key"] = player_key
+        if seat is not None:
+            body["seat"] = seat
         answer = self._post(f"/api/tables/{urllib.parse.quote(self.invite.table, safe='')}/join", body)
         try:
             self.seat, self.token = int(answer["seat"]), str(answer["token"])
@@ -1208,6 +1212,17 @@ class RemoteTable:
         every player sees on the table, never a hand, and can neither act nor write in the chat."""
         return self.token is None
 
+    def free_seats(self) -> list[tuple[int, bool]]:
+        """The seats someone watching may sit down at now, as ``(seat, takeover)`` pairs: the open seats of a table
+        waiting for players (``takeover`` false), and during an unrated match the seats a computer player holds for
+        good (``takeover`` true: the newcomer sits in for it, under his own name, for the rest of the match; the
+        server's ``takeover`` mark in the view).  Empty at a finished table."""
+        view = self.view
+        if view.get("status") not in ("waiting", "playing"):
+            return []
+        return [(int(p["seat"]), not p.get("open")) for p in view.get("players", [])
+                if p.get("open") or p.get("takeover")]
+
     # -- the rematch ------------------------------------------------------------------------------------------
 
     def rematch(self) -> dict[str, Any]:
@@ -1585,6 +1600,7 @@ class RemoteLineGame(TerminalGame):
         table: a connected :class:`RemoteTable`.
         read, write, unicode, colour: as for :class:`~mizerka.terminal.TerminalGame`.
         poll: seconds to wait for the server between checks (the other seats' moves arrive meanwhile).
+        sit_as: for a spectator, who it sits down as with ``sit`` (:meth:`sit`); ``None``: it cannot sit down here.
         ask_after_match: once the match is over, ask whether to play a rematch (:meth:`after_match`) instead of
             ending; ``mizerka play --connect`` asks at a terminal, not when the answers come from a pipe or file.
         commands_while_waiting: while the table waits for players, read commands (``fill``, ``say``, ``quit``:
@@ -1596,9 +1612,11 @@ class RemoteLineGame(TerminalGame):
 
     def __init__(self, table: RemoteTable, *, read: Callable[[str], str], write: Callable[[str], None],
                  unicode: bool = True, colour: bool = False, poll: float = 0.5,
-                 ask_after_match: bool = False, commands_while_waiting: bool = False) -> None:
+                 ask_after_match: bool = False, commands_while_waiting: bool = False,
+                 sit_as: SitInAs | None = None) -> None:
         # TerminalGame's formatting helpers need only these; the match lives on the server.
         self.table = table
+        self.sit_as = sit_as
         self.seat = table.seat if table.seat is not None else -1
         self.opponents = {}
         table.on_reconnecting = lambda text: self.write(f"{text}  Ctrl-C quits (your seat stays yours).")
@@ -1872,6 +1890,8 @@ The match begins by itself when the last player sits down."""
 You are watching: the table and the chat as everyone sees them; no hand is ever shown to a spectator.
   sheet        the score sheet
   last         the last trick
+  sit [N]      sit down at seat N: an open seat while the table waits for players, or during an unrated match
+               a computer player's seat, to play it yourself from now on (sit alone lists the free seats)
   quit         stop watching (Ctrl+C too)
 The play is written as it comes; type a command at any time.  Spectators cannot act or write in the chat."""
 
@@ -1883,8 +1903,8 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
         ask for is followed too.
 
         Commands are read in a background thread while the play is written (a spectator has no turn to wait for):
-        ``sheet``, ``last``, ``?``, ``quit``; ``say`` and the players' commands are answered in words, and
-        nothing is sent.  When the input ends, watching goes on without commands.
+        ``sheet``, ``last``, ``?``, ``quit``, ``sit [N]`` (:meth:`sit`); ``say`` and the players' commands are
+        answered in words, and nothing is sent.  When the input ends, watching goes on without commands.
 
         At the end of the match a spectator at a terminal (*ask_after_match*, whose input has not ended) stays at
         the finished table, says so (:attr:`WATCH_WAITING`) and follows the players to their rematch, until
@@ -1894,62 +1914,50 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
 
         Raises:
             QuitGame: the spectator typed ``quit``.
+            SatDown: the spectator sat down (``sit``); the seat's connection goes with it.
             RemoteError: the connection is lost for good, or the table was closed.
         """
         table = self.table
-        commands: queue.Queue[str | None] = queue.Queue()
-        stop = threading.Event()
-
-        def read_commands() -> None:
-            while not stop.is_set():
-                try:
-                    line = self.read("")
-                except Exception:  # EOFError: the input ended (a pipe, a file): watching goes on without it
-                    commands.put(None)
-                    return
-                commands.put(line)
-
-        threading.Thread(target=read_commands, name="mizerka-watch-commands", daemon=True).start()
-        reading = True
+        # one line at a time, read in a thread: the next read starts once a command is done, so that after ``sit``
+        # no reader is left behind to take the seated game's first answer
+        line_in: _LineInThread | None = _LineInThread(self._read_answer, "")
         waiting_at: str | None = None  # the finished table where the spectator waits for a rematch, once said
-        try:
-            while True:
-                self.report_news()
-                if table.rematch_target() is not None:  # the players asked for one: watch it too
-                    self.follow_rematch()
-                    continue
-                view = table.view
-                if view["status"] == "abandoned":
-                    raise RemoteError("the server closed the table (abandoned)")
-                if view["status"] == "finished" and table.current:
-                    if not reading or not self.ask_after_match:
-                        return view
-                    if waiting_at != table.invite.table:
-                        waiting_at = table.invite.table
-                        self.write(self.WATCH_WAITING)
-                if view["status"] == "waiting" and not self._waiting_said:
-                    self._waiting_said = True
-                    free = [str(p["seat"]) for p in view["players"] if p["open"]]
-                    self.write(f"Waiting for players (free seat{'s' if len(free) != 1 else ''}: {', '.join(free)}).")
-                while reading:
-                    try:
-                        line = commands.get_nowait()
-                    except queue.Empty:
-                        break
-                    if line is None:
-                        reading = False
-                    else:
-                        self.spectator_command(line)
-                try:
-                    table.poll(self.poll_every)
-                except RemoteRefused as error:
-                    if waiting_at is None:
-                        raise
-                    # the finished table is gone (unloaded and not read back): nothing more can happen there
-                    self.write(f"The table is no longer on the server ({error}): watching ends.")
+        while True:
+            self.report_news()
+            if table.rematch_target() is not None:  # the players asked for one: watch it too
+                self.follow_rematch()
+                continue
+            view = table.view
+            if view["status"] == "abandoned":
+                raise RemoteError("the server closed the table (abandoned)")
+            if view["status"] == "finished" and table.current:
+                if line_in is None or not self.ask_after_match:
                     return view
-        finally:
-            stop.set()
+                if waiting_at != table.invite.table:
+                    waiting_at = table.invite.table
+                    self.write(self.WATCH_WAITING)
+            if view["status"] == "waiting" and not self._waiting_said:
+                self._waiting_said = True
+                free = [str(p["seat"]) for p in view["players"] if p["open"]]
+                self.write(f"Waiting for players (free seat{'s' if len(free) != 1 else ''}: {', '.join(free)}).")
+            while line_in is not None and line_in.done.is_set():
+                try:
+                    line = line_in.result()
+                except Exception:  # EOFError: the input ended (a pipe, a file): watching goes on without it
+                    line_in = None
+                else:
+                    line_in = None
+                    self.spectator_command(line)
+                    line_in = _LineInThread(self._read_answer, "")
+                    line_in.done.wait(0.01)  # lines already waiting (a pipe) are taken at once
+            try:
+                table.poll(self.poll_every)
+            except RemoteRefused as error:
+                if waiting_at is None:
+                    raise
+                # the finished table is gone (unloaded and not read back): nothing more can happen there
+                self.write(f"The table is no longer on the server ({error}): watching ends.")
+                return view
 
     def spectator_command(self, answer: str) -> None:
         """One command typed while watching (see :meth:`watch`)."""
@@ -1975,6 +1983,8 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
             self.write(self._style(SPECTATOR_CHAT, fg="yellow"))
         elif command.split(maxsplit=1)[:1] == ["fill"]:
             self.write(self._style(FILL_SPECTATOR, fg="yellow"))
+        elif command.split(maxsplit=1)[:1] == ["sit"]:
+            self.sit(command[3:].strip())
         elif command in ("hand", "hint", "undo", "u", "rematch"):
             self.write(self._style("Spectators hold no hand and cannot act: " + {
                 "hand": "no hand is shown to a spectator.", "hint": "hints are for the players.",
@@ -1982,6 +1992,41 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
                 command, "only a player takes back cards."), fg="yellow"))
         else:
             self.write("Spectators cannot act; type ? for the commands.")
+
+    def sit(self, argument: str) -> None:
+        """``sit [N]`` while watching: sit down at seat *N* (:func:`sit_in`), or, without *N*, at the only free
+        seat, else list the free seats (:meth:`RemoteTable.free_seats`).  A seat that is not free, or a refusal
+        (the seat taken meanwhile, a rated table without a key), is said, and watching goes on.
+
+        Raises:
+            SatDown: seated; the seat's connection goes with it.
+        """
+        table = self.table
+        free = table.free_seats()
+        if self.sit_as is None:
+            self.write(self._style("Sitting down is not offered here: join with mizerka play --connect LINK.",
+                                   fg="yellow"))
+            return
+        if not free:
+            self.write(self._style(SIT_NONE, fg="yellow"))
+            return
+        listed = "; ".join(free_seat_text(table, seat, takeover) for seat, takeover in free)
+        if not argument:
+            if len(free) > 1:
+                self.write(f"Free seats: {listed}.  Type sit N to sit down at seat N.")
+                return
+            seat = free[0][0]
+        else:
+            seat = int(argument) if argument.isascii() and argument.isdigit() else -1
+            if seat not in (s for s, _ in free):
+                self.write(self._style(f"Seat {argument} is not free.  Free seats: {listed}.", fg="yellow"))
+                return
+        try:
+            seated = sit_in(table, seat, self.sit_as)
+        except RemoteError as error:
+            self.write(self._style(f"Not seated: {error}", fg="yellow"))
+            return
+        raise SatDown(seated)
 
     def ask_remote(self) -> None:
         """Ask for our action until the server accepts one (or the view moves on)."""
@@ -2397,6 +2442,69 @@ def watch_table(table: RemoteTable) -> None:
     table.connect()
 
 
+SIT_NONE = ("No seat is free to sit down at: one is taken at a table waiting for players, or, during an unrated "
+            "match, taken over from a computer player (a rated match keeps its players).")
+"""What both games say to a spectator asking to sit down where no seat is free."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SitInAs:
+    """Who a spectator sits down as (``mizerka play --connect URL --watch`` with ``--name`` and ``--player-key``,
+    or neither: a guest), and the seat book that then remembers the seat (:func:`sit_in`)."""
+
+    name: str | None
+    player_key: str | None
+    book: SeatBook
+
+
+class SatDown(Exception):
+    """Raised by the line game's ``sit`` command once the spectator holds a seat: *table* is the seat's own
+    connection; :func:`play_remote` plays on from it."""
+
+    def __init__(self, table: RemoteTable) -> None:
+        super().__init__(f"seated at seat {table.seat}")
+        self.table = table
+
+
+def free_seat_text(table: RemoteTable, seat: int, takeover: bool) -> str:
+    """One of :meth:`RemoteTable.free_seats` in words, for the spectator's choice."""
+    if takeover:
+        return f"seat {seat}: sit in for {table.names()[seat]}, a computer player"
+    return f"seat {seat}: open"
+
+
+def sit_in(watched: RemoteTable, seat: int, who: SitInAs) -> RemoteTable:
+    """Sit down at *seat* of the table *watched* (a spectator's connection) follows: join it as *who* (under
+    its name, ``Guest`` without one; as the profile with its key), remember the seat in *who*'s book (``mizerka
+    play --connect`` with the same link takes it back), and return the seat's own connection, connected.  The
+    spectator's connection is left as it is: the caller closes it.
+
+    Raises:
+        RemoteError: the seat is not free any more (someone sat down there, the match began or ended meanwhile),
+            the name or key is refused, a rated table and no key, the server cannot be reached.
+    """
+    table = RemoteTable(watched.invite, timeout=watched.timeout, reconnect_window=watched.reconnect_window)
+    table.keepalive = watched.keepalive
+    try:
+        table.join(who.name if who.player_key is not None else (who.name or "Guest"), who.player_key, seat=seat)
+    except RemoteRefused as error:
+        if error.code in ("seat_taken", "table_full", "match_over"):
+            raise RemoteRefused(f"seat {seat} is not free any more (someone sat down there, or the match moved on): "
+                                "watch on, or choose another seat", error.code) from None
+        raise
+    assert table.token is not None and table.seat is not None
+    held = HeldSeat(seat=table.seat, name=table.seated_as or who.name or "Guest", token=table.token,
+                    key=None if who.player_key is None else key_fingerprint(who.player_key))
+    who.book.put(table.invite, held)
+    table.book, table.held = who.book, held
+    try:
+        table.connect()
+    except RemoteError:
+        table.close()
+        raise
+    return table
+
+
 def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None, fresh_seat: bool = False,
                 player_key: str | None = None, watch: bool = False, find: bool = False, variant: str = "standard",
                 rated: bool = False) -> None:
@@ -2410,7 +2518,10 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
     *fresh_seat*, or the seat is another player's (see :func:`take_seat`).  A rematch moves the seat, and the
     book's entry, to the new table.
 
-    With *watch* (``--watch``) no seat is taken: the table is watched as a spectator (:func:`watch_table`).
+    With *watch* (``--watch``) no seat is taken: the table is watched as a spectator (:func:`watch_table`).  The
+    spectator may sit down later (``sit`` in the line game, ``i`` full screen: :func:`sit_in`) at an open seat, or
+    in for a computer player during an unrated match, as *name* (a guest without one) or the *player_key*'s
+    profile; the game then goes on at that seat.
 
     With *find* (``--find-players``) *url* is the server's address and the seat is found by quick pairing
     (:func:`pair_at`) under *variant*, rated if *rated*; the book remembers it as any seat taken by a link.
@@ -2422,8 +2533,6 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
     import sys
 
     import click
-
-    from mizerka.terminal import _read_line
 
     # the tui extra's two packages the line game uses: websockets for the connection, rich to fit names to the score
     # sheet's columns (checked here, not when "sheet" is first typed in the middle of a game)
@@ -2496,6 +2605,28 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
         click.echo(f"Back at your seat {seat} at table {table.invite.table}{moved} (kept from your last visit)"
                    f"{end}.", err=True)
     full_screen = not plain and sys.stdout.isatty() and sys.stdin.isatty()
+    sit_as = SitInAs(name, player_key, book) if watch else None
+    while True:
+        sat = _play_at(table, full_screen=full_screen, unicode=unicode, sit_as=sit_as)
+        if sat is None:
+            return
+        table = sat  # the spectator sat down: the game goes on at the seat
+        assert table.seat is not None
+        click.echo(f"You sat down at seat {table.seat} of table {table.invite.table} as {table.seated_as}; the "
+                   f"link {invite_link(table.invite)} takes you back to it.", err=True)
+
+
+def _play_at(table: RemoteTable, *, full_screen: bool, unicode: bool | None,
+             sit_as: SitInAs | None) -> RemoteTable | None:
+    """Play (or watch) at *table*, connected, until the match is over or the player leaves; close the connection.
+    A spectator who sits down (as *sit_as*) ends it early: the seat's connection is returned."""
+    import sys
+
+    import click
+
+    from mizerka.terminal import _read_line
+
+    seat = table.seat if not table.spectator else None
     try:
         if full_screen:
             try:
@@ -2504,18 +2635,22 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
                 click.echo("The full-screen game needs the tui extra (pip install 'mizerka[tui]'); "
                            "playing the line game.", err=True)
             else:
-                app = RemoteApp(table)
+                app = RemoteApp(table, sit_as=sit_as)
                 app.run()
                 if app.failure is not None:
                     raise click.ClickException(app.failure)
+                if app.seated is not None:
+                    return app.seated
                 click.echo(app.farewell())
-                return
+                return None
         if unicode is None:
             unicode = stdout_takes_unicode()
         game = RemoteLineGame(table, read=_read_line, write=click.echo, unicode=unicode, colour=True,
-                              ask_after_match=sys.stdin.isatty(), commands_while_waiting=_stdin_is_terminal())
+                              ask_after_match=sys.stdin.isatty(), commands_while_waiting=_stdin_is_terminal(),
+                              sit_as=sit_as)
         view = table.view
-        where = f"Mizerka at {invite.http}, table {table.invite.table} ({view['variant']}, {view['n_deals']} deals)"
+        where = (f"Mizerka at {table.invite.http}, table {table.invite.table} ({view['variant']}, {view['n_deals']} "
+                 "deals)")
         if seat is None:
             click.echo(f"{where}: you are watching, as a spectator (the table and the chat as everyone sees them; "
                        "no hand).  Type ? for the commands, quit to stop.")
@@ -2524,6 +2659,8 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
                        "for help.")
         try:
             game.run_remote()
+        except SatDown as sat:
+            return sat.table
         except QuitGame:
             click.echo(f"You stopped watching table {table.invite.table}." if seat is None else
                        "You left the table.  Your seat stays yours; a bot plays it after the server's grace period.")
@@ -2537,5 +2674,6 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
             raise click.exceptions.Exit(130) from None
         except RemoteError as error:
             raise click.ClickException(str(error)) from None
+        return None
     finally:
         table.close()
