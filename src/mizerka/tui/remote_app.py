@@ -20,7 +20,9 @@ While the table waits for players, ``f`` starts the match at once with computer 
 choice of their level (:class:`FillDialog`, the casual rules bot first) sends ``fill``; the server's refusal is shown.
 
 A spectator's table (``--watch``) is drawn without a hand; ``!``, ``u``, ``?``, ``n`` and ``f`` are answered in words
-there.
+there.  ``i`` sits the spectator down (:class:`SitDialog`): at an open seat while the table waits for players, or in
+for a computer player during an unrated match; the app then closes with :attr:`RemoteApp.seated`, the seat's own
+connection, on which ``mizerka play`` opens the game again.
 Once the match is over, ``n`` asks for a rematch; when every seated player has asked, the reader thread moves the
 connection to the new table (:meth:`RemoteTable.follow_rematch`) and the game plays on there.
 """
@@ -51,24 +53,28 @@ from mizerka.tui.remote import (
     FILL_DEFAULT,
     FILL_SPECTATOR,
     RATED_NOTE,
+    SIT_NONE,
     SPECTATOR_CHAT,
     RemoteError,
     RemoteTable,
+    SitInAs,
     chat_line,
     chat_too_long,
     fill_levels,
     fit_cells,
+    free_seat_text,
     invite_link,
     missed_deal_text,
     rematch_refusal,
     sheet_text,
+    sit_in,
     undone_cards,
     waiting_text,
 )
 from mizerka.tui.review import REMOTE_REVIEW
 from mizerka.tui.review_screen import call_from_worker, literal
 
-__all__ = ["ChatDialog", "FillDialog", "RemoteApp"]
+__all__ = ["ChatDialog", "FillDialog", "RemoteApp", "SitDialog"]
 
 HELP = """\
 ← →      move over your cards           Enter   play the card under the cursor
@@ -87,7 +93,9 @@ x, ^q    quit (your seat stays yours; a bot plays it after the server's grace pe
 F1       this help
 
 Watching (--watch): the table and the chat as everyone sees them, never a hand; l, p, F1 and x work, and the
-game follows the players to their rematch.  Spectators cannot act or write in the chat.
+game follows the players to their rematch.  Spectators cannot act or write in the chat.  i sits you down: at an
+open seat while the table waits for players, or in for a computer player during an unrated match (you play its
+seat from then on, under your --name, or your profile's with --player-key).
 
 The table's chat is shown in the log.  Chat dialog (!): type a line and press Enter to send it, or Tab (or ↓)
 to the ready phrases, then ↑ ↓ and Enter, or a phrase's number 1-7; Escape closes without sending.  A message
@@ -219,10 +227,52 @@ class FillDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+class SitDialog(ModalScreen[int | None]):
+    """A spectator sits down: choose one of the free seats (↑ ↓ and Enter, or its number).  The result is the
+    seat, or ``None`` when closed with Escape (nothing is sent)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "close")]
+    DEFAULT_CSS = """
+    SitDialog { align: center middle; }
+    SitDialog #seats { height: auto; max-height: 8; margin: 1 0; }
+    """
+
+    def __init__(self, choices: list[tuple[int, str]]) -> None:
+        super().__init__()
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("[b]Sit down[/b]")
+            yield Label("Stop watching and play at this table from now on, at:")
+            yield OptionList(*(Option(text, id=str(seat)) for seat, text in self.choices), id="seats")
+            yield Label("Enter sits down · a seat's number · Escape closes, watching on", id="keys-note")
+
+    def on_mount(self) -> None:
+        self.query_one("#seats", OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id is not None:
+            self.dismiss(int(event.option.id))
+
+    def on_key(self, event: Any) -> None:
+        """A seat's number chooses it."""
+        key = str(event.character or "")
+        if len(key) == 1 and key.isascii() and key.isdigit() and int(key) in (seat for seat, _ in self.choices):
+            event.stop()
+            event.prevent_default()
+            self.dismiss(int(key))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class RemoteApp(TableApp):
     """The game screen over a connected :class:`RemoteTable`.
 
-    After :meth:`run`, :attr:`failure` holds why the connection was lost for good (or ``None``).
+    After :meth:`run`, :attr:`failure` holds why the connection was lost for good (or ``None``), and
+    :attr:`seated` the seat's connection where a spectator sat down (``i``, as *sit_as*; ``None``: it did not).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -237,11 +287,15 @@ class RemoteApp(TableApp):
         Binding("u", "undo", "undo", show=False),
         Binding("n", "rematch", "rematch", show=False),  # the status line offers it once the match is over
         Binding("f", "fill", "start with bots", show=False),  # the status line offers it while the table waits
+        Binding("i", "sit_in", "sit down", show=False),  # a spectator's status line offers it where a seat is free
     ]
 
-    def __init__(self, table: RemoteTable) -> None:
+    def __init__(self, table: RemoteTable, *, sit_as: SitInAs | None = None) -> None:
         super().__init__()
         self.table = table
+        self.sit_as = sit_as
+        self.seated: RemoteTable | None = None
+        self._sitting = False  # a sit-down sent to the server, not answered yet
         self.failure: str | None = None
         self._pending: int | None = None  # the id of our action the server has not answered yet
         self._hint: int | None = None
@@ -510,7 +564,8 @@ class RemoteApp(TableApp):
         if view["status"] == "waiting":
             free = [str(p["seat"]) for p in view["players"] if p["open"]]
             lines.append(f"Waiting for players (free seats: {', '.join(free)}): share the invite link"
-                         + ("." if table.spectator else ", or press f to start now with computer players."))
+                         + (", or press i to sit down." if table.spectator and self.sit_as is not None else
+                            "." if table.spectator else ", or press f to start now with computer players."))
         else:
             roles = " · ".join(f"{literal(str(view['roles'][str(s)]))} {self.who(s)}" for s in obs.active_seats)
             lines[0] += f"   dealer {self.who(obs.dealer)}   {roles}"
@@ -530,6 +585,10 @@ class RemoteApp(TableApp):
                              + (f"; exchanged {', '.join(counts)}" if counts else ""))
             elif view["phase"] == "play":
                 lines.append(f"Trick {view['tricks_played'] + 1} of {obs.rules.n_tricks}")
+        if view["status"] == "playing" and table.spectator and self.sit_as is not None:
+            takeover = [seat for seat, over in table.free_seats() if over]
+            if takeover:
+                lines.append(f"Press i to sit in for a computer player ({', '.join(self.who(s) for s in takeover)}).")
         if view["status"] == "finished":
             lines.append("[b]The match is over.[/b] " + (
                 "Press p for the sheet, x to quit (you follow the players if they ask for a rematch)."
@@ -778,6 +837,55 @@ class RemoteApp(TableApp):
             except RemoteError as error:
                 self.notify(str(error), severity="error", markup=False)
         self.update()
+
+    def action_sit_in(self) -> None:
+        """``i``: a spectator sits down at a free seat (:class:`SitDialog`, or at once where only one is free);
+        the join goes to the server in a thread (:func:`sit_in`), and the app closes seated, or says why not."""
+        self.typed = ""
+        if not self.table.spectator:
+            self.refuse("You hold a seat at this table already.")
+            return
+        if self.sit_as is None:
+            self.refuse("Sitting down is not offered here: join with mizerka play --connect LINK.")
+            return
+        if self._sitting or self._dialog_open:
+            return
+        free = self.table.free_seats()
+        if not free:
+            self.refuse(SIT_NONE)
+            return
+        self._dialog_open = True
+        self.push_screen(SitDialog([(seat, free_seat_text(self.table, seat, takeover)) for seat, takeover in free]),
+                         self._sit_chosen)
+
+    def _sit_chosen(self, seat: int | None) -> None:
+        self._dialog_open = False
+        if seat is None or self.sit_as is None:
+            return
+        self._sitting = True
+        self.notify(f"Sitting down at seat {seat}…", timeout=2)
+        who, watched = self.sit_as, self.table
+
+        def join() -> None:
+            try:
+                seated = sit_in(watched, seat, who)
+            except RemoteError as error:
+                call_from_worker(self, self._not_seated, str(error))
+            except Exception as error:  # the app must hear of it: a thread's exception is lost otherwise
+                call_from_worker(self, self._not_seated, f"{type(error).__name__}: {error}")
+            else:
+                if not call_from_worker(self, self._sat_down, seated):
+                    seated.close()  # the app closed meanwhile: the seat stays in the book, for the link
+
+        threading.Thread(target=join, name="mizerka-sit-in", daemon=True).start()
+
+    def _not_seated(self, reason: str) -> None:
+        self._sitting = False
+        self.refuse(f"Not seated: {reason}")
+
+    def _sat_down(self, seated: RemoteTable) -> None:
+        self.seated = seated
+        self.exit()
 
     def _ask_rematch(self) -> None:
         """Send ``rematch`` without waiting; the answer comes through the reader thread (:meth:`_received`)."""
