@@ -55,7 +55,8 @@ def test_a_friend_who_comes_late_takes_over_a_computer_player_and_plays_its_card
     assert bolek.status_code == 200, bolek.text
     assert bolek.json()["seat"] == 1
     seat = bolek.json()["table"]["seats"][1]
-    assert seat == {**seat, "name": "Bolek", "kind": "human", "bot": None, "standin": False, "takeover": False}
+    assert seat == {**seat, "name": "Bolek", "kind": "human", "bot": None, "standin": False, "takeover": False,
+                    "since_deal": 1}
     ws_bolek = WS(server.ws_url)
     welcome = ws_bolek.hello(table, bolek.json()["token"])
     assert welcome["type"] == "welcome" and welcome["view"]["seat"] == 1
@@ -81,6 +82,7 @@ def test_a_friend_who_comes_late_takes_over_a_computer_player_and_plays_its_card
     assert any(m.get("type") == "ack" for m in ws_bolek.log)  # Bolek played cards of his own
     # the last bot's seat may still be taken over; then the table is full
     assert join(server, table, name="Celina", seat=2).json()["seat"] == 2
+    assert [s["since_deal"] for s in info(server, table)["seats"]] == [0, 1, deal_no + 1]
     full = join(server, table, name="Darek")
     assert full.status_code == 409 and full.json()["error"] == "table_full"
     for ws in (ws_ala, ws_bolek):
@@ -157,3 +159,27 @@ def test_a_profile_that_gave_its_seat_up_may_come_back_but_not_hold_two(server: 
     back = join(server, table, player_key=key, seat=0)
     assert back.status_code == 200, back.text
     assert info(server, table)["seats"][0]["registered"]
+
+
+def test_the_record_names_who_sat_in_and_from_which_deal() -> None:
+    """A record has one name per seat, the one the match began with; ``SatIn<seat>`` says who took the seat over,
+    from which deal (both newcomers of a seat taken over twice), and the views' ``since_deal`` the latest."""
+    from mizerka.server.app import table_record
+    from mizerka.server.tables import SeatState, Table, TableSettings
+
+    table = Table.new("t", TableSettings(), [SeatState.human(), SeatState.bot("rules"), SeatState.bot("random")],
+                      seed=4)
+    table.join("Ala", token_hash="a")
+    table.join("Bolek", token_hash="b", seat=2)
+    assert table.match is not None
+    while table.match.deal_no < 3:
+        table.act(table.match.to_move, table.match.deal.forced_action() or next(iter(table.match.legal_actions)))
+    table.leave(2)  # Bolek gives the seat up: a bot plays it, and it may be taken over again
+    table.join("Celina", token_hash="c", seat=2)
+    table.join("Darek", token_hash="d", seat=1)
+    assert table.takeovers() == [(2, 1, "Bolek"), (2, 3, "Celina"), (1, 3, "Darek")]
+    record = table_record(table)
+    assert record.players == ("Ala", "Bot 2", "Bot 3")
+    assert record.tags["SatIn2"] == "deal 1: Bolek; deal 3: Celina" and record.tags["SatIn1"] == "deal 3: Darek"
+    assert '[SatIn2 "deal 1: Bolek; deal 3: Celina"]' in record.to_text()
+    assert [seat.since_deal for seat in table.seats] == [0, 3, 3]

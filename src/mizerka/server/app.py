@@ -311,6 +311,9 @@ class SeatInfo(BaseModel):
     takeover: bool = Field(False, description="A human may take the seat over from the computer now (a join "
                                               "names it, or takes the first such seat when none is open): the "
                                               "match of an unrated table, a seat a bot plays for good.")
+    since_deal: int = Field(0, description="The deal from which the seat's player plays it, having taken it over "
+                                           "during the match (the seat's total so far is the earlier players'); 0: "
+                                           "from the start.")
 
 
 class TableInfo(BaseModel):
@@ -480,6 +483,9 @@ def table_record(table: Table) -> MatchRecord:
     finished = match.deal_no if over else match.deal_no - 1  # the current deal is never over while play goes on
     tags = {"Event": table.settings.name or "mizerka server", "Site": "mizerka server",
             "Date": time.strftime("%Y.%m.%d"), "Table": table.id}
+    for seat, deal, name in table.takeovers():  # a record has one name per seat: the one the match began with
+        taken = f"deal {deal}: {name}"
+        tags[f"SatIn{seat}"] = f"{tags[f'SatIn{seat}']}; {taken}" if f"SatIn{seat}" in tags else taken
     if over or table.settings.reveal:
         return MatchRecord.from_actions(
             table.rules, match.players, match.first_dealer, table.decks[:finished],

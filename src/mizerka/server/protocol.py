@@ -381,6 +381,9 @@ class PlayerView(_Message):
     takeover: bool = Field(default=False, description="A human may take the seat over from the computer now (POST "
                                                       "/api/tables/{id}/join): the match of an unrated table, a "
                                                       "seat a bot plays for good.")
+    since_deal: int = Field(default=0, description="The deal from which the seat's player plays it, having taken "
+                                                   "it over during the match (the seat's total so far is the "
+                                                   "earlier players'); 0: from the start.")
 
 
 class ContractView(_Message):

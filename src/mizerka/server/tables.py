@@ -164,6 +164,7 @@ class SeatState:
     token_hash: str | None = None
     standin: bool = False
     player: str | None = None
+    since_deal: int = 0  # the deal from which its player plays the seat, having taken it over; 0: from the start
 
     @classmethod
     def human(cls) -> SeatState:
@@ -379,7 +380,8 @@ class Table:
         return self._emit(
             "seat",
             {"seat": seat, "name": state.name, "seat_kind": state.kind, "bot": state.level if state.bot_plays else None,
-             "standin": state.standin, "open": state.is_open, "registered": state.player is not None},
+             "standin": state.standin, "open": state.is_open, "registered": state.player is not None,
+             "since_deal": state.since_deal},
             server={"state": state.to_json()},
         )
 
@@ -408,6 +410,25 @@ class Table:
         state = self.seats[seat]
         return (self.status == "playing" and not self.settings.rated and state.bot_plays
                 and state.token_hash is None)
+
+    def takeovers(self) -> list[tuple[int, int, str]]:
+        """Who took a seat over from the computer during the match, in the order they did: ``(seat, deal, name)``,
+        *deal* being the first deal he played in it (read from the journal's ``seat`` events, so a seat taken over
+        twice, its first newcomer having given it up, names both).
+
+        >>> table = Table.new("t3", TableSettings(), [SeatState.human(), SeatState.bot("rules"),
+        ...                                           SeatState.bot("random")], seed=5)
+        >>> _ = table.join("Ala", token_hash="a")
+        >>> _ = table.join("Bolek", token_hash="b", seat=2)
+        >>> table.takeovers()
+        [(2, 1, 'Bolek')]
+        """
+        found: dict[tuple[int, int], str] = {}
+        for event in self.events:
+            since = event.public.get("since_deal", 0) if event.kind == "seat" else 0
+            if since and event.public.get("name"):
+                found.setdefault((int(event.public["seat"]), int(since)), str(event.public["name"]))
+        return [(seat, deal, name) for (seat, deal), name in found.items()]
 
     def join(
         self, name: str, *, token_hash: str, seat: int | None = None, player: str | None = None
@@ -442,6 +463,8 @@ class Table:
         state = self.seats[seat]
         if self.can_take_over(seat):
             state.kind = "human"  # for the rest of the match: the bot of its level stands in while he is away
+            assert self.match is not None
+            state.since_deal = self.match.deal_no  # he plays on with the seat's total, which the views say
         elif state.kind != "human":
             raise TableError("seat_taken", f"seat {seat} is a bot's seat" + (
                 " (a rated match's seats are not taken over)" if self.status == "playing" else ""))
