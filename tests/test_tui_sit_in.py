@@ -34,7 +34,6 @@ from mizerka.tui.remote import (
     SitInAs,
     parse_invite,
     sit_in,
-    watch_table,
 )
 
 sys.path.insert(0, str(Path(__file__).parent / "server"))
@@ -42,6 +41,7 @@ from server_helpers import ThreadServer
 
 from test_tui_connect import BOTS, make_table, start_server
 from test_tui_connect_undo import seated
+from test_tui_connect_watch import watching
 from tui_helpers import logged, pause_until
 
 
@@ -50,12 +50,6 @@ def server(tmp_path: Path) -> Iterator[ThreadServer]:
     server = start_server(tmp_path)
     yield server
     server.stop()
-
-
-def watching(url: str) -> RemoteTable:
-    table = RemoteTable(parse_invite(url), timeout=10)
-    watch_table(table)
-    return table
 
 
 class Playing(threading.Thread):
@@ -252,3 +246,31 @@ def test_a_seated_player_pressing_i_is_told_he_holds_a_seat(server: ThreadServer
     asyncio.run(press())
     assert app.seated is None
     app.table.close()
+
+
+def test_the_scores_panel_says_from_which_deal_a_newcomer_plays(server: ThreadServer) -> None:
+    """Someone takes seat 2 over from the computer: he plays on with the seat's total, and the scores panel (here a
+    spectator's) says from which deal he plays it."""
+    pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
+    from textual.widgets import Static
+
+    from mizerka.tui.remote_app import RemoteApp
+
+    url = make_table(server, BOTS)
+    ola = seated(url, "Ola")
+    app = RemoteApp(watching(url))
+    taken = httpx.post(f"{server.url}/api/tables/{parse_invite(url).table}/join", json={"name": "Edyta", "seat": 2})
+    assert taken.status_code == 200, taken.text
+
+    async def look() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            def scores() -> str:
+                return str(app.query_one("#scores", Static).render())
+
+            await pause_until(pilot, lambda: "Edyta plays from deal 1" in scores(), tries=60)
+            assert "Edyta plays from deal 1" in scores() and "Ola plays" not in scores()
+            await pilot.press("x")
+
+    asyncio.run(look())
+    app.table.close()
+    ola.close()

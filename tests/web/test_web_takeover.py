@@ -53,6 +53,12 @@ def assert_seated(page: Any, base: str, table: str, seat: int, name: str) -> Non
     assert players[seat]["name"] == name and players[seat]["kind"] == "human", players
     assert not players[seat]["takeover"]
     expect(page.locator(".me > .seat .seat-name")).to_have_text("You")
+    # he plays on with the seat's total, and his seat says from which deal (the server's since_deal)
+    since = players[seat]["since_deal"]
+    assert since >= 1
+    expect(page.locator(".me > .seat .since-deal")).to_have_text(f"from deal {since}")
+    expect(page.locator(".me > .seat .since-deal")).to_have_attribute(
+        "title", f"Sat in from deal {since}: the total before that is the earlier players' of this seat.")
     expect(page.locator(".spectator-note")).to_have_count(0)
     server = api_get(base, f"/api/tables/{table}")["seats"][seat]
     assert server["name"] == name and not server["takeover"], server

@@ -612,6 +612,9 @@ class RemoteApp(TableApp):
                 name = fit_cells(name, 11 - cell_len(mark))
             name = fit_cells(name + mark, 11)
             score_lines.append(f"{literal(name)} {q:<12}  {signed(view['totals'][seat])}")
+        # a seat taken over during the match: its player plays on with the seat's total, which says so
+        score_lines += [f"[dim]{literal(self.name_of(s))} plays from deal {players[s]['since_deal']}[/dim]"
+                        for s in seats if s < len(players) and players[s].get("since_deal")]
         self.show("#scores", "\n".join(score_lines))
         trick = view["trick"]
         if trick:

@@ -766,6 +766,10 @@ export class TableView {
       const n = v.hand_sizes[seat] ?? 0;
       facts.append(h("span", { class: "count" }, t("table.cards", { n })));
     }
+    if (player.since_deal) { // sat in during the match: the seat's total so far is the earlier players'
+      facts.append(h("span", { class: "since-deal", title: t("table.sinceDealHelp", { n: player.since_deal }) },
+        t("table.sinceDeal", { n: player.since_deal })));
+    }
     panel.append(facts);
     if ((place !== "bottom" || v.seat === null) && v.phase !== "waiting") { // a spectator's bottom seat too
       const mini = h("div", { class: "mini-hand", "aria-hidden": "true" });
