@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from click.testing import CliRunner
 
 import mizerka.terminal
 from mizerka.cli import cli
+from mizerka.terminal import signed
 from mizerka.tui.remote import (
     SIT_NONE,
     RemoteRefused,
@@ -57,14 +59,16 @@ class Playing(threading.Thread):
     match, or until :meth:`stop`.  An action sent just as another event came (the newcomer's ``seat`` event) is
     refused as stale; the view is read again and the action sent again."""
 
-    def __init__(self, table: RemoteTable) -> None:
+    def __init__(self, table: RemoteTable, *, until: Callable[[RemoteTable], bool] = lambda table: False) -> None:
         super().__init__(daemon=True)
         self.table = table
+        self.until = until  # stop once this is true of the table
         self.done = threading.Event()
 
     def run(self) -> None:
         table = self.table
-        while not self.done.is_set() and table.view.get("status") in ("waiting", "playing"):
+        while (not self.done.is_set() and table.view.get("status") in ("waiting", "playing")
+               and not self.until(table)):
             if table.my_turn():
                 reply = table.act("keep" if table.view["phase"] == "exchange" else table.view["legal"][0])
                 assert reply["type"] == "ack" or reply.get("code") == "stale_seq", reply
@@ -274,3 +278,45 @@ def test_the_scores_panel_says_from_which_deal_a_newcomer_plays(server: ThreadSe
     asyncio.run(look())
     app.table.close()
     ola.close()
+
+
+def test_a_newcomer_after_the_first_deal_is_told_the_total_he_plays_on_with(
+        server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ola plays the first deal with the two computer players and stops in the second; the spectator then sits in
+    for Bot 3, and is told the seat's total so far, which is his from now on.  Ola plays on once he holds it."""
+    url = make_table(server, BOTS)
+    ola = seated(url, "Ola")
+    first_deal = Playing(ola, until=lambda table: table.view["deal_no"] >= 2)
+    rest = Playing(ola)
+    answers = iter(["sit 2", "quit"])
+    seen: list[int] = []
+
+    def read(prompt: str) -> str:
+        answer = next(answers)
+        if answer == "sit 2":
+            first_deal.start()
+            first_deal.join(60)
+            assert not first_deal.is_alive(), "the first deal was not played"
+            spectator = watching(url)  # the match waits for Ola in deal 2: the seat's total stays as it is
+            seen.append(spectator.view["totals"][2])
+            spectator.close()
+            threading.Thread(target=lambda: (pause_for(lambda: seats_of(server, url)[2]["name"] == "Edyta"),
+                                             rest.start()), daemon=True).start()
+        return answer
+
+    monkeypatch.setattr(mizerka.terminal, "_read_line", read)
+    result = CliRunner().invoke(cli, ["play", "--connect", url, "--watch", "--name", "Edyta", "--plain", "--ascii"])
+    assert result.exit_code == 0, result.output
+    assert seats_of(server, url)[2]["since_deal"] == 2
+    assert f"You play on with the seat's total so far, {signed(seen[0])}." in result.output
+    rest.stop()
+    ola.close()
+
+
+def pause_for(ready: Callable[[], bool]) -> None:
+    """Wait (up to 30 s) until *ready()*."""
+    for _ in range(300):
+        if ready():
+            return
+        time.sleep(0.1)
+    raise AssertionError("not reached")
