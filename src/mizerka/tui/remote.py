@@ -2612,10 +2612,11 @@ def play_remote(url: str, *, name: str | None, plain: bool, unicode: bool | None
             return
         table = sat  # the spectator sat down: the game goes on at the seat
         assert table.seat is not None
-        totals = table.view.get("totals") or []
+        seat_totals = table.view.get("totals") or []
         carried = ""
-        if table.view.get("status") == "playing" and table.seat < len(totals) and table.view.get("deal_no", 0) > 1:
-            carried = f"  You play on with the seat's total so far, {signed(int(totals[table.seat]))}."
+        if (table.view.get("status") == "playing" and table.seat < len(seat_totals)
+                and table.view.get("deal_no", 0) > 1):
+            carried = f"  You play on with the seat's total so far, {signed(int(seat_totals[table.seat]))}."
         click.echo(f"You sat down at seat {table.seat} of table {table.invite.table} as {table.seated_as}; the "
                    f"link {invite_link(table.invite)} takes you back to it.{carried}", err=True)
 
