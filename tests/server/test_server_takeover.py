@@ -183,3 +183,39 @@ def test_the_record_names_who_sat_in_and_from_which_deal() -> None:
     assert record.tags["SatIn2"] == "deal 1: Bolek; deal 3: Celina" and record.tags["SatIn1"] == "deal 3: Darek"
     assert '[SatIn2 "deal 1: Bolek; deal 3: Celina"]' in record.to_text()
     assert [seat.since_deal for seat in table.seats] == [0, 3, 3]
+
+
+def test_the_score_sheet_names_who_played_each_seat_in_each_deal() -> None:
+    """The views name who plays each seat *now*; a row of the score sheet names who played it in that deal, where
+    someone sat in for a seat's player during the match (``players``), so that a newcomer is not shown as the chooser
+    of a deal he never played.  A match nobody sat in keeps its rows as they were."""
+    from mizerka.server.tables import SeatState, Table, TableSettings
+    from mizerka.server.views import build_view
+
+    def finish_deal(table: Table) -> None:
+        assert table.match is not None
+        deal_no = table.match.deal_no
+        while table.match.deal_no == deal_no:
+            table.act(table.match.to_move, table.match.deal.forced_action() or next(iter(table.match.legal_actions)))
+
+    plain = Table.new("p", TableSettings(), [SeatState.human(), SeatState.bot("rules"), SeatState.bot("random")],
+                      seed=4)
+    plain.join("Ala", token_hash="a")
+    finish_deal(plain)
+    assert "players" not in build_view(plain, 0)["score_sheet"][0]
+
+    table = Table.new("t", TableSettings(), [SeatState.human(), SeatState.bot("rules"), SeatState.bot("random")],
+                      seed=4)
+    table.join("Ala", token_hash="a")
+    finish_deal(table)
+    table.join("Bolek", token_hash="b", seat=2)  # in deal 2
+    finish_deal(table)
+    finish_deal(table)
+    table.leave(2)
+    table.join("Celina", token_hash="c", seat=2)  # in deal 4
+    finish_deal(table)
+    view = build_view(table, None)
+    assert [p["name"] for p in view["players"]] == ["Ala", "Bot 2", "Celina"]
+    assert [row["players"] for row in view["score_sheet"]] == [
+        ["Ala", "Bot 2", "Bot 3"], ["Ala", "Bot 2", "Bolek"], ["Ala", "Bot 2", "Bolek"], ["Ala", "Bot 2", "Celina"]]
+    assert build_view(table, 0)["score_sheet"] == view["score_sheet"]  # public: the same for every recipient

@@ -159,3 +159,32 @@ def test_a_spectator_sits_in_and_the_buttons_follow_the_views(new_page: Any, web
     assert view(other)["players"][2]["name"] == "Edyta"
     # the other spectator hears who sits there now (the name changed under his eyes)
     other.wait_for_function("() => window.mizerkaDebug.announcements().includes('Edyta sits in for Bot 3.')")
+
+
+def test_the_score_sheet_names_an_earlier_player_of_a_seat(new_page: Any, web_server: Any) -> None:
+    """The score sheet's columns bear the names of who plays each seat now.  Where the server's row names another
+    player for a seat (``players``: someone sat in for him since), that row's cell of the seat is set apart and says
+    who played it, and the row's tooltip names the chooser who really chose; rows without ``players`` are as
+    before."""
+    page = new_page()
+    page.goto(web_server.url + "/")
+    rows = page.evaluate("""async () => {
+      const sheet = await import('/js/sheet.js');
+      const row = (deal_no, chooser, contract, scores, totals, players) => ({deal_no, dealer: (chooser + 2) % 3,
+        chooser, contract, tricks: [4, 4, 5], scores, totals, dd: null, players});
+      const view = {seat: 0, status: 'playing', phase: 'play', totals: [1, -3, 2], used: [['NT'], ['MZ'], []],
+        players: [{name: 'Ala'}, {name: 'Bolek', since_deal: 2}, {name: 'Bot 3'}],
+        score_sheet: [row(1, 1, 'MZ', [-1, -4, 5], [-1, -4, 5], ['Ala', 'Bot 2', 'Bot 3']),
+                      row(2, 0, 'NT', [2, 1, -3], [1, -3, 2], ['Ala', 'Bolek', 'Bot 3'])]};
+      const plain = sheet.renderScoreSheet({...view, score_sheet: view.score_sheet.map(({players, ...r}) => r)});
+      return [sheet.renderScoreSheet(view), plain].map((root) => [...root.querySelectorAll('.sheet-deals tbody tr')]
+        .map((tr) => ({title: tr.title, cells: [...tr.querySelectorAll('td.num:not(.total)')]
+          .map((td) => [td.classList.contains('earlier-player'), td.title])})));
+    }""")
+    told, plain = rows
+    assert told[0]["title"].startswith("\u2068Bot 2\u2069 · ")  # deal 1 was chosen by the bot, not by Bolek
+    assert told[0]["cells"] == [[False, ""], [True, "Played by \u2068Bot 2\u2069"], [False, ""]]
+    assert told[1]["title"].startswith("\u2068Ala\u2069 · ")
+    assert all(not earlier for earlier, _ in told[1]["cells"])
+    assert plain[0]["title"].startswith("\u2068Bolek\u2069 · ")  # without the server's players: the current names
+    assert all(not earlier for row in plain for earlier, _ in row["cells"])

@@ -130,21 +130,33 @@ def _players(table: Table, connected: Collection[int]) -> list[dict[str, Any]]:
 
 
 def _score_sheet(table: Table) -> list[dict[str, Any]]:
-    """The rows of the finished deals; kept until a deal ends or a double-dummy result comes in."""
+    """The rows of the finished deals; kept until a deal ends, a double-dummy result comes in or a seat changes.
+
+    Where someone sat in for a seat during the match, every row also names who played each seat in that deal
+    (``players``): the view's ``players`` name the seats' players now, and the newcomer did not play the deals
+    before his."""
     match = table.match
     assert match is not None
-    key = (match.deal_no, match.deal.phase is Phase.DONE, len(table.dd))
+    key = (match.deal_no, match.deal.phase is Phase.DONE, len(table.dd), table.seat_version)
     cached = table.view_cache.get("score_sheet")
     if cached is not None and cached[0] == key:
         rows: list[dict[str, Any]] = cached[1]
         return rows
     rows = []
     totals = [0] * table.rules.n_seats
+    takeovers = table.takeovers()
     for result in match.results():
         totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
-        rows.append({"deal_no": result.deal_no, "dealer": result.dealer, "chooser": result.chooser,
-                     "contract": str(result.contract), "tricks": list(result.tricks),
-                     "scores": list(result.scores), "totals": totals, "dd": table.dd.get(result.deal_no)})
+        row = {"deal_no": result.deal_no, "dealer": result.dealer, "chooser": result.chooser,
+               "contract": str(result.contract), "tricks": list(result.tricks),
+               "scores": list(result.scores), "totals": totals, "dd": table.dd.get(result.deal_no)}
+        if takeovers:
+            players = list(match.players)  # the names the match began with, as its record keeps them
+            for seat, since, name in takeovers:  # in the order they sat in: the last one in by this deal played it
+                if since <= result.deal_no:
+                    players[seat] = name
+            row["players"] = players
+        rows.append(row)
     table.view_cache["score_sheet"] = (key, rows)
     return rows
 

@@ -1454,6 +1454,17 @@ def sheet_text(view: dict[str, Any], names: Sequence[str], *, unicode: bool = Tr
     the columns in line, cut with ``…`` (``~`` when not *unicode*) past :data:`SHEET_NAME_CELLS` cells.  With
     four at the table the dealer, who sits the deal out (each row names its ``dealer``), shows ``-`` for the
     deal's score, as on the local sheet, never ``0``, which would read as a played deal that made its quota.
+    The chooser is the one who played the seat in that deal (a row's ``players``, where someone sat in for a
+    seat's player later in the match), and a line under the rows says who sat in from which deal.
+
+    >>> view = {"players": [{"name": "Ola"}, {"name": "Edyta", "since_deal": 2}, {"name": "Ela"}], "score_sheet": [
+    ...     {"deal_no": 1, "dealer": 2, "chooser": 1, "contract": "H", "tricks": [5, 4, 4], "scores": [-2, -1, 3],
+    ...      "totals": [-2, -1, 3], "players": ["Ola", "Bot 2", "Ela"]}]}
+    >>> print(sheet_text(view, ["Ola", "Edyta", "Ela"]))
+    deal  contract  chooser           Ola    Edyta      Ela
+       1  H         Bot 2           -2/-2    -1/-1    +3/+3
+    (each cell: the deal's score / the running total)
+    Edyta plays from deal 2: the earlier deals of that seat were played by others.
     """
     from rich.cells import cell_len
 
@@ -1469,9 +1480,16 @@ def sheet_text(view: dict[str, Any], names: Sequence[str], *, unicode: bool = Tr
         out = row.get("dealer") if len(row["scores"]) == 4 else None
         cells = "".join(f"{'-' if seat == out else signed(s)}/{signed(t)}".rjust(width + 2)
                         for seat, (s, t) in enumerate(zip(row["scores"], row["totals"], strict=True)))
-        chooser = fit_cells(str(names[row["chooser"]]), SHEET_NAME_CELLS, ellipsis=ellipsis)
+        played = row.get("players")  # who played each seat then, where someone has sat in for a seat's player since
+        played = played if isinstance(played, list) and len(played) == len(names) else names
+        chooser = fit_cells(str(played[row["chooser"]]), SHEET_NAME_CELLS, ellipsis=ellipsis)
         lines.append(f"{row['deal_no']:>4}  {row['contract']:<8}  {chooser}" + cells)
     lines.append("(each cell: the deal's score / the running total)")
+    for seat, player in enumerate(view.get("players") or []):
+        since = player.get("since_deal") if isinstance(player, dict) else None
+        if isinstance(since, int) and since > 1 and seat < len(names):
+            lines.append(f"{names[seat]} plays from deal {since}: the earlier deals of that seat were played by "
+                         "others.")
     grid = contracts_grid(view, names, unicode=unicode)
     return "\n".join(lines) if grid is None else grid + "\n\n" + "\n".join(lines)
 

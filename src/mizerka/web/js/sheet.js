@@ -175,11 +175,18 @@ export function renderScoreSheet(view, winners = null, { onReview = null, showTr
         h("span", { class: `goal ${avoid ? "avoid" : "take"}` }, t(avoid ? "table.avoid" : "table.take"))));
     const idle = sittingOut(row);
     const tricks = row.tricks.map((n, seat) => (n === null || n === undefined || seat === idle ? "–" : String(n)));
-    tr.title = `${isolated(names[row.chooser])} · ${t("sheet.tricks")}: ${tricks.join(" / ")}`;
+    // who played each seat in this deal: someone may have sat in for a seat's player since (row.players)
+    const played = Array.isArray(row.players) && row.players.length === names.length ? row.players : names;
+    tr.title = `${isolated(played[row.chooser])} · ${t("sheet.tricks")}: ${tricks.join(" / ")}`;
     if (showTricks) tr.append(h("td", { class: "num tricks-cell" }, tricks.join(" ")));
     row.scores.forEach((s, seat) => {
-      tr.append(s === null || s === undefined || seat === idle ? h("td", { class: "num out" }, "–")
-        : h("td", { class: `num ${s > 0 ? "plus" : s < 0 ? "minus" : ""}` }, signed(s)));
+      const cell = s === null || s === undefined || seat === idle ? h("td", { class: "num out" }, "–")
+        : h("td", { class: `num ${s > 0 ? "plus" : s < 0 ? "minus" : ""}` }, signed(s));
+      if (played[seat] !== names[seat]) { // an earlier player of the seat: his name on the cell, the cell set apart
+        cell.classList.add("earlier-player");
+        cell.title = t("sheet.playedBy", { name: isolated(played[seat]) });
+      }
+      tr.append(cell);
     });
     for (const s of row.totals) tr.append(h("td", { class: "num total" }, signed(s)));
     rows.append(tr);
