@@ -229,3 +229,36 @@ def test_render_seat_must_be_a_seat_number() -> None:
     env = mizerka_v0.env(render_mode="ansi", render_seat=np.int64(1))
     env.reset(seed=1)
     assert "hand" in env.render()
+
+
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+def test_max_cycles_truncates_the_episode_as_pettingzoo_counts_cycles() -> None:
+    """``pettingzoo.make(..., max_cycles=N)`` passes ``max_cycles`` to the environment (it used to fail with a
+    ``TypeError``): after N cycles of three steps every agent is truncated, not terminated, and leaves with a dead
+    step; a deal that ends first ends as always.  A ``max_cycles`` that is no whole number from 1 is refused."""
+    import pettingzoo
+
+    api_test(mizerka_v0.env(max_cycles=4), num_cycles=50)
+    env = pettingzoo.make("aec", "mizerka/mizerka-v0", max_cycles=4) if hasattr(pettingzoo, "make") \
+        else mizerka_v0.env(max_cycles=4)
+    env.reset(seed=3)
+    steps, ends = 0, {}
+    for agent in env.agent_iter():
+        obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            ends[agent] = (terminated, truncated)
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        steps += 1
+    assert steps == 12 and ends == dict.fromkeys(env.possible_agents, (False, True))
+    env.reset(seed=3)  # a new episode counts its cycles afresh
+    assert not any(env.truncations.values()) and env.agents == env.possible_agents
+
+    whole = mizerka_v0.env(max_cycles=1000)
+    _returns, deal_scores = _play_random(whole, 5)
+    assert len(deal_scores) == 1 and not any(whole.truncations.values())
+    for bad in (0, -3, 2.5, "10", True):
+        with pytest.raises(ValueError, match="max_cycles"):
+            mizerka_v0.env(max_cycles=bad)

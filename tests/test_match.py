@@ -194,6 +194,33 @@ def test_bad_match_setups() -> None:
         Match(decks=[[0] * 52])
 
 
+@pytest.mark.parametrize("players", [5, 3.0, {"a", "b", "c"}, iter(["a", "b", "c"])])
+def test_players_that_are_no_list_of_names_are_refused(players: object) -> None:
+    """Each used to fail with a ``TypeError`` (``'int' object is not iterable``), or was taken as it came."""
+    with pytest.raises(MatchError, match="players must be a list of 3 names"):
+        Match(players=players)  # type: ignore[arg-type]
+
+
+def test_names_that_are_not_text_are_refused() -> None:
+    """``[1, 2, 3]`` used to become the names "1", "2", "3" without a word."""
+    with pytest.raises(MatchError, match="a player's name is text, not 1"):
+        Match(players=[1, 2, 3])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("decks", [{}, {0: list(range(52))}, set(), frozenset()])
+def test_decks_in_no_order_are_refused(decks: object) -> None:
+    """A dict (its keys) or a set has no deal order; an empty dict used to pass for "no decks"."""
+    with pytest.raises(MatchError, match="decks must be a list of deck orders"):
+        Match(decks=decks)  # type: ignore[arg-type]
+
+
+def test_decks_that_cannot_be_iterated_are_refused() -> None:
+    """A 0-d NumPy array claims to be iterable, then raises ``TypeError``."""
+    np = pytest.importorskip("numpy", reason="NumPy (the rl and dev extras) makes the 0-d array")
+    with pytest.raises(MatchError, match="decks must be a list of deck orders"):
+        Match(decks=np.array(3.0))
+
+
 def test_pop_across_the_deal_boundary() -> None:
     match = Match(seed=12)
     rng = random.Random(12)

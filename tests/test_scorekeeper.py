@@ -278,6 +278,23 @@ def test_names_and_dealers_that_are_not_text_are_refused() -> None:
         ScoreKeeper.new(["A", "B", "C"], None)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("players", ["ABC", b"ABC", None, 3])
+def test_players_that_are_no_list_of_names_are_refused(players: object) -> None:
+    """"ABC" used to give the players A, B and C (``Match`` refuses it), and ``None`` a ``TypeError``."""
+    with pytest.raises(EntryError, match="give the players' names as a list"):
+        ScoreKeeper.new(players, 0)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("tricks", [None, 13, 4.5, b"4 4 5"])
+def test_tricks_that_are_no_text_nor_counts_are_refused(tricks: object) -> None:
+    """They used to fail with a ``TypeError`` (``len()`` of a number); nothing is entered."""
+    keeper = ScoreKeeper.new(["Ala", "Bolek", "Cezary"], 0)
+    keeper.enter_contract("H")
+    with pytest.raises(EntryError, match="give the tricks as text or as 3 counts"):
+        keeper.enter_tricks(tricks)  # type: ignore[arg-type]
+    assert keeper.deals[-1].tricks_won is None
+
+
 def test_an_export_may_not_overwrite_the_saved_match(tmp_path: Path) -> None:
     save = tmp_path / "m.mzn"
     for option in ("--export-csv", "--export-record"):

@@ -25,7 +25,8 @@ from __future__ import annotations
 import dataclasses
 import random
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
 from mizerka.deal import Action, Deal, IllegalActionError, LegalActions, Observation, Phase, check_deck
@@ -78,7 +79,8 @@ class Match:
         decks: deck orders to use, in deal order; later deals are shuffled from the seed.
 
     Raises:
-        MatchError: for a wrong number of names (or one text instead of a list of names), a seed that is not
+        MatchError: for a wrong number of names (or one text instead of a list of names, or a name that is
+            not text), a seed that is not
             an int, a bad first dealer (a bool is no seat) or a bad deck order.
     """
 
@@ -105,7 +107,12 @@ class Match:
             players = [f"P{i}" for i in range(n)]
         elif isinstance(players, (str, bytes)):  # "ABC" is a sequence of three one-letter names, but not meant so
             raise MatchError(f"players must be a list of {n} names, not the text {players!r}")
-        players = [str(p) for p in players]
+        elif not isinstance(players, Sequence):
+            raise MatchError(f"players must be a list of {n} names, not {players!r}")
+        wrong = [p for p in players if not isinstance(p, str)]
+        if wrong:
+            raise MatchError(f"a player's name is text, not {wrong[0]!r}")
+        players = list(players)
         if len(players) != n:
             raise MatchError(f"this variant seats {n} players, not {len(players)}")
         if len(set(players)) != n:
@@ -122,10 +129,13 @@ class Match:
         if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < n:
             raise MatchError(f"first dealer must be a seat 0-{n - 1}, not {first_dealer!r}")
         self.first_dealer = first_dealer
-        if decks is not None and (isinstance(decks, (str, bytes)) or not isinstance(decks, Iterable)):
+        if decks is not None and (isinstance(decks, (str, bytes, Mapping, AbstractSet))
+                                  or not isinstance(decks, Iterable)):  # a dict or a set has no deal order
             raise MatchError(f"decks must be a list of deck orders, not {decks!r}")
         try:
             self._given_decks = [check_deck(d) for d in decks] if decks is not None else []
+        except TypeError:  # an object that says it is iterable and is not (a 0-d NumPy array)
+            raise MatchError(f"decks must be a list of deck orders, not {decks!r}") from None
         except ValueError as error:
             raise MatchError(str(error)) from None
         self.decks: list[tuple[int, ...]] = []

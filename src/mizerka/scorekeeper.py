@@ -323,6 +323,9 @@ class ScoreKeeper:
         a dealer who sits out).
         """
         if not isinstance(text, str):
+            if isinstance(text, bytes) or not isinstance(text, Sequence):
+                raise EntryError(f"give the tricks as text or as {self.rules.n_seats} counts, one per seat, not "
+                                 f"{text!r}")
             order = self.tricks_order()
             if len(text) != self.rules.n_seats:
                 raise EntryError(f"give {self.rules.n_seats} trick counts, one per seat (got {len(text)})")
@@ -710,8 +713,11 @@ def check_names(players: Sequence[str]) -> list[str]:
     for a new match and for a resumed record alike.
 
     Raises:
-        EntryError: ``player N's name: …`` for the first name refused (N from 1).
+        EntryError: ``player N's name: …`` for the first name refused (N from 1), or for *players* that are no list
+            of names (one text, say).
     """
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):  # "ABC" is no list of three names
+        raise EntryError(f"give the players' names as a list, not {players!r}")
     names: list[str] = []
     for number, name in enumerate(players, 1):
         try:

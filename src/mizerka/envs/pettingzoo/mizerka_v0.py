@@ -82,10 +82,14 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         render_mode: ``"ansi"`` (:meth:`render` returns the text), ``"human"`` (the text is printed after every
             reset and step, and :meth:`render` prints it and returns ``None``) or ``None``.
         render_seat: whose hand :meth:`render` shows (default ``None``: public information only).
+        max_cycles: truncate the episode after this many cycles, a cycle being as many steps as there are agents
+            (three), as PettingZoo counts them (``pettingzoo.make(..., max_cycles=N)`` passes it); default ``None``:
+            never (a deal ends by itself within 56 steps, a match within 18 times that).
 
     Raises:
         RulesError: for an unknown variant, one that does not seat three, or one that is not zero-sum with 13 tricks.
-        ValueError: for an unknown mode, render mode or render seat.
+        ValueError: for an unknown mode, render mode or render seat, or a ``max_cycles`` that is not a whole number
+            from 1.
     """
 
     metadata: Final = {
@@ -101,9 +105,15 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         mode: Mode = "deal",
         render_mode: Literal["ansi", "human"] | None = None,
         render_seat: int | None = None,
+        max_cycles: int | None = None,
     ) -> None:
-        EzPickle.__init__(self, variant, mode, render_mode, render_seat)
+        EzPickle.__init__(self, variant, mode, render_mode, render_seat, max_cycles)
         super().__init__()
+        cycles = None if max_cycles is None else whole_number(max_cycles)
+        if max_cycles is not None and (cycles is None or cycles < 1):
+            raise ValueError(f"max_cycles must be a whole number from 1, or None, not {max_cycles!r}")
+        self.max_cycles = cycles
+        self._steps = 0  # steps of the episode so far, for max_cycles
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
         seat = None if render_seat is None else whole_number(render_seat)
@@ -175,6 +185,7 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.table.to_move]
+        self._steps = 0
         if self.render_mode == "human":
             self.render()
 
@@ -207,11 +218,15 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         if scores is not None:
             for a in self.agents:
                 self.infos[a] = {"deal_scores": list(scores)}
+        self._steps += 1
         if table.is_over():
             for a in self.agents:
                 self.terminations[a] = True
         else:
             self.agent_selection = self.possible_agents[table.to_move]
+            if self.max_cycles is not None and self._steps >= self.max_cycles * len(self.possible_agents):
+                for a in self.agents:
+                    self.truncations[a] = True
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
