@@ -216,3 +216,21 @@ def test_revision_0003_moves_an_old_style_id_to_its_own_key(database_url: str) -
         assert json.loads(event)["server"]["state"]["player"] == new
     finally:
         store.close()
+
+
+# -- the names at a table --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("first", "second"), [("Zo\u00eb", "Zoe\u0308"), ("\u00c1", "A\u0301"),
+                                               ("Ala", "\uff21\uff4c\uff41"), ("Ala", "ALA"), ("Ala Kot", "Ala  Kot")])
+def test_a_seats_name_that_reads_as_one_taken_gets_a_number(first: str, second: str) -> None:
+    """The table's names keep anyone from passing for another player (in the chat, the start's players, the match):
+    compared by case alone, "Zoe" and a combining diaeresis stood beside "Zoë" written as one character, shown the
+    same; names are now compared as profiles' are (name_key)."""
+    from mizerka.server.tables import SeatState, Table, TableSettings
+
+    table = Table.new("t", TableSettings(), [SeatState.human(), SeatState.human(), SeatState.bot("rules")], seed=1)
+    table.join(first, token_hash="a")
+    table.join(second, token_hash="b")
+    assert table.player_names()[:2] == [first, f"{second} (2)"]
+    assert table.match is not None and table.match.players[:2] == (first, f"{second} (2)")

@@ -12,6 +12,7 @@ import contextlib
 from typing import Any
 
 import httpx
+import pytest
 from server_helpers import WS, ThreadServer, play_until
 
 SHORT = "standard,contracts=NT+MZ"
@@ -219,3 +220,43 @@ def test_the_score_sheet_names_who_played_each_seat_in_each_deal() -> None:
     assert [row["players"] for row in view["score_sheet"]] == [
         ["Ala", "Bot 2", "Bot 3"], ["Ala", "Bot 2", "Bolek"], ["Ala", "Bot 2", "Bolek"], ["Ala", "Bot 2", "Celina"]]
     assert build_view(table, 0)["score_sheet"] == view["score_sheet"]  # public: the same for every recipient
+
+
+def test_a_profile_never_holds_two_hands_of_one_deal(server: ThreadServer) -> None:
+    """A profile that gave its seat up during a deal used to be seated at once at another seat of the same deal (a
+    bot's seat it took over): it then knew two hands of that deal, against a human at the table.  It may take its
+    own seat back (a join without a seat does so first), and another seat from the next deal only."""
+    key = httpx.post(server.url + "/api/players", json={"name": "Jola"}).json()["key"]
+    table = create(server, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}])
+    jola = join(server, table, player_key=key).json()
+    assert join(server, table, name="Bolek").status_code == 200  # the match begins: deal 1
+    assert httpx.post(f"{server.url}/api/tables/{table}/leave", json={"token": jola["token"]}).status_code == 200
+    before = info(server, table)["seats"]
+    hop = join(server, table, player_key=key, seat=2)
+    assert hop.status_code == 409 and hop.json()["error"] == "held_another_seat", hop.text
+    assert "seat 0 in this deal" in hop.json()["message"]
+    assert info(server, table)["seats"] == before  # nothing changed
+    back = join(server, table, player_key=key)  # no seat named: its own seat first, though seat 2 is free too
+    assert back.status_code == 200 and back.json()["seat"] == 0, back.text
+
+
+def test_a_profile_may_take_another_seat_from_the_next_deal() -> None:
+    """The rule is about one deal's cards: a profile that gave its seat up in deal 1 may sit in for a bot in deal 2;
+    a newcomer who took its old seat over meanwhile does not make it forget what it saw in deal 1."""
+    from mizerka.server.tables import SeatState, Table, TableError, TableSettings
+
+    table = Table.new("t", TableSettings(), [SeatState.human(), SeatState.bot("rules"), SeatState.bot("random")],
+                      seed=4)
+    table.join("Jola", token_hash="a", player="jola")
+    table.leave(0)
+    table.join("Edyta", token_hash="e", seat=0)  # someone takes Jola's old seat over, in deal 1
+    assert table.profile_seats_this_deal("jola") == {0}
+    with pytest.raises(TableError, match="played seat 0 in this deal"):
+        table.join("Jola", token_hash="b", seat=1, player="jola")
+    assert table.seats[1].kind == "bot" and table.seats[1].player is None
+    assert table.match is not None
+    while table.match.deal_no == 1:
+        table.act(table.match.to_move, table.match.deal.forced_action() or next(iter(table.match.legal_actions)))
+    assert table.profile_seats_this_deal("jola") == set()
+    seat, _ = table.join("Jola", token_hash="b", seat=1, player="jola")
+    assert seat == 1 and table.seats[1].player == "jola"

@@ -119,7 +119,7 @@ _HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 _STATUS = {"unknown_table": 404, "bad_token": 403, "spectators_off": 403, "seat_taken": 409, "table_full": 409,
            "match_over": 409, "not_over": 409, "internal": 503, "server_full": 503, "corrupt": 500, "bad_deal": 400,
            "unknown_deal": 404, "deal_not_over": 409, "not_revealed": 409, "bad_key": 403, "profile_needed": 403,
-           "already_seated": 409, "name_taken": 409, "unknown_player": 404, "seated": 409}
+           "already_seated": 409, "held_another_seat": 409, "name_taken": 409, "unknown_player": 404, "seated": 409}
 
 
 class _Model(BaseModel):

@@ -1234,7 +1234,7 @@ class Hub:
                     return await self.join(live.table.id, name, None, player_key)
                 except TableError as error:  # taken or begun since it was looked at (a join by its link)
                     if error.code not in ("table_full", "seat_taken", "match_over", "unknown_table",
-                                          "already_seated"):
+                                          "already_seated", "held_another_seat"):
                         raise
             live = await self.create_table(settings, [SeatState.human() for _ in range(rules.n_seats)])
             return await self._join_new(live, name, None, player_key)

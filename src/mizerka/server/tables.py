@@ -343,12 +343,24 @@ class Table:
 
     def player_names(self) -> list[str]:
         """Display names, made distinct as a match needs them, and so that nobody passes for another player (in the
-        chat, say): ignoring case, a later seat's name already taken gets a number."""
+        chat, say): a later seat's name that reads as one already taken gets a number.  Names are compared as
+        profiles' are (:func:`~mizerka.server.players.name_key`): ignoring case, spacing and the form of the
+        characters, so that "Zoë" written with a combining diaeresis, or "Ａｌａ" in full-width letters, does not
+        pass for "Zoë" or "Ala".
+
+        >>> table = Table.new("t4", TableSettings(), [SeatState.human(), SeatState.human(), SeatState.human()])
+        >>> for name, key in [("Zo\u00eb", "a"), ("Zoe\u0308", "b"), ("Ala", "c")]:
+        ...     _ = table.join(name, token_hash=key)
+        >>> print(ascii(table.player_names()))
+        ['Zo\\xeb', 'Zoe\\u0308 (2)', 'Ala']
+        """
+        from mizerka.server.players import name_key  # (players imports this module)
+
         names: list[str] = []
         for index, seat in enumerate(self.seats):
             base = seat.name if seat.name else f"Bot {index + 1}"
             name, k = base, 2
-            while name.casefold() in {taken.casefold() for taken in names}:
+            while name_key(name) in {name_key(taken) for taken in names}:
                 name, k = f"{base} ({k})", k + 1
             names.append(name)
         return names
@@ -411,6 +423,21 @@ class Table:
         return (self.status == "playing" and not self.settings.rated and state.bot_plays
                 and state.token_hash is None)
 
+    def profile_seats_this_deal(self, player: str) -> set[int]:
+        """The seats the profile *player* held during the current deal, so saw the cards of (read from the
+        journal's ``seat`` events of this deal: a seat it gave up, even one someone took over since, is there; one
+        it has held since an earlier deal with no event since is its own still, or was given up in an earlier
+        deal, whose cards are no longer in play)."""
+        if self.match is None:
+            return set()
+        seats: set[int] = set()
+        for event in reversed(self.events):
+            if event.deal_no != self.match.deal_no:
+                break
+            if event.kind == "seat" and event.server.get("state", {}).get("player") == player:
+                seats.add(int(event.public["seat"]))
+        return seats
+
     def takeovers(self) -> list[tuple[int, int, str]]:
         """Who took a seat over from the computer during the match, in the order they did: ``(seat, deal, name)``,
         *deal* being the first deal he played in it (read from the journal's ``seat`` events, so a seat taken over
@@ -442,7 +469,9 @@ class Table:
 
         Raises:
             TableError: ``bad_seat``, ``seat_taken``, ``table_full``, ``match_over``, ``profile_needed`` (a rated
-                table and no profile) or ``already_seated`` (the profile holds a seat here already).
+                table and no profile), ``already_seated`` (the profile holds a seat here already) or
+                ``held_another_seat`` (the profile gave up another seat during this deal, whose cards it has seen:
+                two hands of one deal are never one player's; a guest who leaves cannot be told from a newcomer).
         """
         if self.status in ("finished", "abandoned"):
             raise TableError("match_over", "the match at this table is over")
@@ -452,14 +481,20 @@ class Table:
                         None)
             if held is not None:
                 raise TableError("already_seated", f"this profile holds seat {held} at this table already")
+        played = self.profile_seats_this_deal(player) if player is not None else set()
         if seat is None:
             seat = next((i for i, s in enumerate(self.seats) if s.is_open), None)
-            if seat is None:
-                seat = next((i for i in range(len(self.seats)) if self.can_take_over(i)), None)
+            if seat is None:  # a seat to take over: first the one the profile played this deal, if it may
+                seat = next((i for i in sorted(played) + list(range(len(self.seats))) if self.can_take_over(i)),
+                            None)
             if seat is None:
                 raise TableError("table_full", "no human seat is free at this table")
         if not 0 <= seat < len(self.seats):
             raise TableError("bad_seat", f"seat must be 0-{len(self.seats) - 1}, not {seat}")
+        if played - {seat}:
+            raise TableError("held_another_seat", f"this profile played seat {min(played - {seat})} in this deal "
+                                                  "and has seen its cards: take that seat back, or another one from "
+                                                  "the next deal")
         state = self.seats[seat]
         if self.can_take_over(seat):
             state.kind = "human"  # for the rest of the match: the bot of its level stands in while he is away

@@ -736,6 +736,10 @@ class RemoteTable:
             return RemoteRefused(f"your profile already holds a seat at table {table!r}: use the same link from "
                                  "where you sat down (that browser or terminal holds the seat), or ask for "
                                  "another table's link", code)
+        if code == "held_another_seat":
+            return RemoteRefused(f"your profile played another seat of table {table!r} in this deal and has seen "
+                                 "its cards: take that seat back (its link, or no seat number), or another one from "
+                                 "the next deal", code)
         if code == "bad_name":
             detail = f" ({message})" if message else ""
             return RemoteRefused(f"the name does not belong to your player key's profile{detail}: leave out --name "
