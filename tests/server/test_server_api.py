@@ -213,3 +213,34 @@ def test_restart_replays_to_the_same_state(make_server: Any, spec: str) -> None:
     assert restored.match.history() == original.match.history()
     assert [s.to_json() for s in restored.seats] == [s.to_json() for s in original.seats]
     assert [e.render(0) for e in restored.events] == [e.render(0) for e in original.events]
+
+
+def test_head_and_the_api_root_and_unreadable_bodies_get_the_apis_answers(server: ThreadServer) -> None:
+    """Found by the session-30 audit: HEAD on a GET endpoint was "not found" (FastAPI's routes have no HEAD, and the
+    browser files' mount at "/" took it); ``/api`` itself answered in Starlette's shape; a body nested too deeply or
+    not UTF-8 was a bare 400 "There was an error parsing the body"; a join's seat 4 or more was 422 (a schema bound)
+    where seat 3 is ``bad_seat``."""
+    for path in ("/api/meta", "/api/tables", "/api/history", "/api/leaderboard"):
+        got, head = httpx.get(server.url + path), httpx.head(server.url + path)
+        assert (head.status_code, head.content) == (200, b""), path
+        assert head.headers["content-type"] == got.headers["content-type"], path
+    missing = httpx.head(server.url + "/api/tables/nope")
+    assert (missing.status_code, missing.content) == (404, b"")
+    root = httpx.get(server.url + "/api")
+    assert (root.status_code, root.json()["error"]) == (404, "not_found")
+
+    nested = '{"name": ' + "[" * 5000 + "]" * 5000 + "}"
+    utf8 = b'{"name": "Ala\xff"}'
+    for body, message in ((nested.encode(), "nested too deeply"), (utf8, "not UTF-8 text (byte 13)")):
+        for path in ("/api/tables", "/api/scorepad"):
+            response = httpx.post(server.url + path, content=body, headers={"content-type": "application/json"})
+            assert (response.status_code, response.json()["error"]) == (422, "bad_request"), (path, response.text)
+            assert message in response.json()["message"], response.text
+    assert httpx.get(server.url + "/api/tables").json() == []  # nothing was made
+
+    table = httpx.post(server.url + "/api/tables", json={}).json()["id"]
+    for seat in (3, 4, -1, 10**30):
+        response = httpx.post(f"{server.url}/api/tables/{table}/join", json={"name": "Ala", "seat": seat})
+        assert (response.status_code, response.json()["error"]) == (400, "bad_seat"), (seat, response.text)
+        assert len(response.json()["message"]) < 60
+    assert all(s["name"] is None for s in httpx.get(f"{server.url}/api/tables/{table}").json()["seats"])

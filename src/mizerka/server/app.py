@@ -79,6 +79,30 @@ class _BodyLimit:
         await self.app(scope, limited, send)
 
 
+class _HeadAsGet:
+    """ASGI middleware: a HEAD request under ``/api`` is answered as its GET would be, without the body.
+
+    FastAPI's routes, unlike Starlette's own, take no HEAD, and the browser files' mount at "/" then answered "not
+    found" for a path that exists.  (Adding HEAD to each route instead would put a second operation per GET in the
+    OpenAPI schema.)"""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] != "http" or scope["method"] != "HEAD" or not (path == "/api" or path.startswith("/api/")):
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":  # the length header stays the GET's, as HEAD means
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
+
+
 class _RequestLimit:
     """ASGI middleware: each client address may make ``request_rate`` requests under ``/api`` a second on average
     (``request_burst`` at once); one more is refused with 429 ``rate_limited`` and ``Retry-After``, before any
@@ -205,7 +229,7 @@ PlayerKey = Annotated[str, Field(min_length=1, max_length=128, description="The 
 
 class JoinRequest(_Model):
     name: SeatName | None = Field(None, description="Needed without a player key; with one, the profile's name.")
-    seat: Annotated[int | None, Field(ge=0, le=3)] = None
+    seat: int | None = Field(None, description="The seat to take; one the table has not is 400 bad_seat.")
     player_key: PlayerKey | None = None
 
     _name = field_validator("name")(_check_optional_seat_name)
@@ -605,6 +629,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     )
     app.state.hub = hub
     app.add_middleware(_BodyLimit)
+    app.add_middleware(_HeadAsGet)
     app.add_middleware(_RequestLimit, hub=hub)  # added last: the outermost, so a refusal costs the least
 
     @app.exception_handler(TableError)
@@ -613,17 +638,29 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, error: StarletteHTTPException) -> Response:
-        """Under ``/api`` every refusal has the API's shape (an unknown path, a wrong method, a body too large)."""
-        if not request.url.path.startswith("/api/") and error.status_code != 413:
+        """Under ``/api`` every refusal has the API's shape (an unknown path, a wrong method, a body too large).
+
+        FastAPI answers a body it could not parse other than as malformed JSON with a bare 400 ("There was an error
+        parsing the body"); the cause says which, and the answer is the API's 422 ``bad_request`` for a body that
+        does not fit."""
+        path = request.url.path
+        if path != "/api" and not path.startswith("/api/") and error.status_code != 413:
             return await http_exception_handler(request, error)
-        code = _HTTP_CODES.get(error.status_code, "bad_request")
-        if error.status_code == 404:
+        status = error.status_code
+        code = _HTTP_CODES.get(status, "bad_request")
+        if status == 404:
             message = "no such endpoint (see /api/docs)"
-        elif error.status_code == 405:
+        elif status == 405:
             message = f"method {request.method} is not allowed on this endpoint"
+        elif status == 400 and isinstance(error.__cause__, RecursionError):
+            status, message = 422, "body: the JSON is nested too deeply to be read"
+        elif status == 400 and isinstance(error.__cause__, UnicodeDecodeError):
+            status, message = 422, f"body: not UTF-8 text (byte {error.__cause__.start})"
+        elif status == 400 and error.__cause__ is not None:
+            status, message = 422, "body: the JSON cannot be read"
         else:
             message = str(error.detail)
-        response = _error(error.status_code, code, message)
+        response = _error(status, code, message)
         if error.headers:
             response.headers.update(error.headers)
         return response

@@ -490,7 +490,8 @@ class Table:
             if seat is None:
                 raise TableError("table_full", "no human seat is free at this table")
         if not 0 <= seat < len(self.seats):
-            raise TableError("bad_seat", f"seat must be 0-{len(self.seats) - 1}, not {seat}")
+            shown = str(seat) if abs(seat) < 10**12 else f"{str(seat)[:12]}…"  # not thousands of digits back
+            raise TableError("bad_seat", f"seat must be 0-{len(self.seats) - 1}, not {shown}")
         if played - {seat}:
             raise TableError("held_another_seat", f"this profile played seat {min(played - {seat})} in this deal "
                                                   "and has seen its cards: take that seat back, or another one from "
