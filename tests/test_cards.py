@@ -19,6 +19,7 @@ from mizerka.cards import (
     Suit,
     parse_cards,
 )
+from mizerka.rules import Contract
 
 masks = st.integers(min_value=0, max_value=ALL_CARDS_MASK)
 
@@ -231,3 +232,18 @@ def test_card_and_cardset_reject_other_types(value: object) -> None:
         CardSet([value])  # type: ignore[list-item]
     with pytest.raises(CardParseError, match="from_str"):
         CardSet("AS")
+
+
+@pytest.mark.parametrize("parse", [Card.from_str, CardSet.from_str, Suit.from_str, Rank.from_str, Contract.from_str])
+def test_a_huge_bad_text_is_quoted_cut_short(parse: object) -> None:
+    """A line of a megabyte piped into the line game used to come back in every message that quoted it (four times
+    over, some 4 MB); the message now quotes its first 40 characters and says how long it was."""
+    with pytest.raises(ValueError) as error:
+        parse("x" * 1_000_000)  # type: ignore[operator]
+    message = str(error.value)
+    assert len(message) < 200 and "(1000000 characters)" in message, message[:300]
+
+
+def test_a_short_bad_text_is_quoted_whole() -> None:
+    with pytest.raises(ValueError, match=r"invalid card 'XS' in 'AS XS'"):
+        CardSet.from_str("AS XS")

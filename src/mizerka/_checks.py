@@ -2,13 +2,15 @@
 
 >>> whole_number(3), whole_number(True), whole_number(3.0), whole_number("3")
 (3, None, None, None)
+>>> shown("AS"), shown("x" * 50)
+("'AS'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'… (50 characters)")
 """
 
 from __future__ import annotations
 
 import operator
 
-__all__ = ["whole_number"]
+__all__ = ["shown", "whole_number"]
 
 
 def whole_number(value: object) -> int | None:
@@ -24,3 +26,17 @@ def whole_number(value: object) -> int | None:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         return None
+
+
+SHOWN_CHARS = 40
+"""How much of a bad value an error message quotes."""
+
+
+def shown(value: object, limit: int = SHOWN_CHARS) -> str:
+    """*value* as an error message quotes it (its ``repr``), cut short past *limit* characters: a message names the
+    bad input, but a line of a megabyte typed or piped in is not echoed back whole (it was, once per message that
+    wrapped another).  Short values read as ``repr`` gives them, so a message about ``'XS'`` is unchanged."""
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}… ({len(value)} characters)"
+    text = repr(value)
+    return text if len(text) <= limit + 2 else text[:limit] + "…"

@@ -31,6 +31,8 @@ import enum
 from collections.abc import Iterable, Iterator
 from typing import Final, SupportsIndex
 
+from mizerka._checks import shown
+
 __all__ = [
     "ALL_CARDS_MASK",
     "CARDS",
@@ -58,7 +60,7 @@ def _check_index(what: str, value: object, size: int) -> None:
         CardParseError: naming *what* and the value.
     """
     if type(value) is bool or not isinstance(value, int) or not 0 <= value < size:
-        raise CardParseError(f"invalid {what}: {value!r} (expected an int 0-{size - 1})")
+        raise CardParseError(f"invalid {what}: {shown(value)} (expected an int 0-{size - 1})")
 
 
 class Suit(enum.IntEnum):
@@ -96,12 +98,12 @@ class Suit(enum.IntEnum):
             CardParseError: if *text* names no suit.
         """
         if not isinstance(text, str):
-            raise CardParseError(f"invalid suit: {text!r} (expected text)")
+            raise CardParseError(f"invalid suit: {shown(text)} (expected text)")
         key = text.strip().replace("\ufe0f", "").lower()
         try:
             return _SUIT_BY_TEXT[key]
         except KeyError:
-            raise CardParseError(f"invalid suit: {text!r} (expected one of C D H S or ♣ ♦ ♥ ♠)") from None
+            raise CardParseError(f"invalid suit: {shown(text)} (expected one of C D H S or ♣ ♦ ♥ ♠)") from None
 
 
 class Rank(enum.IntEnum):
@@ -143,12 +145,12 @@ class Rank(enum.IntEnum):
             CardParseError: if *text* names no rank.
         """
         if not isinstance(text, str):
-            raise CardParseError(f"invalid rank: {text!r} (expected text)")
+            raise CardParseError(f"invalid rank: {shown(text)} (expected text)")
         key = text.strip().upper()
         try:
             return _RANK_BY_TEXT[key]
         except KeyError:
-            raise CardParseError(f"invalid rank: {text!r} (expected one of 2-9, T or 10, J, Q, K, A)") from None
+            raise CardParseError(f"invalid rank: {shown(text)} (expected one of 2-9, T or 10, J, Q, K, A)") from None
 
 
 _SUIT_BY_TEXT: Final[dict[str, Suit]] = {}
@@ -180,15 +182,15 @@ class Card(int):
 
     def __new__(cls, value: SupportsIndex) -> Card:
         if isinstance(value, str):
-            raise CardParseError(f"invalid card index: {value!r} (an int 0-51; Card.from_str reads text)")
+            raise CardParseError(f"invalid card index: {shown(value)} (an int 0-51; Card.from_str reads text)")
         if type(value) is bool:  # True == 1, but a flag is no card
-            raise CardParseError(f"invalid card index: {value!r} (expected an int 0-51, not a bool)")
+            raise CardParseError(f"invalid card index: {shown(value)} (expected an int 0-51, not a bool)")
         try:
             index = value.__index__()
         except AttributeError:
-            raise CardParseError(f"invalid card index: {value!r} (expected an int 0-51)") from None
+            raise CardParseError(f"invalid card index: {shown(value)} (expected an int 0-51)") from None
         if not 0 <= index < 52:
-            raise CardParseError(f"invalid card index: {index!r} (expected 0-51)")
+            raise CardParseError(f"invalid card index: {shown(index)} (expected 0-51)")
         return super().__new__(cls, index)
 
     @classmethod
@@ -227,11 +229,11 @@ class Card(int):
             CardParseError: if *text* is not exactly one card; the message quotes it.
         """
         if not isinstance(text, str):
-            raise CardParseError(f"invalid card: {text!r} (expected text like 'AS')")
+            raise CardParseError(f"invalid card: {shown(text)} (expected text like 'AS')")
         key = text.strip().replace("\ufe0f", "").upper()
         card = _CARD_BY_TEXT.get(key)
         if card is None:
-            raise CardParseError(f"invalid card: {text!r} (expected a rank and a suit, like 'AS', '10♥' or 'T♥')")
+            raise CardParseError(f"invalid card: {shown(text)} (expected a rank and a suit, like 'AS', '10♥' or 'T♥')")
         return card
 
     def unicode(self) -> str:
@@ -275,14 +277,14 @@ def parse_cards(text: str) -> list[Card]:
         CardParseError: naming the first token that is not a card.
     """
     if not isinstance(text, str):
-        raise CardParseError(f"invalid cards: {text!r} (expected text like 'AS KH')")
+        raise CardParseError(f"invalid cards: {shown(text)} (expected text like 'AS KH')")
     tokens = text.replace(",", " ").split()
     cards: list[Card] = []
     for token in tokens:
         try:
             cards.append(Card.from_str(token))
         except CardParseError:
-            raise CardParseError(f"invalid card {token!r} in {text!r}") from None
+            raise CardParseError(f"invalid card {shown(token)} in {shown(text)}") from None
     return cards
 
 
@@ -301,7 +303,7 @@ def mask_indices(mask: int) -> list[int]:
         indices.append(low.bit_length() - 1)
         mask ^= low
     if mask:  # checked after the loop, so a valid mask pays nothing for it
-        raise CardParseError(f"invalid card mask: {mask!r} (expected a non-negative int)")
+        raise CardParseError(f"invalid card mask: {shown(mask)} (expected a non-negative int)")
     return indices
 
 
@@ -337,23 +339,23 @@ class CardSet:
         """
         if isinstance(cards, int):
             if type(cards) is bool:
-                raise CardParseError(f"invalid cards: {cards!r} (a 52-bit mask or card ints, not a bool)")
+                raise CardParseError(f"invalid cards: {shown(cards)} (a 52-bit mask or card ints, not a bool)")
             mask = int(cards)
             if mask & ~ALL_CARDS_MASK:
-                raise CardParseError(f"invalid card mask: {cards!r} (expected a 52-bit mask)")
+                raise CardParseError(f"invalid card mask: {shown(cards)} (expected a 52-bit mask)")
         else:
             if isinstance(cards, str):
-                raise CardParseError(f"invalid cards: {cards!r} (ints 0-51; CardSet.from_str reads text)")
+                raise CardParseError(f"invalid cards: {shown(cards)} (ints 0-51; CardSet.from_str reads text)")
             mask = 0
             try:
                 for card in cards:
                     try:
                         index = card.__index__()
                     except AttributeError:
-                        raise CardParseError(f"invalid card index: {card!r} (expected an int 0-51)") from None
+                        raise CardParseError(f"invalid card index: {shown(card)} (expected an int 0-51)") from None
                     if not 1 < index < 52 and (not 0 <= index < 52 or card is True or card is False):
                         # a bool is a flag, not card 0 or 1 (asked only of indices 0 and 1: they cost nothing more)
-                        raise CardParseError(f"invalid card index: {card!r} (expected an int 0-51)")
+                        raise CardParseError(f"invalid card index: {shown(card)} (expected an int 0-51)")
                     mask |= 1 << index
             except TypeError:  # not iterable (None, 3.0), or an element whose __index__ refuses
                 raise CardParseError(
@@ -383,20 +385,20 @@ class CardSet:
             CardParseError: quoting the input and the bad part.
         """
         if not isinstance(text, str):
-            raise CardParseError(f"invalid cards: {text!r} (expected text like 'AS KH' or 'S:AK H:-')")
+            raise CardParseError(f"invalid cards: {shown(text)} (expected text like 'AS KH' or 'S:AK H:-')")
         mask = 0
         if ":" in text:
             seen_suits: set[Suit] = set()
             for group in text.split():
                 suit_text, sep, ranks = group.partition(":")
                 if not sep:
-                    raise CardParseError(f"invalid suit group {group!r} in {text!r} (expected like 'S:AKQ')")
+                    raise CardParseError(f"invalid suit group {shown(group)} in {shown(text)} (expected like 'S:AKQ')")
                 try:
                     suit = Suit.from_str(suit_text)
                 except CardParseError:
-                    raise CardParseError(f"invalid suit {suit_text!r} in {text!r}") from None
+                    raise CardParseError(f"invalid suit {shown(suit_text)} in {shown(text)}") from None
                 if suit in seen_suits:
-                    raise CardParseError(f"suit {suit.letter} given twice in {text!r}")
+                    raise CardParseError(f"suit {suit.letter} given twice in {shown(text)}")
                 seen_suits.add(suit)
                 if ranks in ("-", ""):
                     continue
@@ -406,17 +408,17 @@ class CardSet:
                     try:
                         rank = Rank.from_str(ranks[i : i + step])
                     except CardParseError:
-                        raise CardParseError(f"invalid rank {ranks[i : i + step]!r} in {text!r}") from None
+                        raise CardParseError(f"invalid rank {ranks[i : i + step]!r} in {shown(text)}") from None
                     bit = 1 << (13 * suit + rank)
                     if mask & bit:
-                        raise CardParseError(f"duplicate card {CARDS[13 * suit + rank]} in {text!r}")
+                        raise CardParseError(f"duplicate card {CARDS[13 * suit + rank]} in {shown(text)}")
                     mask |= bit
                     i += step
             return cls(mask)
         for card in parse_cards(text):
             bit = 1 << card
             if mask & bit:
-                raise CardParseError(f"duplicate card {card} in {text!r}")
+                raise CardParseError(f"duplicate card {card} in {shown(text)}")
             mask |= bit
         return cls(mask)
 

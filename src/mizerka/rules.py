@@ -21,7 +21,7 @@ import enum
 import warnings
 from typing import Final
 
-from mizerka._checks import whole_number
+from mizerka._checks import shown, whole_number
 from mizerka.cards import Suit
 
 __all__ = [
@@ -100,13 +100,13 @@ class Contract(enum.IntEnum):
             RulesError: if *text* names no contract; the message quotes it.
         """
         if not isinstance(text, str):
-            raise RulesError(f"invalid contract: {text!r} (expected text like 'NT')")
+            raise RulesError(f"invalid contract: {shown(text)} (expected text like 'NT')")
         key = text.strip().replace("\ufe0f", "").lower().replace("_", "-").replace(" ", "-")
         try:
             return _CONTRACT_BY_TEXT[key]
         except KeyError:
             raise RulesError(
-                f"invalid contract: {text!r} (expected one of C, D, H, S, NT, MZ or a suit symbol)"
+                f"invalid contract: {shown(text)} (expected one of C, D, H, S, NT, MZ or a suit symbol)"
             ) from None
 
 
@@ -373,7 +373,7 @@ def _contract_arg(value: object) -> Contract:
         RulesError: for anything else, such as text (use :meth:`Contract.from_str`) or a bool.
     """
     if type(value) is bool or not isinstance(value, int) or not 0 <= value <= 5:
-        raise RulesError(f"invalid contract: {value!r} (expected a Contract, see Contract.from_str)")
+        raise RulesError(f"invalid contract: {shown(value)} (expected a Contract, see Contract.from_str)")
     return Contract(value)
 
 
