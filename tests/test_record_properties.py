@@ -8,10 +8,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mizerka import Match, get_variant
-from mizerka.record import MatchRecord, new_salt, read, read_json, read_text
+from mizerka.record import MatchRecord, RecordError, check_name, name_key, new_salt, read, read_json, read_text
 from test_record import play_random
 
 VARIANT_NAMES = ["standard", "no-exchange", "four-players", "seed002-literal", "standard,contracts=NT+MZ"]
+
+
+def _recordable(name: str) -> bool:
+    """Whether a record may hold *name* as a player's (:func:`mizerka.record.check_name`)."""
+    try:
+        check_name(name)
+    except RecordError:
+        return False
+    return True
 
 
 @st.composite
@@ -24,8 +33,8 @@ def records(draw: st.DrawFn) -> tuple[Match, MatchRecord]:
     rng = random.Random(seed)
     per_deal = rules.n_tricks * 3 + 4
     n_actions = draw(st.one_of(st.none(), st.integers(0, per_deal * 3)))
-    names = draw(st.lists(st.text(min_size=1, max_size=12).filter(lambda s: s.isprintable() and s.strip()),
-                          min_size=rules.n_seats, max_size=rules.n_seats, unique=True))
+    names = draw(st.lists(st.text(min_size=1, max_size=12).filter(_recordable),
+                          min_size=rules.n_seats, max_size=rules.n_seats, unique_by=name_key))
     match = play_random(Match(rules, seed=seed, players=names), rng, n_actions)
     salted = draw(st.booleans())
     salts = [new_salt(rng) for _ in match.decks] if salted else None

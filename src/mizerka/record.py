@@ -89,9 +89,11 @@ __all__ = [
     "RecordError",
     "RecordSyntaxError",
     "char_name",
+    "check_name",
     "commit",
     "deck_text",
     "from_dict",
+    "name_key",
     "new_salt",
     "read",
     "read_json",
@@ -128,7 +130,25 @@ they reorder the text around them, so a name holding one can display as another 
 right-to-left override, shows as ``mizerka``).  The server and the score keeper refuse them in names too, as
 characters that are not printable (:meth:`str.isprintable`); this module is standard-library only and imports
 neither, so the set is spelt out here."""
+_BLANKS: Final = frozenset({"\u115f", "\u1160", "\u2800", "\u3164", "\uffa0"})
+"""Letters and symbols that draw as blank space (the Hangul fillers, the empty braille pattern): a name of them
+would show as nothing."""
+_DEFAULT_IGNORABLE: Final = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
+    (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)
+"""Unicode's ``Default_Ignorable_Code_Point`` property (Unicode 14, Python 3.11's :mod:`unicodedata`, which lacks the
+property), as inclusive ranges: characters a renderer shows as nothing, such as the soft hyphen U+00AD, the zero-width
+space U+200B, the word joiner U+2060, the variation selectors and the combining grapheme joiner.  The server's chat
+and seat names refuse the same set (``mizerka.server.chat.DEFAULT_IGNORABLE``); this module is standard-library only,
+so it is spelt out here too."""
+_EMOJI_SELECTORS: Final = frozenset("\ufe0e\ufe0f")
+"""The text and emoji presentation selectors: after a symbol (``"❤\\ufe0f"``, as phone keyboards write it) they
+choose how it is drawn, and a name may hold them there; anywhere else they are invisible."""
 _INT: Final = re.compile(r"[+-]?[0-9]{1,6}")  # ASCII digits only: \d would also take other scripts' digits
+_QUOTE_CHARS: Final = 40
+"""How much of an over-long value a message quotes (then "…"): a message names the value, it does not repeat it."""
 
 
 # -- errors ---------------------------------------------------------------------------------------
@@ -630,10 +650,10 @@ def _check_text(what: str, value: object, line_no: int | None = None) -> str:
         raise refuse(f"{what} must be text, not {type(value).__name__}")
     rule = "must be one line of at most 1000 characters without control characters"
     if len(value) > 1000:
-        raise refuse(f"{what} {value[:40]!r} {rule}, not {len(value)} characters")
+        raise refuse(f"{what} {_short(value)} {rule}, not {len(value)} characters")
     for ch in value:
         if ord(ch) < 32 or 127 <= ord(ch) < 160 or ch in _LINE_BREAKS:
-            raise refuse(f"{what} {value[:40]!r} {rule}, but it holds {char_name(ch)}")
+            raise refuse(f"{what} {_short(value)} {rule}, but it holds {char_name(ch)}")
     _check_bidi(what, value, line_no)
     return value
 
@@ -642,11 +662,96 @@ def _check_bidi(what: str, value: str, line_no: int | None = None, deal_no: int 
     """Refuse a bidirectional control character in *value* (see :data:`BIDI_CONTROLS`)."""
     for ch in value:
         if ch in BIDI_CONTROLS:
-            reason = (f"{what} {value[:40]!r} holds the bidirectional control character {char_name(ch)}, "
+            reason = (f"{what} {_short(value)} holds the bidirectional control character {char_name(ch)}, "
                       f"which can make it display as other text")
             if line_no is None:
                 raise RecordError(reason, deal_no=deal_no)
             raise RecordSyntaxError(reason, line_no=line_no, deal_no=deal_no)
+
+
+def check_name(name: object, what: str = "the name", line_no: int | None = None) -> str:
+    """*name* if a record may hold it as a player's name, else a :class:`RecordError` naming *what* and the problem
+    (a :class:`RecordSyntaxError` with the line, when the text form gives one).
+
+    A name is text like every value a record holds (one line of at most 1000 characters, no control character, no
+    bidirectional control: :data:`BIDI_CONTROLS`), and it must also show what it is, since the record, the score
+    sheet and the replay tell the players apart by their names alone.  So it may not hold:
+
+    * a character that draws nothing: a default-ignorable code point (a zero-width space U+200B, a word joiner
+      U+2060, a soft hyphen U+00AD, a variation selector, …; only U+FE0E and U+FE0F right after a symbol, as in
+      ``"❤\\ufe0f"``, choose how that symbol is drawn and may stay), any other format character (category Cf), a
+      blank filler such as U+3164, or a lone surrogate, which no file can hold;
+    * a combining mark first (``"\\u0301"``): it has no letter to sit on and draws on whatever comes before.
+
+    Letters of any script, accents on them, emoji and spaces are fine.  Whether two names can be told apart is the
+    record's check (:func:`name_key`), not this one's: a name that differs from another only by a space at an end,
+    which is not seen, has the other's key and is refused as the same name.  The same rule applies however a name
+    comes in: a record read from a file, one built from a match, and ``mizerka play --name`` before a match is
+    recorded.
+
+    >>> check_name("Łukasz Ǆ 王 😀")
+    'Łukasz Ǆ 王 😀'
+    >>> check_name("Ala\\u200b")
+    Traceback (most recent call last):
+    ...
+    mizerka.record.RecordError: the name 'Ala\\u200b' holds the invisible character U+200B (ZERO WIDTH SPACE), ...
+    >>> check_name("\\u0301", "player 2's name")
+    Traceback (most recent call last):
+    ...
+    mizerka.record.RecordError: player 2's name '\\u0301' begins with the combining mark U+0301 (COMBINING ACUTE ...
+    """
+    def refuse(reason: str) -> RecordError:
+        return RecordSyntaxError(reason, line_no=line_no) if line_no is not None else RecordError(reason)
+
+    text = _check_text(what, name, line_no)
+    if not text.strip():
+        raise refuse(f"{what} is empty" if not text else f"{what} {_short(text)} has no visible character")
+    for i, ch in enumerate(text):
+        if ch in _EMOJI_SELECTORS and i > 0 and unicodedata.category(text[i - 1]).startswith("S"):
+            continue
+        category = unicodedata.category(ch)
+        if category == "Cs":
+            raise refuse(f"{what} {_short(text)} holds {char_name(ch)}, half of a surrogate pair, which is no "
+                         "character and cannot be written as UTF-8")
+        if ch in _BLANKS or category == "Cf" or any(low <= ord(ch) <= high for low, high in _DEFAULT_IGNORABLE):
+            raise refuse(f"{what} {_short(text)} holds the invisible character {char_name(ch)}, with which it "
+                         "can pass for another name (or for none); a player's name must show what it is")
+    if unicodedata.category(text[0]).startswith("M"):
+        raise refuse(f"{what} {_short(text)} begins with the combining mark {char_name(text[0])}, which has no "
+                     "letter to sit on")
+    return text
+
+
+def name_key(name: str) -> str:
+    """The form under which two players' names are one name: NFKC-normalised, case-folded, runs of spaces made one
+    space, and again until nothing changes (one round is not always its own key: ``"ß"`` folds to ``"ss"``).  A
+    record refuses two players whose names have the same key ("Ala" and "ALA", "Ala" and the full-width "Ａｌａ"):
+    they cannot be told apart on a score sheet, nor when a score keeper names a player.  It is the server's key for
+    a table's names and profiles (``mizerka.server.players.name_key``).
+
+    >>> name_key("ＡＬＡ  Kot") == name_key("ala kot") == "ala kot"
+    True
+    """
+    key = name
+    while (again := " ".join(unicodedata.normalize("NFKC", key).casefold().split())) != key:
+        key = again
+    return key
+
+
+def _short(value: str) -> str:
+    """*value* as a message quotes it: ``repr``, cut after :data:`_QUOTE_CHARS` characters with "…" when longer.
+
+    >>> _short("Ala"), _short("x" * 50)
+    ("'Ala'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'…")
+    """
+    return repr(value) if len(value) <= _QUOTE_CHARS else repr(value[:_QUOTE_CHARS]) + "…"
+
+
+def _shown(value: object) -> str:
+    """Any value as a message shows it: its ``repr``, cut after 60 characters with "…" when longer (a JSON record's
+    field may hold a list or a text of any length)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "…"
 
 
 def char_name(ch: str) -> str:
@@ -675,11 +780,19 @@ def _validate(record: MatchRecord) -> tuple[DealRecord, ...]:
     n = rules.n_seats
     if len(record.players) != n:
         raise RecordError(f"variant {rules.name!r} seats {n} players, not {len(record.players)}")
+    seats_by_key: dict[str, int] = {}
     for seat, name in enumerate(record.players):
-        if not _check_text(f"player {seat}'s name", name).strip():
-            raise RecordError(f"player {seat}'s name is empty")
-    if len(set(record.players)) != n:
-        raise RecordError(f"player names must differ: {list(record.players)}")
+        key = name_key(check_name(name, f"player {seat}'s name"))
+        if key in seats_by_key:
+            other = seats_by_key[key]
+            if record.players[other] == name:
+                raise RecordError(f"player names must differ: players {other} and {seat} are both {_short(name)}")
+            raise RecordError(
+                f"player names must differ: player {other}'s name {_short(record.players[other])} and player "
+                f"{seat}'s name {_short(name)} differ only in case, spacing or the Unicode form of their "
+                "characters, so they cannot be told apart"
+            )
+        seats_by_key[key] = seat
     for name, value in record.tags.items():
         if not isinstance(name, str) or not _TAG_NAME.fullmatch(name) or name in RESERVED_TAGS:
             raise RecordError(f"invalid tag name {name!r}")
@@ -707,6 +820,12 @@ def _validate(record: MatchRecord) -> tuple[DealRecord, ...]:
 
 def _check_deal_shape(deal: DealRecord, number: int, record: MatchRecord) -> None:
     n = record.rules.n_seats
+    for what, value in (("deal number", deal.number), ("dealer", deal.dealer)):
+        if not isinstance(value, int) or isinstance(value, bool):  # 1.0 == 1, but a seat or a number is whole
+            raise RecordError(f"the {what} must be a whole number, not {_shown(value)}", deal_no=number)
+    if deal.leaders is not None and not all(isinstance(v, int) and not isinstance(v, bool) for v in deal.leaders):
+        raise RecordError(f"the trick leaders must be seats (whole numbers), not {_shown(deal.leaders)}",
+                          deal_no=number)
     if deal.number != number:
         raise RecordError(f"deal number {deal.number!r} where deal {number} was expected", deal_no=number)
     dealer = (record.first_dealer + number - 1) % n
@@ -839,6 +958,9 @@ def _replay(record: MatchRecord, seed: int | None) -> Match:
             act(Exchange(discards))
         leaders: list[int] = []
         for t, cards in enumerate(drec.tricks, start=1):
+            if t > record.rules.n_tricks:  # else the engine's word for it: a card in the next deal's choose phase
+                raise RecordError(f"a deal has {record.rules.n_tricks} tricks, so trick {t} is one too many",
+                                  deal_no=number, trick_no=t)
             if not isinstance(cards, tuple) or not 1 <= len(cards) <= 3 or (len(cards) < 3 and t < len(drec.tricks)):
                 raise RecordError(f"a trick has three cards, not {cards!r}", deal_no=number, trick_no=t)
             if deal.phase is Phase.PLAY and not deal.trick:
@@ -880,7 +1002,8 @@ def _ints(text: str, what: str, line_no: int, deal_no: int | None) -> tuple[int,
     return tuple(_int(part, what, line_no, deal_no) for part in text.split())
 
 
-def _card_list(text: str, line_no: int, deal_no: int | None, trick_no: int | None = None) -> list[Card]:
+def _card_list(text: str, line_no: int | None, deal_no: int | None, trick_no: int | None = None) -> list[Card]:
+    """The cards of *text*, or a :class:`RecordSyntaxError` at *line_no* (``None`` in JSON, which has no lines)."""
     try:
         return parse_cards(text)
     except CardParseError as error:
@@ -999,7 +1122,7 @@ def _build_from_text(header: dict[str, tuple[str, int]], text_deals: list[_TextD
         entry = header.pop(f"Player{seat}", None)
         if entry is None:
             raise RecordSyntaxError(f"no Player{seat} tag")
-        players.append(_check_text(f"player {seat}'s name (tag Player{seat})", *entry))
+        players.append(check_name(entry[0], f"player {seat}'s name (tag Player{seat})", entry[1]))
     for seat in range(n, 4):
         if f"Player{seat}" in header:
             raise RecordSyntaxError(f"Player{seat} tag in a {n}-player variant", line_no=header[f"Player{seat}"][1])
@@ -1215,9 +1338,11 @@ def from_dict(data: object) -> MatchRecord:
             raise RecordSyntaxError(_NO_RESULT)
     else:
         if not isinstance(result, list) or not record.is_over():
-            raise RecordSyntaxError(f"a result {result!r} for a match that is not over, or not a list of totals")
-        if tuple(result) != record.totals or any(isinstance(r, bool) for r in result):
-            raise RecordError(f"the result says {result!r}, but the deals add up to {list(record.totals)}")
+            raise RecordSyntaxError(f"a result {_shown(result)} for a match that is not over, or not a list of totals")
+        if not all(isinstance(r, int) and not isinstance(r, bool) for r in result):  # 10.0 == 10, True == 1
+            raise RecordSyntaxError(f"the result's totals must be whole numbers, not {_shown(result)}")
+        if tuple(result) != record.totals:
+            raise RecordError(f"the result says {_shown(result)}, but the deals add up to {list(record.totals)}")
     return record
 
 
@@ -1236,7 +1361,7 @@ def _deal_from_json(raw: object, number: int) -> DealRecord:
     def cards(text: object, trick_no: int | None = None) -> list[Card]:
         if not isinstance(text, str):
             raise RecordSyntaxError(f"cards must be text, not {text!r}", deal_no=number, trick_no=trick_no)
-        return [] if text.strip() == "-" else _card_list(text, 0, number, trick_no)
+        return [] if text.strip() == "-" else _card_list(text, None, number, trick_no)
 
     deck_field = _field(raw, "deck", str, where, optional=True, deal_no=number)
     deck = tuple(cards(deck_field)) if deck_field is not None else None

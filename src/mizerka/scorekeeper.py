@@ -311,6 +311,10 @@ class ScoreKeeper:
     def _trick_count(self, seat: int, token: str) -> int:
         if not _is_int(token):
             raise EntryError(f"{token!r} is not a number of tricks (for {self.players[seat]})")
+        digits = token.lstrip("+-").lstrip("0") or "0"
+        if len(digits) > 6:  # no need to read it (int() refuses more than 4300 digits): it is far too many
+            shown = token if len(token) <= 20 else f"{token[:20]}…"
+            raise EntryError(f"{self.players[seat]} cannot take {shown} tricks (0 to {self.rules.n_tricks})")
         value = int(token)
         if not 0 <= value <= self.rules.n_tricks:
             raise EntryError(f"{self.players[seat]} cannot take {value} tricks (0 to {self.rules.n_tricks})")
@@ -416,7 +420,13 @@ def _signed(value: int) -> str:
 
 
 def _is_int(token: str) -> bool:
-    return re.fullmatch(r"[+-]?[0-9]{1,6}", token) is not None  # ASCII digits, as every number the project reads
+    """Whether *token* is a whole number in ASCII digits, as every number the project reads, of any length: a huge
+    count is still a number (of too many tricks), not a word that names nobody.
+
+    >>> _is_int("7"), _is_int("-1"), _is_int("9" * 30), _is_int("٣"), _is_int("7a")
+    (True, True, True, False, False)
+    """
+    return re.fullmatch(r"[+-]?[0-9]+", token) is not None
 
 
 _PAIR_SEPARATORS = ",;"

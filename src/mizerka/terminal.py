@@ -32,7 +32,7 @@ import secrets
 import shlex
 import sys
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import click
@@ -128,6 +128,38 @@ def refusal_text(obs: Observation, card: Card, *, playable: bool = True, unicode
             return f"{name} cannot be played: follow suit ({suit} were led)"
         return f"{name} cannot be played: you must trump ({suit})"
     return f"{name} cannot be played now"
+
+
+QUOTE_CHARS = 40
+"""How much of an answer a refusal quotes: its first 40 characters, then "…" (as a record's messages quote a value)."""
+
+MAX_ANSWER_CHARS = 200
+"""The longest answer given to the engine: no card, contract, discards or command is near it (five discards,
+``10♥ 10♠ 10♦ 10♣ 9♥``, are 19 characters).  A longer line, a pasted page or a megabyte piped in, is refused as it
+stands, and echoed (:func:`_read_line`) only in part."""
+
+
+def quoted(text: str) -> str:
+    """*text* as a refusal quotes it: ``repr``, cut after :data:`QUOTE_CHARS` characters with "…" when longer.
+
+    >>> quoted("TH"), quoted("x" * 50)
+    ("'TH'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'…")
+    """
+    return repr(text) if len(text) <= QUOTE_CHARS else repr(text[:QUOTE_CHARS]) + "…"
+
+
+def brief_refusal(message: str, answer: str) -> str:
+    """*message*, an engine's refusal of *answer*, quoting at most the start of it: every quotation of the answer,
+    or of a word of it, longer than :data:`QUOTE_CHARS` is cut (:func:`quoted`), so that a long bad answer is named
+    once in a line, not repeated three times in full ("invalid action 'x…': invalid card 'x…' in 'x…'").
+
+    >>> print(brief_refusal(f"invalid action {'Q' * 45!r}: invalid card {'Q' * 45!r}", "Q" * 45))
+    invalid action 'QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ'…: invalid card 'QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ'…
+    """
+    pieces = {answer, answer.strip(), *answer.replace(",", " ").split()}
+    for piece in sorted((p for p in pieces if len(p) > QUOTE_CHARS), key=len, reverse=True):
+        message = message.replace(repr(piece), quoted(piece))
+    return message
 
 
 def signed(value: int) -> str:
@@ -401,12 +433,15 @@ class TerminalGame:
                 raise QuitGame
             elif not answer:
                 self.write("Please answer (type ? for help).")
+            elif len(answer) > MAX_ANSWER_CHARS:
+                self.write(self._style(self.plain(f"Not accepted: {quoted(answer)} ({len(answer)} characters) is no "
+                                                  "card, contract or command (type ? for help)"), fg="yellow"))
             else:
                 try:
                     return match.play(answer)
                 except (InvalidActionError, IllegalActionError) as error:
-                    self.write(self._style(self.plain(f"Not accepted: {self.refusal(deal, answer, error)}"),
-                                           fg="yellow"))
+                    reason = brief_refusal(self.refusal(deal, answer, error), answer)
+                    self.write(self._style(self.plain(f"Not accepted: {reason}"), fg="yellow"))
 
     def refusal(self, deal: Deal, answer: str, error: ValueError) -> str:
         """What to say when *answer* is refused: for a card of the hand that may not be played now, the reason in
@@ -637,12 +672,18 @@ def _read_line(prompt: str) -> str:
     if not line:
         raise EOFError
     answer = line.rstrip("\r\n")
-    click.echo(answer)  # keeps a transcript readable when the answers come from a file or a pipe
+    # keeps a transcript readable when the answers come from a file or a pipe; a line too long to be an answer is
+    # echoed in part, as the refusal quotes it
+    click.echo(answer if len(answer) <= MAX_ANSWER_CHARS else f"{answer[:QUOTE_CHARS]}… ({len(answer)} characters)")
     return answer
 
 
 def check_play_options(rules: Rules, seat: int, name: str, opponents: str) -> tuple[str, list[str]]:
     """The human's name and the opponents' levels, checked against the table of *rules*.
+
+    The name is stripped and must be one a game record can hold (:func:`mizerka.record.check_name`: at most 1000
+    characters, nothing invisible in it), checked here, before the match: ``--record FILE`` and the ``review``
+    command build the match's record, and a name the record refused would leave the whole match unrecorded.
 
     Raises:
         click.BadParameter: for a seat, name or list of levels that cannot be used.
@@ -650,8 +691,16 @@ def check_play_options(rules: Rules, seat: int, name: str, opponents: str) -> tu
     n = rules.n_seats
     if seat >= n:
         raise click.BadParameter(f"seat {seat} is not at a {n}-player table (seats 0-{n - 1})", param_hint="'--seat'")
+    from mizerka.record import RecordError, check_name
+
     name = name.strip()
-    if not name or not name.isprintable():
+    if not name:
+        raise click.BadParameter("give a name with at least one visible character", param_hint="'--name'")
+    try:  # the record's own rule: a name it refuses would leave the whole match unrecorded (--record FILE)
+        check_name(name, "the name")
+    except RecordError as error:
+        raise click.BadParameter(f"{error} (a game record could not hold it)", param_hint="'--name'") from None
+    if not name.isprintable():  # inside a name, a space other than ' ' (a no-break space, U+3000, ...) too
         raise click.BadParameter("give a name with at least one visible character", param_hint="'--name'")
     levels = [level.strip().lower() for level in opponents.split(",")]
     if len(levels) == 1:
@@ -827,6 +876,19 @@ class RecordFile:
                 f"mizerka replay {quoted} / mizerka analyse {quoted}{failed}")
 
 
+def computer_names(name: str) -> Iterator[str]:
+    """The names the computer players take in turn beside a human called *name*: :data:`BOT_NAMES`, less any that
+    reads as his (told apart as a record tells names apart, :func:`mizerka.record.name_key`: with "ＡＬＡ" at the
+    table no computer is called "Ala", or no record could hold the match).
+
+    >>> list(computer_names("\uff21\uff2c\uff21"))[:2]
+    ['Bolek', 'Cezary']
+    """
+    from mizerka.record import name_key
+
+    return iter(b for b in BOT_NAMES if name_key(b) != name_key(name))
+
+
 @click.command("play")
 @click.option(
     "--seed", type=click.IntRange(min=0), default=None, help="seed for the deals and the bots (default: random)"
@@ -869,7 +931,7 @@ def play_command(seed: int | None, rules: Rules, seat: int, name: str, opponents
         choosers = make_opponents(levels, others, seed, rules)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="'--opponents'") from None
-    bot_names = iter(b for b in BOT_NAMES if b.lower() != name.lower())
+    bot_names = computer_names(name)
     players = [""] * n
     players[seat] = name
     for other in others:

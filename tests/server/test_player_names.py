@@ -234,3 +234,17 @@ def test_a_seats_name_that_reads_as_one_taken_gets_a_number(first: str, second: 
     table.join(second, token_hash="b")
     assert table.player_names()[:2] == [first, f"{second} (2)"]
     assert table.match is not None and table.match.players[:2] == (first, f"{second} (2)")
+
+
+@pytest.mark.parametrize("name", ["\u0301Ala", "\u0308"])
+def test_a_name_that_begins_with_a_combining_mark_is_refused(name: str) -> None:
+    """Such a seat's name was taken, and then the table's record could not be built: a record refuses it
+    (:func:`mizerka.record.check_name`, session 30), so the server's names follow the record's rule."""
+    from mizerka.record import RecordError
+    from mizerka.record import check_name as record_check
+
+    with pytest.raises(TableError, match="begins with the combining mark"):
+        check_name(name)
+    with pytest.raises(RecordError):
+        record_check(name)
+    assert check_name("Zoe\u0308")  # a mark after its letter is an accent

@@ -177,6 +177,9 @@ def check_visible(name: str) -> None:
     Raises:
         TableError: ``bad_name``, naming the first such character.
 
+    A combining mark may follow a letter (an accent), but not begin the name: it would draw on whatever the name is
+    shown after, and no record holds such a name (:func:`mizerka.record.check_name`).
+
     >>> check_visible("Łukasz Ǆ 王 😀")
     >>> check_visible("\u3164")
     Traceback (most recent call last):
@@ -189,6 +192,9 @@ def check_visible(name: str) -> None:
         if ch in BLANKS or is_default_ignorable(ch) or unicodedata.category(ch) in ("Cf", "Cc", "Zl", "Zp"):
             raise TableError("bad_name", f"the name holds the invisible character {char_name(ch)}; a player's name "
                                          "must show what it is")
+    if name and unicodedata.category(name[0]).startswith("M"):  # a record refuses it too (record.check_name)
+        raise TableError("bad_name", f"the name begins with the combining mark {char_name(name[0])}, which has no "
+                                     "letter to sit on; a player's name must show what it is")
 
 
 def bot_id(level: str) -> str:

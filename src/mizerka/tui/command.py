@@ -21,8 +21,6 @@ if TYPE_CHECKING:
 
 __all__ = ["build_app", "play_command"]
 
-BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
-
 
 # -- mizerka play -----------------------------------------------------------------------------------------------
 
@@ -153,7 +151,7 @@ def build_app(*, seed: int | None, rules: Rules, seat: int, name: str, opponents
     record_path = terminal.check_record_path(record) if record is not None else None
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    bot_names = iter(b for b in BOT_NAMES if b.lower() != name.lower())
+    bot_names = terminal.computer_names(name)
     players = [name if s == seat else next(bot_names) for s in range(n)]
     match = terminal.new_match(rules, players, seed)
     try:

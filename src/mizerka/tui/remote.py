@@ -52,6 +52,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+import http.client
 import importlib
 import itertools
 import json
@@ -251,6 +252,8 @@ def _read_link(url: str, what: str) -> tuple[urllib.parse.SplitResult, str]:
         raise RemoteError(f"not {what}: {text!r} does not start with http:// or https://")
     if not hostname:
         raise RemoteError(f"not {what}: {text!r} names no server")
+    if problem := _host_problem(hostname):
+        raise RemoteError(f"not {what}: {text!r} names the server {hostname!r}, which is no host name ({problem})")
     if parts.username is not None or parts.password is not None:
         raise RemoteError(f"not {what}: {text.split('@')[-1]!r} comes after a user name or password, "
                           f"which {what} never holds (and which would be kept with your seats)")
@@ -262,6 +265,35 @@ def _read_link(url: str, what: str) -> tuple[urllib.parse.SplitResult, str]:
     if path.endswith("/index.html"):
         path = path[: -len("/index.html")]
     return parts, path
+
+
+def _host_problem(host: str) -> str | None:
+    """What is wrong with *host* as a host name (a link's server), or ``None``: the name must be one the system
+    can look up, that is one IDNA can encode (the standard library's ``idna`` codec, which :mod:`urllib` and
+    :mod:`socket` use), so each of its dot-separated labels must be 1 to 63 characters.  ``x..y`` and a label of
+    64 letters are no names: refused here, as a bad address, rather than failing inside :mod:`urllib` with a
+    ``UnicodeError``, which is a ``ValueError`` like a bad JSON answer's.
+
+    >>> _host_problem("example.org"), _host_problem("::1"), _host_problem("zażółć.pl")
+    (None, None, None)
+    >>> _host_problem("x..y")
+    'an empty label: two dots in a row, or a dot first'
+    >>> _host_problem("a" * 64 + ".org")
+    'a label of 64 characters: at most 63 between two dots'
+    """
+    if ":" in host:  # an IPv6 address ([::1] in the link): no labels, and urlsplit has checked the brackets
+        return None
+    try:
+        host.encode("idna")
+    except UnicodeError as error:
+        labels = host.removesuffix(".").split(".")
+        if any(not label for label in labels):
+            return "an empty label: two dots in a row, or a dot first"
+        longest = max(labels, key=len)
+        if len(longest) > 63:
+            return f"a label of {len(longest)} characters: at most 63 between two dots"
+        return f"it cannot be written as an internationalised domain name: {error}"
+    return None
 
 
 def parse_invite(url: str) -> Invite:
@@ -322,7 +354,7 @@ def _call_server(server: str, path: str, body: dict[str, Any] | None, timeout: f
                                      data=None if body is None else json.dumps(body).encode())
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
-            return json.loads(response.read()), str(response.headers.get("X-Total-Count", ""))
+            answer, total = response.read(), str(response.headers.get("X-Total-Count", ""))
     except urllib.error.HTTPError as error:
         try:
             data = json.loads(error.read())
@@ -333,6 +365,13 @@ def _call_server(server: str, path: str, body: dict[str, Any] | None, timeout: f
     except (urllib.error.URLError, OSError) as error:
         reason = getattr(error, "reason", error)
         raise RemoteError(f"cannot reach the server at {server}: {reason}") from None
+    except http.client.HTTPException as error:  # something answered, but not in HTTP (a port of another service)
+        raise RemoteError(f"{server} did not answer like a mizerka server (not HTTP: "
+                          f"{type(error).__name__})") from None
+    except ValueError as error:  # before any answer: a host name IDNA cannot encode (UnicodeError), a bad URL
+        raise RemoteError(f"cannot reach the server at {server}: its address is not usable ({error})") from None
+    try:  # only the answer's decoding is a "no JSON": a ValueError of urlopen's is about the address
+        return json.loads(answer), total
     except ValueError:
         raise RemoteError(f"{server} did not answer like a mizerka server (no JSON)") from None
 
