@@ -17,7 +17,7 @@ import { api } from "./net.js";
 import { LeaderboardPage, PlayerPage } from "./players.js";
 import { Scorepad } from "./scorepad.js";
 import { h } from "./sheet.js";
-import { profile, seatFor } from "./store.js";
+import { prefs, profile, savePrefs, seatFor } from "./store.js";
 import { TableView, registeredMark } from "./table.js";
 
 let screen = null;
@@ -111,6 +111,22 @@ async function showJoin(id) {
   const takeover = info.seats.filter((s) => s.takeover);
   const box = h("div", { class: "join-screen panel" }, h("h2", {}, info.name || t("join.title")));
   const rerender = () => renderJoin();
+  /** The name the seat is taken under, for a player without a profile (a profile's name is used as it is): a
+   *  friend who opens an invite link never saw the lobby's field, and sat as "Player" beside the other "Player"s.
+   *  The field is the lobby's name, remembered as it is typed; Enter takes the free seat. */
+  function nameField(onEnter) {
+    if (profile()) return null;
+    const input = h("input", { id: "join-name", type: "text", maxlength: 40, autocomplete: "nickname",
+      value: prefs().name || "", placeholder: t("lobby.defaultName") });
+    input.addEventListener("input", () => savePrefs({ name: input.value }));
+    input.addEventListener("change", () => savePrefs({ name: input.value.trim() }));
+    if (onEnter) {
+      input.addEventListener("keydown", (event) => {
+        if (event.key === "Enter") { event.preventDefault(); onEnter(); }
+      });
+    }
+    return h("div", { class: "form-row join-name" }, h("label", { for: "join-name" }, t("lobby.name")), input);
+  }
   function renderJoin() {
     box.replaceChildren(h("h2", {}, info.name || t("join.title")));
     const list = h("ul", { class: "waiting-seats" });
@@ -146,10 +162,12 @@ async function showJoin(id) {
     } else if (free > 0) {
       const join = h("button", { type: "button", class: "btn primary", id: "join-table" }, t("join.button"));
       join.addEventListener("click", () => joinAndOpen(id));
-      box.append(join);
+      box.append(...[nameField(() => joinAndOpen(id)), join].filter(Boolean));
     } else if (takeover.length) {
       // one button a seat, by the name the table shows: the newcomer plays on from where the computer is
       box.append(h("p", { class: "takeover-help" }, t("join.takeOverHelp")));
+      const field = nameField(takeover.length === 1 ? () => joinAndOpen(id, takeover[0].seat) : null);
+      if (field) box.append(field);
       for (const s of takeover) {
         const sitIn = h("button", { type: "button", class: "btn primary", id: `take-over-${s.seat}` },
           t("join.takeOver", { name: s.name || "?" }));
