@@ -135,6 +135,8 @@ export class TableView {
     this.sittingIn = false; // a spectator's join of a seat the computer plays, not answered yet (sitIn)
     this.sitInError = null; // the refusal of the spectator's last join, in words
     this.chat = new ChatPanel({ tableId, socket: () => this.socket }); // lives across redraws (js/chat.js)
+    this.reopeners = new WeakMap(); // an open dialog → how to draw it again and show it (rerender)
+    this.dropped = new WeakSet(); // dialogs a rebuild threw away (rerender): their close is nobody's business
     this.onKey = (event) => this.handleKey(event);
   }
 
@@ -195,6 +197,8 @@ export class TableView {
     if (this.chat.handles(message)) return; // a chat line, or the answer to one (shown by the chat's input)
     switch (message.type) {
       case "welcome":
+        // connected (again): "Not sent: … reconnecting" and "no answer" are about the connection that was lost
+        if (this.message?.kind === "error" && ["network", "timeout"].includes(this.message.code)) this.message = null;
         this.missedDeals(message.view); // before setView, which opens the dialogs
         this.setView(message.view);
         this.chat.setHistory(message.chat); // after the view: the page's own lines are "You"
@@ -479,8 +483,9 @@ export class TableView {
     const why = reply.reason || {};
     const reason = refusalReason(reply.code, {
       suit: why.code === "follow" && why.suit in TRUMP_INDEX ? TRUMP_INDEX[why.suit] : null, reason: why.code });
-    this.message = { kind: "error", text: reply.code === "network" || reply.code === "timeout" ? failureText(reply)
-      : t("error.refused", { reason: reason ?? (reply.message || reply.code) }) };
+    this.message = { kind: "error", code: reply.code,
+      text: reply.code === "network" || reply.code === "timeout" ? failureText(reply)
+        : t("error.refused", { reason: reason ?? (reply.message || reply.code) }) };
     announceUrgent(this.message.text);
     this.render();
   }
@@ -598,11 +603,21 @@ export class TableView {
       this.el.dialogs);
   }
 
-  /** Rebuild everything (after a language switch). */
+  /**
+   * Rebuild everything (after a language switch).  The dialogs open are drawn again in the new language, in the
+   * order they were opened (a review stays over the summary or the result it was opened from), and the focus goes
+   * to the topmost: the rebuild throws the old ones away without a close event, so the contract choice, a deal's
+   * summary (already taken off its queue) or the result (already shown) would otherwise be gone for good.
+   */
   rerender() {
+    const open = [...(this.el?.dialogs.querySelectorAll("dialog[open]") ?? [])];
+    const reopen = open.map((dialog) => this.reopeners.get(dialog)).filter(Boolean);
+    for (const dialog of open) this.dropped.add(dialog); // its close (if any ever comes) is not the player's
     this.buildSkeleton();
     this.renderConnection(this.socket?.state);
     this.render();
+    for (const again of reopen) again();
+    this.showDialogs(); // one that is due and was not open (nothing, as a rule)
   }
 
   renderConnection(state) {
@@ -695,12 +710,12 @@ export class TableView {
     if (v.contract) {
       const code = v.contract.code;
       const avoid = v.contract.goal === "avoid";
-      const trump = v.contract.trump;
+      const parts = this.bannerParts(v); // [name, trumps, goal], the trumps left out where the name says them
       // not a live region: redrawn with the table, its changes are announced by announceRedrawn
       const banner = h("div", { class: `contract-banner ${avoid ? "avoid" : "take"}`, role: "group",
-        "aria-label": this.bannerParts(v).join(". ") },
+        "aria-label": parts.join(". ") },
       h("span", { class: "contract-name" }, contractLabel(code)),
-      h("span", { class: "trumps" }, trump ? t("table.trumps", { suit: suitName(TRUMP_INDEX[trump]) }) : t("table.noTrumps")),
+      parts.length === 3 ? h("span", { class: "trumps" }, parts[1]) : null,
       h("span", { class: "goal-flag" }, t(avoid ? "table.avoidBanner" : "table.takeBanner")));
       bar.append(banner);
     }
@@ -1188,7 +1203,7 @@ export class TableView {
    * Open the review of finished deal *n* (js/review.js) over whatever is open.  *focusKey*: the data-focus of the
    * control that opened it, given the focus back on close (the score-sheet panel is redrawn meanwhile).
    */
-  openReview(n, focusKey = null) {
+  openReview(n, focusKey = null, { pos = 0 } = {}) {
     if (this.destroyed || !this.dealFinished(n) || this.el.dialogs.querySelector("dialog.review-dialog[open]")) return;
     const seat = seatFor(this.tableId);
     const review = new ReviewDialog({
@@ -1196,14 +1211,21 @@ export class TableView {
       cache: this.reviews,
       nameOf: (who, players) => (who === this.view?.seat ? t("table.you") : players[who] || this.nameOf(who)),
     });
-    this.openDialog(review.dialog, { modalClass: "review-dialog" });
+    // drawn again (a language switch) at the card it showed, its answer taken from the page's cache where kept
+    const reopen = () => {
+      review.abort.abort(); // the old dialog's question, if still unanswered, is asked again by the new one
+      this.openReview(n, focusKey, { pos: review.pos });
+    };
+    this.openDialog(review.dialog, { modalClass: "review-dialog", reopen });
     if (focusKey) {
       review.dialog.addEventListener("close", () => {
-        if (this.destroyed || this.el.dialogs.querySelector("dialog[open]")) return;
+        if (this.destroyed || this.dropped.has(review.dialog) || this.el.dialogs.querySelector("dialog[open]")) return;
         this.root.querySelector(`[data-focus="${focusKey}"]`)?.focus();
       });
     }
-    review.load();
+    review.load().then(() => {
+      if (pos && review.data && !review.abort.signal.aborted) review.go(pos, { say: false });
+    });
   }
 
   /** A button that reviews deal *n* (the deal summary's, the result's). */
@@ -1215,12 +1237,18 @@ export class TableView {
 
   // -- dialogs -------------------------------------------------------------------------------------
 
-  openDialog(dialog, { modalClass = "" } = {}) {
+  /**
+   * Show *dialog* (modal).  *reopen*: how to draw it again, in the page's language as it is then, and show it in
+   * its place (rerender: a language switch rebuilds the page).
+   */
+  openDialog(dialog, { modalClass = "", reopen = null } = {}) {
     dialog.className = `dialog ${modalClass}`;
     this.el.dialogs.append(dialog);
     dialog.showModal();
+    if (reopen) this.reopeners.set(dialog, reopen);
     dialog.addEventListener("close", () => {
       dialog.remove();
+      if (this.dropped.has(dialog)) return; // thrown away by a rebuild, drawn again already
       this.render();
       this.showDialogs();
     });
@@ -1232,21 +1260,33 @@ export class TableView {
       const { event, view, missed } = this.summaryQueue.shift();
       if (missed) {
         this.noteDealEnd(missed.row.deal_no + 1);
-        this.openDialog(this.missedDialog(missed), { modalClass: "summary-dialog missed-summary" });
+        const showMissed = () => this.openDialog(this.missedDialog(missed),
+          { modalClass: "summary-dialog missed-summary", reopen: showMissed });
+        showMissed();
         return;
       }
       if (view?.seat !== null && view?.seat !== undefined) this.noteDealEnd(event.deal_no + 1);
-      this.openDialog(this.summaryDialog(event, view), { modalClass: "summary-dialog" });
+      const showSummary = () => this.openDialog(this.summaryDialog(event, view),
+        { modalClass: "summary-dialog", reopen: showSummary });
+      showSummary();
       return;
     }
     const v = this.view;
     if (v.phase === "over" && !this.overShown) {
       this.overShown = true;
-      this.openDialog(this.overDialog(v), { modalClass: "over-dialog" });
+      const showOver = () => this.openDialog(this.overDialog(this.view), { modalClass: "over-dialog", reopen: showOver });
+      showOver();
       return;
     }
     if (v.phase === "choose" && v.your_turn && v.legal.length > 1 && !this.pending) {
-      this.openDialog(this.chooseDialog(v), { modalClass: "choose-dialog" });
+      // drawn again only while the choice is still this seat's (else showDialogs opens what is due instead)
+      const showChoose = () => {
+        const now = this.view;
+        if (now?.phase === "choose" && now.your_turn && now.legal.length > 1 && !this.pending) {
+          this.openDialog(this.chooseDialog(now), { modalClass: "choose-dialog", reopen: showChoose });
+        }
+      };
+      showChoose();
     }
   }
 
@@ -1414,6 +1454,10 @@ export class TableView {
     const again = h("button", { type: "button", class: "btn primary rematch-btn", autofocus: true }, t("over.again"));
     const status = h("p", { class: "rematch-out", role: "status" });
     this.rematchUi = { again, status }; // kept in step with the view's rematch_asked (syncRematch)
+    if (this.rematchWanted) { // drawn again (a language switch) while the wish waits for the others
+      again.disabled = true;
+      status.textContent = t("over.rematchWaiting");
+    }
     again.addEventListener("click", () => this.askRematch());
     const lobby = h("button", { type: "button", class: "btn", autofocus: v.seat === null }, t("error.backToLobby"));
     lobby.addEventListener("click", () => { dialog.close(); this.hooks.goLobby(); });
