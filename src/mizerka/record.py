@@ -82,6 +82,7 @@ __all__ = [
     "BIDI_CONTROLS",
     "JSON_FORMAT",
     "MAX_RECORD_BYTES",
+    "QUOTE_CHARS",
     "RECORD_VERSION",
     "CommitmentError",
     "DealRecord",
@@ -93,8 +94,10 @@ __all__ = [
     "commit",
     "deck_text",
     "from_dict",
+    "is_default_ignorable",
     "name_key",
     "new_salt",
+    "quoted",
     "read",
     "read_json",
     "read_text",
@@ -130,25 +133,47 @@ they reorder the text around them, so a name holding one can display as another 
 right-to-left override, shows as ``mizerka``).  The server and the score keeper refuse them in names too, as
 characters that are not printable (:meth:`str.isprintable`); this module is standard-library only and imports
 neither, so the set is spelt out here."""
-_BLANKS: Final = frozenset({"\u115f", "\u1160", "\u2800", "\u3164", "\uffa0"})
+BLANKS: Final = frozenset({"\u115f", "\u1160", "\u2800", "\u3164", "\uffa0"})
 """Letters and symbols that draw as blank space (the Hangul fillers, the empty braille pattern): a name of them
-would show as nothing."""
-_DEFAULT_IGNORABLE: Final = (
+would show as nothing, and a chat message of them and spaces alone says nothing (``mizerka.server.chat``)."""
+DEFAULT_IGNORABLE: Final = (
     (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
     (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
     (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
 )
-"""Unicode's ``Default_Ignorable_Code_Point`` property (Unicode 14, Python 3.11's :mod:`unicodedata`, which lacks the
-property), as inclusive ranges: characters a renderer shows as nothing, such as the soft hyphen U+00AD, the zero-width
-space U+200B, the word joiner U+2060, the variation selectors and the combining grapheme joiner.  The server's chat
-and seat names refuse the same set (``mizerka.server.chat.DEFAULT_IGNORABLE``); this module is standard-library only,
-so it is spelt out here too."""
+"""Unicode's ``Default_Ignorable_Code_Point`` property (DerivedCoreProperties.txt of Unicode 14, the version of Python
+3.11's :mod:`unicodedata`, which lacks the property), as inclusive ranges: characters a renderer shows as nothing,
+such as the soft hyphen U+00AD, the zero-width space U+200B, the word joiner U+2060, the variation selectors, the
+combining grapheme joiner, Khmer's inherent vowels, the bidirectional controls and the tags.  The server's chat and
+seat names refuse the same set (``mizerka.server.chat`` imports it from here)."""
+
+
+def is_default_ignorable(ch: str) -> bool:
+    """Whether the character *ch* is a default-ignorable code point (:data:`DEFAULT_IGNORABLE`).
+
+    >>> is_default_ignorable("\ufe0f"), is_default_ignorable("a")
+    (True, False)
+    """
+    code = ord(ch)
+    return any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
+QUOTE_CHARS: Final = 40
+"""How much of an over-long value a message quotes (then "…"): a message names the value, it does not repeat it."""
+
+
+def quoted(text: str) -> str:
+    """*text* as a refusal quotes it: ``repr``, cut after :data:`QUOTE_CHARS` characters with "…" when longer (a
+    record's messages about a value, the line game's about an answer).
+
+    >>> quoted("Ala"), quoted("x" * 50)
+    ("'Ala'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'…")
+    """
+    return repr(text) if len(text) <= QUOTE_CHARS else repr(text[:QUOTE_CHARS]) + "…"
+
+
 _EMOJI_SELECTORS: Final = frozenset("\ufe0e\ufe0f")
 """The text and emoji presentation selectors: after a symbol (``"❤\\ufe0f"``, as phone keyboards write it) they
 choose how it is drawn, and a name may hold them there; anywhere else they are invisible."""
 _INT: Final = re.compile(r"[+-]?[0-9]{1,6}")  # ASCII digits only: \d would also take other scripts' digits
-_QUOTE_CHARS: Final = 40
-"""How much of an over-long value a message quotes (then "…"): a message names the value, it does not repeat it."""
 
 
 # -- errors ---------------------------------------------------------------------------------------
@@ -650,10 +675,10 @@ def _check_text(what: str, value: object, line_no: int | None = None) -> str:
         raise refuse(f"{what} must be text, not {type(value).__name__}")
     rule = "must be one line of at most 1000 characters without control characters"
     if len(value) > 1000:
-        raise refuse(f"{what} {_short(value)} {rule}, not {len(value)} characters")
+        raise refuse(f"{what} {quoted(value)} {rule}, not {len(value)} characters")
     for ch in value:
         if ord(ch) < 32 or 127 <= ord(ch) < 160 or ch in _LINE_BREAKS:
-            raise refuse(f"{what} {_short(value)} {rule}, but it holds {char_name(ch)}")
+            raise refuse(f"{what} {quoted(value)} {rule}, but it holds {char_name(ch)}")
     _check_bidi(what, value, line_no)
     return value
 
@@ -662,7 +687,7 @@ def _check_bidi(what: str, value: str, line_no: int | None = None, deal_no: int 
     """Refuse a bidirectional control character in *value* (see :data:`BIDI_CONTROLS`)."""
     for ch in value:
         if ch in BIDI_CONTROLS:
-            reason = (f"{what} {_short(value)} holds the bidirectional control character {char_name(ch)}, "
+            reason = (f"{what} {quoted(value)} holds the bidirectional control character {char_name(ch)}, "
                       f"which can make it display as other text")
             if line_no is None:
                 raise RecordError(reason, deal_no=deal_no)
@@ -705,46 +730,42 @@ def check_name(name: object, what: str = "the name", line_no: int | None = None)
 
     text = _check_text(what, name, line_no)
     if not text.strip():
-        raise refuse(f"{what} is empty" if not text else f"{what} {_short(text)} has no visible character")
+        raise refuse(f"{what} is empty" if not text else f"{what} {quoted(text)} has no visible character")
     for i, ch in enumerate(text):
         if ch in _EMOJI_SELECTORS and i > 0 and unicodedata.category(text[i - 1]).startswith("S"):
             continue
         category = unicodedata.category(ch)
         if category == "Cs":
-            raise refuse(f"{what} {_short(text)} holds {char_name(ch)}, half of a surrogate pair, which is no "
+            raise refuse(f"{what} {quoted(text)} holds {char_name(ch)}, half of a surrogate pair, which is no "
                          "character and cannot be written as UTF-8")
-        if ch in _BLANKS or category == "Cf" or any(low <= ord(ch) <= high for low, high in _DEFAULT_IGNORABLE):
-            raise refuse(f"{what} {_short(text)} holds the invisible character {char_name(ch)}, with which it "
+        if ch in BLANKS or category == "Cf" or is_default_ignorable(ch):
+            raise refuse(f"{what} {quoted(text)} holds the invisible character {char_name(ch)}, with which it "
                          "can pass for another name (or for none); a player's name must show what it is")
     if unicodedata.category(text[0]).startswith("M"):
-        raise refuse(f"{what} {_short(text)} begins with the combining mark {char_name(text[0])}, which has no "
+        raise refuse(f"{what} {quoted(text)} begins with the combining mark {char_name(text[0])}, which has no "
                      "letter to sit on")
     return text
 
 
 def name_key(name: str) -> str:
     """The form under which two players' names are one name: NFKC-normalised, case-folded, runs of spaces made one
-    space, and again until nothing changes (one round is not always its own key: ``"ß"`` folds to ``"ss"``).  A
+    space, and again until nothing changes.  One round is not always enough: case folding can undo NFKC (``"ß"``
+    folds to ``"ss"``, and ``"ss"`` with U+0301 after it composes to ``"sś"``), and a key must be its own key, since
+    a server's profile page is found by ``name_key(id)``; a name whose first round is already its own key (nearly
+    every name) keeps that key.  A
     record refuses two players whose names have the same key ("Ala" and "ALA", "Ala" and the full-width "Ａｌａ"):
     they cannot be told apart on a score sheet, nor when a score keeper names a player.  It is the server's key for
     a table's names and profiles (``mizerka.server.players.name_key``).
 
     >>> name_key("ＡＬＡ  Kot") == name_key("ala kot") == "ala kot"
     True
+    >>> name_key("Stra\u00df\u0301e") == name_key("Stras\u015be") == "stras\u015be"
+    True
     """
     key = name
     while (again := " ".join(unicodedata.normalize("NFKC", key).casefold().split())) != key:
         key = again
     return key
-
-
-def _short(value: str) -> str:
-    """*value* as a message quotes it: ``repr``, cut after :data:`_QUOTE_CHARS` characters with "…" when longer.
-
-    >>> _short("Ala"), _short("x" * 50)
-    ("'Ala'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'…")
-    """
-    return repr(value) if len(value) <= _QUOTE_CHARS else repr(value[:_QUOTE_CHARS]) + "…"
 
 
 def _shown(value: object) -> str:
@@ -786,10 +807,10 @@ def _validate(record: MatchRecord) -> tuple[DealRecord, ...]:
         if key in seats_by_key:
             other = seats_by_key[key]
             if record.players[other] == name:
-                raise RecordError(f"player names must differ: players {other} and {seat} are both {_short(name)}")
+                raise RecordError(f"player names must differ: players {other} and {seat} are both {quoted(name)}")
             raise RecordError(
-                f"player names must differ: player {other}'s name {_short(record.players[other])} and player "
-                f"{seat}'s name {_short(name)} differ only in case, spacing or the Unicode form of their "
+                f"player names must differ: player {other}'s name {quoted(record.players[other])} and player "
+                f"{seat}'s name {quoted(name)} differ only in case, spacing or the Unicode form of their "
                 "characters, so they cannot be told apart"
             )
         seats_by_key[key] = seat

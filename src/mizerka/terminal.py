@@ -53,6 +53,7 @@ from mizerka.deal import (
     Play,
 )
 from mizerka.match import Match, MatchError, Outcome
+from mizerka.record import QUOTE_CHARS, quoted
 from mizerka.rules import STANDARD, Contract, Role, Rules
 from mizerka.undo import UndoError, take_back
 
@@ -130,28 +131,17 @@ def refusal_text(obs: Observation, card: Card, *, playable: bool = True, unicode
     return f"{name} cannot be played now"
 
 
-QUOTE_CHARS = 40
-"""How much of an answer a refusal quotes: its first 40 characters, then "…" (as a record's messages quote a value)."""
-
 MAX_ANSWER_CHARS = 200
 """The longest answer given to the engine: no card, contract, discards or command is near it (five discards,
 ``10♥ 10♠ 10♦ 10♣ 9♥``, are 19 characters).  A longer line, a pasted page or a megabyte piped in, is refused as it
 stands, and echoed (:func:`_read_line`) only in part."""
 
 
-def quoted(text: str) -> str:
-    """*text* as a refusal quotes it: ``repr``, cut after :data:`QUOTE_CHARS` characters with "…" when longer.
-
-    >>> quoted("TH"), quoted("x" * 50)
-    ("'TH'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'…")
-    """
-    return repr(text) if len(text) <= QUOTE_CHARS else repr(text[:QUOTE_CHARS]) + "…"
-
-
 def brief_refusal(message: str, answer: str) -> str:
     """*message*, an engine's refusal of *answer*, quoting at most the start of it: every quotation of the answer,
-    or of a word of it, longer than :data:`QUOTE_CHARS` is cut (:func:`quoted`), so that a long bad answer is named
-    once in a line, not repeated three times in full ("invalid action 'x…': invalid card 'x…' in 'x…'").
+    or of a word of it, longer than :data:`~mizerka.record.QUOTE_CHARS` is cut (:func:`~mizerka.record.quoted`), so
+    that a long bad answer is named once in a line, not repeated three times in full ("invalid action 'x…': invalid
+    card 'x…' in 'x…'").
 
     >>> print(brief_refusal(f"invalid action {'Q' * 45!r}: invalid card {'Q' * 45!r}", "Q" * 45))
     invalid action 'QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ'…: invalid card 'QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ'…
@@ -870,10 +860,10 @@ class RecordFile:
             if self.error is not None:
                 return f"The record could not be written to {self.name}: {self.error}{kept}."
             return f"No deal was finished: nothing was written to {self.name}{kept}."
-        quoted = shlex.quote(self.name)
+        shell_name = shlex.quote(self.name)
         failed = f" (the last write failed: {self.error})" if self.error is not None else ""
         return (f"The record of {deal_range(self.deals)} is in {self.name}: "
-                f"mizerka replay {quoted} / mizerka analyse {quoted}{failed}")
+                f"mizerka replay {shell_name} / mizerka analyse {shell_name}{failed}")
 
 
 def computer_names(name: str) -> Iterator[str]:

@@ -33,7 +33,7 @@ import unicodedata
 from typing import Any, Final
 
 # the record's set of bidirectional controls (and its way of naming a character): one list for the whole package
-from mizerka.record import BIDI_CONTROLS, char_name
+from mizerka.record import BIDI_CONTROLS, BLANKS, DEFAULT_IGNORABLE, char_name, is_default_ignorable
 from mizerka.server.protocol import CHAT_PRESETS
 from mizerka.server.tables import TableError
 
@@ -60,32 +60,6 @@ _JOINERS: Final = frozenset({"\u200c", "\u200d"})
 """The zero-width non-joiner and joiner: the only invisible format characters (category Cf) a message may hold,
 since emoji sequences and some scripts need them.  Every other one (zero-width space, word joiner, byte order mark,
 interlinear annotation marks…) is refused: it shows nothing, or hides text."""
-
-BLANKS: Final = frozenset({"\u115f", "\u1160", "\u2800", "\u3164", "\uffa0"})
-"""Letters and symbols that draw as blank space (the Hangul fillers, the empty braille pattern): a message of these
-and spaces alone says nothing."""
-
-DEFAULT_IGNORABLE: Final = (
-    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
-    (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
-    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
-)
-"""Unicode's ``Default_Ignorable_Code_Point`` property (DerivedCoreProperties.txt of Unicode 14, the version of
-Python 3.11's :mod:`unicodedata`, which lacks the property), as inclusive ranges of code points: the characters a
-renderer shows as nothing when it does not support them, such as the soft hyphen, the combining grapheme joiner,
-the Hangul fillers, Khmer's inherent vowels, the Mongolian and standard variation selectors, zero-width spaces and
-joiners, bidirectional controls and the tags."""
-
-
-def is_default_ignorable(ch: str) -> bool:
-    """Whether the character *ch* is a default-ignorable code point (:data:`DEFAULT_IGNORABLE`).
-
-    >>> is_default_ignorable("\ufe0f"), is_default_ignorable("a")
-    (True, False)
-    """
-    code = ord(ch)
-    return any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
-
 
 _BLACK_FLAG: Final = "\U0001f3f4"
 _TAGS: Final = range(0xE0020, 0xE0080)

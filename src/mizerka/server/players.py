@@ -44,6 +44,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+from mizerka.record import name_key
 from mizerka.server.chat import BLANKS, DEFAULT_IGNORABLE, is_default_ignorable
 from mizerka.server.tables import TableError
 
@@ -76,28 +77,6 @@ PROVISIONAL_GAMES = 5
 
 BOT_PREFIX = "bot:"
 """Bot levels are rated under the id ``bot:<level>``."""
-
-
-def _fold(name: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
-
-
-def name_key(name: str) -> str:
-    """The form under which names are unique: NFKC-normalised, case-folded, spaces collapsed, and again until
-    nothing changes.
-
-    One round is not always enough: case folding can undo NFKC (``"ß"`` folds to ``"ss"``, and ``"ss"`` with
-    U+0301 after it composes to ``"sś"``), and a key must be its own key, since a profile's page is found by
-    ``name_key(id)``.  A name whose first round is already its own key (nearly every name, and every key stored
-    before this rule) keeps that key.
-
-    >>> name_key("Stra\u00df\u0301e") == name_key("Stras\u015be") == "stras\u015be"
-    True
-    """
-    key = _fold(name)
-    while (again := _fold(key)) != key:  # one more round at most, for every name known (Unicode 14)
-        key = again
-    return key
 
 
 MAX_KEY_CHARS = 120
