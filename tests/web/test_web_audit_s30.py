@@ -20,6 +20,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 from test_web_audit_s12 import open_seat, play_through_protocol
+from test_web_audit_s21a import finished_pair, wait_for_votes
 from web_helpers import VISIBLE_POINT, act_once, api_post, play_until, view
 
 NOT_SENT = "Not sent: the server cannot be reached; reconnecting…"
@@ -235,3 +236,26 @@ def test_the_score_sheet_and_the_chat_leave_the_table_room(new_page: Any, web_se
         assert m["promptBottom"] <= m["seatTop"], (width, m)
         assert m["firstLeft"] >= m["mainLeft"] and m["lastRight"] <= m["mainRight"], (width, m)
         assert m["chat"] > 0 and m["sheet"] > 0, (width, m)
+
+
+def test_a_play_again_cut_off_by_a_dropped_connection_is_asked_again(new_page: Any, web_server: Any) -> None:
+    """The connection dropped while "Play again" was on its way: the socket answered the request ``network``, the
+    page forgot the wish (the button came back with "Not sent") and the reconnection did not ask again, so the
+    rematch waited for a wish the server never kept.  (A race that made test_web_audit_s21a's restart test fail
+    now and then.)  The wish now stands, and the reconnection's view settles it."""
+    base = web_server.url
+    table, ala, _cezary = finished_pair(web_server)
+    page = new_page()
+    open_seat(page, base, table, ala["token"], ala["seat"])
+    expect(page.locator("dialog.over-dialog[open] .rematch-btn")).to_be_enabled()
+    page.evaluate("""() => {
+        const socket = window.mizerkaDebug.socket;
+        socket.ws.send = () => {};  // the wish is lost on the way, as on a connection that is going down
+        document.querySelector('dialog.over-dialog[open] .rematch-btn').click();
+        socket.simulateDrop();  // before any answer: the request is answered "network"
+    }""")
+    page.wait_for_function("() => window.mizerkaDebug.states.filter((s) => s === 'open').length >= 2")
+    wait_for_votes(page, web_server, table, [ala["seat"]])
+    waiting = "Waiting for the other players to agree…"
+    expect(page.locator("dialog.over-dialog[open] .rematch-out")).to_have_text(waiting)
+    expect(page.locator("dialog.over-dialog[open] .rematch-btn")).to_be_disabled()

@@ -407,6 +407,9 @@ export class TableView {
     this.socket.request({ type: "rematch" }).then((reply) => {
       this.rematchInFlight = false;
       if (reply.type !== "error" || this.destroyed || this.rematchTable) return;
+      // the connection dropped with the wish on its way (or before it left): the wish stands, and the view of the
+      // reconnection settles it (syncRematch asks again where the server has not got it)
+      if (reply.code === "network") return;
       this.rematchWanted = false;
       ui.again.disabled = false;
       ui.status.className = "rematch-out message error";
