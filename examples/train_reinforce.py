@@ -115,6 +115,7 @@ def evaluate(policy: LinearPolicy | None, opponents: str, deals: int, seed: int)
         wins.append(1.0 / table_scores.count(best) if mine == best else 0.0)
         scores.append(float(mine))
     win, win_low, win_high = interval(wins)
+    win_low, win_high = max(0.0, win_low), min(1.0, win_high)  # a rate's interval stays within 0-1
     score, score_low, score_high = interval(scores)
     return {
         "opponents": opponents,

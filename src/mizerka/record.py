@@ -1452,7 +1452,8 @@ def read(source: str | bytes | os.PathLike[str]) -> MatchRecord:
     """Read a record in either form: JSON if its first non-blank character is ``{``, else the text form.
 
     *source* is the record itself (``str`` or UTF-8 ``bytes``), or a path (:class:`os.PathLike`, e.g.
-    :class:`pathlib.Path`) to a file holding it.
+    :class:`pathlib.Path`) to a file holding it.  A ``str`` is always the text: a file name given as a ``str``
+    is refused with a message that says to wrap it in :class:`pathlib.Path`.
 
     Raises:
         RecordSyntaxError, RecordError, CommitmentError: as :func:`read_text` and :func:`read_json`.
@@ -1475,4 +1476,16 @@ def read(source: str | bytes | os.PathLike[str]) -> MatchRecord:
     source = source.removeprefix("\ufeff")
     if source.lstrip().startswith("{"):
         return read_json(source)
-    return read_text(source)
+    try:
+        return read_text(source)
+    except RecordSyntaxError as error:
+        one_line = source.strip()
+        if not one_line or "\n" in one_line:
+            raise
+        # a one-line str is most often a file name passed where the record's text goes (python-chess's readers
+        # take a file, ours the text): say how to read the file
+        raise RecordSyntaxError(
+            f"{error.reason}; read() takes the record's text, so a file name given as a str is read as text:"
+            f" to read the file, pass pathlib.Path({quoted(one_line)})",
+            line_no=error.line_no,
+        ) from None
