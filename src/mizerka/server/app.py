@@ -998,6 +998,13 @@ def create_app(config: ServerConfig) -> FastAPI:
                     if raw is None:
                         raw = message.get("bytes") or b""
                     await hub.handle_raw(client, raw)
+                    pause = client.pause()  # a client flooding the server: its next messages wait unread
+                    if pause > 0:
+                        waiting = True  # as while it waits for a message: a drop ends it at once
+                        try:
+                            await asyncio.sleep(pause)
+                        finally:
+                            waiting = False
 
         send_task = asyncio.create_task(sender())
         beat_task = asyncio.create_task(heartbeat())

@@ -393,6 +393,22 @@ def _settle(future: concurrent.futures.Future[None] | asyncio.Future[None], erro
 CHECKPOINT_INTERVAL = 0.5
 """Seconds between the checkpointer thread's checkpoints of a SQLite database."""
 
+SQLITE_LOCK_WAIT = 30.0
+"""Seconds the inline writer (a SQLite file) waits for the database's write lock held by another connection before
+the writes queued meanwhile fail (``internal`` to whoever made them); meanwhile it tries again every
+:data:`SQLITE_LOCK_RETRY` seconds, and the event loop serves everyone else."""
+
+SQLITE_LOCK_RETRY = 0.05
+"""Seconds between two tries of the inline writer at a database locked by another connection."""
+
+_SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
+
+
+def _locked(error: BaseException) -> bool:
+    """Whether *error* is SQLite's "database is locked" (``SQLITE_BUSY``, ``SQLITE_LOCKED``, their extended codes)."""
+    return (isinstance(error, sqlite3.OperationalError)
+            and (getattr(error, "sqlite_errorcode", 0) & 0xFF) in (_SQLITE_BUSY, _SQLITE_LOCKED))
+
 
 def sqlite_path(url: str) -> str | None:
     """The file of a SQLite URL, or ``None`` when it is not a SQLite file (another database, or in memory).
@@ -484,6 +500,7 @@ class Store:
         self._queue: queue.Queue[tuple[WriteOp, concurrent.futures.Future[None]] | None] = queue.Queue()
         self._pending: list[tuple[_Insert | _Append | _Chat, asyncio.Future[None]]] = []
         self._flush_scheduled = False
+        self._locked_since: float | None = None  # when the inline writer first found the database locked
         self._closing = threading.Event()
         self._sqlite: sqlite3.Connection | None = None
         self._threads: list[threading.Thread] = []
@@ -491,6 +508,8 @@ class Store:
             assert path is not None
             self._sqlite = _sqlite_connect(path)
             self._sqlite.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer thread does it, off the loop
+            # never wait for a lock inside the driver: that wait would stop the event loop (see flush)
+            self._sqlite.execute("PRAGMA busy_timeout=0")
             self._threads.append(threading.Thread(target=self._checkpoint_loop, args=(path,),
                                                   name="mizerka-db-checkpoint", daemon=True))
         else:
@@ -527,16 +546,24 @@ class Store:
             if appends:
                 _append_many(connection, appends)
 
-    def _commit_batch(self, batch: Sequence[tuple[Any, Any]], commit: Callable[[list[Any]], None]) -> None:
+    def _commit_batch(self, batch: Sequence[tuple[Any, Any]], commit: Callable[[list[Any]], None]
+                      ) -> list[tuple[Any, Any]]:
         """Commit a batch of ``(op, future)`` in one transaction with *commit* and settle the futures.  If the
-        transaction fails, one bad write must not sink the others: each is retried in its own transaction."""
+        transaction fails, one bad write must not sink the others: each is retried in its own transaction.
+
+        Returns the writes neither committed nor settled because another connection holds the SQLite database's
+        write lock (inline commits only, :func:`_locked`): :meth:`flush` tries them again a moment later."""
         try:
             commit([op for op, _ in batch])
-        except Exception:
-            for op, future in batch:
+        except Exception as error:
+            if self.inline and _locked(error):
+                return list(batch)
+            for i, (op, future) in enumerate(batch):
                 try:
                     commit([op])
                 except Exception as error:
+                    if self.inline and _locked(error):
+                        return list(batch[i:])
                     log.exception("write failed")
                     _settle(future, error)
                 else:
@@ -546,6 +573,7 @@ class Store:
                 _settle(future, None)
         self.batches += 1
         self.commits += len(batch)
+        return []
 
     def submit(self, op: WriteOp) -> concurrent.futures.Future[None]:
         """Queue a write for the writer thread; the future completes once it is committed.
@@ -585,8 +613,28 @@ class Store:
         """Commit every queued write in one transaction and complete their futures (on the event loop)."""
         self._flush_scheduled = False
         batch, self._pending = self._pending, []
-        if batch:
-            self._commit_batch(batch, self._sqlite_commit)
+        if not batch:
+            return
+        left = self._commit_batch(batch, self._sqlite_commit)
+        if not left:
+            self._locked_since = None
+            return
+        # another connection holds the write lock (another process, an operator's sqlite3 shell, this server's
+        # engine in a thread): the loop must not wait for it (sqlite3's busy handler sleeps, and every client,
+        # every table with it), so the writes wait in the queue, in their order, and the loop goes on
+        now = time.monotonic()
+        if self._locked_since is None:
+            self._locked_since = now
+        if now - self._locked_since < SQLITE_LOCK_WAIT:
+            self._pending[:0] = left
+            self._flush_scheduled = True
+            asyncio.get_running_loop().call_later(SQLITE_LOCK_RETRY, self.flush)
+            return
+        log.error("the database has been locked by another connection for %.0f s: %d writes failed",
+                  now - self._locked_since, len(left))
+        self._locked_since = None
+        for _, future in left:
+            _settle(future, sqlite3.OperationalError("database is locked"))
 
     def _sqlite_commit(self, ops: list[_Insert | _Append | _Chat]) -> None:
         assert self._sqlite is not None
@@ -594,10 +642,14 @@ class Store:
         cursor.execute("BEGIN IMMEDIATE")
         try:
             _sqlite_apply(cursor, ops)
+            cursor.execute("COMMIT")
         except BaseException:
-            cursor.execute("ROLLBACK")
+            # a failed COMMIT (SQLITE_BUSY, a full disk) may leave the transaction open: every later BEGIN would
+            # fail ("cannot start a transaction within a transaction") and no write would ever be stored again
+            if self._sqlite.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    cursor.execute("ROLLBACK")
             raise
-        cursor.execute("COMMIT")
 
     def _checkpoint_loop(self, path: str) -> None:
         """Copy the WAL back into the database file now and then, off the event loop (PASSIVE: never blocks)."""
@@ -666,6 +718,8 @@ class Store:
             batch, self._pending = self._pending, []
             if batch:  # the loop is gone or stopping: commit them, nobody waits for the futures any more
                 with contextlib.suppress(Exception):
+                    # off the loop now (a thread): this one commit may wait for a lock held elsewhere
+                    self._sqlite.execute(f"PRAGMA busy_timeout={int(SQLITE_LOCK_WAIT * 1000)}")
                     self._sqlite_commit([op for op, _ in batch])
             self._closing.set()
             for thread in self._threads:

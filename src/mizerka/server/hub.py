@@ -195,6 +195,10 @@ HELLO_TRIES = 3
 COMMIT_RETRY = 2.0
 """Seconds after a failed write before the table asks whoever is to act again (a bot's decision, a stand-in)."""
 
+FLOOD_PAUSE = 1.0
+"""Seconds a websocket's messages are not read once the rate limit has refused more than a burst of them within a
+second (:meth:`Client.pause`)."""
+
 PAIR_FRESH_SECONDS = 30.0
 """Quick pairing (:meth:`Hub.pair`) seats a caller at a waiting table only where a seated player is connected, or
 where a seat was taken or a connection came or went less than this many seconds ago."""
@@ -348,6 +352,7 @@ class Client:
         self._tokens = config.burst
         self._stamp = time.monotonic()
         self._last_limited = 0.0
+        self._refused = 0  # messages the rate limit refused since its last notice (at most a second ago)
 
     def send(self, message: dict[str, Any] | str) -> None:
         """Queue *message* for the client; one that would pass a bound of the queue drops the client instead."""
@@ -420,12 +425,30 @@ class Client:
         return False
 
     def limited_notice(self) -> bool:
-        """Whether to tell the client it was rate-limited (at most once a second, not once per frame)."""
+        """Whether to tell the client it was rate-limited (at most once a second, not once per frame); called for
+        each message the rate limit refuses."""
+        self._refused += 1
         now = time.monotonic()
         if now - self._last_limited >= 1.0:
             self._last_limited = now
+            self._refused = 1
             return True
         return False
+
+    def pause(self) -> float:
+        """Seconds the connection's reader takes no next message: :data:`FLOOD_PAUSE` once the rate limit has
+        refused more than a burst of its messages within a second (a client sending as fast as it can), else 0.
+
+        Refused messages cost the server little each, but a client that sends without pause sends without end:
+        one such connection, each of its frames read, parsed and refused, took a core (a test client sent 190,000
+        pings a second: every table's actions slowed by half, a ping's answer from 1 ms to 160 ms).  Not read,
+        its frames wait in the network's buffers, and its own sends stall: the flood costs the server nothing.  A
+        client that sends a little over the rate, now and then, is never paused (its messages past the rate are
+        refused, as before)."""
+        if self._refused > self._burst:
+            self._refused = 0
+            return FLOOD_PAUSE
+        return 0.0
 
 
 def address_key(host: str | None) -> str:
@@ -714,18 +737,24 @@ class Hub:
             return
         table = live.table
         rated = self._rate(table) if any(e.kind == "match_end" for e in events) and table.settings.rated else None
+        before = {}
         if rated is not None:  # at once, not after the write: a match ending meanwhile rates from these
+            before = {player: self.standings.get(player) for player in rated[1]}
             self.standings.update(rated[1])
         try:
             await self._store().write(self._store().append_op(table, events, rated=rated))
         except Exception:
             if rated is not None:  # not stored: forget the new standings (the table is reloaded without its end)
-                with contextlib.suppress(Exception):
+                try:
                     self.standings.update(await asyncio.to_thread(self._store().standings, list(rated[1])))
+                except Exception:  # the database cannot be read either: the standings as they were before
+                    for player, standing in before.items():
+                        if standing is None:
+                            self.standings.pop(player, None)
+                        else:
+                            self.standings[player] = standing
             log.exception("table %s: storing events %d-%d failed; reloading", table.id, events[0].seq, events[-1].seq)
-            reloaded = await asyncio.to_thread(self._store().load, table.id)
-            if reloaded is not None:
-                live.table = reloaded
+            live.table = await self._reload(table, table.events[:events[0].seq - 1], table.epoch)
             # whoever was to act is asked again (a bot's decision, a stand-in whose grace ran out were lost with
             # the write): a moment later, so that a database that is down is not asked in a loop
             live.bot_seq = -1
@@ -748,6 +777,28 @@ class Hub:
                         asyncio.get_running_loop().call_soon(self._send_dd, live, event.deal_no, None, "busy")
                     else:
                         self._spawn(live, self._double_dummy(live, event.deal_no))
+
+    async def _reload(self, table: Table, stored: Sequence[Event], epoch: int) -> Table:
+        """*table* as the database holds it, after a write of its failed: read back from the database, or, when
+        that fails too (the database is down), rebuilt in memory from *stored*, the journal as it was before the
+        failed write (*epoch* its epoch).  Without the rebuild, the table in memory kept the events that were never
+        stored: they reached whoever synced or said hello, a later write stored the events after them and left a
+        gap in the journal (a table that no longer replays after a restart), and a bot's turn was never asked
+        again."""
+        try:
+            reloaded = await asyncio.to_thread(self._store().load, table.id)
+        except Exception as error:
+            log.error("table %s: reading it back failed too (%s); rebuilt from its %d stored events", table.id,
+                      type(error).__name__, len(stored))
+            reloaded = None
+        if reloaded is not None:
+            return reloaded
+        rebuilt = Table.from_row(table.to_row())
+        rebuilt.epoch = epoch
+        rebuilt.replay(stored)
+        rebuilt.dd.update(table.dd)  # kept in memory only, as the rematch wishes
+        rebuilt.rematch_votes = set(table.rematch_votes)
+        return rebuilt
 
     def _rate(self, table: Table) -> tuple[list[SeatResult], dict[str, Standing]]:
         """The results and new ratings of a rated match that has just ended (written with its last event).
@@ -1650,6 +1701,7 @@ class Hub:
         live = self._attached(client)
         async with live.lock:
             table = live.table
+            stored, epoch = list(table.events), table.epoch  # the journal as stored, should the database fail
             undone = table.undo(client.seat)
             assert client.seat is not None
             live.bot_seq = -1
@@ -1658,9 +1710,7 @@ class Hub:
                 await store.write(store.append_op(table, undone.events, truncate_after=undone.after))
             except Exception:
                 log.exception("table %s: storing the undo to event %d failed; reloading", table.id, undone.after)
-                reloaded = await asyncio.to_thread(store.load, table.id)
-                if reloaded is not None:
-                    live.table = reloaded
+                live.table = await self._reload(table, stored, epoch)
                 self._schedule(live)
                 raise TableError("internal", "the server could not store the undo; nothing changed") from None
             live.last_activity = time.monotonic()
