@@ -584,7 +584,9 @@ export class TableView {
       if (mine(event.actor)) announce(n ? t("announce.exchangedYou", { n }) : t("announce.keptYou"));
       else announce(n ? t("announce.exchanged", { name, n }) : t("announce.kept", { name }));
       if (event.actor === this.view?.seat && event.drawn) {
-        announce(t("exchange.drawn", { n: event.drawn.length }));
+        // which cards came, in words: the hand marks them for the eye (and in their names: renderMe)
+        const names = event.drawn.map((c) => cardName(parseCard(c)));
+        announce(`${t("exchange.drawn", { n: event.drawn.length })}${names.length ? ` ${listOf(names)}.` : ""}`);
       }
     }
   }
@@ -745,6 +747,12 @@ export class TableView {
         t("table.hint"));
       hintBtn.addEventListener("click", () => this.requestHint());
       tools.append(hintBtn);
+    }
+    if (v.phase === "over" && this.overShown) { // the result again, once closed (Escape): Play again is there
+      const resultBtn = h("button", { type: "button", class: "btn result-btn", "data-focus": "result",
+        "aria-haspopup": "dialog" }, t("over.show"));
+      resultBtn.addEventListener("click", () => this.openResult());
+      tools.append(resultBtn);
     }
     if (v.can_undo && v.seat !== null) { // a game against bots, with a card of ours to take back
       const undoBtn = h("button", { type: "button", class: "btn undo-btn", "data-focus": "undo",
@@ -977,8 +985,10 @@ export class TableView {
     hand.forEach((card, i) => {
       const code = codes[i];
       const state = this.cardState(v, code, exchanging);
+      // a card drawn from the talon is marked (.drawn) until the first trick: its name says so too
+      const name = showDrawn && drawn.has(code) ? `${cardName(card)}. ${t("table.drawnCard")}` : cardName(card);
       const button = h("button", { type: "button", class: "card", "data-card": code, tabindex: "-1",
-        "aria-label": state.reason ? `${cardName(card)}. ${state.reason}` : cardName(card),
+        "aria-label": state.reason ? `${name}. ${state.reason}` : name,
         "aria-disabled": state.enabled ? null : "true",
         "aria-pressed": exchanging ? String(this.selected.has(code)) : null,
         "data-reason": state.reason || null });
@@ -1254,7 +1264,30 @@ export class TableView {
       if (this.dropped.has(dialog)) return; // thrown away by a rebuild, drawn again already
       this.render();
       this.showDialogs();
+      this.keepFocus();
     });
+  }
+
+  /**
+   * A dialog closed and none is open: the browser gives the focus back to the control that had it before, but
+   * that one was redrawn meanwhile (a card of the hand, a toolbar button), so the focus fell to the page's body
+   * and a keyboard or screen-reader user had to start again from the top of the page.  It goes to the hand (where
+   * the next action is, even while another player is to act), or, with no card left (the match over), to the
+   * toolbar's button that shows the result again.
+   */
+  keepFocus() {
+    if (this.destroyed || !this.el || this.el.dialogs.querySelector("dialog[open]")) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    const hand = this.el.me.querySelector('.hand .card[tabindex="0"]');
+    (hand ?? this.el.bar.querySelector('[data-focus="result"]'))?.focus();
+  }
+
+  /** The result of the match: opened by itself once (showDialogs), again from the toolbar (renderBar). */
+  openResult() {
+    if (this.destroyed || !this.view || this.el.dialogs.querySelector("dialog.over-dialog[open]")) return;
+    const showOver = () => this.openDialog(this.overDialog(this.view), { modalClass: "over-dialog", reopen: showOver });
+    showOver();
   }
 
   showDialogs() {
@@ -1277,8 +1310,7 @@ export class TableView {
     const v = this.view;
     if (v.phase === "over" && !this.overShown) {
       this.overShown = true;
-      const showOver = () => this.openDialog(this.overDialog(this.view), { modalClass: "over-dialog", reopen: showOver });
-      showOver();
+      this.openResult();
       return;
     }
     if (v.phase === "choose" && v.your_turn && v.legal.length > 1 && !this.pending) {
@@ -1298,9 +1330,10 @@ export class TableView {
     dialog.addEventListener("cancel", (e) => e.preventDefault()); // the choice is not optional
     const cards = h("div", { class: "first-cards", role: "list", "aria-label": t("table.yourHand") });
     for (const card of sortHand(v.hand.map(parseCard), null)) {
-      const node = cardElement(card);
-      node.setAttribute("role", "listitem");
-      cards.append(node);
+      // the card keeps its role, an image named in words, inside the list's item: made the item itself, its name
+      // was one that screen readers do not read on a list item (its picture is hidden from them), so the six
+      // cards the contract is chosen on were said as six empty items
+      cards.append(h("div", { role: "listitem", class: "first-card" }, cardElement(card)));
     }
     const buttons = h("div", { class: "contract-buttons" });
     for (const code of CONTRACT_CODES) {
