@@ -34,7 +34,7 @@ def test_numpy_integers_are_whole_numbers_and_numpy_bools_are_not() -> None:
     np = pytest.importorskip("numpy")
     assert whole_number(np.int64(5)) == 5 and type(whole_number(np.uint8(5))) is int
     assert whole_number(np.float64(5.0)) is None
-    assert whole_number(np.bool_(True)) is None  # no __index__ on NumPy bools
+    assert whole_number(np.bool_(True)) is None  # no __index__ on NumPy 2 bools; a deprecated one before 2.0
 
 
 def test_the_check_imports_nothing_outside_the_standard_library() -> None:

@@ -20,12 +20,19 @@ def whole_number(value: object) -> int | None:
     imported here), but never a ``bool``: ``True`` is no seat, card or size.  A float, even ``3.0``, text and
     everything else give ``None``; each caller raises its own error with its own message.
     """
-    if isinstance(value, bool):
+    if isinstance(value, bool) or _is_numpy_bool(value):
         return None
     try:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         return None
+
+
+def _is_numpy_bool(value: object) -> bool:
+    """Whether *value* is a NumPy bool, told without importing NumPy: before NumPy 2.0 ``numpy.bool_`` still had
+    ``__index__`` (deprecated), so ``operator.index`` took it as 0 or 1."""
+    kind = type(value)
+    return kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool")
 
 
 SHOWN_CHARS = 40
