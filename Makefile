@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run play test bench clean
+.PHONY: run play test test-lowest bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ test: $(DEV_STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict src
 	$(BIN)/pytest -q
+
+# The suite at the lowest versions pyproject.toml allows (a separate .venv-lowest; not part of `make test`).
+test-lowest:
+	bash .ci/lowest.sh
 
 bench: $(DEV_STAMP)
 	$(BIN)/pip install -q -e '.[dev,bench]'

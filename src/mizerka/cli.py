@@ -73,7 +73,7 @@ _EXTRAS: dict[str, tuple[str, ...]] = {
     "fastapi": ("server",), "uvicorn": ("server",), "h11": ("server",), "sqlalchemy": ("server",),
     "alembic": ("server",), "pydantic": ("server",), "psycopg": ("server",), "platformdirs": ("server", "tui"),
     "orjson": ("server",), "openskill": ("server",),
-    "textual": ("tui",), "websockets": ("tui",),
+    "textual": ("tui",), "websockets": ("tui", "server"),
     "numpy": ("rl", "openspiel"), "gymnasium": ("rl",), "pettingzoo": ("rl",),
     "pyspiel": ("openspiel", "bench"),
     "ray": ("ray",),
