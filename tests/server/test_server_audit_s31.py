@@ -13,7 +13,7 @@
 * A COMMIT that failed left SQLite's transaction open: every later write failed until a restart.  Now it is rolled
   back.
 * A client sending as fast as it could had every frame read, parsed and refused: a core's worth of work, every
-  table slowed.  Now a connection with more than a burst of messages refused within a second is not read for a
+  table slowed.  Now a connection with more than 100 messages refused within a second is not read for a
   second.
 
 Every test runs a real server on 127.0.0.1 over SQLite, or PostgreSQL when MIZERKA_TEST_DATABASE_URL is set (the
@@ -285,7 +285,7 @@ def test_a_client_sending_as_fast_as_it_can_is_read_at_its_rate(make_server: Any
     """A client that sends pings without pause, at the default rate limit (20 a second, bursts of 60), is answered
     ``rate_limited`` and keeps its connection, and the server reads its messages at about its rate, no faster: the
     old server read, parsed and refused every one of them (tens of thousands a second, a core's worth of work taken
-    from every table), this one stops reading for a second once more than a burst was refused within one."""
+    from every table), this one stops reading for a second once more than 100 were refused within one."""
     defaults = ServerConfig(database="sqlite://")
     server = make_server(rate=defaults.rate, burst=defaults.burst)
     handled = 0

@@ -196,8 +196,14 @@ COMMIT_RETRY = 2.0
 """Seconds after a failed write before the table asks whoever is to act again (a bot's decision, a stand-in)."""
 
 FLOOD_PAUSE = 1.0
-"""Seconds a websocket's messages are not read once the rate limit has refused more than a burst of them within a
-second (:meth:`Client.pause`)."""
+"""Seconds a websocket's messages are not read once the rate limit has refused more than :data:`FLOOD_REFUSED` of
+them within a second (:meth:`Client.pause`)."""
+
+FLOOD_REFUSED = 100
+"""Messages of one connection refused by the rate limit within a second past which it is a flood
+(:meth:`Client.pause`): far more than a client that only goes over its rate now and then has refused (at the
+default 20 a second, bursts of 60), and independent of the configured burst, so that a small burst does not make a
+client that sent a few too many wait for a second."""
 
 PAIR_FRESH_SECONDS = 30.0
 """Quick pairing (:meth:`Hub.pair`) seats a caller at a waiting table only where a seated player is connected, or
@@ -437,7 +443,8 @@ class Client:
 
     def pause(self) -> float:
         """Seconds the connection's reader takes no next message: :data:`FLOOD_PAUSE` once the rate limit has
-        refused more than a burst of its messages within a second (a client sending as fast as it can), else 0.
+        refused more than :data:`FLOOD_REFUSED` of its messages within a second (a client sending as fast as it
+        can), else 0.
 
         Refused messages cost the server little each, but a client that sends without pause sends without end:
         one such connection, each of its frames read, parsed and refused, took a core (a test client sent 190,000
@@ -445,7 +452,7 @@ class Client:
         its frames wait in the network's buffers, and its own sends stall: the flood costs the server nothing.  A
         client that sends a little over the rate, now and then, is never paused (its messages past the rate are
         refused, as before)."""
-        if self._refused > self._burst:
+        if self._refused > FLOOD_REFUSED:
             self._refused = 0
             return FLOOD_PAUSE
         return 0.0
