@@ -85,16 +85,23 @@ def test_the_deal_summary_survives_a_language_switch(new_page: Any, web_server: 
     page.wait_for_function("d => window.mizerkaDebug.view().deal_no > d", arg=int(str(deal)))
 
 
-def test_the_result_and_its_review_survive_a_language_switch(new_page: Any, web_server: Any) -> None:
-    """The match result and a review opened over it used to vanish on a language switch, the result never to come
-    back.  Both are drawn again in the new language, the review still over the result, at the card it showed, and
-    it has the focus; closing it leaves the result."""
+def finished_match_page(new_page: Any, web_server: Any) -> tuple[Any, str]:
+    """A page open at the seat of a one-deal Mizerka match against bots that was played to its end through the
+    protocol (the match result is open on it), and the table's id."""
     entry = api_post(web_server.url, "/api/quickplay",
                      {"name": "Ala", "variant": "standard,contracts=MZ", "level": "random"})
     table, token, seat = entry["table"]["id"], entry["token"], entry["seat"]
     play_through_protocol(web_server, table, token, lambda v: v["phase"] == "over")
     page = new_page()
     open_seat(page, web_server.url, table, token, seat)
+    return page, table
+
+
+def test_the_result_and_its_review_survive_a_language_switch(new_page: Any, web_server: Any) -> None:
+    """The match result and a review opened over it used to vanish on a language switch, the result never to come
+    back.  Both are drawn again in the new language, the review still over the result, at the card it showed, and
+    it has the focus; closing it leaves the result."""
+    page, _ = finished_match_page(new_page, web_server)
     over = page.locator("dialog.over-dialog[open]")
     expect(over.locator("h2").first).to_have_text("Game over")
     over.locator(".dialog-foot .review-btn").click()

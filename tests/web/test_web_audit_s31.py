@@ -30,7 +30,17 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 from test_web_audit_s12 import open_seat, play_through_protocol
-from web_helpers import VISIBLE_POINT, act_once, api_post, no_sideways_scroll, view, wait_for_other_table
+from test_web_audit_s30 import finished_match_page
+from web_helpers import (
+    VISIBLE_POINT,
+    act_once,
+    api_post,
+    my_hand_to_act_on,
+    no_sideways_scroll,
+    play_until,
+    view,
+    wait_for_other_table,
+)
 
 # Every pair of these that intersect is something drawn over something else (the parts of the table a player
 # reads or taps: the bar's controls, the other seats, the trick and its prompt, the own seat and the hand).
@@ -151,12 +161,7 @@ def test_the_focus_goes_to_the_hand_when_the_deal_summary_closes(new_page: Any, 
 def test_the_result_comes_back_after_escape(new_page: Any, web_server: Any) -> None:
     """Escape closes the result of the match: the focus goes to the toolbar's "Game result" (not the body), which
     opens it again, on "Play again", and Play again still moves to the rematch table.  In Polish and Russian too."""
-    entry = api_post(web_server.url, "/api/quickplay",
-                     {"name": "Ala", "variant": "standard,contracts=MZ", "level": "random"})
-    table, token, seat = entry["table"]["id"], entry["token"], entry["seat"]
-    play_through_protocol(web_server, table, token, lambda v: v["phase"] == "over")
-    page = new_page()
-    open_seat(page, web_server.url, table, token, seat)
+    page, table = finished_match_page(new_page, web_server)
     over = page.locator("dialog.over-dialog[open]")
     again = over.get_by_role("button", name="Play again")
     expect(again).to_be_focused()
@@ -240,14 +245,7 @@ def test_the_chat_on_a_phone_in_landscape_keeps_its_close_and_its_log(new_page: 
     ola = httpx.post(f"{web_server.url}/api/tables/{table}/join", json={"name": "Ola"}).json()
     page = new_page(viewport={"width": 844, "height": 390}, has_touch=True)
     open_seat(page, web_server.url, table, ola["token"], ola["seat"])
-    deadline = time.monotonic() + 60
-    while True:  # on to the hand of the exchange or the play, with no dialog open
-        assert time.monotonic() < deadline, view(page)
-        v = view(page)
-        if v.get("phase") in ("exchange", "play") and v.get("your_turn") and not page.locator("dialog[open]").count():
-            break
-        if act_once(page, exchange=0) is None:
-            page.wait_for_timeout(50)
+    play_until(page, lambda: my_hand_to_act_on(page), exchange=0)  # on to the hand, no dialog open
     page.locator(".chat-toggle").click()
     panel = page.locator("#chat-panel")
     expect(panel).to_be_visible()

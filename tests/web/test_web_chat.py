@@ -9,12 +9,11 @@ phone the open chat leaves the hand uncovered; a table without chat shows none.
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import httpx
 from playwright.sync_api import expect
-from web_helpers import VISIBLE_POINT, act_once, seat_at, view, wait_for_table
+from web_helpers import VISIBLE_POINT, my_hand_to_act_on, play_until, seat_at, view, wait_for_table
 
 
 def make_table(web_server: Any, seats: list[dict[str, Any]] | None = None, **options: Any) -> str:
@@ -124,14 +123,7 @@ def test_the_chat_on_a_phone_leaves_the_hand_uncovered(new_page: Any, web_server
     invite = make_table(web_server, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"},
                                            {"kind": "bot", "level": "random"}], chat=True)
     page = seat_at(new_page, web_server.url, invite, "Ola", **phone)
-    deadline = time.monotonic() + 60
-    while True:  # on to the hand of the exchange or the play, with no dialog open
-        assert time.monotonic() < deadline, view(page)
-        v = view(page)
-        if v.get("phase") in ("exchange", "play") and v.get("your_turn") and not page.locator("dialog[open]").count():
-            break
-        if act_once(page, exchange=0) is None:
-            page.wait_for_timeout(50)
+    play_until(page, lambda: my_hand_to_act_on(page), exchange=0)  # on to the hand, no dialog open
     page.click(".chat-toggle")
     panel = page.locator("#chat-panel")
     expect(panel).to_be_visible()

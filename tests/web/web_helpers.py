@@ -204,6 +204,13 @@ def play_until(page: Any, done: Any, *, timeout: float = 60.0, exchange: int = 2
             page.wait_for_timeout(30)
 
 
+def my_hand_to_act_on(page: Any) -> bool:
+    """Whether this seat is to exchange or play, with no dialog over the hand (a :func:`play_until` goal)."""
+    v = view(page)
+    return (v.get("phase") in ("exchange", "play") and bool(v.get("your_turn"))
+            and not page.locator("dialog[open]").count())
+
+
 def card_names_en(card: int) -> list[str]:
     """Every text form of a card that could betray it: its code (QH, TH), its English name, its symbol form."""
     c = CARDS[card]
