@@ -598,7 +598,9 @@ export class TableView {
     this.el = {
       conn: h("div", { class: "conn-banner", role: "status", hidden: true }),
       bar: h("div", { class: "table-bar" }),
-      felt: h("div", { class: "felt" }),
+      // the table's middle holds the focus while the hand has no card to take it (the deal's last card played,
+      // its summary still to come): never the page's body, which sends a keyboard user back to the top
+      felt: h("div", { class: "felt", role: "region", "aria-label": t("table.felt"), tabindex: "-1" }),
       me: h("section", { class: "me", "aria-label": t("table.yourHand") }),
       sheet: h("aside", { class: "sheet-panel", id: "sheet-panel", "aria-label": t("sheet.title") }),
       dialogs: h("div", { class: "dialogs" }),
@@ -644,8 +646,8 @@ export class TableView {
     const active = document.activeElement;
     const focusInHand = active && active.closest && active.closest(".hand");
     // Every render rebuilds the bar and the panels: a control that had the focus gets it back (by its data-focus)
-    const focusKey = active && active !== document.body && this.root.contains(active) && !active.closest("dialog")
-      ? active.dataset?.focus : null;
+    const ours = Boolean(active && active !== document.body && this.root.contains(active)); // the table had the focus
+    const focusKey = ours && !active.closest("dialog") ? active.dataset?.focus : null;
     this.root.dataset.phase = v.phase;
     this.root.dataset.seq = String(v.seq);
     this.root.dataset.connection = this.socket?.state === "open" ? "open" : this.socket?.state ?? "";
@@ -662,9 +664,15 @@ export class TableView {
       again?.focus({ preventScroll: true });
     }
     // Keep keyboard focus on the hand across re-renders.
-    if (focusInHand || (v.your_turn && (active === document.body || active === null))) {
+    if (focusInHand || (v.your_turn && (active === document.body || active === null || active === this.el.felt))) {
       const target = this.el.me.querySelector('.hand .card[tabindex="0"]');
       if (target && (focusInHand || !this.el.dialogs.querySelector("dialog[open]"))) target.focus({ preventScroll: true });
+    }
+    // The control that had the focus is gone with nothing to take its place (the hand's last card played: the
+    // deal's summary opens once the others have played theirs): the table's middle holds it meanwhile.
+    const now = document.activeElement;
+    if (ours && (now === document.body || now === null)) {
+      this.el.felt.focus({ preventScroll: true });
     }
   }
 
@@ -954,7 +962,12 @@ export class TableView {
 
   renderMe(v) {
     const me = this.el.me;
-    me.replaceChildren();
+    const exchanging = v.seat !== null && v.phase === "exchange" && v.your_turn && v.exchange;
+    // The exchange's bar stays in the page while the exchange lasts (its count of the cards selected is a live
+    // region: one drawn anew with each redraw was never announced); everything around it is drawn anew.
+    const bar = exchanging ? this.exchangeBar(v) : null;
+    if (!bar) this.el.exchange = null;
+    for (const node of [...me.childNodes]) if (node !== bar) node.remove();
     if (v.seat === null) {
       // a spectator has no seat of its own: the bottom place is the first seat's, its cards face down
       const bottom = Object.entries(placements(v.players.length, v.seat)).find(([, place]) => place === "bottom");
@@ -964,15 +977,19 @@ export class TableView {
       if (sitIn) me.append(sitIn);
       return;
     }
-    me.append(this.seatPanel(v, v.seat, "bottom"));
+    const top = [this.seatPanel(v, v.seat, "bottom")];
     if (this.message) {
-      me.append(h("p", { class: `message ${this.message.kind}`, role: this.message.kind === "error" ? "alert" : "status" },
+      top.push(h("p", { class: `message ${this.message.kind}`, role: this.message.kind === "error" ? "alert" : "status" },
         this.message.text));
+    }
+    if (bar) {
+      if (bar.parentNode !== me) me.append(bar);
+      bar.before(...top);
+    } else {
+      me.append(...top);
     }
     const trump = v.contract?.trump ? TRUMP_INDEX[v.contract.trump] : null;
     const hand = sortHand(v.hand.map(parseCard), trump);
-    const exchanging = v.phase === "exchange" && v.your_turn && v.exchange;
-    if (exchanging) me.append(this.exchangeBar(v));
     const handBox = h("div", { class: `hand${exchanging ? " exchanging" : ""}`, role: "group",
       "aria-label": t("table.yourHand"), "data-count": hand.length });
     handBox.style.setProperty("--n", String(Math.max(hand.length, 1)));
@@ -1099,14 +1116,28 @@ export class TableView {
     tip.classList.toggle("visible", Boolean(reason));
   }
 
+  /**
+   * The exchange's bar, kept across redraws (this.el.exchange) from the exchange's start to its end: its count of
+   * the cards selected is a live region, which a screen reader announces only when its text changes in place.  The
+   * count is never taken out of the page; the bar's other parts are drawn anew around it.
+   */
   exchangeBar(v) {
     const max = v.exchange.max;
     const n = this.selected.size;
-    const bar = h("div", { class: "exchange-bar", role: "group", "aria-label": t("exchange.title") },
-      h("strong", {}, t("exchange.title")),
+    let bar = this.el.exchange;
+    if (!bar || !this.el.me.contains(bar)) { // a new exchange, or the page drawn anew (a language switch)
+      const count = h("span", { class: "exchange-selected", "aria-live": "polite", "aria-atomic": "true" });
+      bar = h("div", { class: "exchange-bar", role: "group", "aria-label": t("exchange.title") }, count);
+      this.el.exchange = bar;
+      this.el.exchangeCount = count;
+    }
+    const count = this.el.exchangeCount;
+    for (const node of [...bar.childNodes]) if (node !== count) node.remove();
+    const said = t("exchange.selected", { n });
+    if (count.textContent !== said) count.textContent = said; // the same text set again could be said again
+    count.before(h("strong", {}, t("exchange.title")),
       h("span", { class: "exchange-help" }, t("exchange.help")),
-      h("span", { class: "exchange-limit" }, t("exchange.limit", { n: v.talon_size })),
-      h("span", { class: "exchange-selected", "aria-live": "polite" }, t("exchange.selected", { n })));
+      h("span", { class: "exchange-limit" }, t("exchange.limit", { n: v.talon_size })));
     const confirm = h("button", { type: "button", class: "btn primary exchange-confirm", "data-focus": "exchange-confirm",
       disabled: this.pending || n > max },
       n ? t("exchange.confirm", { n }) : t("exchange.keep"));
@@ -1168,8 +1199,15 @@ export class TableView {
     const ctrlZ = (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === "z";
     if (event.defaultPrevented || event.altKey || ((event.ctrlKey || event.metaKey) && !ctrlZ)) return;
     const target = event.target;
+    if (this.el.dialogs.querySelector("dialog[open]")) return; // a dialog's keys are its own (Escape closes it)
+    if (event.key === "Escape" && this.sheetOpen) {
+      // the score sheet closes as the dialogs do, at every width (on a narrow screen it lies over the table)
+      if (target?.closest?.("#chat-panel")) return; // the chat's own (its input)
+      event.preventDefault();
+      this.closeSheet();
+      return;
+    }
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
-    if (this.el.dialogs.querySelector("dialog[open]")) return;
     const key = event.key.toLowerCase();
     if (ctrlZ || key === "u") { // take back (only offered where the view says so; Ctrl+Z elsewhere is left alone)
       if (!this.view?.can_undo) return;
@@ -1190,14 +1228,27 @@ export class TableView {
     panel.hidden = !this.sheetOpen;
     if (!this.sheetOpen) { panel.replaceChildren(); return; }
     const close = h("button", { type: "button", class: "btn close-sheet", "aria-label": t("common.close") }, "×");
-    close.addEventListener("click", () => {
-      this.sheetOpen = false;
-      this.render();
-      this.el.bar.querySelector('[data-focus="sheet"]')?.focus(); // back to the button that opens it
-    });
+    close.addEventListener("click", () => this.closeSheet());
     panel.replaceChildren(h("div", { class: "sheet-head" }, h("h2", {}, t("sheet.title")), close),
       // a finished deal's review is given only while the table shows its deals in full (else refused)
       renderScoreSheet(v, this.winners, { onReview: this.dealsRevealed(v) ? (n, key) => this.openReview(n, key) : null }));
+  }
+
+  /**
+   * Close the score sheet (its ×, Escape).  The focus, if it was in the sheet, goes back to the toolbar's button
+   * that opens it; elsewhere (the button itself, a card of the hand where the S key opened it) it stays, or, if it
+   * was nowhere (the page's body), goes to the hand (or that button, with no card in hand).
+   */
+  closeSheet() {
+    const active = document.activeElement;
+    const inside = Boolean(active && this.el.sheet.contains(active));
+    this.sheetOpen = false;
+    this.render();
+    const now = document.activeElement;
+    if (!inside && now && now !== document.body && now.isConnected) return;
+    const opener = this.el.bar.querySelector('[data-focus="sheet"]');
+    const hand = inside ? null : this.el.me.querySelector('.hand .card[tabindex="0"]');
+    (hand ?? opener)?.focus();
   }
 
   // -- the review of a finished deal ---------------------------------------------------------------
@@ -1278,7 +1329,8 @@ export class TableView {
   keepFocus() {
     if (this.destroyed || !this.el || this.el.dialogs.querySelector("dialog[open]")) return;
     const active = document.activeElement;
-    if (active && active !== document.body && active.isConnected) return;
+    // the table's middle only held the focus while the hand had no card (render): not a place to come back to
+    if (active && active !== document.body && active.isConnected && active !== this.el.felt) return;
     const hand = this.el.me.querySelector('.hand .card[tabindex="0"]');
     (hand ?? this.el.bar.querySelector('[data-focus="result"]'))?.focus();
   }
