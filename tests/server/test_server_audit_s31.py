@@ -49,6 +49,19 @@ def my_turn(ws: WS, server: ThreadServer, table: str) -> None:
             ws.recv(timeout=0.5)
 
 
+@contextmanager
+def seated_at_my_turn(server: ThreadServer, table: str, token: str) -> Iterator[WS]:
+    """Our seat's connection to *table* (a hello with *token*), once it is our turn (:func:`my_turn`); closed at the
+    end."""
+    ws = WS(server.ws_url)
+    try:
+        ws.hello(table, token)
+        my_turn(ws, server, table)
+        yield ws
+    finally:
+        ws.close()
+
+
 def an_action(ws: WS) -> dict[str, Any]:
     assert ws.view is not None
     return {"type": "act", "action": ws.view["legal"][0] if ws.view["legal"] else "keep", "seq": ws.seq}
@@ -108,17 +121,14 @@ def test_a_database_locked_elsewhere_stops_no_client(make_server: Any, database_
     server = make_server()
     sqlite_only(server)
     table, token = new_table(server)
-    ws = WS(server.ws_url)
-    other: WS | None = None
-    try:
-        ws.hello(table, token)
-        my_turn(ws, server, table)
+    with seated_at_my_turn(server, table, token) as ws, contextlib.ExitStack() as others:
         before = ws.seq
         with write_lock(database_url):
             ws.send({**an_action(ws), "id": "locked"})
             # the server's loop is free: a handshake and a ping go through while the write waits for the lock (the
             # old code slept in the driver's busy handler, 30 s, and this connection timed out)
             other = WS(server.ws_url)
+            others.callback(other.close)
             assert other.request({"type": "ping", "id": 7}) == {"type": "pong", "id": 7}
             # nothing acknowledged, nothing shown, before it is stored
             assert not [m for m in received(ws, 0.3) if m["type"] in ("ack", "event", "error")]
@@ -126,10 +136,6 @@ def test_a_database_locked_elsewhere_stops_no_client(make_server: Any, database_
         ack = ws.until(lambda m: m["type"] == "ack" and m["id"] == "locked")
         assert ack["seq"] == before + 1
         assert stored_seqs(database_url, table)[: before + 1] == list(range(1, before + 2))
-    finally:
-        ws.close()
-        if other is not None:
-            other.close()
 
 
 def test_a_lock_held_too_long_fails_the_write_cleanly(make_server: Any, database_url: str,
@@ -140,10 +146,7 @@ def test_a_lock_held_too_long_fails_the_write_cleanly(make_server: Any, database
     server = make_server()
     sqlite_only(server)
     table, token = new_table(server)
-    ws = WS(server.ws_url)
-    try:
-        ws.hello(table, token)
-        my_turn(ws, server, table)
+    with seated_at_my_turn(server, table, token) as ws:
         before = ws.seq
         action = an_action(ws)
         with write_lock(database_url):
@@ -153,8 +156,6 @@ def test_a_lock_held_too_long_fails_the_write_cleanly(make_server: Any, database
         assert stored_seqs(database_url, table)[-1] == before
         reply = ws.request({**action, "id": "again"})
         assert reply["type"] == "ack" and reply["seq"] == before + 1, reply
-    finally:
-        ws.close()
 
 
 class DatabaseDown:
@@ -205,10 +206,7 @@ def test_a_failed_write_with_the_database_down_leaves_the_table_as_stored(make_s
     journal stays whole, the table replaying to what is in memory."""
     server = make_server()
     table, token = new_table(server)
-    ws = WS(server.ws_url)
-    try:
-        ws.hello(table, token)
-        my_turn(ws, server, table)
+    with seated_at_my_turn(server, table, token) as ws:
         before = ws.seq
         action = an_action(ws)
         with DatabaseDown(server) as down:
@@ -225,8 +223,6 @@ def test_a_failed_write_with_the_database_down_leaves_the_table_as_stored(make_s
         assert server.hub.store is not None
         replayed = server.hub.store.load(table)  # what a restart resumes: it replays
         assert replayed is not None and replayed.seq >= before + 1
-    finally:
-        ws.close()
 
 
 def test_a_bot_whose_decision_could_not_be_stored_plays_again(make_server: Any, database_url: str) -> None:
@@ -235,9 +231,7 @@ def test_a_bot_whose_decision_could_not_be_stored_plays_again(make_server: Any, 
     table waiting for that bot for good)."""
     server = make_server(bot_delay=0.2)
     table, token = new_table(server)
-    ws = WS(server.ws_url)
-    try:
-        ws.hello(table, token)
+    with seated_at_my_turn(server, table, token) as ws:
         while True:  # act until a bot is to act next (a human may have two decisions in a row)
             my_turn(ws, server, table)
             # the human's write is stored, the next one (a bot's) fails, and so does the read back
@@ -257,8 +251,6 @@ def test_a_bot_whose_decision_could_not_be_stored_plays_again(make_server: Any, 
         assert event["seq"] == mine + 1
         seqs = stored_seqs(database_url, table)
         assert seqs == list(range(1, len(seqs) + 1)) and seqs[-1] >= mine + 1
-    finally:
-        ws.close()
 
 
 def flood_socket(port: int) -> socket.socket:
@@ -359,10 +351,7 @@ def test_a_failed_commit_does_not_wedge_the_database(make_server: Any, monkeypat
                            "VALUES ('no such table', 1, 0, 'x', 'x', NULL, 0)")
 
     monkeypatch.setattr(db, "_sqlite_apply", failing_commit)
-    ws = WS(server.ws_url)
-    try:
-        ws.hello(table, token)
-        my_turn(ws, server, table)
+    with seated_at_my_turn(server, table, token) as ws:
         before = ws.seq
         armed.set()
         reply = ws.request({**an_action(ws), "id": "commit fails"})
@@ -371,5 +360,3 @@ def test_a_failed_commit_does_not_wedge_the_database(make_server: Any, monkeypat
         my_turn(ws, server, table)
         reply = ws.request({**an_action(ws), "id": "next"})
         assert reply["type"] == "ack", reply
-    finally:
-        ws.close()
