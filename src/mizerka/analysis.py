@@ -17,6 +17,10 @@ Only the play is judged (not the contract or the exchange), and a card is judged
 In a variant where the players still draw from a stock during the first tricks (seed002-literal), the cards of
 those tricks are not judged either: the solver needs every card in the hands (``DealAnalysis.unjudged_tricks``).
 
+With ``perfect=True`` (``mizerka analyse`` asks for it) a deal's analysis also says what perfect play gives each
+seat from the start of play (``DealAnalysis.perfect``, ``perfect_scores``): the tricks he makes sure of with the
+other two against him, and their score; paranoid too, so the seats' numbers are guarantees, not one line of play.
+
 >>> from mizerka.deal import Deal
 >>> from mizerka.record import MatchRecord
 >>> from mizerka.match import Match
@@ -46,7 +50,7 @@ from mizerka.cards import CARDS, Card, CardSet
 from mizerka.cli import unicode_option
 from mizerka.deal import Deal, Exchange, Play, Trick
 from mizerka.record import DealRecord, MatchRecord, RecordError, read
-from mizerka.rules import Contract
+from mizerka.rules import Contract, Role
 
 __all__ = ["CardVerdict", "DealAnalysis", "DealFacts", "ExchangeFacts", "MatchAnalysis", "PlayerSummary", "analyse",
            "analyse_command", "analyse_deal", "counted_noun", "deal_facts"]
@@ -87,6 +91,21 @@ class DealAnalysis:
 
     ``unjudged_tricks`` lists the tricks whose cards are left out of ``plays`` because cards were still drawn
     from a stock during them (seed002-literal): the solver cannot take such a position.
+
+    Attributes:
+        chooser: forehand, who chose the contract (``roles`` gives every seat's role).
+        roles: each seat's role in the deal (RULES §1: forehand, middlehand, dealer), ``None`` for a dealer who
+            sits out (four at the table, where the third role goes to the dealer's right).
+        tricks_won: the tricks each seat took (so far, in a deal the record leaves unfinished).
+        scores: each seat's score for the deal, ``None`` while the deal is not over.
+        perfect: what perfect play gives each seat, in tricks: the tricks he ends the deal with from the start of
+            play (or from trick ``perfect_from``, the first the solver can take), playing his best with the other
+            two against him (paranoid: at least that many tricks, at most in Mizerka), ``None`` for a seat that
+            sits out.  Each seat's is a guarantee of its own, not one line of play, so they need not add up to the
+            tricks of a deal.  ``None`` when not computed (an *evaluate* other than the solver, or no position the
+            solver can take).
+        perfect_scores: the score each ``perfect`` number of tricks brings (at least that score, in every contract).
+        perfect_from: the trick from which ``perfect`` is counted (1 but in seed002-literal), or ``None``.
     """
 
     deal_no: int
@@ -96,6 +115,11 @@ class DealAnalysis:
     tricks_won: tuple[int, ...]
     plays: tuple[CardVerdict, ...]
     unjudged_tricks: tuple[int, ...] = ()
+    roles: tuple[Role | None, ...] = ()
+    scores: tuple[int, ...] | None = None
+    perfect: tuple[int | None, ...] | None = None
+    perfect_scores: tuple[int | None, ...] | None = None
+    perfect_from: int | None = None
 
     def errors(self) -> list[CardVerdict]:
         return [p for p in self.plays if p.is_error]
@@ -130,15 +154,23 @@ class MatchAnalysis:
         return {
             "variant": self.variant,
             "players": list(self.players),
-            "solver": "double dummy, paranoid (the two other players against the player to move)",
+            "solver": "double dummy, paranoid (the two other players against the player to move, and in "
+                      "perfect against each player)",
             "deals": [
                 {
                     "deal": d.deal_no,
                     "dealer": d.dealer,
                     "chooser": d.chooser,
+                    "roles": [None if r is None else r.name.lower() for r in d.roles],
                     "contract": str(d.contract),
                     "goal": d.contract.goal,
                     "tricks": list(d.tricks_won),
+                    "scores": None if d.scores is None else list(d.scores),
+                    "perfect": None if d.perfect is None else {
+                        "from_trick": d.perfect_from,
+                        "tricks": list(d.perfect),
+                        "scores": list(d.perfect_scores or ()),
+                    },
                     "unjudged_tricks": list(d.unjudged_tricks),
                     "plays": [
                         {
@@ -256,21 +288,29 @@ def _deal_record(record: MatchRecord, deal_no: object) -> DealRecord:
 
 
 def analyse_deal(
-    record: MatchRecord, deal_no: int, *, evaluate: Evaluator | None = None
+    record: MatchRecord, deal_no: int, *, evaluate: Evaluator | None = None, perfect: bool = False
 ) -> DealAnalysis:
-    """Judge every card of deal *deal_no* (from 1) of a full *record*.
+    """Judge every card of deal *deal_no* (from 1) of a full *record*; with *perfect*, say too what perfect play
+    gives each seat (:attr:`DealAnalysis.perfect`: two more solves of the whole deal, about a third more time;
+    not with an *evaluate* of its own, which cannot value a seat that is not to move).
 
     Raises:
         RecordError: for a score-only record (or no record at all), a deal number that is not a whole number or
-            not in it, or a deal without a contract yet.
+            not in it, a deal without a contract yet, or one in which no card has been played yet.
     """
     drec = _deal_record(record, deal_no)
     assert drec.deck is not None and drec.contract is not None  # as _deal_record checked
     deal_no = drec.number
+    if not drec.tricks:  # an empty analysis would read as "no errors"
+        raise RecordError("the deal has not reached its play (no card has been played yet): there is nothing to "
+                          "analyse", deal_no=deal_no)
+    with_perfect = perfect and evaluate is None
     evaluate = evaluate or _solver_values
     deal = Deal(drec.deck, rules=record.rules, dealer=drec.dealer)
     plays: list[CardVerdict] = []
     unjudged: list[int] = []
+    par: list[int | None] | None = None
+    perfect_from: int | None = None
     avoid = drec.contract.is_mizerka
     for action in drec.actions():
         if isinstance(action, Play) and deal.stock:  # cards still drawn during play: the solver cannot judge
@@ -285,6 +325,8 @@ def analyse_deal(
             base = deal.tricks_won[seat]
             values = {card: base + v for card, v in evaluate(deal).items()}
             best = min(values.values()) if avoid else max(values.values())
+            if par is None and with_perfect:  # the first position the solver takes: what perfect play gives
+                par, perfect_from = _perfect(deal, seat, best), len(deal.tricks) + 1
             value = values[CARDS[action.card]]
             plays.append(CardVerdict(
                 trick_no=len(deal.tricks) + 1, seat=seat, card=CARDS[action.card], value=value, best=best,
@@ -292,18 +334,38 @@ def analyse_deal(
                 cost=abs(value - best), choices=choices,
             ))
         deal.push(action)
+    roles = tuple(deal.role(s) for s in range(record.rules.n_seats))
     return DealAnalysis(
-        deal_no=deal_no, dealer=drec.dealer, chooser=(drec.dealer + 1) % record.rules.n_seats,
+        deal_no=deal_no, dealer=drec.dealer, chooser=deal.forehand,
         contract=drec.contract, tricks_won=tuple(deal.tricks_won), plays=tuple(plays),
-        unjudged_tricks=tuple(unjudged),
+        unjudged_tricks=tuple(unjudged), roles=roles,
+        scores=tuple(deal.scores()) if deal.is_over() else None,
+        perfect=None if par is None else tuple(par),
+        perfect_scores=None if par is None else tuple(
+            None if tricks is None or role is None else record.rules.score(role, drec.contract, tricks)
+            for tricks, role in zip(par, roles, strict=True)),
+        perfect_from=perfect_from,
     )
+
+
+def _perfect(deal: Deal, to_move: int, best: int) -> list[int | None]:
+    """The tricks each active seat of *deal* ends it with under perfect play from here, the other two against
+    him (the solver's paranoid value, plus the tricks already won); *best* is the player to move's, known."""
+    from mizerka.solver import Position, solve
+
+    position = Position.from_deal(deal)
+    out: list[int | None] = [None] * len(deal.tricks_won)
+    for seat in deal.active_seats:
+        out[seat] = best if seat == to_move else deal.tricks_won[seat] + solve(position, seat)
+    return out
 
 
 def analyse(
     record: MatchRecord, deals: Iterable[int] | None = None, *, evaluate: Evaluator | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], None] | None = None, perfect: bool = False,
 ) -> MatchAnalysis:
-    """Analyse the given deals (all deals with play by default) of a full *record*.
+    """Analyse the given deals (all deals with play by default) of a full *record* (:func:`analyse_deal`, with
+    *evaluate* and *perfect*; ``mizerka analyse`` asks for *perfect*).
 
     Raises:
         RecordError: as :func:`analyse_deal`, and for *deals* that is not a collection of deal numbers.
@@ -322,7 +384,7 @@ def analyse(
     for number in numbers:
         if progress is not None:
             progress(number)
-        out.append(analyse_deal(record, number, evaluate=evaluate))
+        out.append(analyse_deal(record, number, evaluate=evaluate, perfect=perfect))
     return MatchAnalysis(tuple(record.players), record.rules.spec(), tuple(out))
 
 
@@ -337,11 +399,14 @@ def format_analysis(analysis: MatchAnalysis, *, unicode: bool = True) -> str:
 
     mark = "✗" if unicode else "x"  # as the line game's review marks an error; --ascii output is all ASCII
     lines = ["Values are the tricks the player to move ends the deal with under perfect play, the other two",
-             f"playing against him (double dummy, paranoid).  {mark} marks a card that cost tricks.", ""]
+             f"playing against him (double dummy, paranoid).  {mark} marks a card that cost tricks."]
+    if any(d.perfect is not None for d in analysis.deals):
+        lines += ["Perfect play: the tricks each player makes sure of (at least; at most in Mizerka) from the start",
+                  "of play with the other two against him, and their score: a guarantee each, not one line of play."]
+    lines.append("")
     for d in analysis.deals:
-        tricks = ", ".join(f"{names[s]} {d.tricks_won[s]}" for s in range(len(names)))
-        lines.append(f"Deal {d.deal_no}: {names[d.chooser]} chose {d.contract.label} ({d.contract.goal}); "
-                     f"dealer {names[d.dealer]}; tricks {tricks}")
+        lines.append(f"Deal {d.deal_no}: {_seating(d, names)}")
+        lines.extend(_outcome_lines(d, names))
         if d.unjudged_tricks:
             first, last = d.unjudged_tricks[0], d.unjudged_tricks[-1]
             span = f"trick {first}" if first == last else f"tricks {first}-{last}"
@@ -367,6 +432,42 @@ def format_analysis(analysis: MatchAnalysis, *, unicode: bool = True) -> str:
         lines.append(f"  {s.name:<{width}}  {s.judged:>3} {cards} {s.errors:>2} {mistakes} "
                      f"{s.cost:>2} {counted_noun(s.cost, 'trick', ' lost')}".rstrip())
     return "\n".join(lines)
+
+
+def _seating(d: DealAnalysis, names: Sequence[str]) -> str:
+    """``forehand Ala chose diamonds (take); middlehand Bolek, dealer Cezary``: the seats named as in RULES §1."""
+    role_of = dict(enumerate(d.roles))
+    seat_of = {role: seat for seat, role in role_of.items() if role is not None}
+    head = f"forehand {names[d.chooser]} chose {d.contract.label} ({d.contract.goal})"
+    if not seat_of:  # a DealAnalysis built without roles (before they were kept): the dealer alone is known
+        return f"{head}; dealer {names[d.dealer]}"
+    middle = f"middlehand {names[seat_of[Role.MIDDLEHAND]]}"
+    if role_of.get(d.dealer) is None:  # four at the table: the dealer sits out, his right takes his role
+        return f"{head}; {middle}, {names[seat_of[Role.DEALER]]} in the dealer's place; dealer {names[d.dealer]} " \
+               f"sits out"
+    return f"{head}; {middle}, dealer {names[d.dealer]}"
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+def _outcome_lines(d: DealAnalysis, names: Sequence[str]) -> list[str]:
+    """The tricks (and scores) as played, then what perfect play gives each seat."""
+    seats = [s for s, role in enumerate(d.roles) if role is not None] or list(range(len(d.tricks_won)))
+    rows: list[tuple[str, str]] = []
+    if d.scores is None:
+        rows.append(("tricks so far (the deal is unfinished):",
+                     ", ".join(f"{names[s]} {d.tricks_won[s]}" for s in seats)))
+    else:
+        rows.append(("tricks (score) as played:",
+                     ", ".join(f"{names[s]} {d.tricks_won[s]} ({_signed(d.scores[s])})" for s in seats)))
+    if d.perfect is not None and d.perfect_scores is not None:
+        since = "" if d.perfect_from == 1 else f" from trick {d.perfect_from}"
+        rows.append((f"perfect play{since}:",
+                     ", ".join(f"{names[s]} {d.perfect[s]} ({_signed(d.perfect_scores[s] or 0)})" for s in seats)))
+    width = max(len(label) for label, _ in rows)
+    return [f"  {label:<{width}}  {text}" for label, text in rows]
 
 
 def counted_noun(n: int, word: str, after: str = "") -> str:
@@ -425,9 +526,12 @@ def _parse_deals(text: str | None, available: Sequence[int]) -> list[int] | None
 def analyse_command(record_path: Path, as_json: bool, deal_text: str | None, unicode: bool) -> None:
     """Find the cards that cost tricks: each card of a game record against the double-dummy solver.
 
-    For every card played with a choice, it prints the tricks the player could have ended the deal with
-    (best card) and the tricks after the card he played, both under perfect play with the two others
-    against him, and marks each card that cost tricks.  A summary per player ends the report.
+    Each deal starts with its seats (forehand, middlehand, dealer), the tricks and scores as played, and
+    what perfect play gives each player: the tricks (and score) he makes sure of from the start of play
+    with the two others against him.  For every card played with a choice, it prints the tricks the player
+    could have ended the deal with (best card) and the tricks after the card he played, both under perfect
+    play with the two others against him, and marks each card that cost tricks.  A summary per player ends
+    the report.  Ctrl-C stops it (exit status 130).
     With the solver's C kernel most deals take well under a second; without it, the solver written in
     Python takes minutes a deal.
     """
@@ -440,13 +544,20 @@ def analyse_command(record_path: Path, as_json: bool, deal_text: str | None, uni
     available = [d.number for d in record.deals if d.contract is not None and d.tricks]
     numbers = _parse_deals(deal_text, available)
 
+    current: list[int] = []
+
     def progress(number: int) -> None:
+        current.append(number)
         click.echo(f"analysing deal {number}{'…' if unicode else '...'}", err=True)
 
     try:
-        analysis = analyse(record, numbers, progress=progress)
+        analysis = analyse(record, numbers, progress=progress, perfect=True)
     except ValueError as error:  # RecordError, the solver's InvalidPositionError: never a traceback
         raise click.UsageError(f"{record_path}: {error}") from None
+    except KeyboardInterrupt:  # Ctrl-C: as `mizerka solve` and `mizerka play`, exit status 130 (128 + SIGINT)
+        where = f" during deal {current[-1]}" if current else ""
+        click.echo(f"Aborted!{where}: nothing is printed (--deal N analyses fewer deals)", err=True)
+        raise click.exceptions.Exit(130) from None
     if not analysis.deals:  # no card played in the record: an empty report with exit code 0 would read as "no errors"
         raise click.UsageError(f"{record_path}: no deal of the record has reached its play (no card has been "
                                "played yet): there is nothing to analyse")
