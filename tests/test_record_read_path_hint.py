@@ -35,3 +35,14 @@ def test_text_of_several_lines_gets_no_file_hint() -> None:
     with pytest.raises(record.RecordSyntaxError) as caught:
         record.read("x\ny")
     assert "pathlib" not in str(caught.value)
+
+
+def test_a_file_or_bytes_of_one_bad_line_gets_no_file_hint(tmp_path: Path) -> None:
+    """Only a ``str`` can be a file name meant as one: a file that was read (a path, as ``mizerka analyse``,
+    ``replay`` and ``solve`` pass it) or bytes holding one line that is no record get the plain refusal."""
+    file = tmp_path / "hello.txt"
+    file.write_text("hello\n", encoding="utf-8")
+    for source in (file, b"hello"):
+        with pytest.raises(record.RecordSyntaxError) as caught:
+            record.read(source)
+        assert "pathlib" not in str(caught.value) and "hello" in str(caught.value)

@@ -1461,6 +1461,7 @@ def read(source: str | bytes | os.PathLike[str]) -> MatchRecord:
 
     A file larger than :data:`MAX_RECORD_BYTES` is a :class:`RecordSyntaxError`.
     """
+    given_str = isinstance(source, str)  # (only then can a file name have been meant: the hint below)
     if isinstance(source, os.PathLike):
         with open(source, "rb") as file:
             source = file.read(MAX_RECORD_BYTES + 1)
@@ -1480,7 +1481,7 @@ def read(source: str | bytes | os.PathLike[str]) -> MatchRecord:
         return read_text(source)
     except RecordSyntaxError as error:
         one_line = source.strip()
-        if not one_line or "\n" in one_line:
+        if not given_str or not one_line or "\n" in one_line:
             raise
         # a one-line str is most often a file name passed where the record's text goes (python-chess's readers
         # take a file, ours the text): say how to read the file
