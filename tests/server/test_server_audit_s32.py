@@ -229,6 +229,10 @@ def test_the_kept_texts_are_bounded(make_server: Any) -> None:
         assert sync(spectator, "a") == server.call(as_before(server, first, None, "a"))
         assert first in cache and cache.size > 0
         server.call(limit(server, cache.size))  # room for the first table's texts alone
+    finally:
+        spectator.close()
+    spectator = WS(server.ws_url)  # (a connection of its own: the helper follows one table's event numbers)
+    try:
         spectator.hello(second)
         assert sync(spectator, "b") == server.call(as_before(server, second, None, "b"))
         assert first not in cache and cache.size <= cache.max_bytes
