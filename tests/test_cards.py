@@ -1,4 +1,5 @@
-"""Cards, suits, ranks and card sets (issue 2 §2)."""
+"""Cards, suits, ranks and card sets (issue 2 §2): a ``CardSet`` equals and hashes like the equal frozenset of card
+ints, and never equals a set of non-cards; ``mask_indices`` refuses a negative mask (it looped for ever)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from mizerka.cards import (
     CardSet,
     Rank,
     Suit,
+    mask_indices,
     parse_cards,
 )
 from mizerka.rules import Contract
@@ -247,3 +249,37 @@ def test_a_huge_bad_text_is_quoted_cut_short(parse: object) -> None:
 def test_a_short_bad_text_is_quoted_whole() -> None:
     with pytest.raises(ValueError, match=r"invalid card 'XS' in 'AS XS'"):
         CardSet.from_str("AS XS")
+
+
+# -- CardSet equality and hashing agree ------------------------------------------------------------------------------
+
+
+@given(st.integers(min_value=0, max_value=ALL_CARDS_MASK))
+def test_a_cardset_hashes_like_the_equal_frozenset(mask: int) -> None:
+    cards = CardSet(mask)
+    ints = frozenset(mask_indices(mask))
+    assert cards == ints and ints == cards and cards == set(ints)
+    assert hash(cards) == hash(ints)
+    assert len({cards, ints}) == 1 and {cards: 1}[ints] == 1  # type: ignore[index]
+
+
+def test_a_cardset_is_unequal_to_a_set_of_non_cards() -> None:
+    assert (CardSet() == {"x"}) is False
+    assert (CardSet.from_str("AS") == {99}) is False
+    assert CardSet() != {"x"} and {"x"} != CardSet()
+    assert CardSet.from_str("AS") != [51]  # only sets compare equal, as for frozenset
+
+
+# -- mask_indices ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.timeout(10)  # it looped forever
+@pytest.mark.parametrize("mask", [-1, -(1 << 52), -5])
+def test_mask_indices_refuses_a_negative_mask(mask: int) -> None:
+    with pytest.raises(CardParseError, match=f"invalid card mask: {mask}"):
+        mask_indices(mask)
+
+
+def test_mask_indices_of_valid_masks() -> None:
+    assert mask_indices(0) == []
+    assert mask_indices(ALL_CARDS_MASK) == list(range(52))

@@ -1,4 +1,5 @@
-"""The `mizerka` command: lazy subcommands, rules, deal, replay, and clean errors."""
+"""The `mizerka` command: lazy subcommands, rules, deal (from the variant's first dealer by default), replay, and
+clean errors (an output that cannot be written, such as ``/dev/full``, is a message, not a traceback)."""
 
 from __future__ import annotations
 
@@ -195,3 +196,25 @@ def test_replay_rejects_bad_files_with_exit_code_2(tmp_path: Path) -> None:
         result = invoke("replay", str(path))
         assert result.exit_code == 2, (path, result.output)
         assert "Error:" in result.output and "Traceback" not in result.output
+
+
+# -- an output that cannot be written; deal's first dealer -----------------------------------------------------------
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_on_the_output_is_a_message_not_a_traceback() -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "mizerka", "deal", "--seed", "1"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+    assert "cannot write the output" in done.stderr
+
+
+def test_deal_deals_from_the_variants_first_dealer_by_default() -> None:
+    result = invoke("deal", "--seed", "1", "--variant", "standard,first_dealer=1")
+    assert result.exit_code == 0, result.output
+    assert "dealer seat 1" in result.output.splitlines()[0]
+    result = invoke("deal", "--seed", "1", "--variant", "standard,first_dealer=1", "--dealer", "2")
+    assert "dealer seat 2" in result.output.splitlines()[0]
+    assert "dealer seat 0" in invoke("deal", "--seed", "1").output.splitlines()[0]

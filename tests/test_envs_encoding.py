@@ -1,4 +1,6 @@
-"""The shared action ids and observation tensor, and the promise that no hidden card is ever encoded."""
+"""The shared action ids and observation tensor, and the promise that no hidden card is ever encoded; pending marks
+that are no cards of the hand, and ``out=`` arrays of the wrong shape or type, are refused before anything is
+written."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import pytest
 np = pytest.importorskip("numpy", reason="the rl extra (numpy) is not installed")
 
 from mizerka.cards import CardSet  # noqa: E402
-from mizerka.deal import Deal, Phase  # noqa: E402
+from mizerka.deal import Deal, Observation, Phase  # noqa: E402
 from mizerka.envs.encoding import (  # noqa: E402
     CHOOSE_BASE,
     DISCARD_BASE,
@@ -19,6 +21,7 @@ from mizerka.envs.encoding import (  # noqa: E402
     OBSERVATION_SIZE,
     ActionOutOfRangeError,
     ObservationEncoder,
+    PendingMarksError,
     action_name,
     check_action_id,
     legal_action_ids,
@@ -201,3 +204,72 @@ def test_an_engine_action_with_a_plain_int_card_is_stored_as_the_deal_stores_it(
     card = int(next(iter(deal.legal_actions)).card)  # type: ignore[union-attr]
     table.apply_action(Play(card))  # type: ignore[arg-type]
     assert deal.history[-1] is PLAYS[card] and str(deal.history[-1]) == str(CARDS[card])
+
+
+# -- pending marks and out= arrays -----------------------------------------------------------------------------------
+
+
+def exchanging_observation() -> Observation:
+    """Forehand's observation at the start of its exchange (it may mark cards for discard)."""
+    deal = Deal.random(1, dealer=0)
+    deal.play("NT")
+    return deal.observation(deal.to_move)
+
+
+def bad_marks(observation: Observation) -> dict[str, int]:
+    """Marks that are no mask of held cards: negative, a bit above 51, a card the seat does not hold."""
+    not_held = next(card for card in range(52) if not observation.hand.mask >> card & 1)
+    return {"negative": -1, "above 51": 1 << 60, "not held": 1 << not_held}
+
+
+@pytest.mark.parametrize("kind", ["negative", "above 51", "not held"])
+def test_encode_refuses_marks_that_are_not_held_cards(kind: str) -> None:
+    """-1 used to loop for ever, bit 60 landed in the 'played' section, a card not held was encoded silently."""
+    observation = exchanging_observation()
+    pending = bad_marks(observation)[kind]
+    encoder = ObservationEncoder()
+    with pytest.raises(PendingMarksError, match="they must mark cards in the hand"):
+        encoder.encode(observation, pending=pending)
+    tensor = np.zeros(OBSERVATION_SIZE, np.float32)
+    assert observation.seat is not None
+    with pytest.raises(PendingMarksError):
+        encoder.fill(tensor, observation, observation.seat, pending)
+    assert not tensor.any()  # refused before anything is written
+
+
+@pytest.mark.parametrize("kind", ["negative", "above 51", "not held"])
+def test_legal_action_ids_refuses_marks_that_are_not_held_cards(kind: str) -> None:
+    observation = exchanging_observation()
+    with pytest.raises(PendingMarksError, match="they must mark cards in the hand"):
+        legal_action_ids(observation, bad_marks(observation)[kind])
+
+
+def test_marks_of_held_cards_are_still_encoded() -> None:
+    observation = exchanging_observation()
+    lowest = observation.hand.mask & -observation.hand.mask
+    tensor = ObservationEncoder().encode(observation, pending=lowest)
+    assert views(tensor)["pending"][lowest.bit_length() - 1] == 1.0
+    assert int(views(tensor)["pending"].sum()) == 1
+    assert legal_action_ids(observation, lowest)[-1] == 110  # done stays legal
+
+
+@pytest.mark.parametrize(
+    ("out", "message"),
+    [
+        (np.zeros(OBSERVATION_SIZE - 1, np.float32), "shape"),
+        (np.zeros((1, OBSERVATION_SIZE), np.float32), "shape"),
+        (np.zeros(OBSERVATION_SIZE, np.int8), "float array"),
+        (np.zeros(OBSERVATION_SIZE, np.bool_), "float array"),
+    ],
+)
+def test_encode_refuses_a_wrong_out_array(out: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ObservationEncoder().encode(exchanging_observation(), out=out)  # type: ignore[arg-type]
+
+
+def test_encode_into_a_float64_out_array() -> None:
+    observation = exchanging_observation()
+    out = np.full(OBSERVATION_SIZE, 7.0, np.float64)
+    result = ObservationEncoder().encode(observation, out=out)  # type: ignore[arg-type]
+    assert result is out
+    np.testing.assert_allclose(out, ObservationEncoder().encode(observation), rtol=1e-6)  # float32 vs float64

@@ -1,8 +1,14 @@
-"""The OpenSpiel game "mizerka": registration, OpenSpiel's consistency test, the observer."""
+"""The OpenSpiel game "mizerka": registration, OpenSpiel's consistency test, the observer; a state that is no
+chance node has no chance outcomes (a specific error) and an outcome that is no card has no name; a game with variant
+options reloads from its string and pickles, its string form takes options with ``;`` and ``:``, the variant's first
+dealer agrees with the ``dealer`` parameter, and an action after the end says the deal is over."""
 
 from __future__ import annotations
 
+import math
+import pickle
 import random
+from typing import Any
 
 import pytest
 
@@ -220,3 +226,111 @@ def test_legality_check_agrees_with_the_mask() -> None:
             legal = set(state.legal_actions())
             assert {a for a in range(111) if state._is_legal(state.deal, a)} == legal
             state.apply_action(rng.choice(sorted(legal)))
+
+
+# -- chance nodes, game strings and parameters, the end of the deal --------------------------------------------------
+
+
+def _openspiel() -> Any:
+    pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra (open_spiel) is not installed")
+    import mizerka.envs.openspiel  # noqa: F401, F811  (registers the game)
+
+    return pyspiel
+
+
+def _dealt(game: Any, seed: int) -> Any:
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    return state
+
+
+def test_chance_outcomes_outside_a_chance_node_raise_a_specific_error() -> None:
+    pyspiel = _openspiel()
+    from mizerka.envs.openspiel import NotAChanceNodeError
+
+    game = pyspiel.load_game("mizerka")
+    state = _dealt(game, 1)
+    with pytest.raises(NotAChanceNodeError, match="not a chance node"):
+        state.chance_outcomes()
+    assert issubclass(NotAChanceNodeError, ValueError)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    with pytest.raises(NotAChanceNodeError):
+        state.chance_outcomes()
+    fresh = game.new_initial_state()
+    assert len(fresh.chance_outcomes()) == 52 and math.isclose(sum(p for _, p in fresh.chance_outcomes()), 1.0)
+
+
+@pytest.mark.parametrize("outcome", [52, 200, -1])
+def test_action_to_string_refuses_a_chance_outcome_that_is_no_card(outcome: int) -> None:
+    pyspiel = _openspiel()
+    state = pyspiel.load_game("mizerka").new_initial_state()
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 51) == "deal AS"
+    with pytest.raises(ActionOutOfRangeError):
+        state.action_to_string(pyspiel.PlayerId.CHANCE, outcome)
+
+
+@pytest.mark.parametrize(
+    "variant",
+    ["standard,show_trump_card", "no-exchange,show_trump_card", "standard,contracts=C+MZ,quota_ordinary=6/5/2"],
+)
+def test_a_game_with_variant_options_reloads_from_its_string_and_pickles(variant: str) -> None:
+    """``str(game)`` must load the same game again: pickling games and states, ``serialize_game_and_state``
+    and OpenSpiel's own ``random_sim_test(serialize=True)`` all go through it."""
+    pyspiel = _openspiel()
+    game = pyspiel.load_game("mizerka", {"variant": variant})
+    again = pyspiel.load_game(str(game))
+    assert again.rules == game.rules and str(again) == str(game)
+    state = _dealt(game, 3)
+    state.apply_action(state.legal_actions()[0])
+    copy = pickle.loads(pickle.dumps(state))
+    assert str(copy) == str(state) and copy.history() == state.history()
+    _, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert restored.history() == state.history()
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_the_string_form_takes_options_with_semicolons_and_colons() -> None:
+    pyspiel = _openspiel()
+    game = pyspiel.load_game("mizerka(variant=standard;show_trump_card;contracts:C+MZ,dealer=2)")
+    assert game.rules.show_trump_card and len(game.rules.contracts) == 2 and game.dealer == 2
+    assert game.rules == pyspiel.load_game("mizerka", {"variant": "standard,show_trump_card,contracts=C+MZ"}).rules
+
+
+def test_the_variants_first_dealer_must_agree_with_the_dealer_parameter() -> None:
+    pyspiel = _openspiel()
+    assert pyspiel.load_game("mizerka", {"variant": "standard,first_dealer=2", "dealer": 2}).dealer == 2
+    assert pyspiel.load_game("mizerka", {"variant": "standard,first_dealer=2"}).dealer == 2  # the default follows
+    assert pyspiel.load_game("mizerka").dealer == 0
+    with pytest.raises(RulesError, match="first_dealer=2"):
+        pyspiel.load_game("mizerka", {"variant": "standard,first_dealer=2", "dealer": 1})
+
+
+@pytest.mark.parametrize("dealer", [2.5, True, "1", 3, -2])
+def test_the_game_class_refuses_a_dealer_that_is_no_seat(dealer: object) -> None:
+    _openspiel()
+    from mizerka.envs.openspiel import MizerkaGame
+
+    with pytest.raises(RulesError, match="dealer"):
+        MizerkaGame({"dealer": dealer})
+
+
+def test_openspiel_action_after_the_end_says_the_deal_is_over() -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra (open_spiel) is not installed")
+    import mizerka.envs.openspiel  # noqa: F401, F811
+
+    state = pyspiel.load_game("mizerka").new_initial_state()
+    rng = random.Random(1)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([outcome for outcome, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    returns = state.returns()
+    for action in (0, 110):
+        with pytest.raises(IllegalEnvActionError, match="the deal is over") as caught:
+            state.apply_action(action)
+        assert "not to move" not in str(caught.value)
+    assert state.returns() == returns

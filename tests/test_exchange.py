@@ -1,11 +1,13 @@
-"""The blind talon exchange: one atomic action each for forehand, middlehand, dealer (TV-D18..D24)."""
+"""The blind talon exchange: one atomic action each for forehand, middlehand, dealer (TV-D18..D24); an answer that
+names no card (a stray comma) is incomplete, not a keep."""
 
 from __future__ import annotations
 
 import pytest
 
+from deal_helpers import exchanging
 from mizerka.cards import Card, CardSet
-from mizerka.deal import KEEP, Deal, Exchange, IllegalActionError, Phase
+from mizerka.deal import KEEP, Deal, Exchange, IllegalActionError, InvalidActionError, Phase
 from mizerka.rules import Contract, parse_variant
 
 DECK = list(range(52))  # deck position p holds card p; dealer 0: FH = seat 1, MH = seat 2, D = seat 0
@@ -202,3 +204,19 @@ def test_no_shown_card_in_no_trump_or_without_the_option() -> None:
     assert dealt("NT", "standard,show_trump_card").shown_card is None
     assert dealt("MZ", "standard,show_trump_card").shown_card is None
     assert dealt("H").shown_card is None
+
+
+# -- an answer that names no card ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("answer", [",", "exchange ,", "ex ,,", " , , ", "discard ,"])
+def test_an_exchange_answer_that_names_no_card_is_incomplete_not_a_keep(answer: str) -> None:
+    """The one blind exchange is never spent on an answer that names no card and no ``-``: a stray comma at the
+    prompt kept the hand for good (an exchange is not undone)."""
+    deal = exchanging()
+    hand = deal.hands[deal.to_move]
+    with pytest.raises(InvalidActionError, match=r"incomplete action .*name the cards to discard, or - to keep"):
+        deal.play(answer)
+    assert deal.phase is Phase.EXCHANGE and deal.hands[deal.to_move] == hand
+    for keep in ("-", "keep", "exchange -", "none"):
+        assert deal.parse_action(keep) == KEEP

@@ -1,11 +1,16 @@
-"""The match: schedule, contracts per player, totals, shared wins, pop across deals, score sheet (TV-D13..D17, D32)."""
+"""The match: schedule, contracts per player, totals, shared wins, pop across deals, score sheet (TV-D13..D17, D32);
+a copy independent of the match; a refused contract names the rule that refuses it (played in the match under
+``global_unique``, used twice under ``uses=2``)."""
 
 from __future__ import annotations
 
+import copy
 import random
+from collections.abc import Callable
 
 import pytest
 
+from deal_helpers import play_to_the_end, played_match
 from mizerka.cards import CardSet
 from mizerka.deal import CHOICES, KEEP, Action, Deal, Exchange, IllegalActionError, Phase
 from mizerka.match import Match, MatchError, Outcome
@@ -362,3 +367,54 @@ def test_exchange_keep_in_match() -> None:
     match.play("NT")
     match.play(KEEP)
     assert match.deal.exchange_counts[match.deal.forehand] == 0
+
+
+# -- copying a match -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make_copy", [copy.copy, Match.copy], ids=["copy.copy", "Match.copy"])
+def test_a_match_copy_is_independent(make_copy: Callable[[Match], Match]) -> None:
+    match = played_match(seed=3, actions=50)
+    history, decks, deal_no = match.history(), list(match.decks), match.deal_no
+    twin = make_copy(match)
+    assert twin.history() == history and twin.decks == decks
+    play_to_the_end(twin, random.Random(9))
+    assert match.history() == history and match.decks == decks and match.deal_no == deal_no
+    play_to_the_end(match, random.Random(9))  # the same actions from the same state: the same match
+    assert match.history() == twin.history() and match.decks == twin.decks and match.totals == twin.totals
+    twin.pop()
+    assert match.is_over() and not twin.is_over()
+
+
+# -- a refused contract names the rule that refuses it ---------------------------------------------------------------
+
+
+def test_a_contract_gone_under_global_unique_is_refused_as_played_in_the_match() -> None:
+    """Under ``global_unique`` a contract is gone once anybody chose it: the refusal says so, and does not say the
+    forehand used it (he never did)."""
+    match = Match(parse_variant("standard,global_unique"), seed=1, first_dealer=0)
+    match.play("H")
+    while match.deal_no == 1:
+        match.play(KEEP if match.deal.phase is Phase.EXCHANGE else next(iter(match.legal_actions)))
+    assert Contract.HEARTS not in match.used[match.deal.forehand]
+    with pytest.raises(IllegalActionError, match="contract H has already been played in this match") as refused:
+        match.play("H")
+    assert "forehand" not in str(refused.value)
+
+
+def test_a_contract_used_up_under_uses_2_says_twice() -> None:
+    deal_rules = parse_variant("standard,uses=2")
+    match = Match(deal_rules, seed=1, first_dealer=0)
+    hearts = 0
+    while hearts < 3:
+        deal = match.deal
+        if deal.phase is Phase.CHOOSE and deal.to_move == 1:
+            if Contract.HEARTS in deal.allowed_contracts:
+                match.play("H")
+                hearts += 1
+                continue
+            with pytest.raises(IllegalActionError, match=r"seat 1\) has already used contract H twice"):
+                match.play("H")
+            break
+        match.play(KEEP if deal.phase is Phase.EXCHANGE else next(iter(match.legal_actions)))
+    assert hearts == 2

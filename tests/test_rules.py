@@ -1,15 +1,22 @@
-"""Contracts, roles, quotas and the named variants (issue 2 §3, RULES.md §4 and §8)."""
+"""Contracts, roles, quotas and the named variants (issue 2 §3, RULES.md §4 and §8), and variant specs: a number
+too long for a spec is a ``RulesError`` (leading zeros are read as ``int`` reads them), and ``Rules.spec()`` reads back
+to equal rules, or refuses the fields no option can write and a name that is no variant."""
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
+from collections.abc import Callable
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mizerka.cards import Suit
 from mizerka.deal import Deal
 from mizerka.match import Match
 from mizerka.rules import (
+    _FIXED_BY_NAME,
     STANDARD,
     VARIANTS,
     Contract,
@@ -239,3 +246,84 @@ def test_custom_contract_list_in_a_match() -> None:
 def test_rules_are_hashable_values() -> None:
     assert parse_variant("standard,show_trump_card") == STANDARD.replace(show_trump_card=True)
     assert len({STANDARD, get_variant("standard"), VARIANTS["no-exchange"]}) == 2
+
+
+# -- numbers in a variant spec ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("uses=" + "1" * 4301, "invalid uses"),
+        ("first_dealer=" + "0" * 4301, "invalid first_dealer"),
+        ("quota_ordinary=7/5/" + "1" * 5000, "invalid quota_ordinary"),
+        ("uses=" + "9" * 10, "invalid uses"),
+    ],
+)
+def test_a_number_too_long_for_a_variant_spec_is_a_rules_error(option: str, message: str) -> None:
+    quoted = r"'[0-9]{10,20}'(\.\.\. \(\d+ digits\))?"  # the start of the number, and its length if cut
+    with pytest.raises(RulesError, match=rf"{message}: {quoted} \(a number far too large\)"):
+        parse_variant("standard," + option)
+
+
+def test_variant_numbers_keep_their_leading_zeros_as_int_reads_them() -> None:
+    rules = parse_variant("standard,uses=0002,first_dealer=01,quota_ordinary=007/05/1")
+    assert (rules.uses_per_contract, rules.first_dealer, rules.quota_ordinary) == (2, 1, (7, 5, 1))
+
+
+# -- Rules.spec() reads back to equal rules, or refuses --------------------------------------------------------------
+
+
+def quiet(make: Callable[[], object]) -> object:
+    """*make()* with the non-zero-sum warning of seed002-literal silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return make()
+
+
+SPEC_OPTIONS = {
+    "show_trump_card": st.booleans(),
+    "deal_pattern": st.sampled_from(DealPattern),
+    "first_dealer": st.sampled_from([None, 0, 1, 2, 3]),
+    "contracts": st.lists(st.sampled_from(Contract), min_size=1, max_size=6, unique=True).map(tuple),
+    "uses_per_contract": st.integers(1, 6),
+    "global_unique_contracts": st.booleans(),
+    "quota_ordinary": st.tuples(st.integers(0, 13), st.integers(0, 13), st.integers(0, 13)),
+    "quota_mizerka": st.tuples(st.integers(0, 13), st.integers(0, 13), st.integers(0, 13)),
+}
+
+
+def test_every_rules_field_is_written_by_spec_or_fixed_by_the_name() -> None:
+    fields = {f.name for f in dataclasses.fields(Rules)}
+    assert fields == set(SPEC_OPTIONS) | set(_FIXED_BY_NAME) | {"name"}
+
+
+@given(st.sampled_from(sorted(VARIANTS)), st.fixed_dictionaries({}, optional=SPEC_OPTIONS))
+def test_spec_reads_back_to_equal_rules(name: str, options: dict[str, object]) -> None:
+    base = VARIANTS[name]
+    if options.get("first_dealer") == 3 and base.n_seats == 3:
+        options["first_dealer"] = None  # seat 3 only where four sit
+    rules = quiet(lambda: base.replace(**options))
+    assert isinstance(rules, Rules)
+    assert quiet(lambda: parse_variant(rules.spec())) == rules
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"cards_before_choice": 5}, "cards_before_choice=5"),
+        ({"n_seats": 4}, "n_seats=4"),
+        ({"exchange_mode": ExchangeMode.NONE}, "exchange_mode=<ExchangeMode.NONE: 'none'>"),
+        ({"source": "my notes"}, "source='my notes'"),
+    ],
+)
+def test_spec_refuses_fields_no_option_can_write(changes: dict[str, object], field: str) -> None:
+    with pytest.raises(RulesError, match=f"^{field} cannot be written as a variant spec"):
+        STANDARD.replace(**changes).spec()
+
+
+def test_spec_refuses_a_name_that_is_no_variant() -> None:
+    with pytest.raises(RulesError, match="rules named 'homebrew' cannot be written"):
+        STANDARD.replace(name="homebrew").spec()
+    with pytest.raises(RulesError, match="rules named 'Standard'"):  # parse_variant would say 'standard'
+        STANDARD.replace(name="Standard").spec()

@@ -1,7 +1,8 @@
 """The scorekeeper for a real table (``mizerka score``), driven through click's CLI runner as a keeper would.
 
 The reference for a whole match is a match the engine played with random bots: its contracts and tricks are typed
-into the scorekeeper, which must arrive at the engine's scores, totals and winners.
+into the scorekeeper, which must arrive at the engine's scores, totals and winners.  A trick count of any length is
+read as a count (too many tricks), never as a word.
 """
 
 from __future__ import annotations
@@ -508,3 +509,19 @@ def test_trick_counts_take_ascii_digits_only(line: str) -> None:
     with pytest.raises(EntryError, match="neither a number of tricks nor a player's name"):
         keeper.enter_tricks(line)
     assert keeper.deals[-1].tricks_won is None
+
+
+# -- a huge trick count ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("entry", ["99999999999999999999999999 0 0", "Ala 99999999999999999999999999 Bolek 0",
+                                   "1" * 5000 + " 0 0"])
+def test_a_huge_trick_count_is_too_many_tricks_not_a_word(entry: str) -> None:
+    """More than 6 digits was no number to the trick reader: ``99999999999999999999999999 0 0`` was "neither a
+    number of tricks nor a player's name", where -1 gets "Ala cannot take -1 tricks (0 to 13)"."""
+    keeper = ScoreKeeper.new(["Ala", "Bolek", "Cezary"], 2)
+    keeper.enter_contract("H")
+    with pytest.raises(EntryError) as info:
+        keeper.parse_tricks(entry)
+    message = str(info.value)
+    assert "cannot take " in message and "… tricks (0 to 13)" in message and len(message) < 100, message

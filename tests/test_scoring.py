@@ -1,15 +1,20 @@
-"""Scoring against quotas (RULES.md §2.8): TV-S1..S3 and TV-D1..D12."""
+"""Scoring against quotas (RULES.md §2.8): TV-S1..S3 and TV-D1..D12, and a score for an impossible trick count
+refused.  Per-deal scores that do not sum to zero under zero-sum rules fail loudly, under ``python -O`` too; rules
+that are not zero-sum are not asserted (RULES.md §8.5)."""
 
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
-from mizerka.deal import Deal, Phase
+from mizerka.deal import KEEP, Deal, Phase
 from mizerka.match import DealResult
-from mizerka.rules import STANDARD, Contract, Role, get_variant
+from mizerka.rules import STANDARD, VARIANTS, Contract, Role, Rules, RulesError, get_variant
 from mizerka.scoresheet import ScoreSheet
+from test_rules import quiet
 
 C, DIA, H, S, NT, MZ = Contract
 
@@ -156,3 +161,53 @@ def test_four_players_dealer_scores_zero() -> None:
     assert deal.contract is not None
     for role, seat in enumerate(deal.active_seats):
         assert scores[seat] == rules.score(role, deal.contract, deal.tricks_won[seat])
+
+
+# -- a score for an impossible trick count ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tricks", [14, -1, True, 9.5, "9", None])
+def test_a_score_for_an_impossible_trick_count_is_refused(tricks: object) -> None:
+    with pytest.raises(RulesError, match="tricks must be a whole number 0-13"):
+        STANDARD.score(Role.FOREHAND, Contract.HEARTS, tricks)  # type: ignore[arg-type]
+    assert STANDARD.score(Role.FOREHAND, Contract.HEARTS, 13) == 6
+    assert STANDARD.score(Role.DEALER, Contract.MIZERKA, 0) == 7
+
+
+# -- per-deal scores sum to zero (RULES.md §8.5) ---------------------------------------------------------------------
+
+
+def finished_deal(rules: Rules) -> Deal:
+    deal = Deal.random(5, rules=rules, dealer=0)
+    deal.play("H")
+    while not deal.is_over():
+        deal.push(KEEP if deal.phase is Phase.EXCHANGE else next(iter(deal.legal_actions)))
+    return deal
+
+
+def test_scores_that_do_not_sum_to_zero_under_zero_sum_rules_fail_loudly() -> None:
+    deal = finished_deal(STANDARD)
+    assert sum(deal.scores()) == 0
+    deal.tricks_won[deal.forehand] += 1  # a corrupted deal: 14 tricks
+    with pytest.raises(AssertionError, match=r"do not sum to zero under zero-sum rules 'standard'"):
+        deal.scores()
+
+
+def test_non_zero_sum_rules_are_not_asserted() -> None:
+    literal = quiet(lambda: VARIANTS["seed002-literal"])
+    assert isinstance(literal, Rules) and not literal.zero_sum
+    deal = finished_deal(literal)
+    assert sum(deal.scores()) != 0
+
+
+def test_the_zero_sum_check_survives_python_dash_o() -> None:
+    code = (
+        "from mizerka import Deal, Phase\n"
+        "from mizerka.deal import KEEP\n"
+        "d = Deal.random(5, dealer=0); d.play('H')\n"
+        "while not d.is_over(): d.push(KEEP if d.phase is Phase.EXCHANGE else next(iter(d.legal_actions)))\n"
+        "d.tricks_won[d.forehand] += 1\n"
+        "try:\n    d.scores()\nexcept AssertionError:\n    print('asserted')\n"
+    )
+    result = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert result.stdout.strip() == "asserted"

@@ -1,13 +1,23 @@
-"""``mizerka solve``: text positions, moments of record files, and bad input (message, non-zero exit)."""
+"""``mizerka solve``: text positions, moments of record files, and bad input (message, non-zero exit).
+
+The record to solve: one read from a pipe (``/dev/stdin``, ``<(cat game.mzn)``), as ``replay`` reads it; a mistyped
+record name is told as a missing file, not as bad position text (text with a ``;`` is still position text); a folder
+is named as one.  The deal and the moment: by default the last deal that reached its play (a record saved during
+deal 2's exchange solves deal 1), the deals that can be solved named when the one asked for cannot be; ``--card``
+needs ``--trick`` (alone it was ignored, and another moment solved).
+"""
 
 from __future__ import annotations
 
+import io
+import os
 import warnings
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
+from deal_helpers import record_in_deal_2_exchange
 from mizerka.cards import CARDS
 from mizerka.cli import cli
 from mizerka.deal import Phase
@@ -271,3 +281,106 @@ def test_maxn_refusals_are_a_message_and_exit_2(args: tuple[str, ...], message: 
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+# -- the record to solve: a pipe, a missing or mistyped name, a folder; the deal and the moment ----------------------
+
+
+def invoke(*args: str, input: str | bytes | io.BytesIO | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/fd"), reason="needs /dev/fd (Linux, macOS)")
+def test_solve_reads_a_record_from_a_pipe_as_replay_does() -> None:
+    """``cat game.mzn | mizerka solve /dev/stdin`` and ``mizerka solve <(cat game.mzn)`` both name a pipe's
+    end /dev/fd/N; before, it was read as position text ("bad position: invalid card 'dev'")."""
+    text = (RECORDS / "standard-seed7.mzn").read_bytes()
+    expected = invoke("solve", str(RECORDS / "standard-seed7.mzn"), "--deal", "1")
+    assert expected.exit_code == 0, expected.output
+    results = []
+    for command in ("replay", "solve"):
+        reader, writer = os.pipe()
+        try:
+            os.write(writer, text)  # a record of 14 kB fits in the pipe's buffer
+            os.close(writer)
+            extra = ["--deal", "1"] if command == "solve" else []
+            results.append(invoke(command, f"/dev/fd/{reader}", *extra))
+        finally:
+            os.close(reader)
+    replayed, solved = results
+    assert replayed.exit_code == 0, replayed.output
+    assert solved.exit_code == 0, solved.output
+    assert solved.output == expected.output
+
+
+@pytest.mark.parametrize(("source", "more"), [
+    ("gam.mzn", False),
+    ("records/friday.JSON", False),
+    ("records/friday", True),  # no ';' and no record's ending: the message says it is no position either
+    ("NT", True),
+])
+def test_a_missing_record_is_told_as_a_missing_file(source: str, more: bool, tmp_path: Path) -> None:
+    result = invoke("solve", source)
+    assert result.exit_code == 2, result.output
+    assert f"Error: no such file: '{source}'" in result.output
+    assert "bad position" not in result.output and "unknown part" not in result.output
+    assert ("nor is it a position" in result.output) is more
+
+
+@pytest.mark.parametrize(("source", "problem"), [
+    ("XX; lead 0", "unknown part 'XX'"),
+    ("NT; lead 0; S:AK / S:AQ / S:23", "more than one hand"),
+])
+def test_text_with_a_semicolon_is_still_position_text(source: str, problem: str) -> None:
+    result = invoke("solve", source)
+    assert result.exit_code == 2 and "bad position" in result.output and problem in result.output
+
+
+def test_solve_names_a_folder_instead_of_parsing_its_path_as_a_position(tmp_path: Path) -> None:
+    result = invoke("solve", str(tmp_path))
+    assert result.exit_code == 2
+    assert "a folder, not a record file" in result.output and "bad position" not in result.output
+
+
+def test_solve_defaults_to_the_last_deal_that_reached_its_play(tmp_path: Path) -> None:
+    record = record_in_deal_2_exchange()
+    number, deal, _ = position_from_record(record)
+    assert number == 1 and deal.phase is Phase.PLAY and not deal.tricks  # deal 1 is over: its opening lead
+    path = tmp_path / "exchange.mzn"
+    path.write_text(record.to_text(), encoding="utf-8")
+    result = run("solve", str(path))
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("deal 1, ")
+    # asked for by number, deal 2 keeps its error, which now names the deals that can be solved
+    asked = run("solve", str(path), "--deal", "2")
+    assert asked.exit_code == 2 and "deal 2 has not reached its play yet" in asked.output
+    assert "deals that can be solved: 1" in asked.output
+    with pytest.raises(RecordError, match=r"deals that can be solved: 1\)"):
+        position_from_record(record, 2)
+
+
+def test_a_record_with_no_deal_in_play_says_none_can_be_solved(tmp_path: Path) -> None:
+    match = Match(get_variant("standard"), players=["A", "B", "C"], seed=5)
+    match.push(next(iter(match.legal_actions)))  # the contract: deal 1 in its exchange
+    path = tmp_path / "first.mzn"
+    path.write_text(MatchRecord.from_match(match).to_text(), encoding="utf-8")
+    result = run("solve", str(path))
+    assert result.exit_code == 2 and "has not reached its play yet" in result.output
+    assert "deals that can be solved: none" in result.output
+
+
+def test_card_without_trick_is_refused_not_ignored() -> None:
+    """``--card 3`` alone, or with ``--after``, was silently ignored: the command solved another moment."""
+    path = str(RECORDS / "standard-seed7.mzn")
+    for extra in (("--card", "3"), ("--card", "2", "--after", "5"), ("--card", "1")):
+        result = CliRunner().invoke(cli, ["solve", path, *extra])
+        assert result.exit_code == 2, result.output
+        assert isinstance(result.exception, SystemExit), result.exception  # no traceback
+        assert "give --trick too" in result.output
+    record = read(RECORDS / "standard-seed7.mzn")
+    with pytest.raises(RecordError, match="give --trick too"):
+        position_from_record(record, 1, card=2)
+    for bad in ({"trick": True}, {"after": 1.5}, {"deal_no": "1"}):
+        with pytest.raises(RecordError, match="must be a whole number"):
+            position_from_record(record, **bad)  # type: ignore[arg-type]
+    assert position_from_record(record, 1, trick=2) == position_from_record(record, 1, trick=2, card=1)

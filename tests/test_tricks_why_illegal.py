@@ -2,7 +2,8 @@
 
 The follow rule (a card of the suit led if the hand holds one), the must-trump rule of the generic trick machinery
 (Preferans: a hand void in the suit led must trump if it can; Mizerka has no such rule), a card not in the hand,
-and the agreement of the reasons with :func:`mizerka.tricks.legal_plays`.
+and the agreement of the reasons with :func:`mizerka.tricks.legal_plays`; what is no card index (a bool, a text, a
+float) is refused.
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from deal_helpers import club_led_in_hearts
+from deal_helpers import club_led_in_hearts, exchanging
 from mizerka.cards import Card, CardSet, Suit
-from mizerka.deal import Deal, Phase, Play
+from mizerka.deal import KEEP, Deal, Phase, Play
 from mizerka.rules import Contract
 from mizerka.tricks import IllegalPlay, legal_plays, why_illegal
 
@@ -187,3 +189,21 @@ def test_the_observation_has_no_must_trump_obligation_like_the_deal() -> None:
     for card in range(52):
         assert (obs.why_illegal(card) is None) == bool(legal >> card & 1)
         assert (deal.illegal_reason(Play(card)) is None) == bool(legal >> card & 1)
+
+
+# -- what is no card -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("card", [-1, 52, True, "AS", 3.0])
+def test_why_illegal_refuses_what_is_no_card(card: object) -> None:
+    deal = exchanging()
+    for _ in range(3):
+        deal.play(KEEP)
+    obs = deal.observation(deal.to_move)
+    with pytest.raises(ValueError, match="a card is an index 0-51"):
+        obs.why_illegal(card)  # type: ignore[arg-type]
+    held = min(obs.hand)  # on lead: any card held may be played, one not held may not
+    missing = next(card for card in range(52) if card not in obs.hand)
+    assert obs.why_illegal(held) is None
+    refused = obs.why_illegal(missing)
+    assert refused is not None and refused.code == "not_in_hand"

@@ -1,10 +1,14 @@
 """The full-screen game (Textual): a deal played through key presses with Textual's pilot, a layout snapshot,
-undo within its limits, hints, and ``mizerka play`` handing over to the line game for ``--plain`` and pipes."""
+undo within its limits, hints (a slow one never freezes the screen), and ``mizerka play`` handing over to the line
+game for ``--plain`` and pipes (by default a rules bot in every other seat, at three or four; a discard not in the
+hand refused in the player's words)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import threading
+import time
 import warnings
 from pathlib import Path
 
@@ -18,10 +22,10 @@ from mizerka.cli import cli
 from mizerka.deal import KEEP, Exchange, Phase, Play
 from mizerka.match import Match
 from mizerka.rules import Contract, parse_variant
-from mizerka.tui.app import ContractDialog, ExchangeDialog, MizerkaApp
-from mizerka.tui.command import build_app
+from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, MizerkaApp
+from mizerka.tui.command import build_app, play_command
 from mizerka.tui.model import TableModel, UndoError
-from tui_helpers import pause_until, screen_text
+from tui_helpers import logged, make_app, pause_until, screen_text, to_first_card
 
 GOLDEN = Path(__file__).parent / "data" / "tui" / "layout.txt"
 RULES = parse_variant("standard,first_dealer=2")  # seat 0 is forehand in deal 1
@@ -256,3 +260,58 @@ async def _test_n_starts_a_new_match_once_the_match_is_over() -> None:
         await pilot.pause()
         assert app.model.match is new and len(new.deal.history) == before
         await pilot.press("x")
+
+
+# -- a slow hint -----------------------------------------------------------------------------------------------------
+
+
+def test_a_slow_hint_does_not_freeze_the_screen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The strongest bot may think for seconds (its tables are computed at the first hint): the screen kept
+    answering keys meanwhile, and the hint arrives in the log."""
+    release = threading.Event()
+
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(120, 40)) as pilot:
+            await to_first_card(app, pilot)
+            card = next(a for a in app.model.observation().legal_actions if isinstance(a, Play))
+
+            def slow_hint(observation: object = None) -> tuple[Play, dict[str, float]]:
+                release.wait(10)
+                return card, {}
+
+            monkeypatch.setattr(app.model, "hint", slow_hint)
+            started = time.monotonic()
+            await pilot.press("question_mark")
+            await pilot.press("p")  # the screen still answers
+            await pilot.pause()
+            assert time.monotonic() - started < 5
+            assert isinstance(app.screen, InfoDialog)
+            await pilot.press("escape")
+            release.set()
+            await pause_until(pilot, lambda: "Hint (" in logged(app), pause=0.02)
+            assert f"from your view only): {card.card.unicode()}" in logged(app), logged(app)
+
+    asyncio.run(run())
+
+
+# -- mizerka play --plain: the default opponents, a discard not in the hand ------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["standard", "four-players"])
+def test_the_default_opponents_fill_every_other_seat(variant: str) -> None:
+    """Without ``--opponents`` a rules bot sits in every other seat, at a table of three or of four (the default
+    'rules,rules' named two levels, and a four-player table was refused over an option nobody typed)."""
+    result = CliRunner().invoke(play_command, ["--plain", "--variant", variant, "--seed", "1"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    assert first.count("(rules)") == parse_variant(variant).n_seats - 1, first
+
+
+def test_a_discard_not_in_the_hand_is_refused_in_the_players_words() -> None:
+    """The line game said "illegal action exchange 2H: cannot discard 2H: not in seat 0's hand"; it now says which
+    card is not in the hand, as the card prompt does, and asks again."""
+    result = CliRunner().invoke(play_command, ["--plain", "--seed", "5"], input="C\n2H\nquit\n")
+    refused = [line for line in result.output.splitlines() if line.startswith("Not accepted")]
+    assert refused == ["Not accepted: 2♥ is not in your hand"], result.output
+    assert result.output.count("Cards to discard") == 2

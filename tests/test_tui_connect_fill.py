@@ -3,9 +3,10 @@ against a real server on 127.0.0.1.
 
 While the table waits for players, the line game reads commands (in a thread, so that a player sitting down still
 starts the match): ``fill`` seats casual ("rules") bots in every free seat and the match begins, ``fill LEVEL``
-another level; a refusal is said in words.  The full-screen game offers ``f`` in its waiting status line: a small
-choice of the level, the rules bot first.  A spectator is told in words that only a seated player can start the
-table, and nothing is sent.
+another level; a refusal is said in words, and then the line game names who sat down ("Bot 2 (random) sits at seat
+1.", never "seat 1 sits at seat 1").  The full-screen game offers ``f`` in its waiting status line: a small choice
+of the level, the rules bot first.  A spectator is told in words that only a seated player can start the table, and
+nothing is sent.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import mizerka.terminal
 import mizerka.tui.remote
 from mizerka.cli import cli
 from mizerka.terminal import QuitGame
+from mizerka.tui import remote
 from mizerka.tui.remote import FILL_SPECTATOR, RemoteLineGame, RemoteTable, fill_levels, parse_invite, watch_table
 
 sys.path.insert(0, str(Path(__file__).parent / "server"))
@@ -390,3 +392,26 @@ def test_ctrl_d_at_the_waiting_prompt_leaves_the_table(server: ThreadServer, mon
     assert result.exit_code == 1, result.output
     assert "Input ended: you leave the table before its match began." in result.output
     assert "Traceback" not in result.output
+
+
+# -- who sits down after fill ----------------------------------------------------------------------------------------
+
+HUMANS = [{"kind": "human"}] * 3
+
+
+def test_the_line_game_names_the_computer_players_fill_seats(server: ThreadServer) -> None:
+    table = seated(make_table(server, HUMANS), "Ola")
+    lines: list[str] = []
+    game = RemoteLineGame(table, read=lambda prompt: "quit", write=lines.append, unicode=False)
+    reply = table.request({"type": "fill", "level": "random"})
+    assert reply["type"] == "ack", reply
+    for event in table.drain():
+        game.report_event(event)
+    assert "Bot 2 (random) sits at seat 1." in lines and "Bot 3 (random) sits at seat 2." in lines, lines
+    assert not [line for line in lines if line.startswith("seat ")], lines
+    lines.clear()
+    game.report_event({"kind": "seat", "seat": 2, "name": None, "seat_kind": "human", "bot": None, "open": False,
+                       "standin": False})  # a server that sends no name
+    assert lines == ["a player sits at seat 2."], lines
+    assert remote.seated_text({"seat": 1, "name": "Ala", "seat_kind": "human", "bot": None}) == "Ala"
+    table.close()

@@ -3,7 +3,10 @@
 Once the match is over, a seated player asks for a rematch (``rematch`` in the line game, ``n`` full screen); the
 client says who is still to ask (the ``ack``'s ``waiting``), and when the ``rematch`` event names the new table it
 says ``hello`` there with the same token and plays on; the seat book remembers the new table instead of the old.
-Refusals (``not_over``, ``server_full``) are said in words.
+Refusals (``not_over``, ``server_full``) are said in words.  A player who left a finished match without asking comes
+back with the same link: the seat is taken back at the finished table (not refused as stale, nor forgotten; through a
+pipe the link is refused for play, but the seat stays in the book), and a chain of rematches is followed to its last
+table.
 """
 
 from __future__ import annotations
@@ -207,3 +210,79 @@ def test_the_line_game_ends_at_the_match_end_without_a_terminal(server: ThreadSe
     assert result.exit_code == 0, result.output
     assert "The match is over." in result.output and "After the match" not in result.output
 
+
+# -- back at a finished match for its rematch ------------------------------------------------------------------------
+
+
+def test_back_at_a_finished_match_to_ask_for_the_rematch(server: ThreadServer, tmp_path: Path) -> None:
+    """Ola left after the match without asking; Ala asked and waits.  The same link takes Ola's seat back at the
+    finished table (the book keeps it), shows the end of the match only, and her rematch moves both."""
+    url = make_table(server, TWO_HUMANS)
+    invite = parse_invite(url)
+    book = SeatBook(tmp_path / "seats.json")
+    ola = RemoteTable(invite, timeout=10)
+    assert take_seat(ola, book, "Ola") == (0, False)
+    ala = RemoteTable(invite, timeout=10)
+    ala.join("Ala")
+    ala.connect()
+    play_to_the_end(ola, ala)
+    ola.close()
+    assert ala.rematch()["waiting"] == [0]
+    again = RemoteTable(invite, timeout=10)
+    assert take_seat(again, book, None) == (0, True)
+    assert again.view["status"] == "finished" and again.invite == invite and book.get(invite) is not None
+    assert [event["kind"] for event in again.drain()] == ["match_end"]  # the final position, not the whole match
+    lines: list[str] = []
+    answers = iter(["rematch"])
+    game = RemoteLineGame(again, read=lambda prompt: next(answers), write=lambda t: lines.append(click.unstyle(t)),
+                          unicode=False, poll=0.05, ask_after_match=True)
+    assert game.after_match()
+    new = again.rematch_target()
+    assert new is not None
+    again.follow_rematch()
+    assert again.view["seat"] == 0 and book.get(again.invite) is not None and book.get(invite) is None
+    again.close()
+    ala.close()
+
+
+def test_back_at_a_finished_match_through_a_pipe_keeps_the_seat(server: ThreadServer,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through a pipe no rematch is asked for: the link is refused as stale for play (exit status 1), but the seat
+    stays in the book, for a terminal to take back."""
+    url = make_table(server, BOTS)
+    monkeypatch.setattr(mizerka.terminal, "_read_line", lambda prompt: "quit")
+    first = CliRunner().invoke(cli, ["play", "--connect", url, "--plain", "--name", "Ola"])
+    assert first.exit_code == 0, first.output
+    held = SeatBook.default().get(parse_invite(url))
+    assert held is not None
+    ola = RemoteTable(parse_invite(url), timeout=10)
+    ola.seat, ola.token = held.seat, held.token
+    ola.connect()
+    play_to_the_end(ola)
+    ola.close()
+    again = CliRunner().invoke(cli, ["play", "--connect", url, "--plain"])
+    assert again.exit_code == 1 and "stale" in again.output and "Your seat there is kept" in again.output
+    assert "Traceback" not in again.output
+    assert SeatBook.default().get(parse_invite(url)) == held
+
+
+def test_a_chain_of_rematches_is_followed_to_its_last_table(server: ThreadServer, tmp_path: Path) -> None:
+    """The book still names the first table (the game stopped before it could move it); meanwhile the seat played a
+    rematch and asked for another.  The old link goes along the chain to the last table, which the book holds."""
+    url = make_table(server, BOTS)
+    invite = parse_invite(url)
+    book = SeatBook(tmp_path / "seats.json")
+    table = RemoteTable(invite, timeout=10)
+    take_seat(table, book, "Ola")
+    table.book = None  # the book is not moved along: it keeps the first table
+    tables = [invite.table]
+    for _ in range(2):
+        play_to_the_end(table)
+        assert table.rematch()["type"] == "ack"
+        tables.append(table.follow_rematch())
+    table.close()
+    again = RemoteTable(invite, timeout=10)
+    assert take_seat(again, book, None) == (0, True)
+    assert again.invite.table == tables[-1] and again.view["status"] == "playing" and again.view["seat"] == 0
+    assert book.get(again.invite) is not None and book.get(invite) is None
+    again.close()

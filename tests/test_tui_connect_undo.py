@@ -3,7 +3,9 @@
 At a table where every other seat is a computer player's, the human takes back his last card (``undo`` in the line
 game, ``u`` in the full-screen one), as in the local games and the browser.  The client keeps the table's journal:
 an undo cuts it (the events after the cut are gone and the next event takes the first removed number), whichever
-of the seat's connections asked for it, and a connection that was away during an undo takes the journal again.
+of the seat's connections asked for it, and a connection that was away during an undo takes the journal again: it
+shows what it missed (the rest of the deal, its end, the next deal) and nothing it had shown, and its tricks keep
+their numbers.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from click.testing import CliRunner
 
 import mizerka.terminal
 from mizerka.cli import cli
-from mizerka.tui.remote import RemoteTable, parse_invite
+from mizerka.terminal import QuitGame
+from mizerka.tui.remote import RemoteLineGame, RemoteTable, parse_invite
 
 sys.path.insert(0, str(Path(__file__).parent / "server"))
 from server_helpers import ThreadServer
@@ -239,3 +242,52 @@ def test_full_screen_takes_a_card_back(server: ThreadServer) -> None:
     asyncio.run(play())
     assert app.failure is None
     table.close()
+
+
+# -- a connection away during another connection's undo --------------------------------------------------------------
+
+
+def test_a_connection_away_during_an_undo_shows_what_it_missed(server: ThreadServer) -> None:
+    """Back after another connection took a card back and played the deal on: the events played meanwhile (the
+    rest of the deal, its end, the next deal) were never handed out; the ones it had shown are not shown again."""
+    ours = seated(make_table(server, BOTS))
+    act_until(ours, lambda t: our_cards_played(t) >= 2 and t.my_turn())
+    ours.drain()
+    ours.close()
+    other = second_connection(ours)
+    assert other.undo()["type"] == "snapshot"
+    act_until(other, lambda t: t.view.get("deal_no", 0) >= 2 and t.my_turn())
+    ours.connect()
+    kinds = [e["kind"] for e in ours.drain()]
+    assert "deal_end" in kinds and "deal" in kinds
+    assert kinds.count("deal") == 1  # the first deal's start, shown before, is not news
+    other.close()
+    ours.close()
+
+
+def test_tricks_keep_their_numbers_after_another_connections_undo(server: ThreadServer) -> None:
+    """The browser takes a card back and plays on before the terminal writes the news: the tricks it writes
+    next were numbered from the latest view, which counted them already ("Trick 4" for the third)."""
+    ours = seated(make_table(server, BOTS))
+    lines: list[str] = []
+
+    def read(prompt: str) -> str:
+        raise QuitGame
+
+    game = RemoteLineGame(ours, read=read, write=lambda text: lines.append(click.unstyle(text)), unicode=False)
+    act_until(ours, lambda t: our_cards_played(t) >= 3 and t.my_turn())
+    with pytest.raises(QuitGame):
+        game.run_remote()  # the news so far is written
+    other = second_connection(ours)
+    assert other.undo()["type"] == "snapshot"
+    after_undo = other.view["tricks_played"]
+    act_until(other, lambda t: t.view["tricks_played"] >= after_undo + 1 and t.my_turn())
+    while ours.epoch != other.epoch or ours.view["seq"] != other.view["seq"]:
+        ours.poll(0.3)
+    lines.clear()
+    with pytest.raises(QuitGame):
+        game.run_remote()
+    written = [int(n) for n in re.findall(r"^Trick (\d+):", "\n".join(lines), re.MULTILINE)]
+    assert written == list(range(after_undo + 1, other.view["tricks_played"] + 1)), lines
+    other.close()
+    ours.close()

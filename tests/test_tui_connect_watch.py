@@ -3,13 +3,17 @@
 
 A spectator says ``hello`` without a token: it sees what every player sees on the table and the chat, never a hand,
 and cannot act or write in the chat (both games say so without sending anything).  It follows undos and reconnects
-as a player does, and a table without spectators is refused in words (exit status 1, no traceback).
+as a player does, and a table without spectators is refused in words (exit status 1, no traceback).  At the end of
+the match the line-game spectator at a terminal waits in case the players ask for a rematch and follows them to the
+new table (with its input ended, it ends with the match); the full-screen spectator is told a spectator's words,
+never a player's ("choose again", "your hand", "your turn").
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,14 +29,16 @@ from click.testing import CliRunner
 
 import mizerka.terminal
 from mizerka.cli import cli
+from mizerka.terminal import QuitGame
 from mizerka.tui.remote import SPECTATOR_CHAT, RemoteLineGame, RemoteRefused, RemoteTable, parse_invite, watch_table
 
 sys.path.insert(0, str(Path(__file__).parent / "server"))
 from server_helpers import ThreadServer
 
 from test_tui_connect import BOTS, make_table, start_server
+from test_tui_connect_rematch import play_to_the_end
 from test_tui_connect_undo import act_until, our_cards_played, seated
-from tui_helpers import logged, pause_until
+from tui_helpers import logged, pause_until, wait_for
 
 ALL_BOTS = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "rules"}, {"kind": "bot", "level": "random"}]
 
@@ -207,5 +213,110 @@ def test_the_full_screen_spectator(server: ThreadServer) -> None:
     assert "You stopped watching table" in app.farewell()
     player.poll(0.5)
     assert [said.get("text") for said in player.chat] == ["good luck, watchers"]  # the spectator sent nothing
+    app.table.close()
+    player.close()
+
+
+# -- the end of the match, and a spectator's words -------------------------------------------------------------------
+
+
+def test_the_line_game_spectator_waits_at_the_end_and_follows_the_rematch(server: ThreadServer) -> None:
+    """At a terminal (its input open) the spectator is told it waits for a rematch, follows the players to the new
+    table, and watches there until ``quit``."""
+    url = make_table(server, BOTS)
+    old = parse_invite(url).table
+    player = seated(url, "Ola")
+    spectator = watching(url)
+    lines: list[str] = []
+    typed = threading.Event()
+
+    def read(prompt: str) -> str:  # a terminal where the spectator types quit once told so
+        typed.wait(30)
+        typed.clear()
+        return "quit"
+
+    game = RemoteLineGame(spectator, read=read, write=lambda text: lines.append(click.unstyle(text)), unicode=False,
+                          poll=0.05, ask_after_match=True)
+    box: dict[str, BaseException] = {}
+
+    def run() -> None:
+        try:
+            game.run_remote()
+        except BaseException as error:  # QuitGame, expected; anything else fails below
+            box["error"] = error
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    play_to_the_end(player)
+    waiting = "The match is over. Waiting in case the players ask for a rematch; quit or Ctrl+C to stop."
+    wait_for(lambda: waiting in lines)
+    assert thread.is_alive()  # it waits at the finished table
+    new = player.rematch()["table"]
+    assert new is not None and new != old
+    wait_for(lambda: f"You are at table {new} now (its invite link: {server.url}/?table={new})." in lines)
+    assert spectator.invite.table == new and spectator.spectator and spectator.view["table"] == new
+    typed.set()
+    thread.join(10)
+    assert isinstance(box.get("error"), QuitGame)
+    out = "\n".join(lines)
+    assert f"Every player asked for a rematch: a new match with the same players, at table {new}." in out
+    player.close()
+    spectator.close()
+
+
+def test_the_line_game_spectator_whose_input_ended_ends_with_the_match(server: ThreadServer) -> None:
+    """A terminal whose input ended (Ctrl+D), like a pipe: watching ends with the match, the final view returned."""
+    url = make_table(server, BOTS)
+    player = seated(url, "Ola")
+    play_to_the_end(player)
+    spectator = watching(url)
+
+    def read(prompt: str) -> str:
+        raise EOFError
+
+    lines: list[str] = []
+    game = RemoteLineGame(spectator, read=read, write=lambda text: lines.append(click.unstyle(text)), unicode=False,
+                          poll=0.05, ask_after_match=True)
+    final = game.watch()
+    assert final["status"] == "finished" and final["table"] == parse_invite(url).table
+    assert any(line.startswith("The match is over.") for line in lines)
+    player.close()
+    spectator.close()
+
+
+def test_the_full_screen_spectator_is_never_told_a_players_texts(server: ThreadServer) -> None:
+    """A player's undo, a typed card and Enter: the spectator's screen says that spectators do not play, never
+    "choose again", "your hand" or "your turn"; nothing is sent (the player's table does not move)."""
+    pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
+    from mizerka.tui.remote_app import RemoteApp
+
+    url = make_table(server, BOTS)
+    player = seated(url, "Ola")
+    app = RemoteApp(watching(url))
+    said: list[str] = []
+    notes: list[str] = []
+
+    async def watch() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause(0.3)
+            act_until(player, lambda t: t.view["phase"] == "play" and t.my_turn() and any(
+                e.get("actor") == t.seat and e.get("action_kind") == "play" for e in t.deal_events()))
+            assert player.undo()["type"] == "snapshot"
+            await pause_until(pilot, lambda: "Taken back" in logged(app), tries=60)
+            notes.extend(str(n.message) for n in app._notifications)
+            for key in ("a", "s", "enter", "1", "0", "h"):
+                await pilot.press(key)
+            await pilot.pause(0.3)
+            said.extend(str(n.message) for n in app._notifications)
+            said.extend(logged(app).splitlines())
+            await pilot.press("x")
+
+    asyncio.run(watch())
+    seq = player.seq
+    player.poll(0.3)
+    assert player.seq == seq  # the spectator's keys sent nothing
+    assert any(n.startswith("Taken back: ") and n.endswith(("card", "cards")) for n in notes), notes
+    assert not [s for s in said if "choose again" in s or "your hand" in s or "your turn" in s], said
+    assert sum("Spectators cannot act: only the seated players play cards" in s for s in said) >= 3
     app.table.close()
     player.close()

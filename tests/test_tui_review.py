@@ -1,11 +1,14 @@
 """The review of a finished deal in the local games: the full-screen review screen (opened after a deal and from
 the score sheet, verdicts equal to the solver's analysis of the match's record, keys, ASCII, a small screen), the
-line game's ``review [N]``, and the deal in progress never reviewable; at a server's table, a sentence instead."""
+line game's ``review [N]`` (ASCII only and within 80 columns with ``--ascii``, deal numbers of any length, the dealer
+who sat a four-player deal out named as such and not judged), and the deal in progress never reviewable; at a
+server's table, a sentence instead."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +28,8 @@ from mizerka.tui.review import (
     review_text,
     verdict_text,
 )
+from test_play_record_files import play
+from tui_helpers import scripted
 
 VARIANT = "standard,contracts=NT+MZ,first_dealer=2"  # six deals; seat 0 is forehand in deal 1
 
@@ -345,3 +350,37 @@ def test_the_server_game_screen_says_where_reviews_are() -> None:
     app.notify = lambda text, **_: notes.append(text)  # type: ignore[method-assign]
     app.action_review()
     assert notes == ["Review is available in local games; the web app reviews online tables."]
+
+
+# -- the line game's review: --ascii in 80 columns, long numbers, four at the table ----------------------------------
+
+
+def test_the_line_review_in_ascii_fits_80_columns(tmp_path: Path) -> None:
+    code, output = play(tmp_path / "game.mzn", ["review"])
+    assert code == 0, output
+    review = output[output.index("Analysing deal 1"):output.index("Summary")]
+    assert "cost" in review  # an error with its best cards, the longest lines
+    assert review.isascii(), sorted({c for c in review if not c.isascii()})  # before: ✗ and …
+    assert max(len(line) for line in review.splitlines()) <= 79  # before: up to 100
+
+
+def test_review_with_long_numbers(tmp_path: Path) -> None:
+    code, output = play(tmp_path / "game.mzn", ["review 9999999", "review " + "9" * 5000, "review 0000001"])
+    assert code == 0, output
+    assert "There is no deal 9999999: the match has deals 1-6." in output  # before: "Not a deal number"
+    assert "There is no deal 999999999999...: the match has deals 1-6." in output
+    assert "Analysing deal 1..." in output  # leading zeros: deal 1
+
+
+def test_the_review_of_a_four_player_deal_says_the_dealer_sat_out() -> None:
+    """``review``'s summary gave the dealer, who sat the deal out, "0 cards with a choice, 0 errors"."""
+    match = Match(parse_variant("four-players,contracts=NT,first_dealer=3"),
+                  players=["You", "Ala", "Bolek", "Cezary"], seed=5)
+    while match.deal_no == 1:
+        match.play(match.deal.forced_action() or next(iter(match.legal_actions)))
+    game, _ = scripted(match, 0, [])
+    text = game.review("1")
+    summary = text.split("\nSummary\n", 1)[1].splitlines()
+    assert summary[3].split() == ["Cezary", "sat", "out", "(the", "dealer)"]
+    assert all("with a choice" in line for line in summary[:3])
+    assert "Cezary" not in " ".join(line for line in text.splitlines() if line.startswith("  trick"))

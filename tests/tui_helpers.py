@@ -1,17 +1,30 @@
-"""Helpers shared by the full-screen game's tests."""
+"""Helpers shared by the tests of the terminal games: the full-screen game (an app made for a test, its screen and
+log as text, waiting for it), the line game (scripted answers, computer players that keep) and the terminal client of
+a server (waiting for a condition)."""
 
 from __future__ import annotations
 
+import contextlib
 import io
-from collections.abc import Callable
-from typing import Any
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
 from mizerka.cards import CARDS
-from mizerka.deal import Phase
+from mizerka.deal import KEEP, Exchange, Observation, Phase
 from mizerka.match import Match
 from mizerka.rules import parse_variant
+from mizerka.terminal import TerminalGame
+
+if TYPE_CHECKING:
+    from websockets.sync.server import ServerConnection
+
+    from mizerka.tui.app import MizerkaApp
+    from mizerka.tui.remote import RemoteTable
 
 
 def screen_text(app: Any) -> str:
@@ -58,3 +71,111 @@ async def pause_until(pilot: Any, ready: Callable[[], object], *, tries: int = 1
         await pilot.pause(pause)
         if ready():
             return
+
+
+def make_app(variant: str = "standard,first_dealer=2", seed: int = 3) -> MizerkaApp:
+    """The full-screen game of ``mizerka play`` (seat 0, named You, against random players without delay); in the
+    default variant seat 0 is forehand in deal 1."""
+    from mizerka.tui.command import build_app
+
+    return build_app(seed=seed, rules=parse_variant(variant), seat=0, name="You", opponents="random", bot_delay=0)
+
+
+async def to_first_card(app: MizerkaApp, pilot: object, contract_key: str = "n") -> None:
+    """Choose a contract, keep the hand, and wait for the human's first card."""
+    from textual.pilot import Pilot
+
+    from mizerka.tui.app import ContractDialog, ExchangeDialog
+
+    assert isinstance(pilot, Pilot)
+    for _ in range(100):
+        await pilot.pause()
+        if isinstance(app.screen, ContractDialog):
+            await pilot.press(contract_key)
+        elif isinstance(app.screen, ExchangeDialog):
+            await pilot.press("enter")
+        elif app.model.is_human_turn() and app.model.observation().phase is Phase.PLAY:
+            return
+    raise AssertionError("the human's first card was never asked for")
+
+
+def notices(app: Any) -> list[str]:
+    """The messages of the notifications the app has shown."""
+    return [str(n.message) for n in app._notifications]
+
+
+def keep_all(obs: Observation) -> Exchange:
+    """A computer player that keeps its hand (and chooses, or plays, its first legal action)."""
+    if obs.phase is Phase.EXCHANGE:
+        return KEEP
+    return obs.legal_actions[0]  # type: ignore[return-value]
+
+
+def scripted(match: Match, seat: int, answers: list[str], *, unicode: bool = True) -> tuple[TerminalGame, list[str]]:
+    """The line game of *seat* in *match*, answering *answers* in turn (the other seats :func:`keep_all`), and the
+    list its lines are written to."""
+    out: list[str] = []
+    others = {s: keep_all for s in range(match.rules.n_seats) if s != seat}
+    game = TerminalGame(match, seat, others, read=lambda prompt: answers.pop(0), write=out.append, unicode=unicode)
+    return game, out
+
+
+def wait_for(done: Callable[[], bool], seconds: float = 20.0, every: Callable[[], object] = lambda: None) -> None:
+    """Wait until *done()* is true, calling *every()* between the looks; fail after *seconds*."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, "not reached in time"
+        every()
+        time.sleep(0.05)
+
+
+# -- a fake server: a websocket server on 127.0.0.1 that sends chosen frames (needs websockets) ---------------------
+
+VIEW: dict[str, Any] = {
+    "table": "T1", "seat": 0, "status": "waiting", "variant": "standard,contracts=NT", "seq": 1, "n_deals": 3,
+    "deal_no": 1, "players": [{"seat": i, "name": n, "kind": "human", "open": False} for i, n in enumerate("ABC")],
+    "options": {"chat": True, "hints": False}, "your_turn": False, "roles": {}, "totals": [0, 0, 0], "legal": [],
+    "hand": [], "trick": None, "last_trick": None, "phase": "waiting", "dealer": None, "to_move": None,
+    "contract": None, "exchange_counts": [None] * 3, "talon_size": 0, "shown_card": None, "hand_sizes": [0] * 3,
+    "tricks_won": [0] * 3, "quotas": {}, "tricks_played": 0, "score_sheet": [], "allowed_contracts": [],
+    "discards": [], "drawn": [], "deal_scores": None, "used": [[], [], []],
+}
+"""A waiting table's view, as a fake server sends it."""
+
+
+@contextlib.contextmanager
+def fake_server(handler: Callable[[ServerConnection], None]) -> Iterator[str]:
+    """A websocket server on 127.0.0.1 running *handler* for each connection; yields its invite link."""
+    from websockets.sync.server import serve
+
+    with serve(handler, "127.0.0.1", 0) as websocket_server:
+        threading.Thread(target=websocket_server.serve_forever, daemon=True).start()
+        yield f"http://127.0.0.1:{websocket_server.socket.getsockname()[1]}/?table=T1"
+        websocket_server.shutdown()
+
+
+def answering_hello(frames: Callable[[dict[str, Any]], list[Any]]) -> Callable[[ServerConnection], None]:
+    """A handler that answers ``hello`` with *frames(hello)* (text as it is, anything else as JSON)."""
+    def handler(ws: ServerConnection) -> None:
+        for raw in ws:
+            message = json.loads(raw)
+            if message.get("type") == "hello":
+                for frame in frames(message):
+                    ws.send(frame if isinstance(frame, str) else json.dumps(frame))
+    return handler
+
+
+def welcome(hello: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    """A ``welcome`` answering *hello* with :data:`VIEW`, no events and no chat (unless *fields* say otherwise)."""
+    return {"type": "welcome", "id": hello["id"], "seq": 1, "epoch": 0, "view": VIEW, "events": [], "chat": [],
+            **fields}
+
+
+def connected(url: str) -> RemoteTable:
+    """A table of the client connected to *url* (a fake server's link) as seat 0."""
+    from mizerka.tui.remote import RemoteTable, parse_invite
+
+    table = RemoteTable(parse_invite(url), timeout=5)
+    table.seat, table.token = 0, "token"
+    table.connect()
+    return table

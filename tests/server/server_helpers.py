@@ -1,5 +1,6 @@
 """Helpers for the server tests: a database (SQLite, or PostgreSQL when MIZERKA_TEST_DATABASE_URL is set),
-a real uvicorn on 127.0.0.1 (in a thread, or as a subprocess that can be killed), and small clients."""
+a real uvicorn on 127.0.0.1 (in a thread, or as a subprocess that can be killed), small clients, and the requests
+many test files make (a table, a profile, a match played)."""
 
 from __future__ import annotations
 
@@ -26,8 +27,10 @@ from mizerka.server.app import create_app
 from mizerka.server.command import uvicorn_config
 from mizerka.server.db import normalize_url
 from mizerka.server.hub import Hub, ServerConfig
+from mizerka.server.protocol import Snapshot
 
 DB_ENV = "MIZERKA_TEST_DATABASE_URL"
+SHORT = "standard,contracts=NT+MZ"  # six deals: a whole match in seconds
 
 
 _schemas = itertools.count()
@@ -165,6 +168,23 @@ class WS:
         self._stack.close()
 
 
+class UndoWS(WS):
+    """The helpers' client (which takes an undo's snapshot, its number going back) with ``undo`` and ``act``."""
+
+    def undo(self, request_id: Any = "u") -> dict[str, Any]:
+        """Send ``undo``; the reply: the snapshot carrying our id, or the error."""
+        self.send({"type": "undo", "id": request_id})
+        reply = self.until(lambda m: m.get("id") == request_id and m["type"] in ("snapshot", "error"))
+        if reply["type"] == "snapshot":
+            Snapshot.model_validate(reply)  # the protocol's schema, its ``undone`` field included
+        return reply
+
+    def act(self, action: str) -> dict[str, Any]:
+        reply = self.request({"type": "act", "action": action, "seq": self.seq})
+        assert reply["type"] == "ack", reply
+        return reply
+
+
 def play_until(ws: WS, done: Any) -> None:
     """Play the first legal action at each of our turns until *done(view)*."""
     while ws.view is None or not done(ws.view):
@@ -197,7 +217,7 @@ def spawn_server(database: str, port: int, *extra: str) -> subprocess.Popen[byte
     raise RuntimeError("the server did not start")
 
 
-def new_table(server: ThreadServer, variant: str = "standard,contracts=NT+MZ", **body: Any) -> tuple[str, str]:
+def new_table(server: ThreadServer, variant: str = SHORT, **body: Any) -> tuple[str, str]:
     """A table of one human (us, "Ala", seated) and random bots, created with *body*'s options: its id and our
     token.  The default variant has six deals: a whole match in seconds."""
     n = 4 if variant.startswith("four-players") else 3
@@ -210,6 +230,14 @@ def new_table(server: ThreadServer, variant: str = "standard,contracts=NT+MZ", *
     return table, joined.json()["token"]
 
 
+def post_table(server: ThreadServer, **body: Any) -> str:
+    """A table created by ``POST /api/tables`` with *body* as it is (the server's defaults for the rest, nobody
+    seated): its id."""
+    response = httpx.post(server.url + "/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    return str(response.json()["id"])
+
+
 def play(server: ThreadServer, table: str, token: str, done: Any) -> None:
     """Sit at *table* with *token* and play the first legal action at each turn until *done(view)*."""
     ws = WS(server.ws_url)
@@ -218,6 +246,26 @@ def play(server: ThreadServer, table: str, token: str, done: Any) -> None:
         play_until(ws, done)
     finally:
         ws.close()
+
+
+def claim(server: ThreadServer, name: str) -> tuple[dict[str, Any], str]:
+    """Claim the profile *name*: the player as the server shows it, and its key."""
+    reply = httpx.post(server.url + "/api/players", json={"name": name})
+    assert reply.status_code == 201, reply.text
+    body = reply.json()
+    return body["player"], body["key"]
+
+
+def profile(server: ThreadServer, key: str) -> httpx.Response:
+    return httpx.get(server.url + "/api/profile", headers={"Authorization": f"Bearer {key}"})
+
+
+def rated_quickplay(server: ThreadServer, key: str, **body: Any) -> dict[str, Any]:
+    """A rated quick play of the profile whose key is *key*, against random bots in the short variant."""
+    reply = httpx.post(server.url + "/api/quickplay",
+                       json={"player_key": key, "rated": True, "variant": SHORT, "level": "random", **body})
+    assert reply.status_code == 201, reply.text
+    return reply.json()  # type: ignore[no-any-return]
 
 
 def migrate(database_url: str, revision: str, *, down: bool = False) -> None:

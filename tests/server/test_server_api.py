@@ -1,5 +1,12 @@
 """The lobby's REST API against a real uvicorn, fuzzed with schemathesis; the websocket decoder with hypothesis;
-crash recovery: kill -9 mid-deal, restart, and the table resumes exactly where its record says."""
+crash recovery: kill -9 mid-deal, restart, and the table resumes exactly where its record says.
+
+Every refusal of the REST API has the API's shape, ``{"error", "message"}``, with its documented status and code: a
+body of the wrong type is refused naming the field, never coerced (``"seat": true`` took seat 1, ``"hints": "no"``
+turned hints off); an unknown path is 404 ``not_found`` and a wrong method 405 ``method_not_allowed``; a bot level
+the server does not offer, in a table's seats, is 400 ``bad_bot`` naming it and the levels offered (a level of
+another type being a schema error); a long ``Authorization`` header is the documented 403 (``bad_token`` at a
+table's endpoints, ``bad_key`` at the profile's), not a schema's 422."""
 
 from __future__ import annotations
 
@@ -17,8 +24,9 @@ from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
-from server_helpers import WS, ThreadServer, free_port, spawn_server
+from server_helpers import WS, ThreadServer, free_port, new_table, post_table, spawn_server
 
+from mizerka.bots import BOT_LEVELS
 from mizerka.record import read_text
 from mizerka.server.protocol import CLIENT_TYPES, ERROR_CODES, ProtocolError, decode_client_message
 
@@ -78,6 +86,39 @@ def test_bad_requests_get_specific_errors(server: ThreadServer) -> None:
         response = httpx.request(method, server.url + path, json=body)
         assert (response.status_code, response.json()["error"]) == (status, code), (path, body, response.text)
     assert httpx.get(server.url + "/api/tables").json() == []
+
+
+def test_rest_bodies_of_the_wrong_type_are_refused_not_coerced(server: ThreadServer) -> None:
+    """``"seat": true`` took seat 1, ``"seat": "2"`` seat 2, ``"hints": "no"`` turned hints off: wrong types were
+    coerced instead of being refused with a message that names the field."""
+    table = post_table(server)
+    for seat in (True, "2", 1.0):
+        response = httpx.post(server.url + f"/api/tables/{table}/join", json={"name": "Ala", "seat": seat})
+        assert response.status_code == 422, (seat, response.text)
+        assert response.json()["error"] == "bad_request" and "seat" in response.json()["message"]
+    for body in ({"hints": "no"}, {"reveal": 0}, {"visibility": 1}, {"turn_timer": "30"}, {"turn_timer": True}):
+        response = httpx.post(server.url + "/api/tables", json=body)
+        assert response.status_code == 422, (body, response.text)
+        assert response.json()["error"] == "bad_request"
+    response = httpx.post(server.url + "/api/tables", content=b'{"turn_timer": NaN}',
+                          headers={"content-type": "application/json"})
+    assert response.status_code == 422 and "finite" in response.json()["message"], response.text
+    # an integer where a number is asked for is fine
+    assert httpx.post(server.url + "/api/tables", json={"turn_timer": 30}).status_code == 201
+    assert httpx.get(server.url + f"/api/tables/{table}").json()["seats"][1]["open"]
+
+
+def test_unknown_paths_and_wrong_methods_get_the_api_error_shape(server: ThreadServer) -> None:
+    """A 404 for an unknown path and a 405 for a wrong method answered ``{"detail": ...}``, not the API's
+    ``{"error", "message"}`` that every other refusal has."""
+    cases = [("DELETE", "/api/tables/abc", 405, "method_not_allowed"), ("PUT", "/api/tables", 405,
+             "method_not_allowed"), ("GET", "/api/nothing-here", 404, "not_found"),
+             ("GET", "/api/tables/abc/join", 405, "method_not_allowed")]
+    for method, path, status, code in cases:
+        response = httpx.request(method, server.url + path)
+        assert response.status_code == status, (method, path, response.text)
+        body = response.json()
+        assert body["error"] == code and body["message"], body
 
 
 def test_openapi_schema_fuzzed_with_schemathesis(server: ThreadServer) -> None:
@@ -244,3 +285,66 @@ def test_head_and_the_api_root_and_unreadable_bodies_get_the_apis_answers(server
         assert (response.status_code, response.json()["error"]) == (400, "bad_seat"), (seat, response.text)
         assert len(response.json()["message"]) < 60
     assert all(s["name"] is None for s in httpx.get(f"{server.url}/api/tables/{table}").json()["seats"])
+
+
+# -- a bot level the server does not offer, in a table's seats ------------------------------------
+
+
+@pytest.mark.parametrize(("level", "shown"), [
+    ("grandmaster", "'grandmaster'"), ("", "''"), ("Rules", "'Rules'"), ("x" * 3000, repr("x" * 40 + "…")),
+])
+def test_an_unknown_bot_level_in_a_tables_seats_is_a_400_bad_bot_naming_it(
+    server: ThreadServer, level: str, shown: str,
+) -> None:
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": level}]
+    reply = httpx.post(server.url + "/api/tables", json={"seats": seats})
+    assert reply.status_code == 400, reply.text
+    body = reply.json()
+    assert set(body) == {"error", "message"} and body["error"] == "bad_bot", body
+    assert shown in body["message"] and all(known in body["message"] for known in BOT_LEVELS), body
+    assert len(body["message"]) < 200
+    assert server.hub.tables == {}  # nothing was made
+
+
+def test_the_offered_bot_levels_still_make_a_table_and_a_level_of_another_type_is_a_schema_error(
+    server: ThreadServer,
+) -> None:
+    for level in BOT_LEVELS:
+        seats = [{"kind": "human"}, {"kind": "bot", "level": level}, {"kind": "bot"}]
+        made = httpx.post(server.url + "/api/tables", json={"seats": seats})
+        assert made.status_code == 201, made.text
+        assert [s["bot"] for s in made.json()["seats"]] == [None, level, "rules"]  # "rules" when not given
+    typed = httpx.post(server.url + "/api/tables", json={"seats": [{"kind": "human"}] * 2 + [
+        {"kind": "bot", "level": 5}]})
+    assert typed.status_code == 422 and typed.json()["error"] == "bad_request", typed.text
+    human = httpx.post(server.url + "/api/tables", json={"seats": [{"kind": "human"}] * 2 + [
+        {"kind": "human", "level": "grandmaster"}]})
+    assert human.status_code == 400 and human.json()["error"] == "bad_seats", human.text
+
+
+# -- a long Authorization header: the documented 403, not a schema's 422 ---------------------------
+
+LONG_HEADERS = ["Bearer " + "x" * 200, "Bearer " + "x" * 600, "x" * 1000]
+
+
+@pytest.mark.parametrize("spectators", [True, False])
+def test_a_long_authorization_header_is_a_403_bad_token_at_every_table_endpoint(
+    server: ThreadServer, spectators: bool,
+) -> None:
+    table, token = new_table(server, spectators=spectators)
+    paths = [f"/api/tables/{table}/record", f"/api/tables/{table}/record?format=json", f"/api/tables/{table}/sheet",
+             f"/api/tables/{table}/deals/1/review"]
+    for path in paths:
+        for header in LONG_HEADERS:
+            reply = httpx.get(server.url + path, headers={"Authorization": header})
+            assert reply.status_code == 403 and reply.json()["error"] == "bad_token", (path, len(header), reply.text)
+        # the seat's own token still passes the check (the answer is then about the match: nothing finished yet)
+        mine = httpx.get(server.url + path, headers={"Authorization": f"Bearer {token}"})
+        assert mine.status_code not in (403, 422), (path, mine.text)
+
+
+def test_a_long_authorization_header_is_a_403_bad_key_at_the_profile_endpoints(server: ThreadServer) -> None:
+    for header in LONG_HEADERS:
+        for method in ("GET", "DELETE"):
+            reply = httpx.request(method, server.url + "/api/profile", headers={"Authorization": header})
+            assert reply.status_code == 403 and reply.json()["error"] == "bad_key", (method, len(header), reply.text)

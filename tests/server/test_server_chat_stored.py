@@ -1,7 +1,9 @@
 """Table chat kept in the database (docs/server.md, *Tables*: chat; migration 0004): the welcome's history is the
 same after a restart and after a finished table is unloaded and read back, its numbers go on, only the last 50 are
-given; a message the database would not take is refused (``internal``) and relayed to nobody; the caps and the
-privacy rules stay as they were.  Against SQLite, or PostgreSQL with MIZERKA_TEST_DATABASE_URL set."""
+given; a message the database would not take is refused (``internal``) and relayed to nobody, and a message whose
+write reported a failure (it may have committed) never gives its number out again, so the next messages are stored
+and relayed; the caps and the privacy rules stay as they were.  Against SQLite, or PostgreSQL with
+MIZERKA_TEST_DATABASE_URL set."""
 
 from __future__ import annotations
 
@@ -164,6 +166,57 @@ def test_a_message_the_database_refuses_is_relayed_to_nobody(make_server: Any, d
     assert bolek.until(lambda m: m["type"] == "chat")["seq"] == 3
     ala.close()
     bolek.close()
+
+
+def test_a_chat_number_whose_write_reported_a_failure_is_never_given_again(make_server: Any) -> None:
+    """The write of a message committed, but its answer said it failed (the connection lost on the way back): the
+    row is stored under its number, and every later message must still be stored (a number given again would hit
+    the stored row's key for ever)."""
+    server: ThreadServer = make_server()
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]
+    table = httpx.post(server.url + "/api/tables", json={"seats": seats, "variant": SHORT}).json()["id"]
+    tokens = [httpx.post(f"{server.url}/api/tables/{table}/join", json={"name": n}).json()["token"]
+              for n in ("Ala", "Bolek")]
+    ala, bolek = WS(server.ws_url), WS(server.ws_url)
+    ala.hello(table, tokens[0])
+    bolek.hello(table, tokens[1])
+    store = server.hub.store
+    assert store is not None
+    real_write, real_chat_op = store.write, store.chat_op
+    chat_ops: list[Any] = []  # only a chat message's write fails: the table's own events (a bot, a seat) go on
+
+    def chat_op(*args: Any, **kwargs: Any) -> Any:
+        op = real_chat_op(*args, **kwargs)
+        chat_ops.append(op)
+        return op
+
+    async def write_then_fail(op: Any) -> None:  # the real write, then the failure a lost answer reports
+        await real_write(op)
+        if any(op is chat for chat in chat_ops):
+            chat_ops.clear()  # once
+            raise ConnectionError("the connection was lost after the commit")
+
+    store.write = write_then_fail  # type: ignore[method-assign]
+    store.chat_op = chat_op  # type: ignore[method-assign]
+    try:
+        ala.send({"type": "chat", "id": "c1", "text": "committed, reported lost"})
+        reply = ala.until(lambda m: m.get("id") == "c1")
+        assert (reply["type"], reply["code"]) == ("error", "internal"), reply
+    finally:
+        store.write, store.chat_op = real_write, real_chat_op  # type: ignore[method-assign]
+    numbers = []
+    for i in range(3):
+        ala.send({"type": "chat", "id": f"n{i}", "text": f"next {i}"})
+        sent = ala.until(lambda m, i=i: m.get("id") == f"n{i}")
+        assert sent["type"] == "chat", sent
+        numbers.append(sent["seq"])
+        assert bolek.until(lambda m: m["type"] == "chat")["text"] == f"next {i}"
+    assert numbers == [2, 3, 4]  # number 1 is the stored row's: a gap for the clients, never a clash
+    ala.close()
+    bolek.close()
+    stored = store.chat_history([table], 50)[table]  # what a restart would give back: the row, then the rest
+    assert [(m["seq"], m["text"]) for m in stored] == [(1, "committed, reported lost"), (2, "next 0"),
+                                                       (3, "next 1"), (4, "next 2")]
 
 
 def _sa_url(database_url: str) -> str:

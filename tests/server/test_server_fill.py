@@ -1,7 +1,8 @@
 """``fill``: a seated player starts a waiting table at once, with computer players in its open seats
 (docs/protocol.md, *Client → server*; docs/server.md, *Tables*), against a real server on 127.0.0.1.
 
-Each open seat becomes a bot's for good (a ``seat`` event each, to everyone at the table), the match starts as when
+Each open seat becomes a bot's for good (a ``seat`` event each, to everyone at the table, naming the bot as the
+``start`` event does: ``Bot 2``, made distinct from a human's name as the table makes it), the match starts as when
 the last human joins, the journal keeps it (a restart resumes the match with its bots), and the lobby lists the table
 as playing.  Every refusal is one ``error`` reply and changes nothing."""
 
@@ -120,6 +121,24 @@ def test_fill_seats_default_bots_starts_the_match_and_everyone_at_the_table_sees
     assert httpx.post(server.url + f"/api/tables/{table}/join",
                       json={"name": "Darek", "seat": 2}).json()["error"] == "seat_taken"
     for ws in (ala, bolek, watcher):
+        ws.close()
+
+
+def test_a_filled_seat_event_names_the_bot_as_the_start_event_does(server: ThreadServer) -> None:
+    table = human_table(server)
+    # a human who calls himself "Bot 2": the bot at seat 1 is then "Bot 2 (2)", as the table's names make it
+    ala = sit(server, table, join(server, table, name="Bot 2"))
+    watcher = sit(server, table, None)
+    reply = ala.request({"type": "fill", "level": "random", "id": "f"})
+    assert reply["type"] == "ack", reply
+    for ws in (ala, watcher):
+        seen = ([m["event"] for m in ws.log if m["type"] == "event"] if ws is ala
+                else events_until(ws, "deal"))
+        seats = [e for e in seen if e["kind"] == "seat"]
+        start = next(e for e in seen if e["kind"] == "start")
+        assert [(e["seat"], e["name"], e["seat_kind"], e["bot"]) for e in seats] == [
+            (1, "Bot 2 (2)", "bot", "random"), (2, "Bot 3", "bot", "random")], seats
+        assert start["players"] == ["Bot 2", "Bot 2 (2)", "Bot 3"]
         ws.close()
 
 

@@ -1,17 +1,34 @@
 """Who may have a table's record (tables without spectators), the caps on connections and on REST requests
-(counted down on every way a connection ends), paging of the table list, and ids the database cannot hold."""
+(counted down on every way a connection ends), the cap on open tables, the database ``mizerka serve`` refuses,
+paging of the table list, and ids no table can have.
+
+* Past ``max_tables`` a new table is refused with 503 ``server_full``, quick play too (one client could create
+  tables without end, some 27 KiB of memory each, all kept for an hour).
+* ``mizerka serve`` refuses a database it cannot open in one line (exit 1, no traceback, no password), and an empty
+  ``--database`` (``--database "$DB"`` with DB unset) as a usage error (exit 2) before anything is opened: it used to
+  open the user's default database silently, where every other command refuses an empty file name.
+* An id no table can have is an unknown table, 404 ``unknown_table``.  One the database cannot hold is never looked
+  for (a NUL was a 500 on PostgreSQL); one too long for any table (65 characters or more: text pasted onto the end
+  of an invitation link) gets the answer any unknown id gets, in every ``/api/tables/{id}...`` path, whatever the
+  body, and in a websocket ``hello`` (it was a 422 format error, "String should have at most 64 characters", which
+  the browser showed on a Polish page)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import os
+import socket
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from server_helpers import WS, ThreadServer, play_until
+from server_helpers import WS, ThreadServer, play_until, post_table
 from websockets.exceptions import ConnectionClosed
 
 from mizerka.record import read_json
@@ -264,6 +281,25 @@ def test_loopback_is_spared_the_request_budget_by_default(make_server: Any) -> N
         assert {http.get("/api/meta").status_code for _ in range(10)} == {200}
 
 
+# -- the number of open tables ---------------------------------------------------------------------
+
+
+def test_the_number_of_open_tables_is_bounded(make_server: Any) -> None:
+    """One client could create tables without end (2,000 in 15 s, ~27 KiB of memory each, all kept for an hour):
+    past ``max_tables`` a new table is refused with 503 ``server_full``; quick-play too."""
+    server: ThreadServer = make_server(max_tables=3)
+    for _ in range(3):
+        post_table(server)
+    response = httpx.post(server.url + "/api/tables", json={})
+    assert response.status_code == 503 and response.json()["error"] == "server_full", response.text
+    response = httpx.post(server.url + "/api/quickplay", json={"name": "Ala"})
+    assert response.status_code == 503 and response.json()["error"] == "server_full", response.text
+    assert len(httpx.get(server.url + "/api/tables").json()) == 3
+
+
+# -- the command's options ---------------------------------------------------------------------------
+
+
 def test_serve_takes_the_limits_as_options() -> None:
     defaults = ServerConfig(database="sqlite://")
     assert (defaults.max_connections, defaults.max_connections_per_address) == (10_000, 256)
@@ -290,9 +326,6 @@ def test_serve_takes_the_limits_as_options() -> None:
 def test_serve_refuses_a_bad_database_in_one_line(tmp_path: Any, database: str, reason: str) -> None:
     """``mizerka serve --database`` with a database it cannot open says so in one line and exits 1, before it
     listens, without a traceback and without the password (the server's start-up used to end in pages of them)."""
-    import subprocess
-    import sys
-
     (tmp_path / "notadb.txt").write_text("hello\n")
     done = subprocess.run([sys.executable, "-m", "mizerka", "serve", "--host", "127.0.0.1", "--port", "0",
                            "--database", database], cwd=tmp_path, capture_output=True, text=True, timeout=120)
@@ -300,6 +333,26 @@ def test_serve_refuses_a_bad_database_in_one_line(tmp_path: Any, database: str, 
     assert "Traceback" not in done.stderr + done.stdout and "secret" not in done.stderr
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("Error: cannot open the database ") and reason in last, done.stderr
+
+
+@pytest.mark.parametrize("value", ["", "   "])
+def test_serve_refuses_an_empty_database_url(tmp_path: Path, value: str) -> None:
+    """Refused with a usage error (exit 2) before anything is opened.  The old command went on with the default
+    database (here in a scratch data folder) and then failed to bind the port held below, so it ended (exit 1)
+    instead of serving: the test cannot hang on it."""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path)}
+        result = subprocess.run([sys.executable, "-m", "mizerka", "serve", "--port", str(port), "--database", value],
+                                capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert "Traceback" not in result.stderr and "mizerka server on" not in result.stderr
+    assert ("Error: Invalid value for '--database': give a database URL (sqlite:///path or "
+            "postgresql://user:pw@host/db), not an empty value; leave the option out for the default database"
+            ) in result.stderr
+    assert not (tmp_path / "data").exists()  # no default database was created
 
 
 # -- paging of the table list -----------------------------------------------------------------------
@@ -335,7 +388,7 @@ def test_table_list_default_page_is_a_hundred(server: ThreadServer) -> None:
     assert len(listed.json()) == 100 and listed.headers["X-Total-Count"] == "105"
 
 
-# -- ids the database cannot hold -------------------------------------------------------------------
+# -- ids no table can have --------------------------------------------------------------------------
 
 
 def test_an_id_no_table_can_have_is_not_looked_for(server: ThreadServer) -> None:
@@ -354,6 +407,52 @@ def test_an_id_no_table_can_have_is_not_looked_for(server: ThreadServer) -> None
             response = httpx.get(server.url + path)
             assert (response.status_code, response.json()["error"]) == (404, "unknown_table"), (path, response.text)
     assert server.call(hub.find("NoSuchTable_-1")) is None  # a plausible id is looked for
+
+
+def test_an_over_long_table_id_is_an_unknown_table_in_every_table_path(server: ThreadServer) -> None:
+    long_id = "x" * 65
+    cases: list[tuple[str, str, object]] = [
+        ("get", "/api/tables/{}", None),
+        ("post", "/api/tables/{}/join", {"name": "Ala"}),
+        ("post", "/api/tables/{}/leave", {"token": "t" * 20}),
+        ("get", "/api/tables/{}/sheet", None),
+        ("get", "/api/tables/{}/record", None),
+        ("get", "/api/tables/{}/deals/1/review", None),
+    ]
+    for method, path, body in cases:
+        short = httpx.request(method, server.url + path.format("nope"), json=body)
+        assert (short.status_code, short.json()["error"]) == (404, "unknown_table"), (path, short.text)
+        response = httpx.request(method, server.url + path.format(long_id), json=body)
+        assert response.status_code == 404, (path, response.text)
+        # the very answer an unknown short id gets from this endpoint, with the long id in it
+        assert response.json() == {"error": "unknown_table",
+                                   "message": short.json()["message"].replace("'nope'", repr(long_id))}, path
+
+
+def test_an_over_long_table_id_with_a_bad_body_is_still_an_unknown_table(server: ThreadServer) -> None:
+    # the body is refused too (an empty name), but no table could have this id: the answer is about the table
+    response = httpx.post(server.url + "/api/tables/" + "y" * 200 + "/join", json={"name": ""})
+    assert (response.status_code, response.json()["error"]) == (404, "unknown_table"), response.text
+
+
+def test_other_format_errors_keep_their_422(server: ThreadServer) -> None:
+    response = httpx.post(server.url + "/api/tables/nope/join", json={"name": ""})
+    assert (response.status_code, response.json()["error"]) == (422, "bad_request"), response.text
+    response = httpx.get(server.url + "/api/tables/nope/record", params={"format": "pdf"})
+    assert (response.status_code, response.json()["error"]) == (422, "bad_request"), response.text
+
+
+def test_an_over_long_table_id_in_a_hello_is_an_unknown_table(server: ThreadServer) -> None:
+    """The websocket's hello said "hello: table: String should have at most 64 characters" (a spectator's
+    ``&watch=1`` link with text pasted on its end); it is an unknown table there too, and the connection lives."""
+    ws = WS(server.ws_url)
+    short = ws.hello("nope")
+    assert (short["type"], short["code"]) == ("error", "unknown_table"), short
+    reply = ws.hello("z" * 65)
+    assert (reply["type"], reply["code"]) == ("error", "unknown_table"), reply
+    assert len(reply["message"]) < 100
+    assert ws.request({"type": "ping"})["type"] == "pong"
+    ws.close()
 
 
 def test_hub_admits_and_gives_back_a_connection() -> None:

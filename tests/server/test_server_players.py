@@ -11,29 +11,9 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import WS, ThreadServer, play, play_until
+from server_helpers import SHORT, WS, ThreadServer, claim, play, play_until, profile, rated_quickplay
 
 from mizerka.server.players import DEFAULT_MU, DEFAULT_SIGMA, Standing, display_rating, name_key, rate_match
-
-SHORT = "standard,contracts=NT+MZ"  # six deals: a whole match in seconds
-
-
-def claim(server: ThreadServer, name: str) -> tuple[dict[str, Any], str]:
-    reply = httpx.post(server.url + "/api/players", json={"name": name})
-    assert reply.status_code == 201, reply.text
-    body = reply.json()
-    return body["player"], body["key"]
-
-
-def profile(server: ThreadServer, key: str) -> httpx.Response:
-    return httpx.get(server.url + "/api/profile", headers={"Authorization": f"Bearer {key}"})
-
-
-def rated_quickplay(server: ThreadServer, key: str, **body: Any) -> dict[str, Any]:
-    reply = httpx.post(server.url + "/api/quickplay",
-                       json={"player_key": key, "rated": True, "variant": SHORT, "level": "random", **body})
-    assert reply.status_code == 201, reply.text
-    return reply.json()  # type: ignore[no-any-return]
 
 
 def over(view: dict[str, Any]) -> bool:

@@ -1,4 +1,4 @@
-"""Ways around a rated result and a deleted profile, each closed (found by an audit of the profiles, session 17).
+"""Ways around a rated result and a deleted profile, each closed (found by an audit of the profiles).
 
 Every test runs a real server on 127.0.0.1 over SQLite, or PostgreSQL when MIZERKA_TEST_DATABASE_URL is set.  The
 races are made deterministic by slowing the store's key lookup for one call: the window is real, only its width is
@@ -13,8 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from server_helpers import WS, ThreadServer, play_until
-from test_server_players import SHORT, claim, profile, rated_quickplay
+from server_helpers import SHORT, WS, ThreadServer, claim, play_until, profile, rated_quickplay
 
 BOTS = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
 

@@ -1,9 +1,11 @@
-"""Taking a seat over from the computer during a match (session 28), against a real server on 127.0.0.1.
+"""Taking a seat over from the computer during a match, against a real server on 127.0.0.1.
 
 A friend who arrives after the match began (its free seats filled with computer players), or a stranger at a listed
 table whose player left, sits in for the bot: at an unrated table, a seat a bot plays for good may be joined during
 the match.  The newcomer sees that seat's cards from then on and nothing more; the bot that played it stands in while
 he is away.  A rated match's seats, a seat whose human is only away, and a bot's seat before the match are not taken.
+A seat its human gave up during the match is taken over under the newcomer's own name (it used to be taken under the
+leaver's: the newcomer passed for the player who left); before the start, a seat given up simply opens again.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import WS, ThreadServer, play_until
+from server_helpers import WS, ThreadServer, play_until, post_table
 
 SHORT = "standard,contracts=NT+MZ"
 
@@ -123,6 +125,35 @@ def test_a_seat_whose_player_is_away_or_gone_and_a_rated_match_are_not_taken_ove
         assert "rated" in answer.json()["message"]
     assert join(server, rated, player_key=key).json()["error"] == "table_full"
     assert info(server, rated)["seats"][0]["name"] == "Gosia"
+
+
+def test_a_seat_given_up_during_the_match_is_taken_over_under_the_newcomers_name(server: ThreadServer,
+                                                                                ws_factory: Any) -> None:
+    """A human who leaves gives the seat to a bot.  ``join`` once seated anyone on it *under the leaver's name*
+    (session 12); since session 28 a newcomer may take such a seat over at an unrated table (docs/server.md), and he
+    sits there under his own name: nobody passes for the player who left."""
+    table = post_table(server, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
+    tokens = [join(server, table, name=name, seat=None).json()["token"] for name in ("Ala", "Bolek", "Cezary")]
+    left = httpx.post(server.url + f"/api/tables/{table}/leave", json={"token": tokens[0]})
+    assert left.status_code == 200 and left.json()["status"] == "playing"
+    seat = left.json()["seats"][0]
+    assert not seat["open"] and seat["takeover"] and seat["standin"]
+    response = join(server, table, name="Dorota", seat=None)
+    assert response.status_code == 200, response.text
+    assert response.json()["seat"] == 0
+    info = httpx.get(server.url + f"/api/tables/{table}").json()
+    assert info["seats"][0]["name"] == "Dorota" and not info["seats"][0]["standin"]
+    assert not info["seats"][0]["takeover"]
+    # nobody else takes it now: it is Dorota's, and no other seat is free
+    for seat_asked in (None, 0):
+        refused = join(server, table, name="Mallory", seat=seat_asked)
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["error"] in ("table_full", "seat_taken")
+    # before the start a seat given up opens again, and may be taken
+    waiting = post_table(server)
+    token = join(server, waiting, name="Ala", seat=None).json()["token"]
+    assert httpx.post(server.url + f"/api/tables/{waiting}/leave", json={"token": token}).status_code == 200
+    assert join(server, waiting, name="Bolek", seat=0).status_code == 200
 
 
 def test_a_newcomer_sees_only_his_seat_and_the_bot_stands_in_while_he_is_away(make_server: Any) -> None:

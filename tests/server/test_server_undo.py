@@ -14,33 +14,16 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from server_helpers import WS, ThreadServer, play_until
+from server_helpers import ThreadServer, UndoWS, play_until
 
 from mizerka.deal import Play
 from mizerka.match import Match
 from mizerka.record import read_text
 from mizerka.server.db import Store, normalize_url, sqlite_path
-from mizerka.server.protocol import CLIENT_TYPES, ERROR_CODES, Snapshot, View
+from mizerka.server.protocol import CLIENT_TYPES, ERROR_CODES, View
 from mizerka.server.tables import SeatState, Table, TableSettings
 
 VARIANT = "standard,contracts=NT+MZ"  # six deals: a whole match in a few seconds with bots at full speed
-
-
-class UndoWS(WS):
-    """The helpers' client (which takes an undo's snapshot, its number going back) with ``undo`` and ``act``."""
-
-    def undo(self, request_id: Any = "u") -> dict[str, Any]:
-        """Send ``undo``; the reply: the snapshot carrying our id, or the error."""
-        self.send({"type": "undo", "id": request_id})
-        reply = self.until(lambda m: m.get("id") == request_id and m["type"] in ("snapshot", "error"))
-        if reply["type"] == "snapshot":
-            Snapshot.model_validate(reply)  # the protocol's schema, its ``undone`` field included
-        return reply
-
-    def act(self, action: str) -> dict[str, Any]:
-        reply = self.request({"type": "act", "action": action, "seq": self.seq})
-        assert reply["type"] == "ack", reply
-        return reply
 
 
 def quickplay(server: ThreadServer, variant: str = VARIANT) -> tuple[str, str]:

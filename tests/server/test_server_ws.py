@@ -1,11 +1,22 @@
-"""The websocket against a real uvicorn: bad input, tokens, spectators, reconnect, stand-ins, heartbeats."""
+"""The websocket against a real uvicorn: bad input, tokens, spectators, reconnect, stand-ins, heartbeats, the message
+rate, and a connection whose sender fails.
+
+Bad input gets its own error code and the connection goes on (a request ``id`` that is valid JSON but no Unicode
+text, a lone surrogate, is refused: echoed in the reply, its encoding failed in the sender, which died silently).  A
+client sending as fast as it can is answered ``rate_limited``, keeps its connection and is read at its rate: a
+connection with more than 100 messages refused within a second is not read for a second (every frame used to be
+read, parsed and refused, a core's worth of work taken from every table).  A message that cannot be sent closes the
+connection (1011) rather than leaving it reading and never answering."""
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import logging
+import os
+import socket
 import threading
 import time
 from pathlib import Path
@@ -86,6 +97,19 @@ def test_bad_input_gets_a_specific_error_and_the_connection_stays(server: Thread
     snapshot = ws.request({"type": "sync", "last_seq": seq})
     assert snapshot["type"] == "snapshot" and snapshot["seq"] == seq and snapshot["events"] == []
     assert ws.request({"type": "ping", "id": "p"}) == {"type": "pong", "id": "p"}
+
+
+def test_a_request_id_with_a_lone_surrogate_is_refused_and_the_connection_goes_on(server: ThreadServer,
+                                                                                  ws_factory: Any) -> None:
+    """``"id": "\\ud800"`` is valid JSON but no Unicode text.  The id was taken and echoed in the reply, whose
+    encoding to UTF-8 then failed in the connection's sender task: the sender died silently and the connection
+    never got another message (no reply, no events, no pong)."""
+    ws: WS = ws_factory()
+    ws.send('{"type": "ping", "id": "\\ud800"}')
+    reply = ws.recv(timeout=5)
+    assert reply["type"] == "error" and reply["code"] == "bad_message" and reply["id"] is None
+    assert "id" in reply["message"]
+    assert ws.request({"type": "ping", "id": "alive"}) == {"type": "pong", "id": "alive"}
 
 
 def test_a_frame_far_over_the_protocol_limit_gets_too_large_and_the_connection_stays(
@@ -238,6 +262,107 @@ def test_rate_limit_and_heartbeat(make_server: Any) -> None:
         for _ in range(50):
             silent.conn.recv(timeout=2)
     silent.close()
+
+
+def flood_socket(port: int) -> socket.socket:
+    """A websocket opened by hand (no client library: nothing of its own to block on), ready to flood."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(4096)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+def masked_frame(text: str) -> bytes:
+    data = text.encode()
+    assert len(data) < 126
+    mask = os.urandom(4)
+    return bytes([0x81, 0x80 | len(data)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+
+
+def test_a_client_sending_as_fast_as_it_can_is_read_at_its_rate(make_server: Any) -> None:
+    """A client that sends pings without pause, at the default rate limit (20 a second, bursts of 60), is answered
+    ``rate_limited`` and keeps its connection, and the server reads its messages at about its rate, no faster: the
+    old server read, parsed and refused every one of them (tens of thousands a second, a core's worth of work taken
+    from every table), this one stops reading for a second once more than 100 were refused within one."""
+    defaults = ServerConfig(database="sqlite://")
+    server = make_server(rate=defaults.rate, burst=defaults.burst)
+    handled = 0
+    handle_raw = server.hub.handle_raw
+
+    async def counting(client: Any, raw: str | bytes) -> None:
+        nonlocal handled
+        handled += 1
+        await handle_raw(client, raw)
+
+    server.hub.handle_raw = counting  # the app looks it up on the hub for each message
+    sock = flood_socket(server.port)
+    stop = threading.Event()
+    sent = 0
+    batch = masked_frame('{"type":"ping"}') * 100
+
+    def flood() -> None:
+        nonlocal sent
+        sock.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                sock.sendall(batch)
+            except TimeoutError:  # the server does not read: the network's buffers are full
+                continue
+            sent += 100
+
+    flooder = threading.Thread(target=flood, daemon=True)
+    flooder.start()
+    other = WS(server.ws_url)
+    try:
+        time.sleep(1.0)
+        # the server answers everyone else meanwhile
+        assert other.request({"type": "ping", "id": "other"}) == {"type": "pong", "id": "other"}
+        time.sleep(1.0)
+        stop.set()
+        flooder.join(timeout=10)
+        took = handled
+        assert sent > 5000, sent  # it did flood
+        # read at its rate: a burst, then about a second's worth per second (the old code: every message sent)
+        assert took < 1000, (took, sent)
+        sock.settimeout(2)
+        answer = b""
+        while b"rate_limited" not in answer:
+            chunk = sock.recv(65536)
+            assert chunk, "the server closed the flooding connection"
+            answer += chunk
+        assert server.hub.connections.total == 2  # both still open: refused messages, not a dropped connection
+    finally:
+        stop.set()
+        sock.close()
+        other.close()
+
+
+def test_a_message_that_cannot_be_sent_closes_the_connection(server: ThreadServer,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """If sending a message fails, the connection is closed (1011) rather than left reading and never answering:
+    the sender task used to die silently, and every later reply, event and ping was lost."""
+    from starlette.websockets import WebSocket
+
+    real = WebSocket.send_text
+
+    async def send_text(self: WebSocket, data: str) -> None:
+        if "poison" in data:
+            raise RuntimeError("cannot send this one")
+        await real(self, data)
+
+    monkeypatch.setattr(WebSocket, "send_text", send_text)
+    ws = WS(server.ws_url)
+    assert ws.request({"type": "ping", "id": "fine"}) == {"type": "pong", "id": "fine"}
+    ws.send({"type": "ping", "id": "poison"})
+    with pytest.raises(ConnectionClosed) as closed:
+        ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
+    ws.close()
 
 
 def test_every_server_message_fits_the_protocol_models(server: ThreadServer, ws_factory: Any) -> None:

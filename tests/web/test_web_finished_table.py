@@ -1,37 +1,41 @@
-"""A finished match's table link, opened once the server has unloaded the table from memory (a day later, or after
-a restart), in real chromium against the real server: the page shows the final position, the result dialog with
-the score sheet, the record's download and the last deal's review, not "This table does not exist or has ended."
-The seat's page still offers "Play again", and it works; a spectator's page offers the way back to the lobby."""
+"""A finished match's table link, in real chromium against the real server.
+
+* Opened once the server has unloaded the table from memory (a day later, or after a restart), the page shows the
+  final position, the result dialog with the score sheet, the record's download and the last deal's review, not
+  "This table does not exist or has ended."  The seat's page still offers "Play again", and it works; a
+  spectator's page offers the way back to the lobby.
+* The join page of a finished rated table says the match is over, and no longer asks the visitor to claim a name
+  and "open this link again" to sit there (nobody sits down at a finished match), with or without a profile, the
+  table in memory or not.
+* A spectator's result dialog of a finished match ends with its buttons, not with the text "null" (the DOM's own
+  ``append`` writes a ``null`` as that word); the seat's dialog keeps its "Play again".
+"""
 
 from __future__ import annotations
 
-import time
+import re
 from typing import Any
 
 from playwright.sync_api import expect
-from test_web_audit_s12 import open_seat, play_through_protocol
 from test_web_history import finished_public_match, post
-from web_helpers import view, wait_for_other_table, wait_for_table, wait_for_view_of
+from web_helpers import (
+    SHORT,
+    api_get,
+    api_post,
+    finished_table,
+    keep_profile,
+    open_seat,
+    play_through_protocol,
+    unload,
+    view,
+    wait_for_other_table,
+    wait_for_table,
+    wait_for_view_of,
+)
 
-
-def unload(server: Any, table: str) -> None:
-    """What the hub's sweep does to a finished table nobody is at: it is dropped from memory (only this one: the
-    other tests' tables of the shared server stay).  The connection that played it has closed, but the server
-    detaches it a moment after the closing handshake (its reader sees the end, then the connection lets go):
-    waited for, as the sweep, minutes later, never has to."""
-
-    def drop() -> bool:
-        live = server.hub.tables[table]
-        assert live.table.status == "finished"
-        if live.clients:
-            return False
-        del server.hub.tables[table]
-        return True
-
-    deadline = time.monotonic() + 10
-    while not server.call(drop):
-        assert time.monotonic() < deadline, "the table's last connection never let go"
-        time.sleep(0.02)
+# the rated table's note on its join page, in both its forms (main.js showJoin: join.ratedClaim, join.rated)
+CLAIM_NOTE = "only players with a claimed name can sit here"
+RATED_NOTE = "the result changes the players' ratings"
 
 
 def test_a_finished_tables_link_after_the_unload_shows_the_final_position(new_page: Any, web_server: Any) -> None:
@@ -100,3 +104,83 @@ def test_the_seat_comes_back_to_its_finished_table_and_plays_again(new_page: Any
     expect(stranger.locator("#open-match")).to_have_count(0)
     stranger.goto(f"{base}/?table={table}&watch=1")
     expect(stranger.locator(".error-text")).to_have_text("This table admits no spectators.")
+
+
+def dialog_text_nodes(dialog: Any) -> list[str]:
+    """The text written straight into the dialog element, outside any of its parts (where a stray ``null`` went)."""
+    nodes: list[str] = dialog.evaluate(
+        "d => [...d.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent)")
+    return nodes
+
+
+def test_a_finished_rated_tables_join_page_asks_nobody_to_claim_a_name(new_page: Any, web_server: Any) -> None:
+    base = web_server.url
+    claimed = api_post(base, "/api/players", {"name": "Zosia Audyt"})
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+    table = api_post(base, "/api/tables", {"seats": seats, "variant": SHORT, "visibility": "public",
+                                           "rated": True})["id"]
+    joined = api_post(base, f"/api/tables/{table}/join", {"player_key": claimed["key"]})
+
+    # while the match is on, a visitor without a profile is told to claim a name first (what the fix keeps)
+    playing = new_page()
+    playing.goto(f"{base}/?table={table}")
+    expect(playing.locator(".join-screen .rated-note")).to_contain_text(CLAIM_NOTE)
+
+    play_through_protocol(web_server, table, joined["token"], lambda v: v["phase"] == "over")
+    assert api_get(base, f"/api/tables/{table}")["status"] == "finished"
+
+    # the finished table in memory, a visitor without a profile: the match is over, and that is all
+    visitor = new_page()
+    visitor.goto(f"{base}/?table={table}")
+    screen = visitor.locator(".join-screen")
+    expect(screen.locator(".over-text")).to_have_text("The match at this table is over.")
+    expect(visitor.get_by_role("button", name="See the final position")).to_be_visible()
+    expect(screen.locator(".rated-note")).to_have_count(0)
+    expect(screen).not_to_contain_text(CLAIM_NOTE)
+    expect(screen).not_to_contain_text("open this link again")
+
+    # unloaded from memory (a day later, a restart), a visitor holding a profile: no note of either kind
+    unload(web_server, table)
+    member = new_page()
+    keep_profile(member, base, {"key": claimed["key"], "id": claimed["player"]["id"],
+                                "name": claimed["player"]["name"]})
+    member.goto(f"{base}/?table={table}")
+    screen = member.locator(".join-screen")
+    expect(screen.locator(".over-text")).to_have_text("The match at this table is over.")
+    expect(screen.locator(".rated-note")).to_have_count(0)
+    expect(screen).not_to_contain_text(RATED_NOTE)
+    expect(screen).not_to_contain_text(CLAIM_NOTE)
+
+
+def test_the_spectators_result_dialog_has_no_stray_null(new_page: Any, web_server: Any) -> None:
+    base = web_server.url
+    table, joined, _final = finished_table(web_server, spectators=True)
+    unload(web_server, table)
+
+    # a visitor who opens the link and asks for the final position: a spectator of the finished match
+    visitor = new_page()
+    visitor.goto(f"{base}/?table={table}")
+    visitor.get_by_role("button", name="See the final position").click()
+    dialog = visitor.locator("dialog.over-dialog[open]")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("button", name="Back to the lobby")).to_be_visible()
+    expect(dialog.get_by_role("button", name="Play again")).to_have_count(0)
+    assert visitor.evaluate("() => window.mizerkaDebug.view().seat") is None
+    assert dialog_text_nodes(dialog) == []
+    assert not re.search(r"\bnull\b", dialog.inner_text()), dialog.inner_text()
+
+    # the watch link straight away: the same dialog, the same ending
+    watcher = new_page()
+    watcher.goto(f"{base}/?table={table}&watch=1")
+    dialog = watcher.locator("dialog.over-dialog[open]")
+    expect(dialog.get_by_role("button", name="Back to the lobby")).to_be_visible()
+    assert dialog_text_nodes(dialog) == []
+    assert not re.search(r"\bnull\b", dialog.inner_text()), dialog.inner_text()
+
+    # the seat's dialog still has its "Play again" (and no "null" either)
+    seat = new_page()
+    open_seat(seat, base, table, joined["token"], joined["seat"])
+    dialog = seat.locator("dialog.over-dialog[open]")
+    expect(dialog.get_by_role("button", name="Play again")).to_be_visible()
+    assert "null" not in dialog_text_nodes(dialog)
+    assert not re.search(r"\bnull\b", dialog.inner_text()), dialog.inner_text()

@@ -2,21 +2,25 @@
 chromium against the real server.
 
 A short public match (two contracts: six deals) is played through the protocol with the seat's token, bots at
-the other seats, as in test_web_audit_s12.py; a browser that holds no seat then finds it under "Recent games",
-opens it from the keyboard, sees its score sheet and reviews a deal card by card.  A bad match id says so; the
-list pages with "Show more games" (offset); the page fits a 375 px phone in Russian.
+the other seats (``web_helpers.play_through_protocol``); a browser that holds no seat then finds it under "Recent
+games", opens it from the keyboard, sees its score sheet and reviews a deal card by card.  A bad match id says so;
+the list pages with "Show more games" (offset); the page fits a 375 px phone in Russian.
+
+Right-to-left names on the match page and in the lobby's Recent games keep their order and their totals' signs
+("דוד −5, علي +2" was drawn "2+ علي ,5− דוד"): each name is isolated in a <bdi>.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import threading
 import urllib.request
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import expect
-from test_web_audit_s12 import play_through_protocol
+from web_helpers import api_post, play_through_protocol
 
 SHORT = "standard,contracts=NT+MZ"  # six deals
 ANALYSIS_WAIT = 240.0  # seconds: the solver judges every card of a deal, on a loaded machine
@@ -171,3 +175,56 @@ def test_the_lobbys_refresh_brings_in_a_match_finished_since(new_page: Any, web_
     expect(page.locator(f'section.recent-games li[data-match="{table}"]')).to_have_count(0)
     page.locator("section.open-tables").get_by_role("button", name="Refresh").click()
     expect(page.locator(f'section.recent-games li[data-match="{table}"]')).to_have_count(1)
+
+
+X_OF = """([sel, needle]) => { const root = document.querySelector(sel);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const i = n.data.indexOf(needle); if (i < 0) continue;
+    const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + needle.length);
+    return r.getBoundingClientRect().left; }
+  return null; }"""
+
+
+SIGNS = """(sel) => { const out = [];
+  const walker = document.createTreeWalker(document.querySelector(sel), NodeFilter.SHOW_TEXT);
+  const x = (n, i) => { const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
+    return r.getBoundingClientRect().left; };
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    for (const m of n.data.matchAll(/[+\u2212](?=\\d)/g)) out.push([x(n, m.index), x(n, m.index + 1)]); }
+  return out; }"""  # each total's sign and its first digit, as drawn: [x of the sign, x of the digit]
+
+
+def test_right_to_left_names_keep_the_players_line_in_order(new_page: Any, web_server: Any) -> None:
+    base = web_server.url
+    first, second = "דוד", "علي"
+    table = api_post(base, "/api/tables", {"variant": SHORT, "visibility": "public", "name": "RTL", "seats": [
+        {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]})["id"]
+    tokens = [api_post(base, f"/api/tables/{table}/join", {"name": name})["token"] for name in (first, second)]
+    threads = [threading.Thread(target=play_through_protocol, args=(web_server, table, token,
+                                                                    lambda v: v["phase"] == "over"))
+               for token in tokens]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=180)
+    page = new_page()
+    page.goto(f"{base}/?match={table}")
+    line = page.locator(".match-players")
+    expect(line).to_contain_text(first)
+    # logical order and every total's sign before its digits, in the text and as drawn
+    assert line.locator("bdi").all_inner_texts()[:2] == [first, second]
+    x1, x2 = page.evaluate(X_OF, [".match-players", first]), page.evaluate(X_OF, [".match-players", second])
+    assert x1 is not None and x2 is not None and x1 < x2, (x1, x2)
+    signs = page.evaluate(SIGNS, ".match-players")
+    assert signs and all(sign < digit for sign, digit in signs), signs
+    # the winner banner of the sheet isolates the names it lists too
+    expect(page.locator(".winner-banner bdi").first).to_be_visible()
+    # the lobby's Recent games: the same line, each name isolated
+    page.goto(base + "/")
+    item = page.locator(f".recent-list li[data-match='{table}']")
+    expect(item).to_be_visible()
+    assert item.locator(".tb-players bdi").all_inner_texts() == [first, second, "Bot 3"]
+    y1, y2 = page.evaluate(X_OF, [f".recent-list li[data-match='{table}'] .tb-players", first]), \
+        page.evaluate(X_OF, [f".recent-list li[data-match='{table}'] .tb-players", second])
+    assert y1 < y2, (y1, y2)

@@ -1,21 +1,28 @@
 """Meeting strangers: a table listed under the lobby's open tables, found and joined from the list; and "Find
 players", which seats strangers at one table.
 
-Before session 27 the lobby could only create private tables (reached by their invite link), so its list of open
-tables, with its Join buttons, was empty for every player of the browser client: nobody could post a table that
-someone they did not know would find.  The table panel now offers "List it under open tables: anyone may join"
-(a public table, named after its creator, whose waiting panel says it is listed), and the lobby asks for the open
-tables again every ten seconds, redrawing only when they changed, so a table listed after a lobby was opened
-appears there without a Refresh.
+The lobby used to create only private tables (reached by their invite link), so its list of open tables, with its
+Join buttons, was empty for every player of the browser client: nobody could post a table that someone they did
+not know would find.  The table panel now offers "List it under open tables: anyone may join" (a public table,
+named after its creator, whose waiting panel says it is listed), and the lobby asks for the open tables again
+every ten seconds, redrawing only when they changed, so a table listed after a lobby was opened appears there
+without a Refresh.
+
+``GET /api/tables`` gives 100 tables a page and says how many there are (``X-Total-Count``): the lobby says so, and
+offers the rest ("Show more"), checked on a server of its own holding 105 public tables.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
-from web_helpers import api_get, view, wait_for_table
+from web_helpers import api_get, api_post, view, wait_for_table
+
+from conftest import WebServer
 
 
 def _public_ids(base: str) -> set[str]:
@@ -129,3 +136,26 @@ def test_find_players_seats_three_strangers_at_one_table(new_page: Any, web_serv
     for page in pages:
         page.wait_for_function("() => window.mizerkaDebug.view().status === 'playing'")
     assert {view(p)["seat"] for p in pages} == {0, 1, 2}
+
+
+@pytest.fixture
+def busy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    """A server of its own, with more public tables than the lobby's first page holds."""
+    server = WebServer(f"sqlite:///{tmp_path_factory.mktemp('busy') / 'busy.sqlite3'}").start()
+    for _ in range(105):
+        api_post(server.url, "/api/tables", {"visibility": "public"})
+    yield server
+    server.stop()
+
+
+def test_the_open_tables_list_goes_past_its_first_page(new_page: Any, busy_server: Any) -> None:
+    """``GET /api/tables`` gives 100 tables a page and says how many there are (``X-Total-Count``): the lobby
+    says so, and offers the rest."""
+    page = new_page()
+    page.goto(busy_server.url + "/")
+    items = page.locator(".table-list li")
+    expect(items).to_have_count(100)
+    expect(page.locator(".open-tables")).to_contain_text("105")
+    page.get_by_role("button", name="Show more").click()
+    expect(items).to_have_count(105)
+    expect(page.get_by_role("button", name="Show more")).to_have_count(0)

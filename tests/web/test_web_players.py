@@ -20,13 +20,13 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import expect
-from test_web_audit_s12 import play_through_protocol
 from web_helpers import (
     api_get,
     api_post,
     claim_profile,
     keep_profile,
     no_sideways_scroll,
+    play_through_protocol,
     quickplay,
     view,
     wait_for_table,

@@ -6,9 +6,11 @@
   each new text once, not on every identical redraw, and not twice with "Your turn." or a contract choice.
 * The score sheet offers **Review** only where the server gives a finished deal: at a table that reveals its
   deals, not at one that keeps them hidden until the match is over.
+* The no-trump contract's banner names it once: it read "No trumps No trumps TAKE TRICKS" ("Bez atu Bez atu" in
+  Polish), the trumps added after the name even where the name says them.
 
-The deals before the part under test are played through the protocol with the seat's token (as in
-test_web_audit_s12.py); the browser then takes the same seat.
+The deals before the part under test are played through the protocol with the seat's token
+(``web_helpers.play_through_protocol``); the browser then takes the same seat.
 """
 
 from __future__ import annotations
@@ -20,8 +22,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from test_web_audit_s12 import open_seat, play_through_protocol
-from web_helpers import click_card, view
+from web_helpers import click_card, open_seat, play_through_protocol, seat_page, view
 
 SHORT = "standard,contracts=NT+MZ"  # six deals
 AUTO_LABEL = "Play my only legal card automatically"
@@ -148,3 +149,16 @@ def test_the_sheet_offers_review_only_where_deals_are_shown(new_page: Any, web_s
         expect(panel.get_by_role("button", name="Review deal 1")).to_be_visible()
     else:
         expect(panel.locator(".review-btn")).to_have_count(0)
+
+
+def test_a_no_trump_banner_says_no_trumps_once(new_page: Any, web_server: Any) -> None:
+    """The no-trump contract's banner read "No trumps No trumps TAKE TRICKS" ("Bez atu Bez atu" in Polish): the
+    trumps were added after the name even where the name says them.  It names them once, as its label does."""
+    page, _, _, _ = seat_page(new_page, web_server.url, "standard,contracts=NT")
+    page.wait_for_function("() => window.mizerkaDebug.view().contract !== null")
+    banner = page.locator(".contract-banner")
+    expect(banner).to_contain_text("No trumps")
+    assert banner.inner_text().lower().count("no trumps") == 1
+    assert banner.locator(".trumps").count() == 0
+    page.select_option("#lang-select", "pl")
+    assert page.locator(".contract-banner").inner_text().lower().count("bez atu") == 1

@@ -1,11 +1,11 @@
 """The review of a finished deal in the browser (js/review.js), in real chromium against the real server: every
 card played, judged by the server's double-dummy solver (``GET /api/tables/{id}/deals/{n}/review``).
 
-A short match (two contracts: six deals) is played through the protocol with the seat's token, as in
-test_web_audit_s12.py; the browser then takes the same seat and reviews a deal from the score sheet, from the
-keyboard, checking what it shows against the server's own answer.  At a table that does not reveal its deals,
-the review of a finished deal is refused until the match is over: the dialog says so in the page's language, and
-the deal in progress is never asked for.
+A short match (two contracts: six deals) is played through the protocol with the seat's token
+(``web_helpers.play_through_protocol``); the browser then takes the same seat and reviews a deal from the score
+sheet, from the keyboard, checking what it shows against the server's own answer.  At a table that does not reveal
+its deals, the review of a finished deal is refused until the match is over: the dialog says so in the page's
+language, and the deal in progress is never asked for.
 """
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from server_helpers import ThreadServer
-from test_web_audit_s12 import open_seat, play_through_protocol
-from web_helpers import play_until, view
+from web_helpers import open_seat, play_through_protocol, play_until, view
 
 SHORT = "standard,contracts=NT+MZ"  # six deals: each player chooses no trumps and Mizerka
 RANKS = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}

@@ -8,8 +8,8 @@ import json
 from typing import Any
 
 from playwright.sync_api import expect
-from test_web_audit_s12 import open_seat, play_through_protocol
 from test_web_review import SHORT, post
+from web_helpers import open_seat, play_through_protocol
 
 
 def test_every_failure_of_a_review_stays_in_its_dialog(new_page: Any, web_server: Any) -> None:

@@ -7,9 +7,8 @@ import json
 from typing import Any
 
 from playwright.sync_api import expect
-from test_web_audit_s12 import open_seat, play_through_protocol
 from test_web_polish import quickplay_seat
-from web_helpers import click_card, play_until, quickplay, view
+from web_helpers import click_card, open_seat, play_through_protocol, play_until, quickplay, view
 
 
 def test_undo_brings_the_card_back_into_the_hand(new_page: Any, web_server: Any) -> None:

@@ -2,20 +2,29 @@
 
 The tests read the client's own view through ``window.mizerkaDebug.view()`` only to decide what to do next and
 what to assert; every action goes through the visible controls.
+
+The deals before the part under test are often played quickly through the protocol
+(:func:`play_through_protocol`, ``server_helpers.WS``) with the seat's token; the browser then takes the same seat
+(:func:`open_seat`), as a player coming back to the table would.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from playwright.sync_api import Error as PlaywrightError
+from server_helpers import WS, ThreadServer
 
 from mizerka.cards import CARDS
+from mizerka.server.hub import ServerConfig
 
 VISIBLE_POINT = """e => {
     const r = e.getBoundingClientRect();
@@ -287,3 +296,148 @@ def claim_profile(page: Any, base: str, name: str) -> dict[str, str]:
 def no_sideways_scroll(page: Any) -> None:
     """The page fits its width: nothing makes it scroll sideways."""
     assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+
+
+# -- tables played through the protocol, and seats opened in a page -------------------------------------------------
+
+SHORT = "standard,contracts=NT+MZ"  # two contracts: six deals
+HUMAN_AND_BOTS = [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+
+
+def in_language(page: Any, code: str) -> None:
+    """The page starts in *code* (as after choosing it once: the choice is remembered)."""
+    page.add_init_script(f"localStorage.setItem('mizerka.lang', '{code}')")
+
+
+def api_quickplay(base: str, name: str = "Ala") -> tuple[str, str, int]:
+    """A quick-play table made through the REST API: its id, the seat's token and the seat."""
+    request = urllib.request.Request(base + "/api/quickplay", data=json.dumps({"name": name}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        result = json.loads(response.read())
+    return result["table"]["id"], result["token"], result["seat"]
+
+
+def play_through_protocol(server: Any, table: str, token: str, stop: Any, timeout: float = 120) -> dict[str, Any]:
+    """Play the token's seat (first legal choice, keep the hand, first legal card) until ``stop(view)``."""
+    ws = WS(server.ws_url)
+    try:
+        ws.hello(table, token)
+        deadline = time.monotonic() + timeout
+        while not stop(ws.view):
+            assert time.monotonic() < deadline, ws.view
+            v = ws.view
+            assert v is not None
+            if v["your_turn"]:
+                action = "keep" if v["phase"] == "exchange" else v["legal"][0]
+                reply = ws.request({"type": "act", "action": action, "id": "a"})
+                assert reply["type"] == "ack", reply
+            else:
+                ws.until(lambda m: m["type"] == "event" and m.get("view") is not None)
+        assert ws.view is not None
+        return ws.view
+    finally:
+        ws.close()
+
+
+def open_seat(page: Any, base: str, table: str, token: str, seat: int) -> dict[str, Any]:
+    """This browser holds the seat (as after quick-play): open the table."""
+    page.goto(base + "/")
+    page.evaluate("([t, token, seat]) => localStorage.setItem('mizerka.seats', "
+                  "JSON.stringify({[t]: {token, seat, at: Date.now()}}))", [table, token, seat])
+    page.goto(f"{base}/?table={table}")
+    return wait_for_table(page)
+
+
+def seat_page(new_page: Any, base: str, variant: str = "standard", **context: Any) -> tuple[Any, str, str, int]:
+    """A quick-play table of Ala and two random bots (*variant*) and a page holding her seat (*context*: the
+    browser context's options): the page, the table, the seat's token, the seat."""
+    entry = api_post(base, "/api/quickplay", {"name": "Ala", "variant": variant, "level": "random"})
+    page = new_page(**context)
+    open_seat(page, base, entry["table"]["id"], entry["token"], entry["seat"])
+    return page, entry["table"]["id"], entry["token"], entry["seat"]
+
+
+def quickplay_seat(new_page: Any, base: str, variant: str = "standard", **context: Any) -> tuple[Any, str]:
+    """A quick-play table of Ala and two random bots and a page holding her seat: the page and the table."""
+    page, table, _token, _seat = seat_page(new_page, base, variant, **context)
+    return page, table
+
+
+def finished_match_page(new_page: Any, web_server: Any) -> tuple[Any, str]:
+    """A page open at the seat of a one-deal Mizerka match against bots that was played to its end through the
+    protocol (the match result is open on it), and the table's id."""
+    entry = api_post(web_server.url, "/api/quickplay",
+                     {"name": "Ala", "variant": "standard,contracts=MZ", "level": "random"})
+    table, token, seat = entry["table"]["id"], entry["token"], entry["seat"]
+    play_through_protocol(web_server, table, token, lambda v: v["phase"] == "over")
+    page = new_page()
+    open_seat(page, web_server.url, table, token, seat)
+    return page, table
+
+
+def finished_table(server: Any, **options: Any) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """A table of Ala and two bots (created with *options*), played to its end over the protocol: its id, the
+    join's answer (token, seat) and the final view."""
+    base = server.url
+    table = api_post(base, "/api/tables", {"seats": HUMAN_AND_BOTS, "variant": SHORT, "visibility": "private",
+                                           **options})["id"]
+    joined = api_post(base, f"/api/tables/{table}/join", {"name": "Ala"})
+    final = play_through_protocol(server, table, joined["token"], lambda v: v["phase"] == "over")
+    return table, joined, final
+
+
+def unload(server: Any, table: str) -> None:
+    """What the hub's sweep does to a finished table nobody is at: it is dropped from memory (only this one: the
+    other tests' tables of the shared server stay).  The connection that played it has closed, but the server
+    detaches it a moment after the closing handshake (its reader sees the end, then the connection lets go):
+    waited for, as the sweep, minutes later, never has to."""
+
+    def drop() -> bool:
+        live = server.hub.tables[table]
+        assert live.table.status == "finished"
+        if live.clients:
+            return False
+        del server.hub.tables[table]
+        return True
+
+    deadline = time.monotonic() + 10
+    while not server.call(drop):
+        assert time.monotonic() < deadline, "the table's last connection never let go"
+        time.sleep(0.02)
+
+
+# -- a server of its own with a low per-connection rate limit and a short grace -------------------------------------
+
+
+class LimitedServer(ThreadServer):
+    """The game server with a per-connection rate limit a page can reach (5 messages a second, 20 at once: far
+    more than a person's clicks), a grace of 0.3 s before a stand-in plays for a player who is away, and bots
+    that take 0.05 s a decision (a deal lasts a few seconds: a test can come back while the next one is played)."""
+
+    def __init__(self, database: str) -> None:
+        super().__init__(ServerConfig(database=database, bot_delay=0.05, rate=5.0, burst=20.0, grace=0.3))
+
+    def call(self, fn: Any) -> Any:
+        """Run *fn()* on the server's event loop (a consistent table) and return its result (as conftest's)."""
+
+        async def run() -> Any:
+            return fn()
+
+        assert self.hub.loop is not None
+        return asyncio.run_coroutine_threadsafe(run(), self.hub.loop).result(timeout=30)
+
+    def run(self, coro: Any) -> Any:
+        """Run the coroutine *coro* on the server's event loop and wait for its result."""
+        assert self.hub.loop is not None
+        return asyncio.run_coroutine_threadsafe(coro, self.hub.loop).result(timeout=30)
+
+
+def limited_server(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[LimitedServer]:
+    """A :class:`LimitedServer` for a module's tests (the body of its module-scoped fixture), its database in a
+    temporary folder called *name*."""
+    pytest.importorskip("fastapi", reason="the browser tests need the 'server' extra (pip install -e '.[dev]')")
+    limited = LimitedServer(f"sqlite:///{tmp_path_factory.mktemp(name) / (name + '.sqlite3')}").start()
+    assert isinstance(limited, LimitedServer)
+    yield limited
+    limited.stop()

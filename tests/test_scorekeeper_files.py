@@ -1,0 +1,146 @@
+"""``mizerka score``'s files (``--file``, ``--export-csv``, ``--export-record``), checked before the first question.
+
+A file in a missing folder, a read-only export and a file that is no record are refused before the keeper types the
+match in (the export failed at the end, after the whole match); what an export may overwrite (any old CSV, an old
+record) is not refused.  An export that fails at the end all the same (a USB stick pulled out during the match) names
+the user's file, never the temporary one, every other export is still written, and each failure is told.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from mizerka.cli import cli
+from mizerka.record import read
+
+NAMES = ["Ala", "Bolek", "Cezary"]
+
+
+ONE_DEAL = "standard,contracts=NT,global_unique"
+"""A variant of a single deal (one contract, used once by anybody): a whole match is six lines."""
+
+
+MATCH = [*NAMES, "Ala", "NT", "5 4 4"]
+
+
+def invoke(*args: str, input: str | bytes | io.BytesIO | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def score(tmp_path: Path, *options: str, lines: list[str] = MATCH) -> Result:
+    return invoke("score", "--file", str(tmp_path / "s.mzn"), "--variant", ONE_DEAL, *options,
+                  input="".join(line + "\n" for line in lines))
+
+
+# -- checked before the first question -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("option", ["--export-csv", "--export-record", "--file"])
+def test_a_file_in_a_missing_folder_is_refused_before_the_first_question(option: str, tmp_path: Path) -> None:
+    """Before, the match was typed in whole and only then did the export fail (``--file``: after the names)."""
+    bad = tmp_path / "nonexist" / "x.csv"
+    args = ["score", "--variant", ONE_DEAL, option, str(bad)]
+    if option != "--file":
+        args += ["--file", str(tmp_path / "s.mzn")]
+    result = invoke(*args, input="".join(line + "\n" for line in MATCH))
+    assert result.exit_code == 2, result.output
+    assert "Name of player 1" not in result.output
+    assert f"'{option}'" in result.output and "does not exist" in result.output
+    assert str(tmp_path / "nonexist") in result.output and ".tmp" not in result.output
+    assert not (tmp_path / "s.mzn").exists()
+
+
+def test_a_read_only_export_and_a_file_that_is_no_record_are_refused_up_front(tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("old sheet\n", encoding="utf-8")
+    sheet.chmod(0o444)
+    result = score(tmp_path, "--export-csv", str(sheet))
+    assert result.exit_code == 2 and "Name of player 1" not in result.output
+    assert "'--export-csv'" in result.output and "is read-only" in result.output
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a record\n", encoding="utf-8")
+    result = score(tmp_path, "--export-record", str(notes))
+    assert result.exit_code == 2 and "Name of player 1" not in result.output
+    assert "'--export-record'" in result.output and "is not a mizerka game record" in result.output
+    assert notes.read_text(encoding="utf-8") == "not a record\n"
+
+
+def test_an_existing_sheet_and_record_are_replaced_by_the_exports(tmp_path: Path) -> None:
+    """The up-front check must not refuse what an export may overwrite: any old CSV, an old record."""
+    sheet, record = tmp_path / "sheet.csv", tmp_path / "rec.mzn"
+    sheet.write_text("an older sheet\n", encoding="utf-8")
+    first = score(tmp_path, "--export-record", str(record))
+    assert first.exit_code == 0, first.output
+    (tmp_path / "s.mzn").unlink()
+    again = score(tmp_path, "--export-csv", str(sheet), "--export-record", str(record))
+    assert again.exit_code == 0, again.output
+    assert sheet.read_text(encoding="utf-8").startswith("deal,dealer,chooser")
+    assert read(record) == read(tmp_path / "s.mzn") and read(record).is_over()
+
+
+# -- an export that fails at the end ---------------------------------------------------------------------------------
+
+
+class _FolderGoesDuringTheMatch(io.BytesIO):
+    """The keeper's typed lines; the first of them is read after the folder *folder* was removed (a USB stick
+    pulled out during the match): the up-front check passed, the export at the end fails."""
+
+    def __init__(self, data: bytes, folder: Path) -> None:
+        super().__init__(data)
+        self.folder = folder
+
+    def _gone(self) -> None:
+        if self.folder.exists():
+            shutil.rmtree(self.folder)
+
+    def read(self, size: int | None = -1) -> bytes:
+        if size != 0:  # click asks read(0) to see that the stream is binary, before the command runs
+            self._gone()
+        return super().read(size)
+
+    def read1(self, size: int | None = -1) -> bytes:
+        self._gone()
+        return super().read1(size)
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        self._gone()
+        return super().readinto(buffer)
+
+    def readline(self, size: int | None = -1) -> bytes:
+        self._gone()
+        return super().readline(size)
+
+
+def test_an_export_that_fails_at_the_end_names_the_users_file_and_keeps_the_other(tmp_path: Path) -> None:
+    """Before: the CSV export failed with a message naming '.x.csv.<hex>.tmp', and the record export after it
+    was never written."""
+    folder = tmp_path / "stick"
+    folder.mkdir()
+    sheet, record = folder / "x.csv", tmp_path / "y.mzn"
+    typed = _FolderGoesDuringTheMatch("".join(line + "\n" for line in MATCH).encode(), folder)
+    result = invoke("score", "--file", str(tmp_path / "s.mzn"), "--variant", ONE_DEAL, "--export-csv", str(sheet),
+                    "--export-record", str(record), input=typed)
+    assert "Name of player 1" in result.output and "Final standing" in result.output
+    assert result.exit_code == 1, result.output
+    assert f"cannot write the export {sheet}: No such file or directory" in result.output
+    assert ".tmp" not in result.output
+    assert f"Game record written to {record}." in result.output
+    assert read(record) == read(tmp_path / "s.mzn") and read(record).is_over()
+
+
+def test_every_export_that_fails_is_told(tmp_path: Path) -> None:
+    folder = tmp_path / "stick"
+    folder.mkdir()
+    sheet, record = folder / "x.csv", folder / "y.json"
+    typed = _FolderGoesDuringTheMatch("".join(line + "\n" for line in [*MATCH, "quit"]).encode(), folder)
+    result = invoke("score", "--file", str(tmp_path / "s.mzn"), "--variant", ONE_DEAL, "--export-csv", str(sheet),
+                    "--export-record", str(record), input=typed)
+    assert result.exit_code == 1, result.output
+    assert f"cannot write the export {sheet}" in result.output
+    assert f"cannot write the export {record}" in result.output
+    assert read(tmp_path / "s.mzn").is_over()  # the match itself is saved
