@@ -214,13 +214,19 @@ async def limit(server: ThreadServer, max_bytes: int) -> None:
     server.hub.catch_up.max_bytes = max_bytes
 
 
+def waiting_for_me_in_deal_2(view: dict[str, Any]) -> bool:
+    """Deal 2 begun and the table waiting for our seat: it stays as it is once we leave (the bots wait for us), so
+    that two replies asked one after the other are of the same journal."""
+    return bool(view["deal_no"] >= 2 and view["your_turn"])
+
+
 def test_the_kept_texts_are_bounded(make_server: Any) -> None:
     """Past ``catch_up_cache`` bytes, the table caught up least recently loses its texts (it is rendered again when
     asked), and with 0 nothing is kept; the replies are the same all the same."""
     server = make_server()
     tables = [new_table(server) for _ in range(2)]
     for table, token in tables:
-        play(server, table, token, lambda view: view["deal_no"] >= 2)
+        play(server, table, token, waiting_for_me_in_deal_2)
     (first, _), (second, _) = tables
     cache = server.hub.catch_up
     spectator = WS(server.ws_url)
@@ -240,7 +246,7 @@ def test_the_kept_texts_are_bounded(make_server: Any) -> None:
         spectator.close()
     off = make_server(catch_up_cache=0)
     table, token = new_table(off)
-    play(off, table, token, lambda view: view["deal_no"] >= 2)
+    play(off, table, token, waiting_for_me_in_deal_2)
     spectator = WS(off.ws_url)
     try:
         spectator.hello(table)
