@@ -307,3 +307,71 @@ def test_a_failed_commit_does_not_wedge_the_database(make_server: Any, monkeypat
         my_turn(ws, server, table)
         reply = ws.request({**an_action(ws), "id": "next"})
         assert reply["type"] == "ack", reply
+
+
+@contextmanager
+def silent_postgresql() -> Iterator[str]:
+    """The URL of a "PostgreSQL server" on 127.0.0.1 that takes TCP connections and never says a word: a database
+    host that hangs.  libpq, connecting to it, waits for the server's first reply."""
+    import socket
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                accepted.append(listener.accept()[0])
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield f"postgresql://ala:secret@127.0.0.1:{listener.getsockname()[1]}/mizerka"
+    finally:
+        stop.set()
+        thread.join()
+        for conn in accepted:
+            conn.close()
+        listener.close()
+
+
+def connect_seconds(engine: sa.Engine, limit: float) -> float | None:
+    """How long *engine* took to fail to connect, or ``None`` if it was still waiting after *limit* seconds."""
+    failed: list[float] = []
+    start = time.monotonic()
+
+    def connect() -> None:
+        with contextlib.suppress(sa.exc.OperationalError), engine.connect():
+            pass
+        failed.append(time.monotonic() - start)
+
+    thread = threading.Thread(target=connect, daemon=True)
+    thread.start()
+    thread.join(limit)
+    return failed[0] if failed else None
+
+
+def test_a_postgresql_server_that_does_not_answer_fails_a_new_connection_in_bounded_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """libpq waits for a silent server as long as TCP does (here: for ever) unless ``connect_timeout`` is set: every
+    write queued behind that connection waited with it.  The engine sets it (``POSTGRESQL_CONNECT_ARGS``), and TCP
+    keepalives for a connection whose server went silent later; a URL that sets its own keeps it."""
+    pytest.importorskip("psycopg", reason="the PostgreSQL driver (the server extra's psycopg) is not installed")
+    monkeypatch.setitem(db.POSTGRESQL_CONNECT_ARGS, "connect_timeout", 1)
+    with silent_postgresql() as url:
+        engine = db.make_engine(url)
+        try:
+            took = connect_seconds(engine, 15)
+        finally:
+            engine.dispose()
+        assert took is not None and took < 10, took
+    monkeypatch.setitem(db.POSTGRESQL_CONNECT_ARGS, "connect_timeout", 600)
+    with silent_postgresql() as url:
+        engine = db.make_engine(url + "?connect_timeout=1")  # the URL's own wins
+        try:
+            took = connect_seconds(engine, 15)
+        finally:
+            engine.dispose()
+        assert took is not None and took < 10, took

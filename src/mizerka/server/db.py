@@ -192,7 +192,25 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=4, max_overflow=4, hide_parameters=True)
+    given = sa.engine.make_url(url).query  # the URL's own settings win over the defaults below
+    defaults = {key: value for key, value in POSTGRESQL_CONNECT_ARGS.items() if key not in given}
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=4, max_overflow=4, hide_parameters=True,
+                            connect_args=defaults)
+
+
+POSTGRESQL_CONNECT_ARGS: dict[str, int] = {
+    "connect_timeout": 10,
+    "keepalives": 1,
+    "keepalives_idle": 30,
+    "keepalives_interval": 10,
+    "keepalives_count": 3,
+}
+"""libpq's settings for a PostgreSQL connection, unless the URL's query sets them: a new connection that is not made
+within 10 s fails (libpq's default is to wait as long as the system's TCP does, minutes for a host that went away;
+the writes queued behind it then fail as any failed write does, and the table is read back or rebuilt), and a
+connection whose server went silent is given up after about a minute of unanswered TCP keepalives.  A query on a
+server that answers but is slow is bounded by the server's ``statement_timeout``, which the URL can set
+(``?options=-c%20statement_timeout%3D30000``)."""
 
 
 def upgrade(engine: Engine) -> None:
