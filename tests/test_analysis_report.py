@@ -37,7 +37,7 @@ from mizerka.cli import cli
 from mizerka.deal import Deal, Phase, Play
 from mizerka.match import Match
 from mizerka.record import MatchRecord, read
-from mizerka.rules import Role, get_variant
+from mizerka.rules import Role, get_variant, parse_variant
 from mizerka.solver import Position, solve, solve_all
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -207,6 +207,34 @@ def test_perfect_play_is_each_seats_paranoid_value_at_the_start_of_play(golden: 
     # as played: the record's tricks and scores
     drec = golden.deals[deal_no - 1]
     assert result.tricks_won == drec.tricks_won and result.scores == drec.scores
+
+
+def test_perfect_tricks_and_scores_leave_out_the_seat_that_sits_the_deal_out() -> None:
+    """At four players the dealer sits the deal out: no tricks and no score for him; the server's ``dd`` payload is
+    the same two functions (one computation, not two)."""
+    from mizerka.analysis import perfect_scores, perfect_tricks
+    from mizerka.server.dd import dd_values
+
+    deal = Deal.random(5, rules=parse_variant("four-players"))
+    while deal.phase is not Phase.PLAY:
+        deal.push(deal.parse_action("keep") if deal.phase is Phase.EXCHANGE else next(iter(deal.legal_actions)))
+    tricks = perfect_tricks(deal)
+    position = Position.from_deal(deal)
+    assert [t is None for t in tricks] == [deal.role(s) is None for s in range(4)]
+    assert all(tricks[s] == solve(position, s) for s in deal.active_seats)
+    contract = deal.contract
+    assert contract is not None
+    scores = perfect_scores(deal, tricks)
+    assert scores == [None if t is None else deal.rules.score(deal.role(s) or Role.FOREHAND, contract, t)
+                      for s, t in enumerate(tricks)]
+    assert dd_values(deal, tricks) == {"tricks": tricks, "scores": scores}
+    # a known value is taken as it is, not solved again
+    seat = deal.active_seats[0]
+    assert perfect_tricks(deal, known={seat: 99})[seat] == 99
+    with pytest.raises(ValueError, match="expected the tricks of 4 seats, got 3"):
+        perfect_scores(deal, tricks[:3])
+    with pytest.raises(ValueError, match="no contract yet"):
+        perfect_scores(Deal.random(5), [0, 0, 0])
 
 
 def test_the_command_prints_perfect_play_and_the_scores(golden: MatchRecord) -> None:

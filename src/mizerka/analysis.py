@@ -53,7 +53,7 @@ from mizerka.record import DealRecord, MatchRecord, RecordError, read
 from mizerka.rules import Contract, Role
 
 __all__ = ["CardVerdict", "DealAnalysis", "DealFacts", "ExchangeFacts", "MatchAnalysis", "PlayerSummary", "analyse",
-           "analyse_command", "analyse_deal", "counted_noun", "deal_facts"]
+           "analyse_command", "analyse_deal", "counted_noun", "deal_facts", "perfect_scores", "perfect_tricks"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -326,7 +326,7 @@ def analyse_deal(
             values = {card: base + v for card, v in evaluate(deal).items()}
             best = min(values.values()) if avoid else max(values.values())
             if par is None and with_perfect:  # the first position the solver takes: what perfect play gives
-                par, perfect_from = _perfect(deal, seat, best), len(deal.tricks) + 1
+                par, perfect_from = perfect_tricks(deal, known={seat: best}), len(deal.tricks) + 1
             value = values[CARDS[action.card]]
             plays.append(CardVerdict(
                 trick_no=len(deal.tricks) + 1, seat=seat, card=CARDS[action.card], value=value, best=best,
@@ -341,22 +341,54 @@ def analyse_deal(
         unjudged_tricks=tuple(unjudged), roles=roles,
         scores=tuple(deal.scores()) if deal.is_over() else None,
         perfect=None if par is None else tuple(par),
-        perfect_scores=None if par is None else tuple(
-            None if tricks is None or role is None else record.rules.score(role, drec.contract, tricks)
-            for tricks, role in zip(par, roles, strict=True)),
+        perfect_scores=None if par is None else tuple(perfect_scores(deal, par)),
         perfect_from=perfect_from,
     )
 
 
-def _perfect(deal: Deal, to_move: int, best: int) -> list[int | None]:
-    """The tricks each active seat of *deal* ends it with under perfect play from here, the other two against
-    him (the solver's paranoid value, plus the tricks already won); *best* is the player to move's, known."""
+def perfect_tricks(deal: Deal, *, known: dict[int, int] | None = None) -> list[int | None]:
+    """The tricks each seat of *deal* ends it with under perfect play from here, the other two against him (the
+    solver's paranoid value plus the tricks he has already won), by seat; ``None`` for a seat that sits the deal
+    out.  *known* gives values already found (the player to move's best card), which are not solved again.
+
+    The server's double-dummy values at a deal's end are this, from the start of its play.
+
+    >>> deal = Deal.random(2)
+    >>> while deal.phase.name != "PLAY":
+    ...     deal.push(deal.parse_action("keep") if deal.phase.name == "EXCHANGE" else next(iter(deal.legal_actions)))
+    >>> tricks = perfect_tricks(deal)
+    >>> len(tricks), all(0 <= t <= 13 for t in tricks if t is not None)
+    (3, True)
+
+    Raises:
+        mizerka.solver.StockNotEmptyError: where players still draw from a stock during play (the solver cannot
+            take such a position).
+    """
     from mizerka.solver import Position, solve
 
     position = Position.from_deal(deal)
+    known = known or {}
     out: list[int | None] = [None] * len(deal.tricks_won)
     for seat in deal.active_seats:
-        out[seat] = best if seat == to_move else deal.tricks_won[seat] + solve(position, seat)
+        out[seat] = known[seat] if seat in known else deal.tricks_won[seat] + solve(position, seat)
+    return out
+
+
+def perfect_scores(deal: Deal, tricks: Sequence[int | None]) -> list[int | None]:
+    """The score each seat's *tricks* (by seat, as :func:`perfect_tricks` gives them) bring in *deal*'s contract,
+    by the seat's role; ``None`` where the seat sits out or its tricks are ``None``.
+
+    Raises:
+        ValueError: if *deal* has no contract yet, or *tricks* does not give one number per seat.
+    """
+    if deal.contract is None:
+        raise ValueError("the deal has no contract yet: its tricks have no score")
+    if len(tricks) != deal.rules.n_seats:
+        raise ValueError(f"expected the tricks of {deal.rules.n_seats} seats, got {len(tricks)}")
+    out: list[int | None] = []
+    for seat, won in enumerate(tricks):
+        role = deal.role(seat)
+        out.append(None if won is None or role is None else deal.rules.score(role, deal.contract, won))
     return out
 
 

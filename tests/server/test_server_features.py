@@ -97,8 +97,10 @@ def test_double_dummy_values_of_a_deal_match_the_solver() -> None:
     assert reason is None and values is not None
     position = Position.from_deal(start)
     expected = [solve(position, seat) for seat in start.active_seats]
-    assert values == dd_values(start, expected)
-    assert values["tricks"] == [expected[start.active_seats.index(s)] for s in range(3)]
+    by_seat = [expected[start.active_seats.index(s)] for s in range(3)]
+    assert values["tricks"] == by_seat
+    assert values["scores"] == [start.rules.score(start.role(s), start.contract, by_seat[s]) for s in range(3)]
+    assert values == dd_values(start, list(by_seat))
 
 
 def test_double_dummy_of_a_deal_drawing_from_a_stock_is_unsupported() -> None:

@@ -39,7 +39,6 @@ from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mizerka.deal import Deal, Phase
-from mizerka.rules import Role
 
 if TYPE_CHECKING:
     from mizerka.analysis import DealAnalysis
@@ -62,23 +61,20 @@ def start_of_play(deal: Deal) -> Deal:
     return start
 
 
-def dd_tricks(position: Any, seats: tuple[int, ...]) -> list[int]:
-    """The paranoid double-dummy tricks of each of *seats* (runs in the worker process)."""
-    from mizerka.solver import solve
+def dd_tricks(deal: Deal) -> list[int | None]:
+    """The paranoid double-dummy tricks of each seat of *deal*, by seat (runs in the worker process):
+    :func:`mizerka.analysis.perfect_tricks`."""
+    from mizerka.analysis import perfect_tricks
 
-    return [solve(position, seat) for seat in seats]
+    return perfect_tricks(deal)
 
 
-def dd_values(deal: Deal, tricks: list[int]) -> dict[str, list[int | None]]:
-    """The ``dd`` payload: tricks and scores by seat (``None`` for a seat that sits the deal out)."""
-    assert deal.contract is not None
-    n = deal.rules.n_seats
-    by_seat: list[int | None] = [None] * n
-    scores: list[int | None] = [None] * n
-    for role, (seat, won) in enumerate(zip(deal.active_seats, tricks, strict=True)):
-        by_seat[seat] = won
-        scores[seat] = deal.rules.score(Role(role), deal.contract, won)
-    return {"tricks": by_seat, "scores": scores}
+def dd_values(deal: Deal, tricks: list[int | None]) -> dict[str, list[int | None]]:
+    """The ``dd`` payload: *tricks* (by seat, ``None`` for a seat that sits the deal out) and their scores
+    (:func:`mizerka.analysis.perfect_scores`)."""
+    from mizerka.analysis import perfect_scores
+
+    return {"tricks": list(tricks), "scores": perfect_scores(deal, tricks)}
 
 
 def review_deal(record: MatchRecord, deal_no: int) -> DealAnalysis:
@@ -183,8 +179,8 @@ class DoubleDummy:
             position = Position.from_deal(start)
         except StockNotEmptyError:  # cards drawn during play (seed002-literal): the solver cannot take it
             return None, "unsupported"
-        seats = tuple(start.active_seats)
-        tricks, reason = await self.run(dd_tricks, (position, seats), self.limit)
+        del position  # built here only to refuse a deal the solver cannot take before a worker starts
+        tricks, reason = await self.run(dd_tricks, (start,), self.limit)
         if tricks is None:
             return None, reason
         return dd_values(start, tricks), None
