@@ -103,7 +103,7 @@ def test_a_budget_for_a_level_that_does_not_play_is_refused() -> None:
 
 def test_a_level_budgeted_twice_gets_both_fields(monkeypatch: pytest.MonkeyPatch) -> None:
     """``--budget pimc:worlds=2 --budget pimc:time=5`` kept only the second: the worlds were dropped silently.
-    (It was written with the rules level, which since session 21 refuses fields it never reads.)"""
+    (It was written with the rules level, which now refuses fields it never reads.)"""
     seen: list[list[Budget | None]] = []
     real = run_arena
 

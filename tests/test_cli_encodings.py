@@ -183,7 +183,7 @@ def test_rules_writes_letters_to_an_output_that_cannot_encode_symbols() -> None:
     assert "  ♣ ♦ ♥ ♠   that suit is trumps" in run("rules").output
     ascii_output = run("rules", "--ascii").output
     assert "  C D H S   that suit is trumps" in ascii_output and "–" not in ascii_output  # dashes too
-    # session 23: the variants' sources cite the rule book's sections (§8) in ASCII too; nothing else is left
+    # the variants' sources cite the rule book's sections (§8) in ASCII too; nothing else is left
     assert "source: RULES.md section 8 (" in ascii_output and ascii_output.isascii(), \
         sorted({c for c in ascii_output if not c.isascii()})
     assert "  ♣ ♦ ♥ ♠   that suit" in run("rules", "--unicode", charset="utf-8").output

@@ -71,8 +71,8 @@ def test_arena_with_a_non_zero_sum_variant_says_it_once_as_a_line() -> None:
 
 
 def test_deal_with_a_non_zero_sum_variant_says_it_once_as_a_line() -> None:
-    """``deal`` plays nothing, but the variant's note is said as for every command (session 14: a named variant
-    said nothing, the same variant with an option did)."""
+    """``deal`` plays nothing, but the variant's note is said as for every command (a named variant used to
+    say nothing, the same variant with an option did)."""
     for variant in ("seed002-literal", "seed002-literal,first_dealer=1"):
         result = invoke("deal", "--seed", "1", "--variant", variant)
         assert result.exit_code == 0, result.output

@@ -153,7 +153,7 @@ def record(tmp_path: Path, *players: str) -> Path:
 
 
 @pytest.mark.parametrize(("players", "reason", "resumed"), [
-    # two names equal but for case: since session 30 no record holds them (mizerka.record.name_key), so the file is
+    # two names equal but for case: no record holds them (mizerka.record.name_key), so the file is
     # refused as a record before the score keeper's own check
     (("Ala", "Bolek", "ala"), "player 3's name: 'ala' is already a player",
      "is not a valid score record: player names must differ: player 0's name 'Ala' and player 2's name 'ala'"),

@@ -1,4 +1,4 @@
-"""Ctrl-C stops a long search of the compiled kernel (session 24) and of the max^n extension (session 25) at once.
+"""Ctrl-C stops a long search of the compiled kernel and of the max^n extension at once.
 
 Both search with the GIL released, so Python's SIGINT handler could not raise ``KeyboardInterrupt`` until the search
 returned: minutes for a large position, in a notebook or any script calling :func:`mizerka.solver.solve` (or, for

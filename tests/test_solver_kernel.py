@@ -272,7 +272,7 @@ def test_one_seat_against_three_agrees_with_the_reference() -> None:
     rng = random.Random(81)
     for _ in range(1500):
         cards, trump, misere = rng.randint(2, 4), rng.choice([None, None, 3]), rng.random() < 0.3
-        # a misere position has no trumps (Position refuses them since session 13); the draws stay the same
+        # a misere position has no trumps (Position refuses them); the draws stay the same
         position = random_position(rng, 4, cards, trump=None if misere else trump, misere=misere)
         seat = rng.randrange(4)
         assert solve_all(position, seat, impl="kernel") == solve_all(position, seat, impl="reference"), (

@@ -1,7 +1,7 @@
 """A spectator in the terminal sits down (``mizerka play --connect URL --watch``, then ``sit`` or ``i``), against
 a real server on 127.0.0.1.
 
-What the browser's spectators have had since session 28: at a table waiting for players, an open seat; during an
+What the browser's spectators have: at a table waiting for players, an open seat; during an
 unrated match, a computer player's seat, taken over for the rest of the match.  The game then goes on at that seat
 (its hand shown from then on), under ``--name`` or the profile of ``--player-key``, and the seat book remembers it
 so that the same link takes the player back.  A seat that is not free, a rated match, a seat taken meanwhile: each

@@ -1,5 +1,5 @@
 """``mizerka tables URL``: a server's open tables from the terminal, each with the invite link ``mizerka play
---connect`` takes (session 27).  Before it a terminal player could sit only at a table whose link someone sent.
+--connect`` takes.  Before it a terminal player could sit only at a table whose link someone sent.
 
 Against a real server on 127.0.0.1: a public table waiting with one human seated and one seat free, a rated one,
 a private one (never listed), the JSON form, an empty server, ``--limit`` below the count, and bad input: a
@@ -223,7 +223,7 @@ def test_find_players_refusals(server: Any) -> None:
 
 
 def test_a_match_with_computer_players_lists_their_seats_to_take_over(server: Any) -> None:
-    """During the match of an unrated table, the seats computer players play may be taken over (session 28): the
+    """During the match of an unrated table, the seats computer players play may be taken over: the
     list says how many, and the table's link seats a terminal player there."""
     playing = create(server, visibility="public", name="Ewa's table",
                      seats=[{"kind": "human"}, {"kind": "bot", "level": "rules"}, {"kind": "bot", "level": "random"}])

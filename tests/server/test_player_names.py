@@ -248,7 +248,7 @@ def test_a_seats_name_that_reads_as_one_taken_gets_a_number(first: str, second: 
 @pytest.mark.parametrize("name", ["\u0301Ala", "\u0308"])
 def test_a_name_that_begins_with_a_combining_mark_is_refused(name: str) -> None:
     """Such a seat's name was taken, and then the table's record could not be built: a record refuses it
-    (:func:`mizerka.record.check_name`, session 30), so the server's names follow the record's rule."""
+    (:func:`mizerka.record.check_name`), so the server's names follow the record's rule."""
     from mizerka.record import RecordError
     from mizerka.record import check_name as record_check
 

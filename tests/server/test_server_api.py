@@ -257,7 +257,7 @@ def test_restart_replays_to_the_same_state(make_server: Any, spec: str) -> None:
 
 
 def test_head_and_the_api_root_and_unreadable_bodies_get_the_apis_answers(server: ThreadServer) -> None:
-    """Found by the session-30 audit: HEAD on a GET endpoint was "not found" (FastAPI's routes have no HEAD, and the
+    """Found by an audit: HEAD on a GET endpoint was "not found" (FastAPI's routes have no HEAD, and the
     browser files' mount at "/" took it); ``/api`` itself answered in Starlette's shape; a body nested too deeply or
     not UTF-8 was a bare 400 "There was an error parsing the body"; a join's seat 4 or more was 422 (a schema bound)
     where seat 3 is ``bad_seat``."""

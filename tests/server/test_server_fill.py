@@ -112,8 +112,8 @@ def test_fill_seats_default_bots_starts_the_match_and_everyone_at_the_table_sees
     assert watcher.view is not None and watcher.view["hand"] == []  # a spectator still sees no cards
     listed = httpx.get(server.url + "/api/tables").json()
     assert [(t["id"], t["status"]) for t in listed] == [(table, "playing")]
-    # never re-opened: the filled seat is the bot's, which a human may only take over during the match (session
-    # 28), and then it is his
+    # never re-opened: the filled seat is the bot's, which a human may only take over during the match, and
+    # then it is his
     taken = httpx.post(server.url + f"/api/tables/{table}/join", json={"name": "Cezary"}).json()
     assert taken["seat"] == 2 and taken["table"]["seats"][2]["kind"] == "human"
     assert httpx.post(server.url + f"/api/tables/{table}/join", json={"name": "Darek"}).json()["error"] == \

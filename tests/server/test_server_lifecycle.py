@@ -132,7 +132,7 @@ def test_a_rated_rematch_plays_on_when_everyone_has_gone(make_server: Any) -> No
 @pytest.mark.parametrize("how", ["rest", "websocket"])
 def test_the_rematch_is_made_when_the_last_one_waited_for_leaves(server: ThreadServer, how: str) -> None:
     """A asked for a rematch and B left instead of asking: nobody was waited for, yet no table was made until A
-    asked again; B leaves by ``POST .../leave`` or by the websocket's ``leave`` (session 20: that one made none)."""
+    asked again; B leaves by ``POST .../leave`` or by the websocket's ``leave`` (that one used to make none)."""
     table = httpx.post(server.url + "/api/tables", json={"variant": SHORT, "seats": [
         {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]}).json()["id"]
     first = httpx.post(f"{server.url}/api/tables/{table}/join", json={"name": "A"}).json()["token"]

@@ -1,4 +1,4 @@
-"""Quick pairing with other people (``POST /api/pair``, session 27), against a real server on 127.0.0.1.
+"""Quick pairing with other people (``POST /api/pair``), against a real server on 127.0.0.1.
 
 A caller is seated at the public table waiting under the same rules (and rated or not, as asked) that has the most
 players already, where someone seated is connected or a seat was taken moments ago; else at a new public table of
@@ -101,7 +101,7 @@ def test_a_table_whose_players_have_gone_is_passed_over(server: ThreadServer,
 
 def test_with_nobody_waiting_a_caller_sits_in_for_a_computer_player_at_a_match_under_way(
         server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Session 28: Ala waited at her listed table, then filled it with bots.  Bolek, finding nobody waiting, is
+    """Ala waited at her listed table, then filled it with bots.  Bolek, finding nobody waiting, is
     seated in place of one of them (an unrated match), not at a table of his own where he would wait alone; a
     waiting table still comes first, and a match whose player has gone, or a rated one, is passed over."""
     monkeypatch.setattr(hub_module, "PAIR_FRESH_SECONDS", 0.5)

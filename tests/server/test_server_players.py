@@ -244,7 +244,7 @@ def test_a_public_rated_match_is_listed_with_its_table_and_a_private_ones_id_onl
     server: ThreadServer,
 ) -> None:
     """A private table's id is its invite: no public page gives it; its own player's profile (asked with the key)
-    does, with its name, so that the player can open the match (session 24)."""
+    does, with its name, so that the player can open the match."""
     _, key = claim(server, "Ala")
     seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
     public = httpx.post(server.url + "/api/tables", json={"variant": SHORT, "rated": True, "seats": seats,

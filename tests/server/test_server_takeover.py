@@ -130,7 +130,7 @@ def test_a_seat_whose_player_is_away_or_gone_and_a_rated_match_are_not_taken_ove
 def test_a_seat_given_up_during_the_match_is_taken_over_under_the_newcomers_name(server: ThreadServer,
                                                                                 ws_factory: Any) -> None:
     """A human who leaves gives the seat to a bot.  ``join`` once seated anyone on it *under the leaver's name*
-    (session 12); since session 28 a newcomer may take such a seat over at an unrated table (docs/server.md), and he
+    (once); now a newcomer may take such a seat over at an unrated table (docs/server.md), and he
     sits there under his own name: nobody passes for the player who left."""
     table = post_table(server, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
     tokens = [join(server, table, name=name, seat=None).json()["token"] for name in ("Ala", "Bolek", "Cezary")]

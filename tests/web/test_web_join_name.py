@@ -1,4 +1,4 @@
-"""The name a friend sits down under, asked on the invite link's page (session 30), in real chromium.
+"""The name a friend sits down under, asked on the invite link's page, in real chromium.
 
 A friend who opens an invite link lands on the table's join page, not in the lobby, and never saw the lobby's name
 field: he used to sit down as "Player" (the default name), beside every other friend who did the same, so that the

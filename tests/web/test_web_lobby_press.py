@@ -1,4 +1,4 @@
-"""A click on the lobby or the table is never lost to a redraw during the press (session 24).
+"""A click on the lobby or the table is never lost to a redraw during the press.
 
 The lobby draws itself, then asks for its lists (open tables, recent matches, the profile) and redraws the whole
 lobby as each arrives.  A list that arrived between the press of a button and its release rebuilt the button under

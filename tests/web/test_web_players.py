@@ -482,8 +482,9 @@ def test_refusals_of_the_new_codes_have_sentences(new_page: Any, web_server: Any
 def test_a_private_rated_match_is_listed_without_its_table(new_page: Any, web_server: Any) -> None:
     """A quick-play table is private: its id is its invite.  The player's page lists the result (place, players,
     rating change) but, to everyone else, links to no match page and shows no table name.  On the player's own page
-    (the profile's key kept in this browser) the match opens: the key gives the private tables' ids (session 24;
-    rated quick play, the common way to play rated, is private, so the owner could open none of those matches)."""
+    (the profile's key kept in this browser) the match opens: the key gives the private tables' ids
+    (rated quick play, the common way to play rated, is private: without it the owner could open none of those
+    matches)."""
     base = web_server.url
     name = unique("Zosia")
     claimed = api_post(base, "/api/players", {"name": name})

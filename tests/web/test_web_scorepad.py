@@ -222,7 +222,7 @@ def test_the_score_pad_fits_a_phone(new_page: Any, web_server: Any, artifacts: P
 
 def test_a_refused_name_marks_its_own_field(new_page: Any, web_server: Any) -> None:
     """The server says whose name it refuses ("player 3's name: 'ala' is already a player"): that field is marked
-    and focused, not the first one that the message happens to quote (session 14: a repeated name marked the
+    and focused, not the first one that the message happens to quote (a repeated name used to mark the
     first player's field)."""
     page = new_page()
     page.goto(web_server.url + "/?scorepad=1")

@@ -1,4 +1,4 @@
-"""The tab's title says when it is your turn (session 28), in real chromium against the real server.
+"""The tab's title says when it is your turn, in real chromium against the real server.
 
 A player who waits for people at a table in one tab and reads something in another did not see his turn come: the
 title was always "Mizerka".  Now it is "Your turn · Mizerka" (in the page's language) while his seat is to act, and

@@ -142,7 +142,7 @@ def test_stale_seat_token_shows_a_message(new_page: Any, web_server: Any) -> Non
 
 def test_full_table_shows_a_message(new_page: Any, web_server: Any) -> None:
     # three humans: no seat is free, and none is the computer's to take over (a quick play's bots' seats may be,
-    # since session 28: tests/web/test_web_takeover.py)
+    # see tests/web/test_web_takeover.py)
     table = api_post(web_server.url, "/api/tables", {"seats": [{"kind": "human"}] * 3})["id"]
     for name in ("Ala", "Bolek", "Cezary"):
         api_post(web_server.url, f"/api/tables/{table}/join", {"name": name})

@@ -1,6 +1,6 @@
-"""Audit of the review dialog (js/review.js): every refusal the server may give, a failed network and an answer
-the page cannot read are shown in the dialog, the page keeps working, the focus comes back to the button that
-opened it, and nothing reaches the console as an error."""
+"""The review dialog (js/review.js) when things go wrong: every refusal the server may give, a failed network and an
+answer the page cannot read are shown in the dialog, the page keeps working, the focus comes back to the button
+that opened it, and nothing reaches the console as an error."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""An audit of the profile panel, the leaderboard and the player's page in the browser (js/players.js, js/lobby.js,
+"""The profile panel, the leaderboard and the player's page in the browser (js/players.js, js/lobby.js,
 js/main.js, js/confirm.js, css/mizerka.css), in real chromium against the real server: a profile changed in
 another tab, a rated game whose profile went meanwhile, a damaged key kept in localStorage, the leaderboard's
 "Show more" while the ranking moves, long names on a 375 px phone, and "(provisional)" said once.

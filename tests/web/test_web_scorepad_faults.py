@@ -1,6 +1,6 @@
-"""The score pad's audit: what it keeps on the device read back or not (corrupted, old-format, refused), two tabs
-on one match, a double click on Save, the language switch mid-entry, the reload at every step, the phone layout
-in Polish and Russian."""
+"""The score pad when things go wrong: what it keeps on the device read back or not (corrupted, old-format,
+refused), two tabs on one match, a double click on Save, the language switch mid-entry, the reload at every step,
+the phone layout in Polish and Russian."""
 
 from __future__ import annotations
 
