@@ -32,15 +32,22 @@ def stored_profile(page: Any) -> Any:
     return page.evaluate("() => JSON.parse(localStorage.getItem('mizerka.profile'))")
 
 
+def confirm_in_another_tab(a: Any, base: str, what: str) -> Any:
+    """Open the lobby in a second tab of *a*'s browser and there delete or forget (*what*) the profile, confirmed;
+    the second tab is returned."""
+    b = a.context.new_page()
+    b.goto(base + "/")
+    b.click(f"#{what}-profile")
+    b.click(f"#{what}-yes")
+    return b
+
+
 def test_profile_deleted_in_another_tab(new_page: Any, web_server: Any) -> None:
     """Tab B deletes the profile: tab A's panel follows at once (the claim form, a note why), never a dead button."""
     base = web_server.url
     a = new_page()
     claim_profile(a, base, unique("Xavier"))
-    b = a.context.new_page()
-    b.goto(base + "/")
-    b.click("#delete-profile")
-    b.click("#delete-yes")
+    b = confirm_in_another_tab(a, base, "delete")
     expect(b.locator("#claim-name")).to_be_visible()
     expect(a.locator("#claim-name")).to_be_visible()
     expect(a.locator("#delete-profile")).to_have_count(0)
@@ -111,10 +118,7 @@ def test_rated_box_follows_a_profile_forgotten_elsewhere(new_page: Any, web_serv
     a = new_page()
     claim_profile(a, base, unique("Rudolf"))
     a.check("#quick-rated")
-    b = a.context.new_page()
-    b.goto(base + "/")
-    b.click("#forget-profile")
-    b.click("#forget-yes")
+    confirm_in_another_tab(a, base, "forget")
     expect(a.locator("#quick-rated")).to_be_disabled()
     expect(a.locator("#quick-rated")).not_to_be_checked()
 
