@@ -183,11 +183,12 @@ class ScoreKeeper:
     def chooser_name(self) -> str:
         return self.players[self.chooser]
 
-    def used_by(self, seat: int | None) -> list[Contract]:
-        """Contracts used by *seat* in the entered deals (by anybody, with ``global_unique``)."""
+    def used_by(self, seat: int | None, *, besides: int | None = None) -> list[Contract]:
+        """Contracts used by *seat* in the entered deals (by anybody, with ``global_unique``), leaving out the deal
+        numbered *besides* (the one being corrected)."""
         used = []
         for deal in self.deals:
-            if deal.contract is None:
+            if deal.contract is None or deal.number == besides:
                 continue
             if seat is None or self.rules.global_unique_contracts or self.active_of(deal.number)[0] == seat:
                 used.append(deal.contract)
@@ -226,10 +227,12 @@ class ScoreKeeper:
         if self.pending is not None:
             raise EntryError(f"deal {self.deal_no}'s contract is already entered; enter its tricks (or undo)")
         try:
-            contract = Contract.from_str(text)
+            polish = POLISH_CONTRACTS.get(_contract_key(text))
+            contract = polish if polish is not None else Contract.from_str(text)  # (clubs is 0: no "or")
         except RulesError:
             options = " ".join(str(c) for c in self.rules.contracts)
-            raise EntryError(f"{text.strip()!r} is not a contract: use one of {options} (or a suit symbol)") from None
+            raise EntryError(f"{text.strip()!r} is not a contract: use one of {options}, a suit symbol, or a name "
+                             "in English or Polish (hearts or kier, no-trump or bez atu, mizerka)") from None
         allowed = self.allowed_contracts()
         left = " ".join(c.symbol for c in allowed)
         if contract not in self.rules.contracts:
@@ -246,9 +249,10 @@ class ScoreKeeper:
         self._replace((*self.deals, deal))
         return contract
 
-    def tricks_order(self) -> list[int]:
-        """The seats whose tricks are entered for the current deal, in seat order (a sitting-out dealer is left out)."""
-        active = set(self.active_of(self.deal_no))
+    def tricks_order(self, deal_no: int | None = None) -> list[int]:
+        """The seats whose tricks are entered for the current deal (or deal *deal_no*), in seat order (a sitting-out
+        dealer is left out)."""
+        active = set(self.active_of(self.deal_no if deal_no is None else deal_no))
         return [s for s in range(self.rules.n_seats) if s in active]
 
     def parse_tricks(self, text: str) -> tuple[int, ...]:
@@ -269,7 +273,10 @@ class ScoreKeeper:
             raise EntryError("the match is over: all deals are entered (undo takes back the last deal's tricks)")
         if self.pending is None:
             raise EntryError(f"enter deal {self.deal_no}'s contract first")
-        order = self.tricks_order()
+        return self._read_tricks(text, self.tricks_order())
+
+    def _read_tricks(self, text: str, order: list[int]) -> tuple[int, ...]:
+        """:meth:`parse_tricks` for a deal whose seats in play are *order*."""
         n_tricks = self.rules.n_tricks
         names = ", ".join(self.players[s] for s in order)
         text = " ".join(text.split())
@@ -341,6 +348,63 @@ class ScoreKeeper:
         last = dataclasses.replace(self.deals[-1], tricks_won=tricks)
         self._replace((*self.deals[:-1], last))
         return self.results()[-1]
+
+    def finished_deal(self, deal_no: object) -> DealRecord:
+        """The finished deal numbered *deal_no* (a number, or its text), to correct.
+
+        Raises:
+            EntryError: for no number, a deal not entered yet, or the deal whose tricks are still to come.
+        """
+        text = str(deal_no).strip()
+        done = [d for d in self.deals if d.is_over]
+        if not text and done:
+            raise EntryError(f"say which finished deal to correct: edit N, N from 1 to {len(done)}")
+        if isinstance(deal_no, bool) or not _is_int(text) or len(text) > 6:
+            raise EntryError(f"give the number of a finished deal to correct (edit 3), not {text!r}")
+        number = int(text)
+        if not done:
+            raise EntryError("no deal is finished yet: there is nothing to correct (undo takes back an entry)")
+        if not 1 <= number <= len(done):
+            if self.pending is not None and number == self.deal_no:
+                raise EntryError(f"deal {number} is the deal being entered: undo takes back its contract")
+            raise EntryError(f"there is no finished deal {number}: deals 1 to {len(done)} can be corrected")
+        return done[number - 1]
+
+    def correct(self, deal_no: int, contract: str | Contract | None = None,
+                tricks: str | None = None) -> DealResult:
+        """Correct a finished deal: its contract (one its chooser may have, his other deals as they are) and/or its
+        tricks (typed as for :meth:`parse_tricks`; ``None`` keeps them).  The later deals stay; only the scores
+        of the deal change, and the totals with them.  Returns the deal's result as corrected.
+
+        Raises:
+            EntryError: for a deal that is not finished, a contract the chooser has used in another deal, or bad
+                tricks; nothing changes.
+        """
+        deal = self.finished_deal(deal_no)
+        new_contract = deal.contract
+        assert new_contract is not None and deal.tricks_won is not None
+        if contract is not None:
+            try:
+                new_contract = POLISH_CONTRACTS.get(_contract_key(str(contract)))
+                if new_contract is None:
+                    new_contract = Contract.from_str(str(contract))
+            except RulesError:
+                options = " ".join(str(c) for c in self.rules.contracts)
+                raise EntryError(f"{str(contract).strip()!r} is not a contract: use one of {options}") from None
+            chooser = self.active_of(deal.number)[Role.FOREHAND]
+            used = self.used_by(chooser, besides=deal.number)
+            if new_contract not in self.rules.contracts:
+                raise EntryError(f"{new_contract.label} is not played in this variant")
+            if used.count(new_contract) >= self.rules.uses_per_contract:
+                who = "somebody" if self.rules.global_unique_contracts else self.players[chooser]
+                other = next(d.number for d in self.deals if d.contract is new_contract and d.number != deal.number
+                             and (self.rules.global_unique_contracts or self.active_of(d.number)[0] == chooser))
+                raise EntryError(f"{who} chose {new_contract.symbol} in deal {other} already; correct that deal "
+                                 f"first, or choose another contract for deal {deal.number}")
+        won = deal.tricks_won if tricks is None else self._read_tricks(tricks, self.tricks_order(deal.number))
+        fixed = dataclasses.replace(deal, contract=new_contract, tricks_won=won, scores=None)
+        self._replace(tuple(fixed if d.number == deal.number else d for d in self.deals))
+        return self.results()[deal.number - 1]
 
     def undo(self) -> str:
         """Take back the last entry (a deal's tricks, else its contract); return what was undone.
@@ -417,6 +481,23 @@ class ScoreKeeper:
 
 def _signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
+
+
+POLISH_CONTRACTS: dict[str, Contract] = {
+    "trefl": Contract.CLUBS, "trefle": Contract.CLUBS,
+    "karo": Contract.DIAMONDS,
+    "kier": Contract.HEARTS, "kiery": Contract.HEARTS,
+    "pik": Contract.SPADES, "piki": Contract.SPADES,
+    "bez atu": Contract.NO_TRUMP, "bezatu": Contract.NO_TRUMP, "bez atutu": Contract.NO_TRUMP, "ba": Contract.NO_TRUMP,
+}
+"""The contracts' names at a Polish table (Mizerka is a Polish game): the suits trefl, karo, kier, pik (and their
+plurals), no-trump *bez atu* (``BA``); *mizerka* is the English name too.  ``mizerka score`` takes them beside the
+names :meth:`Contract.from_str` reads (letters, symbols, English names)."""
+
+
+def _contract_key(text: str) -> str:
+    """*text* as a key of :data:`POLISH_CONTRACTS`: lower case, ``-`` and ``_`` as spaces, spaces collapsed."""
+    return " ".join(text.replace("-", " ").replace("_", " ").split()).lower()
 
 
 def _is_int(token: str) -> bool:
@@ -763,11 +844,14 @@ def find_player(text: str, players: Sequence[str]) -> int:
 HELP = """\
 At any prompt:  undo   take back the last entry      sheet  show the score sheet
                 help   this help (also ?)             quit   stop (the match is saved; resume with --resume)
-Contracts: C D H S (or ♣ ♦ ♥ ♠, or the suit's name), NT (no-trump), MZ (Mizerka: avoid tricks).
+Contracts: C D H S (or ♣ ♦ ♥ ♠, or the suit's name: clubs/trefl, diamonds/karo, hearts/kier, spades/pik),
+           NT (no-trump, bez atu), MZ (Mizerka: avoid tricks).
 Tricks: the numbers in the order asked ("7 5 1"), or by name ("Ala 7, Bolek 5"; one name may be left out).
        Names may hold spaces and digits ("Jan 2 4": the longest name that fits is read); to be plain, put
        a name in quotes ("Jan 2" 4) or end it with = (Jan=2).
-After the last deal, undo takes its tricks back: the match goes on until they are entered again."""
+After the last deal, undo takes its tricks back: the match goes on until they are entered again.
+Once the deals have begun, edit N corrects finished deal N (its contract, its tricks; Enter keeps each), the
+later deals staying as they are."""
 
 
 _HELP_SYMBOLS = " ♣ ♦ ♥ ♠, or"
@@ -794,6 +878,18 @@ class _Undo(Exception):
     pass
 
 
+class _Edit(Exception):
+    """``edit N``: correct finished deal N (*what* is the N typed, maybe empty)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+_EDIT = re.compile(r"edit(?:\s+(\S+))?", re.IGNORECASE)
+"""``edit`` or ``edit N``: a command once the deals have begun (before, such an answer is a name: ``Edit``)."""
+
+
 class _Session:
     """The prompts of ``mizerka score``: every answer is checked, and a bad one is asked again."""
 
@@ -818,7 +914,14 @@ class _Session:
         """
         while True:
             prompt = self.plain(text)
-            answer = " ".join(str(click.prompt(prompt, default="", show_default=False, prompt_suffix=": ")).split())
+            try:
+                raw = click.prompt(prompt, default="", show_default=False, prompt_suffix=": ")
+            except click.Abort as abort:
+                # click answers Ctrl-C and the end of input alike (Abort); the one it caught is the context
+                if isinstance(abort.__context__, KeyboardInterrupt):
+                    raise KeyboardInterrupt from None
+                raise
+            answer = " ".join(str(raw).split())
             word = answer.lower()
             if not answer and empty:
                 return answer
@@ -832,6 +935,8 @@ class _Session:
                 raise _Quit
             elif word == "undo":
                 raise _Undo
+            elif self.keeper is not None and (edit := _EDIT.fullmatch(answer)) is not None:
+                raise _Edit(edit.group(1) or "")
             elif word == "sheet":
                 if self.keeper is None:
                     self.echo("There is no sheet yet: the names come first.")
@@ -917,6 +1022,52 @@ class _Session:
                     continue
                 keeper.save(self.path)
                 self.echo(f"Undone: {what}.")
+            except _Edit as edit:
+                self.correct(keeper, edit.what)
+
+    def correct(self, keeper: ScoreKeeper, what: str) -> bool:
+        """``edit N``: ask deal N's contract and tricks again (Enter keeps each), then save and show the deal;
+        return whether the deal was corrected.
+
+        ``undo`` at these two questions drops the correction (nothing changes); so does a refused deal number.
+        """
+        try:
+            deal = keeper.finished_deal(what)
+        except EntryError as error:
+            self.echo(f"Not accepted: {error}.")
+            return False
+        assert deal.contract is not None and deal.tricks_won is not None
+        n, order = deal.number, keeper.tricks_order(deal.number)
+        chooser = keeper.players[keeper.active_of(n)[Role.FOREHAND]]
+        try:
+            while True:
+                answer = self.ask(f"Correcting deal {n}, {keeper.players[deal.dealer]} dealt. Contract chosen by "
+                                  f"{chooser} [{deal.contract.symbol}; Enter keeps it]", empty=True)
+                try:
+                    contract = ScoreKeeper(keeper.record).correct(n, contract=answer or None).contract
+                    break
+                except EntryError as error:
+                    self.echo(f"Not accepted: {error}.")
+            names = ", ".join(keeper.players[s] for s in order)
+            kept = " ".join(str(deal.tricks_won[s]) for s in order)
+            while True:
+                answer = self.ask(f"Deal {n}, {contract.symbol} ({contract.goal}): tricks of {names} "
+                                  f"[{kept}; Enter keeps them]", empty=True)
+                try:
+                    result = keeper.correct(n, contract=contract, tricks=answer or None)
+                    break
+                except EntryError as error:
+                    self.echo(f"Not accepted: {error}.")
+        except _Undo:
+            self.echo(f"Not corrected: deal {n} is as it was.")
+            return False
+        except _Edit:
+            self.echo(f"Not accepted: finish the correction of deal {n} first (or undo to drop it).")
+            return self.correct(keeper, str(n))
+        keeper.save(self.path)
+        self.echo(f"Corrected deal {n}.")
+        self.show_result(keeper, result)
+        return True
 
     def finish(self, keeper: ScoreKeeper) -> bool:
         """The match is over: show the standing, then let the keeper take back the last deal's tricks.
@@ -937,9 +1088,13 @@ class _Session:
                 keeper.save(self.path)
                 self.echo(f"Undone: {what}.")
                 return False
+            except _Edit as edit:
+                if self.correct(keeper, edit.what):
+                    self.echo(keeper.standing())
+                continue
             except _Quit:
                 return True
-            except click.Abort:  # the end of input: the match is over and saved
+            except click.Abort:  # the end of input (Ctrl-C is a KeyboardInterrupt): the match is over and saved
                 self.echo("")
                 return True
             if not answer:
@@ -1100,6 +1255,14 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
             click.echo(f"\nInput ended in deal {keeper.deal_no}; saved.  Resume with: mizerka score --resume {path}",
                        err=True)
         raise click.exceptions.Exit(1) from None
+    except KeyboardInterrupt:  # Ctrl-C: said as such, status 130 (as mizerka play), never "Aborted!" or "Input ended"
+        if keeper is None:
+            click.echo("\nInterrupted before the match began; nothing was saved.", err=True)
+        else:
+            _export(keeper, export_csv, export_record)
+            where = "after the last deal" if keeper.is_over() else f"in deal {keeper.deal_no}"
+            click.echo(f"\nInterrupted {where}; saved.  Resume with: mizerka score --resume {path}", err=True)
+        raise click.exceptions.Exit(130) from None
     except OSError as error:
         raise click.ClickException(f"cannot save to {path}: {error.strerror or error}") from None
     if not _export(keeper, export_csv, export_record):
