@@ -33,6 +33,7 @@ from typing import Any, Final, Protocol
 
 from mizerka._checks import whole_number
 from mizerka.cards import ALL_CARDS_MASK, CARDS, SUIT_MASKS, CardParseError, CardSet, parse_cards
+from mizerka.tricks import legal_plays, trick_winner_index
 
 __all__ = [
     "DealLike",
@@ -327,15 +328,8 @@ class Position:
 
     def legal_mask(self) -> int:
         """The cards the player to move may play, as a mask."""
-        hand = self.hands[self.to_move]
-        if not self.trick:
-            return hand
-        follow = hand & SUIT_MASKS[self.trick[0] // 13]
-        if follow:
-            return follow
-        if self.must_trump and self.trump is not None and hand & SUIT_MASKS[self.trump]:
-            return hand & SUIT_MASKS[self.trump]
-        return hand
+        led = self.trick[0] // 13 if self.trick else None
+        return legal_plays(self.hands[self.to_move], led, self.trump, must_trump=self.must_trump)
 
     def legal_cards(self) -> list[Any]:
         """The legal cards of the player to move, lowest first (as :class:`~mizerka.cards.Card`)."""
@@ -357,7 +351,7 @@ class Position:
         trick = (*self.trick, card)
         leader = self.leader
         if len(trick) == len(hands):
-            leader = (leader + _winner_index(trick, self.trump)) % len(hands)
+            leader = (leader + trick_winner_index(trick, self.trump)) % len(hands)
             trick = ()
         return Position(tuple(hands), leader, trick, self.trump, self.misere, self.sides, self.must_trump, self.seats)
 
@@ -527,14 +521,3 @@ def _parse_hand(hand_text: str, text: str) -> int:
         return 0
     return CardSet.from_str(body).mask
 
-
-def _winner_index(cards: tuple[int, ...], trump: int | None) -> int:
-    best = 0
-    for i in range(1, len(cards)):
-        card, top = cards[i], cards[best]
-        if card // 13 == top // 13:
-            if card > top:
-                best = i
-        elif card // 13 == trump:
-            best = i
-    return best

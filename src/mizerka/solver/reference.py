@@ -44,31 +44,14 @@ from __future__ import annotations
 
 from mizerka.cards import SUIT_MASKS, mask_indices
 from mizerka.solver.position import Position
+from mizerka.tricks import legal_plays, trick_winner_index
 
 __all__ = ["ReferenceSolver", "brute_force_value", "equivalent_tops", "normalized_key"]
 
 
-def _winner_offset(trick: list[int], trump: int | None) -> int:
-    best = 0
-    for i in range(1, len(trick)):
-        card, top = trick[i], trick[best]
-        if card // 13 == top // 13:
-            if card > top:
-                best = i
-        elif card // 13 == trump:
-            best = i
-    return best
-
-
 def _legal(hand: int, trick: list[int], trump: int | None, must_trump: bool) -> int:
-    if not trick:
-        return hand
-    follow = hand & SUIT_MASKS[trick[0] // 13]
-    if follow:
-        return follow
-    if must_trump and trump is not None and hand & SUIT_MASKS[trump]:
-        return hand & SUIT_MASKS[trump]
-    return hand
+    """The cards of *hand* that may go to *trick*: the engine's one follow rule (:func:`mizerka.tricks.legal_plays`)."""
+    return legal_plays(hand, trick[0] // 13 if trick else None, trump, must_trump=must_trump)
 
 
 def equivalent_tops(legal: int, in_play: int) -> int:
@@ -202,7 +185,7 @@ class ReferenceSolver:
         self.trick.append(card)
         gained = 0
         if len(self.trick) == self.n:
-            winner = (self.leader + _winner_offset(self.trick, self.trump)) % self.n
+            winner = (self.leader + trick_winner_index(self.trick, self.trump)) % self.n
             gained = self.count_mask >> winner & 1
             self.leader = winner
             self.trick = []
@@ -307,7 +290,7 @@ class ReferenceSolver:
             else:
                 moves.sort(key=lambda c: c % 13)
         else:
-            best = _winner_offset(self.trick, self.trump)
+            best = trick_winner_index(self.trick, self.trump)
             winning_card = self.trick[best]
             winner = (self.leader + best) % self.n
             partner_wins = (self.max_mask >> winner & 1) == (self.max_mask >> player & 1)
@@ -362,7 +345,7 @@ def brute_force_value(position: Position, count_mask: int, max_mask: int) -> int
             hands[player] &= ~(1 << card)
             new_trick = [*trick, card]
             if len(new_trick) == n:
-                winner = (leader + _winner_offset(new_trick, position.trump)) % n
+                winner = (leader + trick_winner_index(new_trick, position.trump)) % n
                 value = (count_mask >> winner & 1) + rec(winner, [])
             else:
                 value = rec(leader, new_trick)
