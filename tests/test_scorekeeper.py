@@ -123,14 +123,14 @@ def test_exports(played: Match, tmp_path: Path) -> None:
 def test_undo(tmp_path: Path) -> None:
     save = tmp_path / "u.mzn"
     lines = ["Ala", "undo", "Ala", "Bolek", "Cezary", "undo", "Cezary", "Ala",
-             "undo",               # nothing entered yet
+             "undo", "Ala",        # no contract yet: back to the first dealer, given again
              "NT", "undo", "H",    # contract undone and entered again
              "5 4 4", "undo", "4 5 4", "sheet", "quit"]
     result = run(["--file", str(save)], lines)
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Undone: the name 'Ala'" in out and "Undone: the name 'Cezary'" in out
-    assert "there is nothing to undo" in out
+    assert "Undone: Ala as the first dealer." in out
     assert "Undone: deal 1's contract (NT)" in out and "Undone: deal 1's tricks" in out
     record = read(save)
     assert record.first_dealer == 0 and record.deals[0].contract is Contract.HEARTS

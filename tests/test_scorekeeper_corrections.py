@@ -135,3 +135,29 @@ def test_a_player_named_edit_is_still_a_name_before_the_deals(tmp_path: Path) ->
     assert result.exit_code == 0, result.output
     assert "Deal 1 of 18, Edit deals. Contract chosen by Bolek" in result.output
     assert "Not accepted" not in result.output
+
+
+def test_undo_before_the_first_contract_reopens_the_seating(tmp_path: Path) -> None:
+    """A misspelt name or a wrong first dealer noticed at the first contract: ``undo`` goes back to the first dealer,
+    another ``undo`` to the last name (before, it said there was nothing to undo, and the only way out was to quit
+    and delete the file)."""
+    path = tmp_path / "m.mzn"
+    result = run(path, ["Ala", "Bolek", "Cezar", "Cezar", "undo", "undo", "Cezary", "Ala", "H", "quit"])
+    assert result.exit_code == 0, result.output
+    assert "Undone: Cezar as the first dealer." in result.output
+    assert "Undone: the name 'Cezar'." in result.output
+    keeper = ScoreKeeper.load(path)
+    assert keeper.players == ("Ala", "Bolek", "Cezary") and keeper.dealer_of(1) == 0
+    assert [d.contract for d in keeper.deals] == [Contract.HEARTS]
+    # once a contract is entered, undo takes it back as before; the seating stays
+    again = run(tmp_path / "n.mzn", ["Ala", "Bolek", "Cezary", "Ala", "H", "undo", "quit"])
+    assert "Undone: deal 1's contract" in again.output and "first dealer" not in again.output.split("H\n")[-1]
+    assert ScoreKeeper.load(tmp_path / "n.mzn").deals == ()
+
+
+def test_undo_before_the_first_contract_with_a_fixed_first_dealer_takes_back_the_last_name(tmp_path: Path) -> None:
+    path = tmp_path / "m.mzn"
+    result = run(path, ["Ala", "Bolek", "Cezar", "undo", "Cezary", "quit"], "--variant", "standard,first_dealer=0")
+    assert result.exit_code == 0, result.output
+    assert "Undone: the name 'Cezar'." in result.output
+    assert ScoreKeeper.load(path).players == ("Ala", "Bolek", "Cezary")

@@ -849,6 +849,7 @@ Contracts: C D H S (or ♣ ♦ ♥ ♠, or the suit's name: clubs/trefl, diamond
 Tricks: the numbers in the order asked ("7 5 1"), or by name ("Ala 7, Bolek 5"; one name may be left out).
        Names may hold spaces and digits ("Jan 2 4": the longest name that fits is read); to be plain, put
        a name in quotes ("Jan 2" 4) or end it with = (Jan=2).
+Before the first contract, undo goes back to the seating (the first dealer, then the names).
 After the last deal, undo takes its tricks back: the match goes on until they are entered again.
 Once the deals have begun, edit N corrects finished deal N (its contract, its tricks; Enter keeps each), the
 later deals staying as they are."""
@@ -876,6 +877,10 @@ class _Quit(Exception):
 
 class _Undo(Exception):
     pass
+
+
+class _Reseat(Exception):
+    """``undo`` before the first contract: back to the seating questions (the first dealer, then the names)."""
 
 
 class _Edit(Exception):
@@ -1015,6 +1020,8 @@ class _Session:
                     keeper.save(self.path)
                     self.show_result(keeper, result)
             except _Undo:
+                if not keeper.deals:  # nothing entered yet: the seating is the last answer, and it may be wrong
+                    raise _Reseat from None
                 try:
                     what = keeper.undo()
                 except EntryError as error:
@@ -1024,6 +1031,17 @@ class _Session:
                 self.echo(f"Undone: {what}.")
             except _Edit as edit:
                 self.correct(keeper, edit.what)
+
+    def reseat(self, keeper: ScoreKeeper) -> ScoreKeeper:
+        """``undo`` before the first contract: ask the seating again, from the first dealer (or, where the variant
+        fixes him, from the last name) back, as ``undo`` does during the names."""
+        names = list(keeper.players)
+        self.keeper = None
+        if keeper.rules.first_dealer is None:
+            self.echo(f"Undone: {keeper.players[keeper.dealer_of(1)]} as the first dealer.")
+            return self.setup_from(keeper.rules, names)
+        self.echo(f"Undone: the name {names.pop()!r}.")
+        return self.setup_rest(keeper.rules, names)
 
     def correct(self, keeper: ScoreKeeper, what: str) -> bool:
         """``edit N``: ask deal N's contract and tricks again (Enter keeps each), then save and show the deal;
@@ -1238,7 +1256,13 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
             except OSError as error:
                 raise click.ClickException(f"cannot save to {path}: {error.strerror or error}") from None
             click.echo(f"Saving to {path} after every entry.  Type ? for help.")
-        session.run(keeper)
+        while True:
+            try:
+                session.run(keeper)
+                break
+            except _Reseat:
+                keeper = session.reseat(keeper)
+                keeper.save(path)
     except _Quit:
         if keeper is None:
             click.echo("Stopped before the match began; nothing was saved.")
