@@ -6,60 +6,17 @@ status 1 in the middle of a match, a normal finish at the end question.
 
 from __future__ import annotations
 
-import os
-import select
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from mizerka.record import read
+from pty_helpers import CTRL_C, CTRL_D, at_terminal
 
-pty = pytest.importorskip("pty")
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 
 NAMES = ["Ala", "Bolek", "Cezary"]
-CTRL_C, CTRL_D = "\x03", "\x04"
-
-
-def at_terminal(args: list[str], keys: list[str], cwd: Path) -> tuple[str, int]:
-    """Run ``mizerka score ARGS`` at a pseudo-terminal, type *keys* one answer at a time; (its output, exit status)."""
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: the command itself
-        os.chdir(cwd)
-        os.environ["PYTHONIOENCODING"] = "utf-8"
-        os.execv(sys.executable, [sys.executable, "-c", "from mizerka.cli import main; main()", "score", *args])
-    output = b""
-
-    def read_for(seconds: float, *, prompt: bool) -> bool:
-        """Read for at most *seconds*: with *prompt*, until a prompt waits (``: `` and nothing more for a while)."""
-        nonlocal output
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            ready, _, _ = select.select([fd], [], [], 0.3)
-            if not ready:
-                if prompt and output.endswith(b": "):
-                    return True
-                continue
-            try:
-                data = os.read(fd, 4096)
-            except OSError:  # the child has ended
-                return False
-            if not data:
-                return False
-            output += data
-        return True
-
-    read_for(60, prompt=True)
-    for key in keys:
-        os.write(fd, key.encode())
-        if not read_for(30, prompt=key not in (CTRL_C, CTRL_D)):
-            break
-    read_for(10, prompt=False)
-    _, status = os.waitpid(pid, 0)
-    os.close(fd)
-    return output.decode("utf-8", "replace"), os.waitstatus_to_exitcode(status)
 
 
 def whole_match() -> list[str]:

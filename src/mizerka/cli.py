@@ -22,6 +22,7 @@ import importlib
 import json
 import os
 import random
+import shutil
 import sys
 import warnings
 from collections.abc import Sequence
@@ -336,6 +337,18 @@ letters (``♣ ♦ ♥ ♠`` → ``C D H S``, from :class:`~mizerka.cards.Suit`)
 book's ``§8`` as ``section 8`` (the variants' sources)."""
 
 
+def terminal_width() -> int | None:
+    """The columns of the terminal the commands write to, or ``None`` when standard output is no terminal (a file,
+    a pipe, a test's runner: there every column is written, whatever the width).  The score sheet's table narrows
+    itself to it (:meth:`mizerka.scoresheet.ScoreSheet.table`)."""
+    try:
+        if not sys.stdout.isatty():
+            return None
+    except (AttributeError, ValueError):  # a replaced or closed stdout
+        return None
+    return shutil.get_terminal_size().columns
+
+
 def ascii_text(text: str) -> str:
     """*text* as the commands write it with ``--ascii``: suit symbols as letters, ``→`` as ``->``, a ``·`` between
     items as a comma, ``═`` as ``=``, ``…`` as ``...``.  Names keep their letters (they are what a person typed).
@@ -533,7 +546,7 @@ def replay_command(file: Path, as_json: bool, unicode: bool) -> None:
     if not record.is_over():
         click.echo(f"(the match is not over: {len(results)} of {record.rules.n_deals} deals finished)")
     click.echo("")
-    sheet = str(ScoreSheet(names, results, record.rules))
+    sheet = ScoreSheet(names, results, record.rules).text(terminal_width())
     click.echo(sheet if unicode else ascii_text(sheet))
     if record.is_over():
         outcome = record.outcome()

@@ -45,7 +45,7 @@ from pathlib import Path
 import click
 
 from mizerka._files import write_atomically
-from mizerka.cli import ascii_text, unicode_option
+from mizerka.cli import ascii_text, terminal_width, unicode_option
 from mizerka.match import DealResult, Outcome
 from mizerka.record import DealRecord, MatchRecord, RecordError, read
 from mizerka.rules import STANDARD, Contract, Role, Rules, RulesError
@@ -946,7 +946,7 @@ class _Session:
                 if self.keeper is None:
                     self.echo("There is no sheet yet: the names come first.")
                 else:
-                    self.echo(str(self.keeper.sheet()))
+                    self.echo(self.keeper.sheet().text(terminal_width()))
             else:
                 return answer
 
@@ -1129,7 +1129,7 @@ class _Session:
             parts.append(f"{names[seat]} {result.tricks[seat]} of {quota} → {_signed(result.scores[seat])}")
         self.echo(f"Deal {result.deal_no} ({result.contract.label}, {result.contract.goal}): " + "; ".join(parts))
         self.echo("")
-        self.echo(str(keeper.sheet()))
+        self.echo(keeper.sheet().text(terminal_width()))
         self.echo("")
 
 
@@ -1231,7 +1231,7 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
         click.echo(f"Resuming {resume}: {', '.join(keeper.players)}; "
                    f"{keeper.deal_no - 1} of {keeper.rules.n_deals} deals entered.")
         if keeper.results():
-            sheet = str(keeper.sheet())
+            sheet = keeper.sheet().text(terminal_width())
             click.echo(sheet if unicode else ascii_text(sheet))
     else:
         path = path if path is not None else Path("mizerka-score.mzn")

@@ -124,9 +124,27 @@ class ScoreSheet:
         and score as ``-``: it took no tricks because it did not play, not because it played and took none."""
         return result.dealer if self.rules.n_seats > 3 else None
 
-    def table(self) -> str:
+    def table(self, width: int | None = None) -> str:
         """One row per deal: dealer, chooser, contract, take/avoid, tricks, scores | running totals (a seat that
-        sits the deal out shows ``-`` for its tricks and score)."""
+        sits the deal out shows ``-`` for its tricks and score).
+
+        With a *width* (a terminal's columns) that the table would overrun, the dealer and goal columns are left
+        out: the chooser sits at the dealer's left and the contract says its goal (MZ avoids, the rest take), so
+        nothing is lost, and three names of up to six letters fit in 80 columns.
+
+        >>> from mizerka.match import DealResult
+        >>> sheet = ScoreSheet(["Ala", "Bolek", "Cezary"], [DealResult(1, 2, 0, Contract.HEARTS, (5, 4, 4), (-2, -1, 3),
+        ...                                                           (0, 0, 0))])
+        >>> print(sheet.table(width=80))
+        deal  chooser  contract  tricks  Ala  Bolek  Cezary  |  Ala  Bolek  Cezary
+        1     Ala      ♥         5 4 4   -2   -1     +3      |  -2   -1     +3
+        """
+        full = self._table(compact=False)
+        if width is None or max(len(line) for line in full.splitlines()) <= width:
+            return full
+        return self._table(compact=True)
+
+    def _table(self, *, compact: bool) -> str:
         names = list(self.players)
         rows = [["deal", "dealer", "chooser", "contract", "goal", "tricks", *names, "|", *names]]
         for result, running in zip(self.results, self.running_totals(), strict=True):
@@ -144,7 +162,13 @@ class ScoreSheet:
                     *(_signed(t) for t in running),
                 ]
             )
+        if compact:
+            rows = [[cell for i, cell in enumerate(row) if i not in (1, 4)] for row in rows]
         return _columns(rows)
 
+    def text(self, width: int | None = None) -> str:
+        """The whole sheet: the grid, then the table of deals (narrowed to *width*, see :meth:`table`)."""
+        return self.grid() + "\n\n" + self.table(width) if self.results else self.grid()
+
     def __str__(self) -> str:
-        return self.grid() + "\n\n" + self.table() if self.results else self.grid()
+        return self.text()

@@ -40,7 +40,15 @@ import click
 from mizerka._files import is_read_only as _read_only
 from mizerka._files import write_atomically
 from mizerka.cards import CARDS, Card, CardSet
-from mizerka.cli import VARIANT_WARNED, ascii_text, format_cards, stdout_takes_unicode, suit_order, variant_option
+from mizerka.cli import (
+    VARIANT_WARNED,
+    ascii_text,
+    format_cards,
+    stdout_takes_unicode,
+    suit_order,
+    terminal_width,
+    variant_option,
+)
 from mizerka.deal import (
     Action,
     Choose,
@@ -282,7 +290,7 @@ class TerminalGame:
 
     def sheet_text(self) -> str:
         """The match's score sheet, its suit symbols as letters (:meth:`plain`) unless :attr:`unicode`."""
-        return self.plain(str(self.match.score_sheet()))
+        return self.plain(self.match.score_sheet().text(terminal_width()))
 
     def hand_text(self, hand: CardSet, trump: int | None) -> str:
         return format_cards(hand, unicode=self.unicode, trump=trump)
