@@ -279,8 +279,24 @@ OBSERVATION_SIZE: Final = max(end for _, end, _ in _OFFSETS.values())
 
 
 def views(tensor: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
-    """The named, reshaped views (not copies) of a flat observation tensor, as :data:`OBSERVATION_LAYOUT` lists."""
-    return {name: tensor[start:end].reshape(shape) for name, (start, end, shape) in _OFFSETS.items()}
+    """The named, reshaped views (not copies) of a flat observation tensor, as :data:`OBSERVATION_LAYOUT` lists.
+
+    A batch of tensors (any leading axes, as a vector environment's ``obs["observation"]`` of shape ``(n, 647)``)
+    gives views with the same leading axes: ``views(batch)["played"]`` has shape ``(n, 3, 52)``.
+
+    Raises:
+        ValueError: for an array whose last axis is not :data:`OBSERVATION_SIZE` long (a flattened dict
+            observation, which also holds the action mask, or an OpenSpiel information-state tensor), naming its
+            shape.
+    """
+    shape = getattr(tensor, "shape", None)
+    if not isinstance(tensor, np.ndarray) or not shape or shape[-1] != OBSERVATION_SIZE:
+        raise ValueError(
+            f"views() takes observation tensors of {OBSERVATION_SIZE} floats (last axis), not an array of shape "
+            f"{shape if shape is not None else type(tensor).__name__}"
+        )
+    lead = shape[:-1]
+    return {name: tensor[..., start:end].reshape(lead + part) for name, (start, end, part) in _OFFSETS.items()}
 
 
 _START: Final = {name: start for name, (start, _, _) in _OFFSETS.items()}

@@ -315,7 +315,7 @@ class Table:
             line = f"  seat {s} {role:>2}: {obs.hand_sizes[s]} cards, {obs.tricks_won[s]} tricks{exchanged}"
             if s == seat:
                 line += f"  hand {obs.hand.grouped()}"
-            if obs.totals:
+            if obs.totals and self.mode == "match":  # a single deal has no match totals (its tensor shows none)
                 line += f"  total {obs.totals[s]}"
             lines.append(line)
         if obs.trick:

@@ -49,7 +49,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from mizerka.envs.encoding import N_ACTIONS, OBSERVATION_SIZE, check_action_id
+from mizerka.envs.encoding import N_ACTIONS, OBSERVATION_SIZE, IllegalEnvActionError, check_action_id
 from mizerka.envs.table import Mode, Table, check_options, check_reward, check_seed, whole_number
 from mizerka.rules import Rules
 
@@ -160,6 +160,20 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
     def __str__(self) -> str:
         return "mizerka_v0"
 
+    # -- copying ----------------------------------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The whole environment, mid-episode included, for ``copy.deepcopy`` and ``pickle``.
+
+        ``EzPickle``'s own state is only the constructor's arguments, from which it would build a fresh, unreset
+        environment: a copy of a game in progress (for a search that plays ahead, or to send to another process)
+        would silently have lost the game.
+        """
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
     # -- the AEC protocol -------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -198,10 +212,12 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
 
         Raises:
             ActionOutOfRangeError: for anything but an integer id 0–110.
-            IllegalEnvActionError: for an id the rules forbid now (see the action mask); nothing changes.
+            IllegalEnvActionError: for an id the rules forbid now (see the action mask), or anything but ``None``
+                from an agent whose episode is over; nothing changes.
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            _check_dead_step(agent, self.terminations[agent], action)
             self._was_dead_step(action)
             return
         table = self.table
@@ -251,6 +267,19 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         pass
 
 
+def _check_dead_step(agent: str, terminated: bool, action: object) -> None:
+    """Refuse an action from an agent whose episode is over: its only step is ``None`` (PettingZoo's dead step).
+
+    Raises:
+        IllegalEnvActionError: for anything but ``None`` (PettingZoo's own check raises a plain ``ValueError``).
+    """
+    if action is not None:
+        how = "terminated" if terminated else "truncated"
+        raise IllegalEnvActionError(
+            f"illegal action {action!r} for {agent}: the episode is over ({how}); its only step is None, then reset()"
+        )
+
+
 def raw_env(**kwargs: Any) -> MizerkaEnv:
     """The environment without wrappers (see :class:`MizerkaEnv` for the arguments)."""
     return MizerkaEnv(**kwargs)
@@ -265,7 +294,9 @@ class _ActionIdCheck(wrappers.BaseWrapper):  # type: ignore[misc]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
-        if not (self.terminations.get(agent, True) or self.truncations.get(agent, True)):
+        if agent in self.terminations and (self.terminations[agent] or self.truncations.get(agent, False)):
+            _check_dead_step(agent, self.terminations[agent], action)
+        elif agent in self.terminations:
             action = check_action_id(action)  # ActionOutOfRangeError; nothing changes
         super().step(action)
 
