@@ -1,9 +1,11 @@
 """Every test runs with its own user data directory, so that nothing reads or writes the real one
 (``mizerka play --connect`` remembers seat tokens there), and without a player key from the environment
-(``MIZERKA_PLAYER_KEY``: ``mizerka play --connect`` would sit as that profile)."""
+(``MIZERKA_PLAYER_KEY``: ``mizerka play --connect`` would sit as that profile).  A page of docs/ whose examples need
+an optional extra is skipped, saying which, where that extra is missing."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -15,3 +17,18 @@ def _own_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("MIZERKA_DATA_DIR", str(folder))
     monkeypatch.delenv("MIZERKA_PLAYER_KEY", raising=False)
     return folder
+
+
+DOC_PAGES_NEED: dict[str, tuple[str, str]] = {"envs.md": ("pyspiel", "openspiel")}
+"""The pages of docs/ whose examples (run as doctests, ``--doctest-glob=*.md``) need an optional extra: page name,
+(the module its examples import, the extra that installs it)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip a page's doctests where the extra its examples need is missing, saying which extra to install: a machine
+    without OpenSpiel (no wheels for it on Windows) still runs every other page."""
+    for item in items:
+        need = DOC_PAGES_NEED.get(item.path.name) if item.path.parent.name == "docs" else None
+        if need is not None and importlib.util.find_spec(need[0]) is None:
+            item.add_marker(pytest.mark.skip(reason=f"docs/{item.path.name}'s examples need {need[0]}: install the "
+                                                    f"{need[1]} extra (pip install -e '.[{need[1]}]')"))
