@@ -153,7 +153,7 @@ def test_score_keeps_symbols_on_a_utf8_output_and_ascii_wins_there(tmp_path: Pat
     chosen = run("score", "--file", str(tmp_path / "b.mzn"), "--ascii", input=SCORE_ANSWERS.replace("quit", "?\nquit"))
     assert chosen.exit_code == 0 and chosen.output.isascii() and "[C D H S NT MZ]" in chosen.output
     # the help names the letters, without the symbols it cannot show
-    assert "Contracts: C D H S (or the suit's name)" in chosen.output
+    assert "Contracts: C D H S (or the suit's name: clubs/trefl," in chosen.output
 
 
 def test_score_writes_letters_in_its_refusals_and_in_a_resumed_sheet(tmp_path: Path) -> None:

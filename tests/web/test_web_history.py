@@ -20,10 +20,9 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import expect
-from web_helpers import api_post, play_through_protocol
+from web_helpers import ANALYSIS_WAIT, api_post, play_through_protocol
 
 SHORT = "standard,contracts=NT+MZ"  # six deals
-ANALYSIS_WAIT = 240.0  # seconds: the solver judges every card of a deal, on a loaded machine
 
 
 def post(base: str, path: str, body: Any) -> Any:

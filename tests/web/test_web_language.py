@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from web_helpers import (
+    ANALYSIS_WAIT,
     act_once,
     api_post,
     finished_match_page,
@@ -151,7 +152,7 @@ def test_the_result_and_its_review_survive_a_language_switch(new_page: Any, web_
     expect(over.locator("h2").first).to_have_text("Game over")
     over.locator(".dialog-foot .review-btn").click()
     review = page.locator("dialog.review-dialog[open]")
-    expect(review).to_have_attribute("data-state", "ready")
+    expect(review).to_have_attribute("data-state", "ready", timeout=ANALYSIS_WAIT * 1000)  # the solver, every card
     review.locator(".rv-next").click()
     review.locator(".rv-next").click()
     expect(review).to_have_attribute("data-pos", "2")

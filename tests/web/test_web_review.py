@@ -22,13 +22,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from server_helpers import ThreadServer
-from web_helpers import open_seat, play_through_protocol, play_until, view
+from web_helpers import ANALYSIS_WAIT, open_seat, play_through_protocol, play_until, view
 
 SHORT = "standard,contracts=NT+MZ"  # six deals: each player chooses no trumps and Mizerka
 RANKS = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
 SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 CONTRACTS = {"NT": "No trumps", "MZ": "Mizerka"}
-ANALYSIS_WAIT = 240.0  # seconds: the solver judges every card of a deal, on a loaded machine
 
 
 def english(card: str) -> str:

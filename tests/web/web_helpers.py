@@ -301,6 +301,7 @@ def no_sideways_scroll(page: Any) -> None:
 # -- tables played through the protocol, and seats opened in a page -------------------------------------------------
 
 SHORT = "standard,contracts=NT+MZ"  # two contracts: six deals
+ANALYSIS_WAIT = 240.0  # seconds: a review has the solver judge every card of a deal, on a loaded machine
 HUMAN_AND_BOTS = [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
 
 
