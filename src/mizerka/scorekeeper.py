@@ -226,13 +226,7 @@ class ScoreKeeper:
             raise EntryError("the match is over: all deals are entered (undo takes back the last deal's tricks)")
         if self.pending is not None:
             raise EntryError(f"deal {self.deal_no}'s contract is already entered; enter its tricks (or undo)")
-        try:
-            polish = POLISH_CONTRACTS.get(_contract_key(text))
-            contract = polish if polish is not None else Contract.from_str(text)  # (clubs is 0: no "or")
-        except RulesError:
-            options = " ".join(str(c) for c in self.rules.contracts)
-            raise EntryError(f"{text.strip()!r} is not a contract: use one of {options}, a suit symbol, or a name "
-                             "in English or Polish (hearts or kier, no-trump or bez atu, mizerka)") from None
+        contract = self.read_contract(text)
         allowed = self.allowed_contracts()
         left = " ".join(c.symbol for c in allowed)
         if contract not in self.rules.contracts:
@@ -248,6 +242,21 @@ class ScoreKeeper:
         deal = DealRecord(number=self.deal_no, dealer=self.dealer_of(self.deal_no), contract=contract)
         self._replace((*self.deals, deal))
         return contract
+
+    def read_contract(self, text: str) -> Contract:
+        """The contract *text* names: a letter, a suit symbol, or a name in English or Polish
+        (:data:`POLISH_CONTRACTS`).
+
+        Raises:
+            EntryError: for text that names no contract, saying what may be typed.
+        """
+        try:
+            polish = POLISH_CONTRACTS.get(_contract_key(text))
+            return polish if polish is not None else Contract.from_str(text)  # (clubs is 0: no "or")
+        except RulesError:
+            options = " ".join(str(c) for c in self.rules.contracts)
+            raise EntryError(f"{text.strip()!r} is not a contract: use one of {options}, a suit symbol, or a name "
+                             "in English or Polish (hearts or kier, no-trump or bez atu, mizerka)") from None
 
     def tricks_order(self, deal_no: int | None = None) -> list[int]:
         """The seats whose tricks are entered for the current deal (or deal *deal_no*), in seat order (a sitting-out
@@ -384,13 +393,7 @@ class ScoreKeeper:
         new_contract = deal.contract
         assert new_contract is not None and deal.tricks_won is not None
         if contract is not None:
-            try:
-                new_contract = POLISH_CONTRACTS.get(_contract_key(str(contract)))
-                if new_contract is None:
-                    new_contract = Contract.from_str(str(contract))
-            except RulesError:
-                options = " ".join(str(c) for c in self.rules.contracts)
-                raise EntryError(f"{str(contract).strip()!r} is not a contract: use one of {options}") from None
+            new_contract = self.read_contract(str(contract))
             chooser = self.active_of(deal.number)[Role.FOREHAND]
             used = self.used_by(chooser, besides=deal.number)
             if new_contract not in self.rules.contracts:

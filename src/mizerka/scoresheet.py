@@ -162,8 +162,9 @@ class ScoreSheet:
                     *(_signed(t) for t in running),
                 ]
             )
-        if compact:
-            rows = [[cell for i, cell in enumerate(row) if i not in (1, 4)] for row in rows]
+        if compact:  # the dealer and goal columns: the chooser and the contract say them
+            dropped = {rows[0].index("dealer"), rows[0].index("goal")}
+            rows = [[cell for i, cell in enumerate(row) if i not in dropped] for row in rows]
         return _columns(rows)
 
     def text(self, width: int | None = None) -> str:
