@@ -271,3 +271,25 @@ def test_the_facts_of_a_finished_deal_and_only_of_one() -> None:
     assert len(record.deals) == 2 and not record.deals[1].is_over  # deal 2: its contract chosen, no more
     with pytest.raises(RecordError, match="not over"):
         deal_facts(record, 2)
+
+
+@pytest.mark.parametrize("contract", ["MZ", "H"])
+def test_the_verdicts_are_those_of_every_card_scored(contract: str) -> None:
+    """The analysis asks the solver only for the best cards and the card played (``solve_best``); every verdict
+    must be the one that scoring every card (``solve_all``) gives, the costly cards of a careless player
+    included, whether or not they end a trick."""
+    match = Match(players=list(NAMES), seed=11)
+    match.push(match.deal.parse_action(contract))
+    while match.deal.phase is not Phase.PLAY:
+        match.push(match.deal.parse_action("keep"))
+    deal = match.deal
+    while not deal.is_over():  # the highest legal card every time: many errors in either contract
+        match.push(Play(max(_legal(deal.legal_play_mask()))))
+    record = MatchRecord.from_match(match)
+    fast = analyse_deal(record, 1)
+    every = analyse_deal(record, 1, evaluate=lambda d: solve_all(Position.from_deal(d), d.to_move))
+    assert fast == every
+    # errors both within a trick and with the card that ends it (whose trick the verdict must count)
+    places = {sum(1 for q in fast.plays[:i] if q.trick_no == p.trick_no) for i, p in enumerate(fast.plays)
+              if p.cost > 0}
+    assert {0, 2} <= places

@@ -35,7 +35,7 @@ import json, random, signal, sys, time
 # Python's own Ctrl-C handler, as an interactive run has it: a process started in the background by a shell without
 # job control (CI) inherits SIGINT ignored, and Python then keeps it ignored
 signal.signal(signal.SIGINT, signal.default_int_handler)
-from mizerka.solver import Position, solve, solve_all
+from mizerka.solver import Position, solve, solve_all, solve_best
 from mizerka.solver.maxn import solve_maxn, solve_maxn_all
 
 def dealt(seed, hands, size, **rules):
@@ -53,7 +53,7 @@ if name.startswith("maxn"):
 else:
     # three hands of 17 cards, the misere: about a minute and a half of search
     big = dealt(6, 3, 17, misere=True)
-    call = lambda: (solve if name == "solve" else solve_all)(big, 0)
+    call = lambda: {"solve": solve, "solve_all": solve_all, "solve_best": solve_best}[name](big, 0)
     again = lambda position, seat: solve(position, seat) == solve(position, seat, impl="reference")
 print("started", flush=True)
 start = time.perf_counter()
@@ -76,6 +76,7 @@ print(json.dumps({"outcome": outcome, "elapsed": elapsed, "agree": agree}), flus
 
 
 @pytest.mark.parametrize("call", [pytest.param("solve", marks=KERNEL), pytest.param("solve_all", marks=KERNEL),
+                                  pytest.param("solve_best", marks=KERNEL),
                                   pytest.param("maxn", marks=MAXN), pytest.param("maxn_all", marks=MAXN)])
 def test_a_search_in_the_main_thread_stops_at_ctrl_c(call: str) -> None:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")])))

@@ -22,13 +22,15 @@ adds the max^n value (each player for himself) of small endings.
 {Card.from_str('2C'): 0, Card.from_str('KS'): 2, Card.from_str('AS'): 2}
 >>> solve(p.play(Card.from_str("2C")), 0)   # leading the club gives the lead away for good
 0
+>>> solve_best(p, 0)                         # the value and the cards that keep it, for less work
+BestCards(value=2, cards=(Card.from_str('KS'), Card.from_str('AS')))
 """
 
 from __future__ import annotations
 
 import importlib
 import warnings
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from mizerka._checks import whole_number
 from mizerka.cards import CARDS, Card
@@ -51,6 +53,7 @@ __all__ = [
     "DEFAULT_TT_MB",
     "MAXN_MAX_CARDS",
     "MAX_TT_MB",
+    "BestCards",
     "DealLike",
     "DuplicateCardError",
     "FollowSuitError",
@@ -66,6 +69,7 @@ __all__ = [
     "set_table_size",
     "solve",
     "solve_all",
+    "solve_best",
     "solve_maxn",
 ]
 
@@ -205,6 +209,39 @@ def solve_all(position: Position, seat: int, *, impl: Backend | None = None) -> 
         return {CARDS[card]: int(value) for card, value in sorted(pairs)}
     values = ReferenceSolver(position, count_mask, max_mask).move_values()
     return {CARDS[card]: value for card, value in values.items()}
+
+
+class BestCards(NamedTuple):
+    """:func:`solve_best`'s answer: the position's value and every legal card that keeps it."""
+
+    value: int
+    """The tricks the seat takes from here under perfect play, as :func:`solve` gives them."""
+    cards: tuple[Card, ...]
+    """Every legal card of the player to move whose value (as :func:`solve_all` gives it) is *value*, lowest
+    first."""
+
+
+def solve_best(position: Position, seat: int, *, impl: Backend | None = None) -> BestCards:
+    """The position's value for *seat* and every legal card of the player to move that keeps it: DDS's
+    ``SolveBoard`` with ``solutions=2``, where :func:`solve_all` is ``solutions=3``.
+
+    A review asks no more than this (and the value of the card played, if it is not among these), and it costs
+    less than scoring every card: after the value, each card is one zero-window search at that value instead of
+    an exact value of its own.  A card worse than the best needs only the proof that it is worse, not the dearer
+    one that it is no worse still (in the misere: that the others cannot force one trick more on the seat).
+    Raises as :func:`solve`.
+    """
+    check_impl(impl)
+    count_mask, max_mask = _masks(position, seat)
+    if _choose(impl) == "kernel":
+        value, cards = _kernel.solve_best(*_kernel_args(position, count_mask, max_mask))
+        return BestCards(int(value), tuple(CARDS[card] for card in sorted(cards)))
+    values = ReferenceSolver(position, count_mask, max_mask).move_values()
+    if not values:  # the play is over: nothing to choose, nothing more to take
+        return BestCards(0, ())
+    keep = max if (max_mask >> position.to_move) & 1 else min
+    best = keep(values.values())
+    return BestCards(best, tuple(CARDS[card] for card, value in values.items() if value == best))
 
 
 def format_solution(position: Position, values: dict[Card, int], seat: int, *, unicode: bool = True) -> str:

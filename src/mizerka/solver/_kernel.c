@@ -1955,6 +1955,63 @@ static PyObject *py_solve_all(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* solve_best(...as solve...) -> (value, [card]): the position's value and every legal card that keeps it
+   (DDS's SolveBoard with solutions=2).  A post-deal review needs no more than this and the value of the card
+   played: each card is one zero-window search at the value instead of an exact value of its own, and the
+   search that proves a card worse (the others can force a trick more on a seat that wants few) is the
+   cheap kind, where the exact value of each card ends on the dear kind (they cannot force one more). */
+static PyObject *py_solve_best(PyObject *self, PyObject *args) {
+    State s;
+    if (parse_state(args, &s) < 0) return NULL;
+    int player = wrap(&s, s.leader + s.tlen);
+    int maximizer = (s.max_mask >> player) & 1;
+    u64 legal = legal_of(&s, player), best = 0;
+    u64 in_play = in_hands(&s);
+    for (int i = 0; i < s.tlen; i++) in_play |= 1ULL << s.trick[i];
+    int value = -1, made = 0, stopped;
+    SEARCH_BEGIN
+    made = begin_search() == 0;
+    if (made) value = solve_value(&s, 0, tricks_left(&s), -1);
+    for (int card = 51; card >= 0 && made && !interrupted; card--) {
+        if (!((legal >> card) & 1)) continue;
+        u64 above = in_play & SUIT(card / 13) & ~((2ULL << card) - 1);
+        if (above && (legal & (above & -above))) { /* a lower equivalent card: as the card above it */
+            if ((best >> __builtin_ctzll(above)) & 1) best |= 1ULL << card;
+            continue;
+        }
+        int saved, saved_trick[4], saved_win[4];
+        memcpy(saved_trick, s.trick, sizeof saved_trick);
+        memcpy(saved_win, s.win_off, sizeof saved_win);
+        int gained = push(&s, card, &saved);
+        int won = gained > 0 ? gained : 0, left = tricks_left(&s), keeps;
+        /* the counted side can reach `target` after this card: at least the value (a maximizer's card
+           keeps it), or one more (a minimizer's card loses it) */
+        int target = maximizer ? value : value + 1;
+        u64 rel;
+        if (target <= won) keeps = maximizer;
+        else if (target > won + left) keeps = !maximizer;
+        else keeps = reach(&s, won, target, &rel) == maximizer;
+        if (keeps) best |= 1ULL << card;
+        pop(&s, card, saved, gained, saved_trick);
+        memcpy(s.win_off, saved_win, sizeof saved_win);
+    }
+    stopped = interrupted, interrupted = 0;
+    SEARCH_END
+    total_nodes += s.nodes;
+    if (stopped) return NULL;
+    if (!made) return PyErr_NoMemory();
+    PyObject *cards = PyList_New(0);
+    if (!cards) return NULL;
+    for (int card = 0; card < 52; card++) {
+        if (!((best >> card) & 1)) continue;
+        if (append_steal(cards, PyLong_FromLong(card)) < 0) {
+            Py_DECREF(cards);
+            return NULL;
+        }
+    }
+    return Py_BuildValue("(iN)", value, cards);
+}
+
 static PyObject *py_set_table_size(PyObject *self, PyObject *args) {
     Py_ssize_t bytes;
     if (!PyArg_ParseTuple(args, "n", &bytes)) return NULL;
@@ -1990,6 +2047,7 @@ static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS,
      "solve(hands, leader, trick, trump, count_mask, max_mask, must_trump) -> counted tricks"},
     {"solve_all", py_solve_all, METH_VARARGS, "solve_all(...same...) -> [(card, value)] for every legal card"},
+    {"solve_best", py_solve_best, METH_VARARGS, "solve_best(...same...) -> (value, [card]): every card that keeps it"},
     {"set_table_size", py_set_table_size, METH_VARARGS, "set_table_size(bytes): reallocate the table"},
     {"table_bytes", py_table_bytes, METH_NOARGS, "bytes of the transposition table"},
     {"nodes", py_nodes, METH_NOARGS, "search nodes since load"},
