@@ -1,6 +1,7 @@
 """The score sheet on a narrow terminal: the table of deals leaves out the dealer and goal columns when it would
-overrun the terminal (80 columns: three names of up to six letters fit), and keeps every column where there is room
-or no terminal at all (a file, a pipe: every reader of the output gets the same table)."""
+overrun the terminal (80 columns: three names of up to six letters fit), then each deal's scores if it still would
+(four players), and keeps every column where there is room or no terminal at all (a file, a pipe: every reader of
+the output gets the same table)."""
 
 from __future__ import annotations
 
@@ -51,8 +52,21 @@ def test_four_players_narrowed_keep_the_sitting_out_dash() -> None:
     rules = get_variant("four-players")
     results = [DealResult(1, 3, 0, Contract.CLUBS, (7, 5, 1, 0), (0, 0, 0, 0), (0, 0, 0, 0))]
     sheet = ScoreSheet(["Ala", "Bolek", "Cezary", "Dorota"], results, rules)
-    narrow = sheet.table(width=80)  # eight name columns: narrower, if not within 80
-    assert widest(narrow) < widest(sheet.table()) and narrow.splitlines()[1].split()[3:7] == ["7", "5", "1", "-"]
+    narrow = sheet.table(width=80)  # eight name columns: the deal's scores go too, the running totals stay
+    assert widest(narrow) <= 80
+    header, row = narrow.splitlines()
+    assert header.split() == ["deal", "chooser", "contract", "tricks", "|", "Ala", "Bolek", "Cezary", "Dorota"]
+    assert row.split() == ["1", "Ala", "♣", "7", "5", "1", "-", "|", "0", "0", "0", "0"]
+
+
+def test_the_deals_scores_go_only_where_the_first_narrowing_is_not_enough() -> None:
+    rules = get_variant("four-players")
+    results = [DealResult(1, 3, 0, Contract.CLUBS, (8, 4, 1, 0), (1, -1, 0, 0), (0, 0, 0, 0))]
+    sheet = ScoreSheet(["Ala", "Bolek", "Cezary", "Dorota"], results, rules)
+    first = sheet.table(width=widest(sheet.table()) - 1)  # one column short of the full table
+    assert "goal" not in first and first.splitlines()[0].split().count("Ala") == 2
+    assert sheet.table(width=widest(first)) == first
+    assert sheet.table(width=widest(first) - 1).splitlines()[0].split().count("Ala") == 1
 
 
 def test_no_terminal_no_width() -> None:

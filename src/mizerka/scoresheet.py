@@ -130,7 +130,9 @@ class ScoreSheet:
 
         With a *width* (a terminal's columns) that the table would overrun, the dealer and goal columns are left
         out: the chooser sits at the dealer's left and the contract says its goal (MZ avoids, the rest take), so
-        nothing is lost, and three names of up to six letters fit in 80 columns.
+        nothing is lost, and three names of up to six letters fit in 80 columns.  Where that still overruns (four
+        players), each deal's scores go too, and the running totals stay: a deal's score is the change in its
+        player's total, so four names of up to six letters fit as well.
 
         >>> from mizerka.match import DealResult
         >>> sheet = ScoreSheet(["Ala", "Bolek", "Cezary"], [DealResult(1, 2, 0, Contract.HEARTS, (5, 4, 4), (-2, -1, 3),
@@ -139,12 +141,17 @@ class ScoreSheet:
         deal  chooser  contract  tricks  Ala  Bolek  Cezary  |  Ala  Bolek  Cezary
         1     Ala      ♥         5 4 4   -2   -1     +3      |  -2   -1     +3
         """
-        full = self._table(compact=False)
+        full = self._table(0)
         if width is None or max(len(line) for line in full.splitlines()) <= width:
             return full
-        return self._table(compact=True)
+        narrow = self._table(1)
+        if max(len(line) for line in narrow.splitlines()) <= width:
+            return narrow
+        return self._table(2)
 
-    def _table(self, *, compact: bool) -> str:
+    def _table(self, narrowing: int) -> str:
+        """The table with every column (*narrowing* 0), without the dealer and goal (1), and without the deals'
+        scores too (2)."""
         names = list(self.players)
         rows = [["deal", "dealer", "chooser", "contract", "goal", "tricks", *names, "|", *names]]
         for result, running in zip(self.results, self.running_totals(), strict=True):
@@ -162,9 +169,13 @@ class ScoreSheet:
                     *(_signed(t) for t in running),
                 ]
             )
-        if compact:  # the dealer and goal columns: the chooser and the contract say them
-            dropped = {rows[0].index("dealer"), rows[0].index("goal")}
-            rows = [[cell for i, cell in enumerate(row) if i not in dropped] for row in rows]
+        dropped: set[int] = set()
+        if narrowing >= 1:  # the dealer and goal columns: the chooser and the contract say them
+            dropped |= {rows[0].index("dealer"), rows[0].index("goal")}
+        if narrowing >= 2:  # each deal's scores: the change in the running totals
+            first = rows[0].index("tricks") + 1
+            dropped |= set(range(first, first + len(names)))
+        rows = [[cell for i, cell in enumerate(row) if i not in dropped] for row in rows]
         return _columns(rows)
 
     def text(self, width: int | None = None) -> str:
