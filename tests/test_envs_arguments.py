@@ -106,3 +106,25 @@ def test_pettingzoo_names_an_unknown_agent_with_a_value_error() -> None:
             call("player_7")
     with pytest.raises(KeyError):  # still a KeyError for code that catches that, as PettingZoo's games raise
         env.observe("player_7")
+
+
+# -- the factories' keywords -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("factory", [mizerka_v0.env, mizerka_v0.raw_env])
+def test_pettingzoo_names_an_unknown_keyword_with_a_value_error(factory: object) -> None:
+    for bad in ({"unknown": 1}, {"render": "ansi"}, {"variant": "standard", "max_cycle": 3}):
+        with pytest.raises(ValueError, match=f"no argument {next(k for k in bad if k != 'variant')!r}.*render_mode"):
+            factory(**bad)  # type: ignore[operator]
+        with pytest.raises(TypeError):  # still a TypeError, as Python raises for an unexpected keyword
+            factory(**bad)  # type: ignore[operator]
+
+
+def test_the_factories_know_every_keyword_of_the_environment() -> None:
+    import inspect
+
+    taken = tuple(inspect.signature(mizerka_v0.MizerkaEnv.__init__).parameters)[1:]
+    assert taken == mizerka_v0._ARGUMENTS
+    env = mizerka_v0.raw_env(variant="standard", mode="deal", render_mode="ansi", render_seat=0, max_cycles=5)
+    env.reset(seed=1)
+    assert "player_0" in env.agents

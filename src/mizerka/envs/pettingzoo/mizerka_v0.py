@@ -53,7 +53,7 @@ from mizerka.envs.encoding import N_ACTIONS, OBSERVATION_SIZE, IllegalEnvActionE
 from mizerka.envs.table import Mode, Table, check_options, check_reward, check_seed, whole_number
 from mizerka.rules import Rules
 
-__all__ = ["ENV_ID", "MizerkaEnv", "UnknownAgentError", "env", "raw_env"]
+__all__ = ["ENV_ID", "MizerkaEnv", "UnknownAgentError", "UnknownArgumentError", "env", "raw_env"]
 
 ENV_ID: Final = "mizerka/mizerka-v0"
 
@@ -70,6 +70,11 @@ class UnknownAgentError(KeyError, ValueError):
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
+
+
+class UnknownArgumentError(TypeError, ValueError):
+    """A keyword :func:`env` or :func:`raw_env` does not take (a ``TypeError``, as Python raises for an unexpected
+    keyword, and a ``ValueError``, as all of this package's bad input does)."""
 
 
 class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
@@ -280,8 +285,21 @@ def _check_dead_step(agent: str, terminated: bool, action: object) -> None:
         )
 
 
+_ARGUMENTS: Final = ("variant", "mode", "render_mode", "render_seat", "max_cycles")
+"""The keywords :class:`MizerkaEnv` takes (its whole signature; a test keeps the two the same)."""
+
+
 def raw_env(**kwargs: Any) -> MizerkaEnv:
-    """The environment without wrappers (see :class:`MizerkaEnv` for the arguments)."""
+    """The environment without wrappers (see :class:`MizerkaEnv` for the arguments).
+
+    Raises:
+        UnknownArgumentError: for a keyword the environment does not take (a misspelt ``render_mode``, say), which
+            is named with the keywords it does take; and as :class:`MizerkaEnv` says.
+    """
+    unknown = [name for name in kwargs if name not in _ARGUMENTS]
+    if unknown:
+        raise UnknownArgumentError(f"mizerka_v0 takes no argument {unknown[0]!r}; its arguments are "
+                                   f"{', '.join(_ARGUMENTS)} (and illegal_reward in env())")
     return MizerkaEnv(**kwargs)
 
 
@@ -312,7 +330,7 @@ def env(*, illegal_reward: float | None = None, **kwargs: Any) -> AECEnv[str, Ob
 
     Raises:
         ValueError: for an ``illegal_reward`` that is not a finite number (``None`` aside), and as
-            :class:`MizerkaEnv` says.
+            :func:`raw_env` and :class:`MizerkaEnv` say.
     """
     reward = None if illegal_reward is None else check_reward(illegal_reward, "illegal_reward")
     environment: AECEnv[str, ObsDict, int] = raw_env(**kwargs)
