@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -34,7 +35,7 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from server_helpers import SHORT, WS, ThreadServer, new_table, play_until
+from server_helpers import DB_ENV, SHORT, WS, ThreadServer, fresh_schema, new_table, play_until
 
 from mizerka.server import db
 from mizerka.server.db import normalize_url, sqlite_path
@@ -375,3 +376,65 @@ def test_a_postgresql_server_that_does_not_answer_fails_a_new_connection_in_boun
         finally:
             engine.dispose()
         assert took is not None and took < 10, took
+
+
+def real_postgresql() -> str:
+    url = os.environ.get(DB_ENV)
+    if not url:
+        pytest.skip(f"needs a PostgreSQL server ({DB_ENV}; .ci/run starts one and sets it)")
+    return url
+
+
+def setting(engine: sa.Engine, name: str) -> str:
+    with engine.connect() as connection:
+        return str(connection.exec_driver_sql(f"SHOW {name}").scalar())
+
+
+def test_a_postgresql_statement_that_hangs_is_cancelled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL lets a statement wait for ever (a lock held by another client, a disk that stalls): the engine sets
+    a 30 s ``statement_timeout``, also next to a URL's own ``options`` (the tests' search_path), unless the URL sets
+    one of its own."""
+    url, drop = fresh_schema(real_postgresql())
+    try:
+        engine = db.make_engine(url)
+        assert setting(engine, "statement_timeout") == "30s"
+        assert setting(engine, "search_path") == url.rsplit("%3D", 1)[1]  # and the URL's own options too
+        engine.dispose()
+        engine = db.make_engine(url + "%20-c%20statement_timeout%3D45000")  # the URL's own limit wins
+        assert setting(engine, "statement_timeout") == "45s"
+        engine.dispose()
+        monkeypatch.setitem(db.POSTGRESQL_CONNECT_ARGS, "options", "-c statement_timeout=300")
+        engine = db.make_engine(url)
+        start = time.monotonic()
+        with pytest.raises(sa.exc.OperationalError, match="statement timeout"), engine.connect() as connection:
+            connection.exec_driver_sql("SELECT pg_sleep(5)")
+        assert time.monotonic() - start < 4
+        engine.dispose()
+    finally:
+        drop()
+
+
+def test_a_schema_upgrade_runs_without_the_statement_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A migration may rewrite a large table: it runs with no ``statement_timeout``, and the engine's connections
+    have theirs again afterwards."""
+    from alembic import command
+
+    url, drop = fresh_schema(real_postgresql())
+    seen: list[str] = []
+    upgrade = command.upgrade
+
+    def watched(config: Any, revision: str) -> None:
+        seen.append(str(config.attributes["connection"].exec_driver_sql("SHOW statement_timeout").scalar()))
+        upgrade(config, revision)
+
+    monkeypatch.setattr(command, "upgrade", watched)
+    try:
+        engine = db.make_engine(url)
+        db.upgrade(engine)
+        assert seen == ["0"]
+        assert setting(engine, "statement_timeout") == "30s"
+        with engine.connect() as connection:  # the schema is there
+            assert connection.exec_driver_sql("SELECT count(*) FROM alembic_version").scalar() == 1
+        engine.dispose()
+    finally:
+        drop()

@@ -194,23 +194,32 @@ def make_engine(url: str) -> Engine:
         return engine
     given = sa.engine.make_url(url).query  # the URL's own settings win over the defaults below
     defaults = {key: value for key, value in POSTGRESQL_CONNECT_ARGS.items() if key not in given}
+    if "options" in given and "options" in POSTGRESQL_CONNECT_ARGS:
+        # the URL's options (a search_path, say) keep the statement limit unless they set one of their own
+        own = given["options"] if isinstance(given["options"], str) else " ".join(given["options"])
+        if "statement_timeout" not in own:
+            defaults["options"] = f"{own} {POSTGRESQL_CONNECT_ARGS['options']}"
     return sa.create_engine(url, pool_pre_ping=True, pool_size=4, max_overflow=4, hide_parameters=True,
                             connect_args=defaults)
 
 
-POSTGRESQL_CONNECT_ARGS: dict[str, int] = {
+POSTGRESQL_CONNECT_ARGS: dict[str, int | str] = {
     "connect_timeout": 10,
     "keepalives": 1,
     "keepalives_idle": 30,
     "keepalives_interval": 10,
     "keepalives_count": 3,
+    "options": "-c statement_timeout=30000",
 }
 """libpq's settings for a PostgreSQL connection, unless the URL's query sets them: a new connection that is not made
 within 10 s fails (libpq's default is to wait as long as the system's TCP does, minutes for a host that went away;
 the writes queued behind it then fail as any failed write does, and the table is read back or rebuilt), and a
-connection whose server went silent is given up after about a minute of unanswered TCP keepalives.  A query on a
-server that answers but is slow is bounded by the server's ``statement_timeout``, which the URL can set
-(``?options=-c%20statement_timeout%3D30000``)."""
+connection whose server went silent is given up after about a minute of unanswered TCP keepalives.  A statement on a
+server that answers but is slow (a lock held elsewhere, an overloaded disk) is cancelled after 30 s, as SQLite's
+``timeout`` gives up waiting for a lock (PostgreSQL's own default is to wait for ever); it then fails as any failed
+write does.  A URL whose ``options`` set a ``statement_timeout`` (``?options=-c%20statement_timeout%3D60000``) keep
+theirs; other ``options`` (a ``search_path``) get this limit added.  Schema upgrades (:func:`upgrade`) run without
+it."""
 
 
 def upgrade(engine: Engine) -> None:
@@ -221,6 +230,8 @@ def upgrade(engine: Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":  # a migration may rewrite a large table: no statement limit
+            connection.exec_driver_sql("SET LOCAL statement_timeout = 0")
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
