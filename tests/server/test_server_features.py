@@ -153,6 +153,22 @@ def test_double_dummy_message_after_each_deal(make_server: Any) -> None:
     ws.close()
 
 
+def test_a_server_that_does_not_analyse_says_so_after_each_deal(make_server: Any) -> None:
+    """With the analysis off (``--dd-limit 0``) every deal_end is still followed by a ``dd`` message, with no values
+    and the reason ``off``: a client showing "computing…" learns that none are coming."""
+    server: ThreadServer = make_server(dd_limit=0.0)
+    table, token = quickplay(server, variant="standard,contracts=NT", level="random")
+    ws = WS(server.ws_url)
+    ws.hello(table, token)
+    message = play_until_dd(ws)
+    SERVER_ADAPTER.validate_python(message)
+    deal_end = next(i for i, m in enumerate(ws.log) if m["type"] == "event" and m["event"]["kind"] == "deal_end")
+    assert ws.log.index(message) > deal_end
+    assert message == {"type": "dd", "deal_no": 1, "dd": None, "reason": "off"}
+    assert server.hub.solvers is None or not server.hub.solvers._procs  # no solver ran
+    ws.close()
+
+
 def test_double_dummy_is_skipped_while_the_server_is_busy(make_server: Any) -> None:
     server: ThreadServer = make_server(dd_limit=20.0, dd_busy_rate=0.01)  # any play at all counts as busy
     table, token = quickplay(server, variant="standard,contracts=NT", level="random")

@@ -894,15 +894,18 @@ class Hub:
                 log.info("table %s event %d %s", table.id, event.seq, json.dumps(event.render(None)))
         self._broadcast(live, events)
         self._schedule(live)
-        if self.solvers is not None and self.config.dd_limit > 0:
-            for event in events:
-                if event.kind == "deal_end":
-                    if self._busy():
-                        self.dd_skipped += 1  # the server is busy with play: no analysis this time
-                        # (sent once the caller's ack is out, as an analysis's answer would be)
-                        asyncio.get_running_loop().call_soon(self._send_dd, live, event.deal_no, None, "busy")
-                    else:
-                        self._spawn(live, self._double_dummy(live, event.deal_no))
+        for event in events:
+            if event.kind == "deal_end":
+                if self.solvers is None or self.config.dd_limit <= 0:
+                    # every deal_end gets its dd message, if only to say there will be none (the client shows
+                    # "computing…" until it comes)
+                    asyncio.get_running_loop().call_soon(self._send_dd, live, event.deal_no, None, "off")
+                elif self._busy():
+                    self.dd_skipped += 1  # the server is busy with play: no analysis this time
+                    # (sent once the caller's ack is out, as an analysis's answer would be)
+                    asyncio.get_running_loop().call_soon(self._send_dd, live, event.deal_no, None, "busy")
+                else:
+                    self._spawn(live, self._double_dummy(live, event.deal_no))
 
     async def _reload(self, table: Table, stored: Sequence[Event], epoch: int) -> Table:
         """*table* as the database holds it, after a write of its failed: read back from the database, or, when

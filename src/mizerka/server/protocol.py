@@ -594,8 +594,8 @@ class Presence(_Message):
 
 class DoubleDummyMessage(_Message):
     """A finished deal's double-dummy values, sent when the analysis is done (not numbered: an annotation,
-    not part of the game).  ``dd`` is null when it was not available (``reason``: timeout, busy, error,
-    unsupported)."""
+    not part of the game), after every ``deal_end``.  ``dd`` is null when it was not available (``reason``:
+    timeout, busy, error, unsupported, or off: the server does not analyse deals)."""
 
     type: Literal["dd"]
     deal_no: int

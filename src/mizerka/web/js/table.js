@@ -118,6 +118,7 @@ export class TableView {
     this.dealEnd = savedDealEnd(tableId); // the first deal whose end this browser has not shown (null: never here)
     this.staleSummary = false; // the open summary is an older deal's: close it when the view comes (setView)
     this.ddByDeal = {}; // deal number → double-dummy values (the server's "dd" message, or the score sheet)
+    this.ddFailed = {}; // deal number → why the server could not give them (its "dd" message's reason)
     this.reviews = {}; // deal number → the server's complete review of it (kept for the page's life)
     this.winners = null;
     this.message = null;
@@ -211,7 +212,7 @@ export class TableView {
         this.onEvent(message.event, message.view);
         break;
       case "dd":
-        this.onDoubleDummy(message.deal_no, message.dd);
+        this.onDoubleDummy(message.deal_no, message.dd, message.reason);
         break;
       case "presence":
         if (this.view) {
@@ -1421,11 +1422,14 @@ export class TableView {
   }
 
   /** The double-dummy values of a finished deal arrived (after its summary, maybe): fill in an open summary. */
-  onDoubleDummy(dealNo, dd) {
-    if (!dd) return;
-    this.ddByDeal[dealNo] = dd;
+  /** The server's double-dummy values of deal *dealNo*, or (*dd* null) the *reason* it has none: into any summary
+   * of that deal on the screen, which said "computing…" until now. */
+  onDoubleDummy(dealNo, dd, reason) {
+    if (dd) this.ddByDeal[dealNo] = dd;
+    else this.ddFailed[dealNo] = reason || "error";
     for (const cell of this.root.querySelectorAll(`dialog[data-deal="${dealNo}"] td.dd[data-seat]`)) {
-      cell.textContent = ddText(dd, Number(cell.dataset.seat));
+      cell.textContent = ddText(dd, Number(cell.dataset.seat), false);
+      cell.title = dd ? "" : ddWhy(this.ddFailed[dealNo]);
     }
   }
 
@@ -1469,6 +1473,10 @@ export class TableView {
     table.append(h("thead", {}, head));
     const body = h("tbody");
     const dd = event.dd || this.ddByDeal[event.deal_no] || null;
+    // a deal that just ended here: its values are on their way (the server always answers, if only with why not);
+    // a missed deal's summary is drawn from the score sheet, which has them or never will
+    const failed = this.ddFailed[event.deal_no];
+    const pending = !dd && !failed && !away;
     for (const seat of active) {
       const role = v.roles?.[String(seat)];
       body.append(h("tr", {},
@@ -1477,7 +1485,7 @@ export class TableView {
         quotas ? h("td", { class: "num" }, String(v.quotas[String(seat)] ?? "")) : null,
         h("td", { class: "num" }, String(event.tricks[seat])),
         h("td", { class: `num ${event.scores[seat] > 0 ? "plus" : event.scores[seat] < 0 ? "minus" : ""}` }, signed(event.scores[seat])),
-        h("td", { class: "num dd", "data-seat": String(seat) }, ddText(dd, seat)),
+        h("td", { class: "num dd", "data-seat": String(seat), title: failed ? ddWhy(failed) : null }, ddText(dd, seat, pending)),
         h("td", { class: "num total" }, signed(event.totals[seat]))));
     }
     table.append(body);
@@ -1605,10 +1613,16 @@ export function recordUrl(table) {
   return `/api/tables/${encodeURIComponent(table)}/record?format=json`;
 }
 
-/** One seat's double-dummy cell: "tricks (score)", or "not available". */
-function ddText(dd, seat) {
+/** One seat's double-dummy cell: "tricks (score)", "computing…" while *pending*, else "not available". */
+/** Why a deal has no double-dummy values, for the cell's tooltip (the "dd" message's reason). */
+function ddWhy(reason) {
+  const known = ["timeout", "busy", "off", "unsupported"];
+  return t(`summary.ddWhy.${known.includes(reason) ? reason : "error"}`);
+}
+
+function ddText(dd, seat, pending) {
   const tricks = dd && Array.isArray(dd.tricks) ? dd.tricks[seat] : null;
   const score = dd && Array.isArray(dd.scores) ? dd.scores[seat] : null;
-  if (tricks === null || tricks === undefined) return t("summary.ddNone");
+  if (tricks === null || tricks === undefined) return t(pending ? "summary.ddPending" : "summary.ddNone");
   return `${tricks}${score === null || score === undefined ? "" : ` (${signed(score)})`}`;
 }
