@@ -32,3 +32,14 @@ def random_contract(rng: random.Random) -> tuple[int | None, bool]:
     """(trump, misere) of a random Mizerka contract: 4 suits, no-trump or Mizerka."""
     choice = rng.randrange(6)
     return (choice, False) if choice < 4 else (None, choice == 5)
+
+
+def random_ending(rng: random.Random) -> tuple[Position, int]:
+    """A random short ending and a seat to solve it for: three hands of 1-7 cards in any Mizerka contract, or a
+    bridge ending of 1-5 cards a hand (sides N/S against E/W), sometimes under must-trump, maybe mid-trick."""
+    n = rng.choice((3, 3, 4))
+    cards = rng.randint(1, 7) if n == 3 else rng.randint(1, 5)
+    trump, misere = random_contract(rng)
+    position = random_position(rng, n, cards, trump=trump, misere=misere,
+                               sides=(0, 1, 0, 1) if n == 4 else None, must_trump=rng.random() < 0.15)
+    return position, rng.randrange(n)

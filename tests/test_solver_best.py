@@ -20,7 +20,7 @@ from mizerka.solver import (
     solve_all,
     solve_best,
 )
-from solver_helpers import random_contract, random_position
+from solver_helpers import random_ending
 
 KERNEL = pytest.mark.skipif(backend() != "kernel", reason="the C kernel is not built")
 
@@ -38,12 +38,7 @@ def best_of_all(position: Position, seat: int, impl: str) -> BestCards:
 def test_the_best_cards_are_those_solve_all_scores_best(impl: str) -> None:
     rng = random.Random(41)
     for _ in range(300 if impl == "kernel" else 120):
-        n = rng.choice((3, 3, 4))
-        cards = rng.randint(1, 7) if n == 3 else rng.randint(1, 5)
-        trump, misere = random_contract(rng)
-        position = random_position(rng, n, cards, trump=trump, misere=misere,
-                                   sides=(0, 1, 0, 1) if n == 4 else None, must_trump=rng.random() < 0.15)
-        seat = rng.randrange(n)
+        position, seat = random_ending(rng)
         best = solve_best(position, seat, impl=impl)  # type: ignore[arg-type]
         assert best == best_of_all(position, seat, "reference"), (str(position), seat)
         if not position.trick:  # on lead the best value is the position's value

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from mizerka.solver import DEFAULT_TT_MB, Position, backend, set_table_size, solve, solve_all
-from solver_helpers import random_contract, random_position
+from solver_helpers import random_contract, random_ending, random_position
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from solver_bridge import bridge_position, endplay_card_to_int, random_bridge_hands, to_pbn
@@ -23,12 +23,7 @@ pytestmark = pytest.mark.skipif(backend() != "kernel", reason="the C kernel is n
 def test_kernel_matches_reference_in_every_contract() -> None:
     rng = random.Random(99)
     for i in range(600):
-        n = rng.choice((3, 3, 4))
-        cards = rng.randint(1, 7) if n == 3 else rng.randint(1, 5)
-        trump, misere = random_contract(rng)
-        position = random_position(rng, n, cards, trump=trump, misere=misere,
-                                   sides=(0, 1, 0, 1) if n == 4 else None, must_trump=rng.random() < 0.15)
-        seat = rng.randrange(n)
+        position, seat = random_ending(rng)
         assert solve(position, seat, impl="kernel") == solve(position, seat, impl="reference"), (str(position), seat)
         if i % 6 == 0:
             assert solve_all(position, seat, impl="kernel") == solve_all(position, seat, impl="reference")

@@ -135,8 +135,10 @@ def play_until_dd(ws: WS) -> dict[str, Any]:
     return next(m for m in ws.log if m["type"] == "dd")
 
 
-def test_double_dummy_message_after_each_deal(make_server: Any) -> None:
-    server: ThreadServer = make_server(dd_limit=20.0)
+def dd_after_the_first_deal(make_server: Any, **options: Any) -> tuple[ThreadServer, WS, dict[str, Any]]:
+    """A server with *options*, our seat at a table of random bots, played until the server's first ``dd``
+    message: that message, checked against the protocol's model and sent only after the deal is over."""
+    server: ThreadServer = make_server(**options)
     table, token = quickplay(server, variant="standard,contracts=NT", level="random")
     ws = WS(server.ws_url)
     ws.hello(table, token)
@@ -144,6 +146,11 @@ def test_double_dummy_message_after_each_deal(make_server: Any) -> None:
     SERVER_ADAPTER.validate_python(message)
     deal_end = next(i for i, m in enumerate(ws.log) if m["type"] == "event" and m["event"]["kind"] == "deal_end")
     assert ws.log.index(message) > deal_end  # only after the deal is over
+    return server, ws, message
+
+
+def test_double_dummy_message_after_each_deal(make_server: Any) -> None:
+    _, ws, message = dd_after_the_first_deal(make_server, dd_limit=20.0)
     if message["dd"] is None:
         assert message["reason"] in ("timeout", "busy")
     else:
@@ -156,26 +163,15 @@ def test_double_dummy_message_after_each_deal(make_server: Any) -> None:
 def test_a_server_that_does_not_analyse_says_so_after_each_deal(make_server: Any) -> None:
     """With the analysis off (``--dd-limit 0``) every deal_end is still followed by a ``dd`` message, with no values
     and the reason ``off``: a client showing "computing…" learns that none are coming."""
-    server: ThreadServer = make_server(dd_limit=0.0)
-    table, token = quickplay(server, variant="standard,contracts=NT", level="random")
-    ws = WS(server.ws_url)
-    ws.hello(table, token)
-    message = play_until_dd(ws)
-    SERVER_ADAPTER.validate_python(message)
-    deal_end = next(i for i, m in enumerate(ws.log) if m["type"] == "event" and m["event"]["kind"] == "deal_end")
-    assert ws.log.index(message) > deal_end
+    server, ws, message = dd_after_the_first_deal(make_server, dd_limit=0.0)
     assert message == {"type": "dd", "deal_no": 1, "dd": None, "reason": "off"}
     assert server.hub.solvers is None or not server.hub.solvers._procs  # no solver ran
     ws.close()
 
 
 def test_double_dummy_is_skipped_while_the_server_is_busy(make_server: Any) -> None:
-    server: ThreadServer = make_server(dd_limit=20.0, dd_busy_rate=0.01)  # any play at all counts as busy
-    table, token = quickplay(server, variant="standard,contracts=NT", level="random")
-    ws = WS(server.ws_url)
-    ws.hello(table, token)
-    message = play_until_dd(ws)
-    SERVER_ADAPTER.validate_python(message)
+    # any play at all counts as busy
+    server, ws, message = dd_after_the_first_deal(make_server, dd_limit=20.0, dd_busy_rate=0.01)
     assert message["dd"] is None and message["reason"] == "busy"
     assert server.hub.dd_skipped == 1 and server.hub.solvers is not None and not server.hub.solvers._procs
     while not ws.view["your_turn"]:  # the bots play on into the next deal: a sync now would race their events
