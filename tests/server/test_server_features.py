@@ -477,3 +477,30 @@ def test_debug_logging_prints_no_frame(tmp_path: Path) -> None:
     assert "DEBUG" in text  # debug logging is on
     assert token not in text and token[-12:] not in text
     assert '"act"' not in text and "TEXT" not in text, [line for line in text.splitlines() if "TEXT" in line][:3]
+
+
+def test_a_hint_is_the_strongest_bots_decision(make_server: Any) -> None:
+    """A hint is the expert bot's decision from the asking seat's view, as in the terminal game, not the casual
+    bot's: in the contract choice and in the play, a legal action among the candidates it valued."""
+    from mizerka.server.hub import HINT_LEVEL
+    from mizerka.tui.model import HINT_LEVELS
+
+    assert HINT_LEVEL == next(level for level in HINT_LEVELS if level in BOT_LEVELS) == "expert"
+    server: ThreadServer = make_server()
+    table, token = quickplay(server, variant="standard,contracts=NT+MZ", level="random")
+    ws = WS(server.ws_url)
+    ws.hello(table, token)
+    asked: set[str] = set()
+    deadline = time.monotonic() + 60
+    while asked != {"choose", "play"}:
+        assert time.monotonic() < deadline, f"asked only in {asked}"
+        view = ws.view
+        assert view is not None
+        if view["your_turn"] and view["phase"] in ("choose", "play") and view["phase"] not in asked:
+            hint = ws.request({"type": "hint", "id": len(asked)})
+            SERVER_ADAPTER.validate_python(hint)
+            assert hint["bot"] == "expert" and hint["action"] in view["legal"], (hint, view["legal"])
+            assert hint["action"] in hint["evaluations"] or len(view["legal"]) == 1
+            asked.add(view["phase"])
+        act_first(ws)
+    ws.close()

@@ -398,6 +398,11 @@ TRY_AGAIN_LATER: Final = 1013
 FAST_LEVELS = frozenset({"random", "rules"})
 """Bot levels that decide in milliseconds; the others search, and get a pool of their own."""
 
+HINT_LEVEL = "expert"
+"""The bot whose decision a ``hint`` gives, from the asking seat's observation alone: the strongest level, as in the
+terminal game (:data:`mizerka.tui.model.HINT_LEVELS`).  It decides in about a tenth of a second (p90 0.14 s on one
+core, ``benchmarks/bots.py``), in the searching bots' pool."""
+
 
 class OutboundCount:
     """The characters of the messages queued for the websocket connections and not yet sent, per client address
@@ -794,15 +799,17 @@ class Hub:
 
     def _warm_for(self, table: Table) -> None:
         """Have the searching bots' pool build the tables their first decisions under *table*'s rules need, if
-        a searching bot sits there, the match has started (made full, the last seat taken, a ``fill``, or
-        resumed in play: a table that waits may never start, and making tables must not be a way to keep the
-        bots' processes busy) and the rules are not the standard game's (which the pool warms when it starts):
-        else the first contract choice of each worker at that variant builds them inside the bot's time budget.
+        a searching bot sits there or the table gives hints (:data:`HINT_LEVEL`), the match has started (made
+        full, the last seat taken, a ``fill``, or resumed in play: a table that waits may never start, and making
+        tables must not be a way to keep the bots' processes busy) and the rules are not the standard game's
+        (which the pool warms when it starts): else the first contract choice of each worker at that variant
+        builds them inside the bot's time budget.
         It returns at once (:meth:`~mizerka.server.workers.ProcessWorkers.warm`); a refusal is logged, and the
         table plays on as it would have without it."""
         if self.slow_pool is None or table.rules == STANDARD or table.status != "playing":
             return
-        if not any(seat.kind == "bot" and seat.level not in FAST_LEVELS for seat in table.seats):
+        searching = any(seat.kind == "bot" and seat.level not in FAST_LEVELS for seat in table.seats)
+        if not searching and not table.settings.hints:  # hints are the searching bots' decisions too
             return
         try:
             self.slow_pool.warm(table.rules)
@@ -1867,12 +1874,12 @@ class Hub:
         assert client.seat is not None and table.match is not None
         observation = table.match.observation(client.seat)
         try:
-            decision = await self.pool_for("rules").decide("rules", observation, table.seq)
+            decision = await self.pool_for(HINT_LEVEL).decide(HINT_LEVEL, observation, table.seq)
         except WorkerError:
             raise TableError("internal", "no hint this time: the bot did not answer") from None
         evaluations = {k: float(v) for k, v in decision.evaluations.items()}
         client.send({"type": "hint", "id": message.id, "action": str(decision.action), "evaluations": evaluations,
-                     "bot": "rules"})
+                     "bot": HINT_LEVEL})
 
     async def _rematch(self, client: Client, request_id: Any) -> None:
         """Record the seat's wish for a rematch, make the new table once every seated human has asked, and answer

@@ -13,8 +13,8 @@ export const PROTOCOL_VERSION = 1;
  * Milliseconds `TableSocket.request()` waits for the reply before it answers with the error `timeout` itself (the
  * socket's option `requestTimeout`; 0 waits for ever).  The requests the page makes are quick for the server:
  * `act`, `undo`, `fill` and `rematch` take the table's lock and store an event (a rematch makes and stores a new
- * table), a `hint` is the casual bot's decision (milliseconds) in the quick bot pool; a loaded server takes a few
- * seconds at worst.  Twenty seconds is well past that, and short enough that a frame the server dropped (its rate
+ * table), a `hint` is the expert bot's decision (a tenth of a second) in the searching bots' pool; a loaded server
+ * takes a few seconds at worst.  Twenty seconds is well past that, and short enough that a frame the server dropped (its rate
  * limit says `rate_limited` about one dropped frame a second, not about every one) does not leave the page waiting
  * with a card "pending" or "Play again" disabled until the connection drops.
  */
