@@ -162,7 +162,7 @@ def test_double_dummy_message_after_each_deal(make_server: Any) -> None:
 
 def test_a_server_that_does_not_analyse_says_so_after_each_deal(make_server: Any) -> None:
     """With the analysis off (``--dd-limit 0``) every deal_end is still followed by a ``dd`` message, with no values
-    and the reason ``off``: a client showing "computing…" learns that none are coming."""
+    and the reason ``off``: a client waiting for the values learns that none are coming."""
     server, ws, message = dd_after_the_first_deal(make_server, dd_limit=0.0)
     assert message == {"type": "dd", "deal_no": 1, "dd": None, "reason": "off"}
     assert server.hub.solvers is None or not server.hub.solvers._procs  # no solver ran

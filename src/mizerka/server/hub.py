@@ -904,8 +904,8 @@ class Hub:
         for event in events:
             if event.kind == "deal_end":
                 if self.solvers is None or self.config.dd_limit <= 0:
-                    # every deal_end gets its dd message, if only to say there will be none (the client shows
-                    # "computing…" until it comes)
+                    # every deal_end gets its dd message, if only to say there will be none (the browser shows
+                    # "…" until it comes)
                     asyncio.get_running_loop().call_soon(self._send_dd, live, event.deal_no, None, "off")
                 elif self._busy():
                     self.dd_skipped += 1  # the server is busy with play: no analysis this time

@@ -1423,7 +1423,7 @@ export class TableView {
 
   /** The double-dummy values of a finished deal arrived (after its summary, maybe): fill in an open summary. */
   /** The server's double-dummy values of deal *dealNo*, or (*dd* null) the *reason* it has none: into any summary
-   * of that deal on the screen, which said "computing…" until now. */
+   * of that deal on the screen, which said "…" (computing) until now. */
   onDoubleDummy(dealNo, dd, reason) {
     if (dd) this.ddByDeal[dealNo] = dd;
     else this.ddFailed[dealNo] = reason || "error";
@@ -1473,7 +1473,8 @@ export class TableView {
     table.append(h("thead", {}, head));
     const body = h("tbody");
     const dd = event.dd || this.ddByDeal[event.deal_no] || null;
-    // a deal that just ended here: its values are on their way (the server always answers, if only with why not);
+    // a deal that just ended here: its values are on their way (the server always answers, if only with why not),
+    // and the cells say "…" till then;
     // a missed deal's summary is drawn from the score sheet, which has them or never will
     const failed = this.ddFailed[event.deal_no];
     const pending = !dd && !failed && !away;
@@ -1485,7 +1486,8 @@ export class TableView {
         quotas ? h("td", { class: "num" }, String(v.quotas[String(seat)] ?? "")) : null,
         h("td", { class: "num" }, String(event.tricks[seat])),
         h("td", { class: `num ${event.scores[seat] > 0 ? "plus" : event.scores[seat] < 0 ? "minus" : ""}` }, signed(event.scores[seat])),
-        h("td", { class: "num dd", "data-seat": String(seat), title: failed ? ddWhy(failed) : null }, ddText(dd, seat, pending)),
+        h("td", { class: "num dd", "data-seat": String(seat),
+          title: failed ? ddWhy(failed) : pending ? t("summary.ddPendingHelp") : null }, ddText(dd, seat, pending)),
         h("td", { class: "num total" }, signed(event.totals[seat]))));
     }
     table.append(body);
@@ -1613,7 +1615,8 @@ export function recordUrl(table) {
   return `/api/tables/${encodeURIComponent(table)}/record?format=json`;
 }
 
-/** One seat's double-dummy cell: "tricks (score)", "computing…" while *pending*, else "not available". */
+/** One seat's double-dummy cell: "tricks (score)", "…" while *pending* (its tooltip says what is computed: a word
+ * there would widen the column past a phone's width), else "not available". */
 /** Why a deal has no double-dummy values, for the cell's tooltip (the "dd" message's reason). */
 function ddWhy(reason) {
   const known = ["timeout", "busy", "off", "unsupported"];
