@@ -9,7 +9,9 @@ reason as their tooltip.
 
 from __future__ import annotations
 
+import json
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -74,3 +76,43 @@ def test_a_server_without_the_analysis_says_not_available_with_why(new_page: Any
     for i in range(3):
         expect(cells.nth(i)).to_have_text("not available")
         expect(cells.nth(i)).to_have_attribute("title", "This server does not analyse deals.")
+
+
+def test_values_computed_while_the_connection_was_down_fill_the_open_summary(new_page: Any, web_server: Any) -> None:
+    """The ``dd`` message is lost with the connection (it is not part of the journal a reconnection replays): the
+    summary showing "…" takes the values from the score sheet of the view that the reconnection brings."""
+    table, token, seat = api_quickplay(web_server.url)
+    play_through_protocol(web_server, table, token, lambda v: v["phase"] == "play" and v["tricks_played"] == 12)
+    page = new_page()
+    routes: list[Any] = []
+    dropped: list[dict[str, Any]] = []
+
+    def route(ws: Any) -> None:  # the first connection loses every dd message; later ones pass everything
+        first = not routes
+        routes.append(ws)
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+
+        def from_server(message: Any) -> None:
+            if first and json.loads(message).get("type") == "dd":
+                dropped.append(json.loads(message))
+            else:
+                ws.send(message)
+
+        server.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws$"), route)
+    open_seat(page, web_server.url, table, token, seat)
+    play_until(page, lambda: bool(page.locator("dialog.summary-dialog[open]").count()), close_summary=False)
+    deadline = time.monotonic() + ANALYSIS_WAIT
+    while not dropped:
+        assert time.monotonic() < deadline, "the server sent no dd message"
+        page.wait_for_timeout(50)
+    cells = page.locator("dialog.summary-dialog[open] td.dd")
+    for i in range(3):
+        expect(cells.nth(i)).to_have_text("…")
+    assert dropped[0]["dd"] is not None, dropped  # the values exist: the server has them in the score sheet
+    routes[0].close()  # the connection drops; the page connects again and gets a welcome
+    for i in range(3):
+        expect(cells.nth(i)).to_have_text(VALUES, timeout=30_000)
+    assert len(routes) >= 2

@@ -333,7 +333,10 @@ export class TableView {
       const rows = view.score_sheet || [];
       this.noteDealEnd(rows.length ? rows[rows.length - 1].deal_no + 1 : 1);
     }
-    for (const row of view.score_sheet || []) if (row.dd) this.ddByDeal[row.deal_no] = row.dd;
+    for (const row of view.score_sheet || []) {
+      // values computed while the connection was down: a summary still showing "…" gets them now
+      if (row.dd && !this.ddByDeal[row.deal_no]) this.onDoubleDummy(row.deal_no, row.dd, null);
+    }
     if (!previous || previous.deal_no !== view.deal_no || previous.phase !== view.phase) {
       this.selected.clear();
       this.hint = null;
