@@ -1424,7 +1424,6 @@ export class TableView {
     return dialog;
   }
 
-  /** The double-dummy values of a finished deal arrived (after its summary, maybe): fill in an open summary. */
   /** The server's double-dummy values of deal *dealNo*, or (*dd* null) the *reason* it has none: into any summary
    * of that deal on the screen, which said "…" (computing) until now. */
   onDoubleDummy(dealNo, dd, reason) {
@@ -1477,8 +1476,8 @@ export class TableView {
     const body = h("tbody");
     const dd = event.dd || this.ddByDeal[event.deal_no] || null;
     // a deal that just ended here: its values are on their way (the server always answers, if only with why not),
-    // and the cells say "…" till then;
-    // a missed deal's summary is drawn from the score sheet, which has them or never will
+    // and the cells say "…" till then; a missed deal's summary is drawn from the score sheet, which has them or
+    // never will
     const failed = this.ddFailed[event.deal_no];
     const pending = !dd && !failed && !away;
     for (const seat of active) {
@@ -1618,14 +1617,14 @@ export function recordUrl(table) {
   return `/api/tables/${encodeURIComponent(table)}/record?format=json`;
 }
 
-/** One seat's double-dummy cell: "tricks (score)", "…" while *pending* (its tooltip says what is computed: a word
- * there would widen the column past a phone's width), else "not available". */
 /** Why a deal has no double-dummy values, for the cell's tooltip (the "dd" message's reason). */
 function ddWhy(reason) {
   const known = ["timeout", "busy", "off", "unsupported"];
   return t(`summary.ddWhy.${known.includes(reason) ? reason : "error"}`);
 }
 
+/** One seat's double-dummy cell: "tricks (score)", "…" while *pending* (its tooltip says what is computed: a word
+ * there would widen the column past a phone's width), else "not available". */
 function ddText(dd, seat, pending) {
   const tricks = dd && Array.isArray(dd.tricks) ? dd.tricks[seat] : null;
   const score = dd && Array.isArray(dd.scores) ? dd.scores[seat] : null;
