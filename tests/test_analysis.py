@@ -273,12 +273,14 @@ def test_the_facts_of_a_finished_deal_and_only_of_one() -> None:
         deal_facts(record, 2)
 
 
-@pytest.mark.parametrize("contract", ["MZ", "H"])
-def test_the_verdicts_are_those_of_every_card_scored(contract: str) -> None:
+@pytest.mark.parametrize(("contract", "variant"), [("MZ", "standard"), ("H", "standard"), ("MZ", "four-players"),
+                                                   ("S", "four-players")])
+def test_the_verdicts_are_those_of_every_card_scored(contract: str, variant: str) -> None:
     """The analysis asks the solver only for the best cards and the card played (``solve_best``); every verdict
     must be the one that scoring every card (``solve_all``) gives, the costly cards of a careless player
-    included, whether or not they end a trick."""
-    match = Match(players=list(NAMES), seed=11)
+    included, whether or not they end a trick; with four at the table too (the dealer sits out)."""
+    rules = get_variant(variant)
+    match = Match(players=[*NAMES, "Dorota"][:rules.n_seats], seed=11, rules=rules)
     match.push(match.deal.parse_action(contract))
     while match.deal.phase is not Phase.PLAY:
         match.push(match.deal.parse_action("keep"))
