@@ -280,6 +280,14 @@ static inline u64 equiv_cards(const State *s) {
     return m;
 }
 
+/* the card just above `card` in its suit among `in_play`, when `legal` (the same hand's cards) holds it: `card` is
+   then equivalent to it (no card in play between them) and need not be searched apart; -1 otherwise */
+static inline int equivalent_above(u64 legal, u64 in_play, int card) {
+    u64 above = in_play & SUIT(card / 13) & ~((2ULL << card) - 1);
+    u64 next = above & -above;
+    return (legal & next) ? __builtin_ctzll(next) : -1;
+}
+
 static inline u64 legal_of(const State *s, int player) {
     u64 hand = s->hands[player];
     if (s->tlen == 0) return hand;
@@ -1216,8 +1224,7 @@ static int gen_moves(const State *s, int player, int *moves, int tt_move) {
         int card = __builtin_ctzll(rest);
         rest &= rest - 1;
         int suit = card / 13;
-        u64 above = in_play & SUIT(suit) & ~((2ULL << card) - 1);
-        if (above && (legal & (above & -above))) continue; /* an equivalent higher card exists */
+        if (equivalent_above(legal, in_play, card) >= 0) continue; /* an equivalent higher card exists */
         int rank = card % 13, score;
         u64 higher_out = hands_all & ~s->hands[player] & SUIT(suit) & ~((2ULL << card) - 1);
         if (s->tlen == 0) {
@@ -1904,8 +1911,7 @@ static PyObject *py_solve_all(PyObject *self, PyObject *args) {
     int player = wrap(&s, s.leader + s.tlen);
     u64 legal = legal_of(&s, player);
     int values[52], last = -1, made = 0;
-    u64 in_play = in_hands(&s);
-    for (int i = 0; i < s.tlen; i++) in_play |= 1ULL << s.trick[i];
+    u64 in_play = equiv_cards(&s);
     int stopped;
     SEARCH_BEGIN
     made = begin_search() == 0;
@@ -1915,8 +1921,7 @@ static PyObject *py_solve_all(PyObject *self, PyObject *args) {
     int order[52], count = 0;
     for (int card = 51; card >= 0; card--) {
         if (!((legal >> card) & 1)) continue;
-        u64 above = in_play & SUIT(card / 13) & ~((2ULL << card) - 1);
-        if (!above || !(legal & (above & -above))) order[count++] = card;
+        if (equivalent_above(legal, in_play, card) < 0) order[count++] = card;
     }
     for (int i = 0; i < count && made && !interrupted; i++) {
         int card = order[i];
@@ -1935,8 +1940,8 @@ static PyObject *py_solve_all(PyObject *self, PyObject *args) {
     /* each lower equivalent card copies the one above it */
     for (int card = 51; card >= 0 && made; card--) {
         if (!((legal >> card) & 1)) continue;
-        u64 above = in_play & SUIT(card / 13) & ~((2ULL << card) - 1);
-        if (above && (legal & (above & -above))) values[card] = values[__builtin_ctzll(above)];
+        int above = equivalent_above(legal, in_play, card);
+        if (above >= 0) values[card] = values[above];
     }
     stopped = interrupted, interrupted = 0; /* under the search lock, as in py_solve */
     SEARCH_END
@@ -1965,18 +1970,16 @@ static PyObject *py_solve_best(PyObject *self, PyObject *args) {
     if (parse_state(args, &s) < 0) return NULL;
     int player = wrap(&s, s.leader + s.tlen);
     int maximizer = (s.max_mask >> player) & 1;
-    u64 legal = legal_of(&s, player), best = 0;
-    u64 in_play = in_hands(&s);
-    for (int i = 0; i < s.tlen; i++) in_play |= 1ULL << s.trick[i];
+    u64 legal = legal_of(&s, player), best = 0, in_play = equiv_cards(&s);
     int value = -1, made = 0, stopped;
     SEARCH_BEGIN
     made = begin_search() == 0;
     if (made) value = solve_value(&s, 0, tricks_left(&s), -1);
     for (int card = 51; card >= 0 && made && !interrupted; card--) {
         if (!((legal >> card) & 1)) continue;
-        u64 above = in_play & SUIT(card / 13) & ~((2ULL << card) - 1);
-        if (above && (legal & (above & -above))) { /* a lower equivalent card: as the card above it */
-            if ((best >> __builtin_ctzll(above)) & 1) best |= 1ULL << card;
+        int above = equivalent_above(legal, in_play, card);
+        if (above >= 0) { /* a lower equivalent card: as the card above it */
+            if ((best >> above) & 1) best |= 1ULL << card;
             continue;
         }
         int saved, saved_trick[4], saved_win[4];
