@@ -157,6 +157,7 @@ def test_double_dummy_message_after_each_deal(make_server: Any) -> None:
         assert all(0 <= t <= 13 for t in message["dd"]["tricks"])
         sync = ws.request({"type": "sync", "last_seq": ws.seq})
         assert sync["view"]["score_sheet"][0]["dd"] == message["dd"]
+        assert "dd_reason" not in sync["view"]["score_sheet"][0]
     ws.close()
 
 
@@ -166,6 +167,11 @@ def test_a_server_that_does_not_analyse_says_so_after_each_deal(make_server: Any
     server, ws, message = dd_after_the_first_deal(make_server, dd_limit=0.0)
     assert message == {"type": "dd", "deal_no": 1, "dd": None, "reason": "off"}
     assert server.hub.solvers is None or not server.hub.solvers._procs  # no solver ran
+    while not ws.view["your_turn"]:  # the bots play on into the next deal: a sync now would race their events
+        ws.recv()
+    # the score sheet keeps why, for a client that lost the message with its connection
+    row = ws.request({"type": "sync", "last_seq": ws.seq})["view"]["score_sheet"][0]
+    assert row["dd"] is None and row["dd_reason"] == "off"
     ws.close()
 
 
@@ -177,7 +183,7 @@ def test_double_dummy_is_skipped_while_the_server_is_busy(make_server: Any) -> N
     while not ws.view["your_turn"]:  # the bots play on into the next deal: a sync now would race their events
         ws.recv()
     sync = ws.request({"type": "sync", "last_seq": ws.seq})
-    assert sync["view"]["score_sheet"][0]["dd"] is None
+    assert sync["view"]["score_sheet"][0]["dd"] is None and sync["view"]["score_sheet"][0]["dd_reason"] == "busy"
     ws.close()
 
 

@@ -34,7 +34,11 @@ def test_a_finished_public_match_is_listed_and_read_back_after_the_hub_unloaded_
     sheet = get(server, f"/api/tables/{table}/sheet")
     assert sheet.status_code == 200, sheet.text
     body = sheet.json()
-    assert body == in_memory.json()
+    expected = in_memory.json()
+    for row in expected["score_sheet"]:  # the double-dummy annotations are not journaled: read back, there are none
+        row["dd"] = None
+        row.pop("dd_reason", None)
+    assert body == expected
     assert (body["table"], body["name"], body["status"], body["variant"]) == (table, "Recent", "finished", SHORT)
     assert body["contracts"] == ["NT", "MZ"] and body["n_deals"] == 6 and len(body["score_sheet"]) == 6
     assert [p["name"] for p in body["players"]] == entry["players"]

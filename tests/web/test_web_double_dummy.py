@@ -78,11 +78,13 @@ def test_a_server_without_the_analysis_says_not_available_with_why(new_page: Any
         expect(cells.nth(i)).to_have_attribute("title", "This server does not analyse deals.")
 
 
-def test_values_computed_while_the_connection_was_down_fill_the_open_summary(new_page: Any, web_server: Any) -> None:
-    """The ``dd`` message is lost with the connection (it is not part of the journal a reconnection replays): the
-    summary showing "…" takes the values from the score sheet of the view that the reconnection brings."""
-    table, token, seat = api_quickplay(web_server.url)
-    play_through_protocol(web_server, table, token, lambda v: v["phase"] == "play" and v["tricks_played"] == 12)
+def summary_whose_dd_message_was_lost(new_page: Any, server: ThreadServer,
+                                      pending: bool) -> tuple[Any, Any, dict[str, Any]]:
+    """Deal 1's summary open in a page whose first connection lost the ``dd`` message (it is not part of the journal
+    a reconnection replays), every cell still "…" when *pending*; then that connection drops and the page connects
+    again.  Returns the page, the summary's cells and the message lost."""
+    table, token, seat = api_quickplay(server.url)
+    play_through_protocol(server, table, token, lambda v: v["phase"] == "play" and v["tricks_played"] == 12)
     page = new_page()
     routes: list[Any] = []
     dropped: list[dict[str, Any]] = []
@@ -90,8 +92,8 @@ def test_values_computed_while_the_connection_was_down_fill_the_open_summary(new
     def route(ws: Any) -> None:  # the first connection loses every dd message; later ones pass everything
         first = not routes
         routes.append(ws)
-        server = ws.connect_to_server()
-        ws.on_message(server.send)
+        upstream = ws.connect_to_server()
+        ws.on_message(upstream.send)
 
         def from_server(message: Any) -> None:
             if first and json.loads(message).get("type") == "dd":
@@ -99,20 +101,41 @@ def test_values_computed_while_the_connection_was_down_fill_the_open_summary(new
             else:
                 ws.send(message)
 
-        server.on_message(from_server)
+        upstream.on_message(from_server)
 
     page.route_web_socket(re.compile(r"/ws$"), route)
-    open_seat(page, web_server.url, table, token, seat)
+    open_seat(page, server.url, table, token, seat)
     play_until(page, lambda: bool(page.locator("dialog.summary-dialog[open]").count()), close_summary=False)
     deadline = time.monotonic() + ANALYSIS_WAIT
     while not dropped:
         assert time.monotonic() < deadline, "the server sent no dd message"
         page.wait_for_timeout(50)
     cells = page.locator("dialog.summary-dialog[open] td.dd")
-    for i in range(3):
+    for i in range(pending * 3):
         expect(cells.nth(i)).to_have_text("…")
-    assert dropped[0]["dd"] is not None, dropped  # the values exist: the server has them in the score sheet
     routes[0].close()  # the connection drops; the page connects again and gets a welcome
+    deadline = time.monotonic() + 30
+    while len(routes) < 2:
+        assert time.monotonic() < deadline, "the page did not connect again"
+        page.wait_for_timeout(50)
+    return page, cells, dropped[0]
+
+
+def test_values_computed_while_the_connection_was_down_fill_the_open_summary(new_page: Any, web_server: Any) -> None:
+    """The summary showing "…" takes the values from the score sheet of the view that the reconnection brings."""
+    _, cells, lost = summary_whose_dd_message_was_lost(new_page, web_server, pending=True)
+    assert lost["dd"] is not None, lost  # the values exist: the server has them in the score sheet
     for i in range(3):
         expect(cells.nth(i)).to_have_text(VALUES, timeout=30_000)
-    assert len(routes) >= 2
+
+
+def test_no_values_while_the_connection_was_down_say_why_after_it(new_page: Any,
+                                                                  server_without_analysis: ThreadServer) -> None:
+    """A deal that gets no values, its ``dd`` message lost: the next view's score sheet says why (``dd_reason``:
+    a view comes with the bots' next play or with the reconnection), and the summary's "…" becomes "not available"
+    with the reason as its tooltip; it stayed "…" for good before."""
+    _, cells, lost = summary_whose_dd_message_was_lost(new_page, server_without_analysis, pending=False)
+    assert lost["dd"] is None and lost["reason"] == "off", lost
+    for i in range(3):
+        expect(cells.nth(i)).to_have_text("not available", timeout=30_000)
+        expect(cells.nth(i)).to_have_attribute("title", "This server does not analyse deals.")

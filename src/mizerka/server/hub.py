@@ -902,17 +902,19 @@ class Hub:
         self._broadcast(live, events)
         self._schedule(live)
         for event in events:
-            if event.kind == "deal_end":
-                if self.solvers is None or self.config.dd_limit <= 0:
-                    # every deal_end gets its dd message, if only to say there will be none (the browser shows
-                    # "…" until it comes)
-                    asyncio.get_running_loop().call_soon(self._send_dd, live, event.deal_no, None, "off")
-                elif self._busy():
-                    self.dd_skipped += 1  # the server is busy with play: no analysis this time
-                    # (sent once the caller's ack is out, as an analysis's answer would be)
-                    asyncio.get_running_loop().call_soon(self._send_dd, live, event.deal_no, None, "busy")
-                else:
-                    self._spawn(live, self._double_dummy(live, event.deal_no))
+            if event.kind != "deal_end":
+                continue
+            if self.solvers is not None and self.config.dd_limit > 0 and not self._busy():
+                self._spawn(live, self._double_dummy(live, event.deal_no))
+                continue
+            # every deal_end gets its dd message, if only to say there will be none (the browser shows "…" until
+            # it comes); sent once the caller's ack is out, as an analysis's answer would be
+            if self.solvers is None or self.config.dd_limit <= 0:
+                reason = "off"
+            else:
+                self.dd_skipped += 1  # the server is busy with play: no analysis this time
+                reason = "busy"
+            asyncio.get_running_loop().call_soon(self._send_dd, live, event.deal_no, None, reason)
 
     async def _reload(self, table: Table, stored: Sequence[Event], epoch: int) -> Table:
         """*table* as the database holds it, after a write of its failed: read back from the database, or, when
@@ -1124,6 +1126,8 @@ class Hub:
 
     def _send_dd(self, live: LiveTable, deal_no: int, values: dict[str, Any] | None, reason: str | None) -> None:
         live.table.dd[deal_no] = values
+        if values is None:  # kept for the score sheet, so that a client that missed this message learns why
+            live.table.dd_reason[deal_no] = reason or "error"
         message = encode({"type": "dd", "deal_no": deal_no, "dd": values, "reason": reason})
         for client in list(live.clients):
             client.send(message)

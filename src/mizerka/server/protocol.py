@@ -418,6 +418,9 @@ class ScoreRow(_Message):
     scores: list[int]
     totals: list[int]
     dd: DoubleDummyValues | None = Field(default=None, description="The deal's double-dummy values, once known.")
+    dd_reason: str | None = Field(
+        default=None, description="Why the deal has no double-dummy values, once that is known (the ``dd`` "
+                                  "message's reason); absent while they are being computed or when they came.")
     players: list[str] | None = Field(
         default=None, description="Who played each seat in this deal; only where someone sat in for a seat's player "
                                   "during the match (the view's players name who plays each seat now).")

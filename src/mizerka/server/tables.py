@@ -286,6 +286,7 @@ class Table:
         self.rematch_votes: set[int] = set()
         self.rematch_table: str | None = None
         self.dd: dict[int, dict[str, Any] | None] = {}  # deal number → double-dummy values (not journaled)
+        self.dd_reason: dict[int, str] = {}  # deal number → why it has no values (the dd message's reason)
         self.seat_version = 0  # counts seat changes, so that views can keep the players' part until the next one
         # The journal's epoch: how many times an undo has cut it (:meth:`undo`).  An undo gives the numbers of the
         # removed events again, so a number alone no longer names one event for good: (epoch, number) does.  A

@@ -150,6 +150,9 @@ def _score_sheet(table: Table) -> list[dict[str, Any]]:
         row = {"deal_no": result.deal_no, "dealer": result.dealer, "chooser": result.chooser,
                "contract": str(result.contract), "tricks": list(result.tricks),
                "scores": list(result.scores), "totals": totals, "dd": table.dd.get(result.deal_no)}
+        reason = table.dd_reason.get(result.deal_no)
+        if reason is not None:
+            row["dd_reason"] = reason
         if takeovers:
             players = list(match.players)  # the names the match began with, as its record keeps them
             for seat, since, name in takeovers:  # in the order they sat in: the last one in by this deal played it

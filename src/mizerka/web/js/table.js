@@ -334,8 +334,12 @@ export class TableView {
       this.noteDealEnd(rows.length ? rows[rows.length - 1].deal_no + 1 : 1);
     }
     for (const row of view.score_sheet || []) {
-      // values computed while the connection was down: a summary still showing "…" gets them now
+      // values computed (or an analysis that failed) while the connection was down: a summary still showing "…"
+      // gets them, or why there are none, now
       if (row.dd && !this.ddByDeal[row.deal_no]) this.onDoubleDummy(row.deal_no, row.dd, null);
+      else if (!row.dd && row.dd_reason && !this.ddFailed[row.deal_no]) {
+        this.onDoubleDummy(row.deal_no, null, row.dd_reason);
+      }
     }
     if (!previous || previous.deal_no !== view.deal_no || previous.phase !== view.phase) {
       this.selected.clear();
