@@ -248,9 +248,11 @@ def test_a_fourteenth_trick_is_called_one_too_many(tmp_path: Path) -> None:
     last_line = "13 @" + last_line.split("\n", 1)[0]
     last = TEXT_RECORD.replace(last_line, last_line + "\n14 " + last_line[3:])
     for text, deal in ((first, 1), (last, 18)):
-        with pytest.raises(RecordError) as info:
+        with pytest.raises(RecordSyntaxError) as info:
             read_text(text)
-        assert str(info.value) == f"deal {deal}, trick 14: a deal has 13 tricks, so trick 14 is one too many"
+        [line_no] = [no for no, line in enumerate(text.split("\n"), 1) if line.startswith("14 @")]  # named too
+        assert str(info.value) == (f"line {line_no}, deal {deal}, trick 14: a deal has 13 tricks, so trick 14 is one"
+                                   " too many")
         code, output = replay(tmp_path, text, "record.mzn")
         assert code != 0 and "trick 14 is one too many" in output, output
     data = mutated()

@@ -125,8 +125,42 @@ _TAG_LINE: Final = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)(?:\s+"((?:[^"\\]|\\.)*
 _EXCHANGE_LINE: Final = re.compile(r"([0-9]{1,2})\s*:\s*(.*)")
 _PLAY_LINE: Final = re.compile(r"([0-9]{1,3})\s+@([0-9]{1,2})\s*:\s*(.*)")
 _LINE_BREAKS: Final = frozenset("\u2028\u2029")
-"""Line and paragraph separators: not control characters, but :meth:`str.splitlines` ends a line at them (as it
-does at the C0 and C1 controls), so a name holding one would write a text record that cannot be read back."""
+"""Line and paragraph separators: not control characters, but editors and :meth:`str.splitlines` end a line at
+them (as :meth:`str.splitlines` does at some C0 and C1 controls), so a record refuses them wherever it refuses a
+control character: a name holding one would display as two lines."""
+_STRAY: Final = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+"""The characters no line of the text form holds outside a comment, and no list of cards holds in either form:
+every C0 control but the tab, DEL, every C1 control, and the line and paragraph separators.  The text form's lines
+end with LF or CRLF alone (the reader splits at LF and takes one CR off the end), so a form feed, a lone CR, a
+NEL (U+0085) or U+2029 never starts a line of its own: it stays where it is and is refused there, by name
+(:func:`_named`), with its line.  A tag value is stricter still (no tab either: :func:`_check_text`)."""
+_ESCAPES: Final = frozenset('"\\')
+"""The characters a tag value escapes with a backslash (``\\"`` and ``\\\\``), as PGN does, and the only escapes the
+reader takes: the writer (:func:`_escape`) writes no other, so any other (``\\l``, ``\\n``) is a typing slip or
+another format's escape, and reading it as the bare letter would record a name nobody wrote."""
+_CONTROL_NAMES: Final[tuple[str, ...]] = (
+    # U+0000-U+001F
+    "NULL", "START OF HEADING", "START OF TEXT", "END OF TEXT", "END OF TRANSMISSION", "ENQUIRY", "ACKNOWLEDGE",
+    "ALERT", "BACKSPACE", "CHARACTER TABULATION", "LINE FEED", "LINE TABULATION", "FORM FEED", "CARRIAGE RETURN",
+    "SHIFT OUT", "SHIFT IN", "DATA LINK ESCAPE", "DEVICE CONTROL ONE", "DEVICE CONTROL TWO", "DEVICE CONTROL THREE",
+    "DEVICE CONTROL FOUR", "NEGATIVE ACKNOWLEDGE", "SYNCHRONOUS IDLE", "END OF TRANSMISSION BLOCK", "CANCEL",
+    "END OF MEDIUM", "SUBSTITUTE", "ESCAPE", "FILE SEPARATOR", "GROUP SEPARATOR", "RECORD SEPARATOR", "UNIT SEPARATOR",
+    # U+007F
+    "DELETE",
+    # U+0080-U+009F
+    "PADDING CHARACTER", "HIGH OCTET PRESET", "BREAK PERMITTED HERE", "NO BREAK HERE", "INDEX", "NEXT LINE",
+    "START OF SELECTED AREA", "END OF SELECTED AREA", "CHARACTER TABULATION SET",
+    "CHARACTER TABULATION WITH JUSTIFICATION", "LINE TABULATION SET", "PARTIAL LINE FORWARD", "PARTIAL LINE BACKWARD",
+    "REVERSE LINE FEED", "SINGLE SHIFT TWO", "SINGLE SHIFT THREE", "DEVICE CONTROL STRING", "PRIVATE USE ONE",
+    "PRIVATE USE TWO", "SET TRANSMIT STATE", "CANCEL CHARACTER", "MESSAGE WAITING", "START OF GUARDED AREA",
+    "END OF GUARDED AREA", "START OF STRING", "SINGLE GRAPHIC CHARACTER INTRODUCER", "SINGLE CHARACTER INTRODUCER",
+    "CONTROL SEQUENCE INTRODUCER", "STRING TERMINATOR", "OPERATING SYSTEM COMMAND", "PRIVACY MESSAGE",
+    "APPLICATION PROGRAM COMMAND",
+)
+"""The names of the control characters U+0000-U+001F, U+007F and U+0080-U+009F, in that order: the Unicode name
+aliases (NameAliases.txt) that :func:`unicodedata.lookup` takes, since the controls have no name of their own
+(:func:`unicodedata.name` knows none).  For 0x1C-0x1F the better known of two aliases (``FILE SEPARATOR`` rather
+than ``INFORMATION SEPARATOR FOUR``)."""
 BIDI_CONTROLS: Final = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Unicode's bidirectional formatting characters (ALM, LRM, RLM, the embeddings, overrides and isolates): invisible,
 they reorder the text around them, so a name holding one can display as another name (``"\\u202eakrezim"``, with a
@@ -261,7 +295,8 @@ def commit(deck: Sequence[int], salt: str) -> str:
         RecordError: for a salt that is not 1-128 characters of ``0-9 A-Z a-z + / = _ -``, or a bad deck.
     """
     if not isinstance(salt, str) or not _SALT.fullmatch(salt):
-        raise RecordError(f"invalid salt {salt!r}: expected 1-128 characters of 0-9 A-Z a-z + / = _ -")
+        shown = quoted(salt) if isinstance(salt, str) else f"of type {type(salt).__name__}"
+        raise RecordError(f"invalid salt {shown}: expected 1-128 characters of 0-9 A-Z a-z + / = _ -")
     try:
         cards = check_deck(deck)
     except DeckError as error:
@@ -450,7 +485,7 @@ class MatchRecord:
                 elif isinstance(action, Play):
                     plays.append(CARDS[action.card])
                 else:
-                    raise RecordError(f"{action!r} is not an action", deal_no=number)
+                    raise RecordError(f"{_shown(action)} is not an action", deal_no=number)
             if contract is None and (exchanges or plays):
                 raise RecordError("an exchange or a card before the contract choice", deal_no=number)
             tricks = tuple(tuple(plays[i:i + 3]) for i in range(0, len(plays), 3))
@@ -643,11 +678,37 @@ class MatchRecord:
 
 
 def _escape(value: str) -> str:
+    """*value* as it stands between the quotes of a tag: a backslash before each ``"`` and ``\\`` (the only two
+    escapes, :data:`_ESCAPES`), as PGN writes a tag value."""
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _unescape(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
+def _unescape(value: str, what: str, line_no: int, deal_no: int | None = None) -> str:
+    r"""The tag value that *value* (the text between a tag's quotes) stands for: the inverse of :func:`_escape`.
+
+    A backslash escapes a quote or a backslash and nothing else.  Any other escape is refused, naming *what* (the
+    tag) and the line, rather than read as the bare character: ``[Player1 "A\la"]`` is a slip, not the name
+    ``Ala`` (which, were another player called Ala, would then be refused as a second "Ala" on no line at all).
+
+    >>> print(_unescape(r'Ala \"the ace\" C:\\', "tag Event", 2))
+    Ala "the ace" C:\
+    >>> _unescape(r"A\la", "tag Event", 2)
+    Traceback (most recent call last):
+    ...
+    mizerka.record.RecordSyntaxError: line 2: tag Event holds \l, which is no escape: a tag value escapes only ...
+    """
+    def one(found: re.Match[str]) -> str:
+        ch = found.group(1)
+        if ch in _ESCAPES:
+            return ch
+        escape = f"\\{ch}" if ch.isprintable() and not ch.isspace() else f"a backslash before {_named(ch)}"
+        raise RecordSyntaxError(
+            f"{what} holds {escape}, which is no escape: a tag value escapes only a quote, as \\\", and a backslash,"
+            " as \\\\",
+            line_no=line_no, deal_no=deal_no,
+        )
+
+    return re.sub(r"\\(.)", one, value, flags=re.DOTALL)
 
 
 def _tag(name: str, value: str) -> str:
@@ -665,11 +726,16 @@ def _cards(cards: CardSet) -> str:
 # -- validation ------------------------------------------------------------------------------------
 
 
-def _check_text(what: str, value: object, line_no: int | None = None) -> str:
+def _check_text(what: str, value: object, line_no: int | None = None, deal_no: int | None = None) -> str:
     """*value* if it is a usable name or tag value, else a :class:`RecordError` naming *what* and the problem
-    (a :class:`RecordSyntaxError` with the line, when the text form gives one)."""
+    (a :class:`RecordSyntaxError` with the line, when the text form gives one, and the deal, for a deal's tag).
+
+    A value is one line of at most 1000 characters, with no control character (C0, the tab among them, DEL or
+    C1), no line or paragraph separator and no bidirectional control (:func:`_check_bidi`)."""
     def refuse(reason: str) -> RecordError:
-        return RecordSyntaxError(reason, line_no=line_no) if line_no is not None else RecordError(reason)
+        if line_no is not None:
+            return RecordSyntaxError(reason, line_no=line_no, deal_no=deal_no)
+        return RecordError(reason, deal_no=deal_no)
 
     if not isinstance(value, str):
         raise refuse(f"{what} must be text, not {type(value).__name__}")
@@ -678,9 +744,42 @@ def _check_text(what: str, value: object, line_no: int | None = None) -> str:
         raise refuse(f"{what} {quoted(value)} {rule}, not {len(value)} characters")
     for ch in value:
         if ord(ch) < 32 or 127 <= ord(ch) < 160 or ch in _LINE_BREAKS:
-            raise refuse(f"{what} {quoted(value)} {rule}, but it holds {char_name(ch)}")
-    _check_bidi(what, value, line_no)
+            raise refuse(f"{what} {quoted(value)} {rule}, but it holds {_named(ch)}")
+    _check_bidi(what, value, line_no, deal_no)
     return value
+
+
+def _named(ch: str) -> str:
+    """*ch* as a message names it: :func:`char_name`, and for a control character, which has no Unicode name, its
+    name alias (:data:`_CONTROL_NAMES`), so that a message says what the invisible character is.
+
+    >>> _named("\u2029"), _named("\x0c"), _named("\x85")
+    ('U+2029 (PARAGRAPH SEPARATOR)', 'U+000C (FORM FEED)', 'U+0085 (NEXT LINE)')
+    """
+    code = ord(ch)
+    index = code if code < 0x20 else 0x20 if code == 0x7F else code - 0x80 + 0x21 if 0x80 <= code < 0xA0 else -1
+    return f"U+{code:04X} ({_CONTROL_NAMES[index]})" if index >= 0 else char_name(ch)
+
+
+def _no_stray(text: str, what: str, *, line_no: int | None = None, deal_no: int | None = None,
+              trick_no: int | None = None) -> str:
+    """*text*, or a :class:`RecordSyntaxError` naming the first character :data:`_STRAY` finds in it: a JSON
+    field's cards, contract or variant holds no control character but the tab (``"QS\\u000cJS"`` would read as two
+    cards, split where nobody sees a space), as no line of the text form does."""
+    if (stray := _STRAY.search(text)) is not None:
+        raise RecordSyntaxError(f"{_named(stray.group())} in {what} {quoted(text)}: a value holds no control"
+                                " character but the tab and no line separator (spaces separate its parts)",
+                                line_no=line_no, deal_no=deal_no, trick_no=trick_no)
+    return text
+
+
+def _stray_reason(ch: str) -> str:
+    """Why a line of the text form (not a comment) may not hold *ch*, one of :data:`_STRAY`."""
+    if ch == "\r":
+        return (f"the line holds {_named(ch)} before its end: a line ends with LF or CRLF, and a CR alone ends no"
+                " line")
+    return (f"the line holds {_named(ch)}: outside a comment, a line holds no control character but the tab and"
+            " no line or paragraph separator (a line ends with LF or CRLF)")
 
 
 def _check_bidi(what: str, value: str, line_no: int | None = None, deal_no: int | None = None) -> None:
@@ -816,7 +915,7 @@ def _validate(record: MatchRecord) -> tuple[DealRecord, ...]:
         seats_by_key[key] = seat
     for name, value in record.tags.items():
         if not isinstance(name, str) or not _TAG_NAME.fullmatch(name) or name in RESERVED_TAGS:
-            raise RecordError(f"invalid tag name {name!r}")
+            raise RecordError(f"invalid tag name {_shown(name)}")
         _check_text(f"tag {name}", value)
     first = record.first_dealer
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < n:
@@ -859,7 +958,8 @@ def _check_deal_shape(deal: DealRecord, number: int, record: MatchRecord) -> Non
     if deal.salt is not None and (deal.commit is None or deal.deck is None):
         raise RecordError("a salt needs a commitment and a deck to check", deal_no=number)
     if deal.commit is not None and (not isinstance(deal.commit, str) or not _COMMIT.fullmatch(deal.commit)):
-        raise RecordError(f"invalid commitment {deal.commit!r} (expected sha256: and 64 hex digits)", deal_no=number)
+        shown = quoted(deal.commit) if isinstance(deal.commit, str) else f"of type {type(deal.commit).__name__}"
+        raise RecordError(f"invalid commitment {shown} (expected sha256: and 64 hex digits)", deal_no=number)
     if deal.deck is not None:
         try:
             check_deck(deal.deck)
@@ -874,12 +974,42 @@ def _check_deal_shape(deal: DealRecord, number: int, record: MatchRecord) -> Non
                 raise CommitmentError("the deck and salt do not match the commitment", deal_no=number)
     if deal.deck is None and (deal.exchanges or deal.tricks):
         raise RecordError("a score-only deal (no deck) records no exchanges or cards", deal_no=number)
-    for what, values in (("tricks", deal.tricks_won), ("scores", deal.scores)):
-        if values is not None and (
-            not isinstance(values, tuple) or len(values) != n
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
-        ):
-            raise RecordError(f"{what} must be {n} whole numbers, one per seat, not {values!r}", deal_no=number)
+    for what, values in (("the tricks", deal.tricks_won), ("the scores", deal.scores)):
+        if values is not None and (problem := _per_seat_problem(what, values, n)) is not None:
+            raise RecordError(problem, deal_no=number)
+
+
+def _per_seat_problem(what: str, values: object, n: int) -> str | None:
+    """Why *values* are not a deal's tricks or scores (*what*) for *n* seats, or ``None`` if they are: *n* whole
+    numbers in a tuple.  The message shows numbers as a record writes them (``5 4 4``), never as a Python tuple.
+
+    >>> _per_seat_problem("the tricks", (5, 4, 4, 0), 3)
+    'the tricks must be 3 whole numbers, one per seat, not 4: 5 4 4 0'
+    """
+    if not isinstance(values, tuple) or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return f"{what} must be {n} whole numbers, one per seat, not {_shown(values)}"
+    if len(values) != n:
+        given = f"{len(values)}: {_numbers(values)}" if values else "none"
+        return f"{what} must be {n} whole numbers, one per seat, not {given}"
+    return None
+
+
+def _trick_size_problem(cards: Sequence[Card], trick_no: int, n_tricks: int) -> str | None:
+    """Why a trick of *cards*, the *trick_no*-th of the *n_tricks* a deal records, has the wrong number of cards,
+    or ``None``: a trick has three (the dealer of a four-player deal sits out), and only the last one recorded, in
+    an unfinished deal, may have fewer (one or two).  The message shows the cards as a record writes them.
+
+    >>> _trick_size_problem(parse_cards("3D 2D KD 2C"), 1, 1)
+    'a trick has three cards, not 4: 3D 2D KD 2C'
+    >>> _trick_size_problem(parse_cards("3D 2D"), 1, 2)
+    'a trick has three cards, not 2: 3D 2D; only the last trick of an unfinished deal has fewer'
+    """
+    count = len(cards)
+    if 1 <= count <= 3 and (count == 3 or trick_no == n_tricks):
+        return None
+    shown = f"{count}: {' '.join(str(c) for c in cards)}" if cards else "none"
+    more = "; only the last trick of an unfinished deal has fewer" if 0 < count < 3 else ""
+    return f"a trick has three cards, not {shown}{more}"
 
 
 def _claims(deal: DealRecord, tricks_won: tuple[int, ...], scores: tuple[int, ...]) -> None:
@@ -975,15 +1105,19 @@ def _replay(record: MatchRecord, seed: int | None) -> Match:
         act(Choose(drec.contract))
         for i, discards in enumerate(drec.exchanges):
             if not isinstance(discards, CardSet):
-                raise RecordError(f"exchange {i + 1}: {discards!r} is not a set of cards", deal_no=number)
+                raise RecordError(f"exchange {i + 1}: the discards are a CardSet, not a {type(discards).__name__}",
+                                  deal_no=number)
             act(Exchange(discards))
         leaders: list[int] = []
         for t, cards in enumerate(drec.tricks, start=1):
             if t > record.rules.n_tricks:  # else the engine's word for it: a card in the next deal's choose phase
                 raise RecordError(f"a deal has {record.rules.n_tricks} tricks, so trick {t} is one too many",
                                   deal_no=number, trick_no=t)
-            if not isinstance(cards, tuple) or not 1 <= len(cards) <= 3 or (len(cards) < 3 and t < len(drec.tricks)):
-                raise RecordError(f"a trick has three cards, not {cards!r}", deal_no=number, trick_no=t)
+            if not isinstance(cards, tuple):
+                raise RecordError(f"a trick's cards are a tuple of cards, not a {type(cards).__name__}",
+                                  deal_no=number, trick_no=t)
+            if (problem := _trick_size_problem(cards, t, len(drec.tricks))) is not None:
+                raise RecordError(problem, deal_no=number, trick_no=t)
             if deal.phase is Phase.PLAY and not deal.trick:
                 leader = deal.to_move
                 if drec.leaders is not None and t <= len(drec.leaders) and drec.leaders[t - 1] != leader:
@@ -994,7 +1128,7 @@ def _replay(record: MatchRecord, seed: int | None) -> Match:
                 leaders.append(leader)
             for card in cards:
                 if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
-                    raise RecordError(f"{card!r} is not a card", deal_no=number, trick_no=t)
+                    raise RecordError(f"{_shown(card)} is not a card", deal_no=number, trick_no=t)
                 act(Play(CARDS[card]), t, CARDS[card])
         if drec.leaders is not None and len(drec.leaders) != len(drec.tricks):
             raise RecordError(f"{len(drec.leaders)} trick leaders for {len(drec.tricks)} tricks", deal_no=number)
@@ -1015,7 +1149,8 @@ def _replay(record: MatchRecord, seed: int | None) -> Match:
 
 def _int(text: str, what: str, line_no: int, deal_no: int | None = None) -> int:
     if not _INT.fullmatch(text.strip()):
-        raise RecordSyntaxError(f"{what} must be a whole number, not {text!r}", line_no=line_no, deal_no=deal_no)
+        raise RecordSyntaxError(f"{what} must be a whole number, not {quoted(text)}", line_no=line_no,
+                                deal_no=deal_no)
     return int(text)
 
 
@@ -1024,7 +1159,11 @@ def _ints(text: str, what: str, line_no: int, deal_no: int | None) -> tuple[int,
 
 
 def _card_list(text: str, line_no: int | None, deal_no: int | None, trick_no: int | None = None) -> list[Card]:
-    """The cards of *text*, or a :class:`RecordSyntaxError` at *line_no* (``None`` in JSON, which has no lines)."""
+    """The cards of *text*, or a :class:`RecordSyntaxError` at *line_no* (``None`` in JSON, which has no lines).
+
+    Spaces (or tabs, or commas) separate the cards; a control character or a line separator does not, though
+    :meth:`str.split` would split at it (:func:`_no_stray`)."""
+    _no_stray(text, "the cards", line_no=line_no, deal_no=deal_no, trick_no=trick_no)
     try:
         return parse_cards(text)
     except CardParseError as error:
@@ -1032,12 +1171,15 @@ def _card_list(text: str, line_no: int | None, deal_no: int | None, trick_no: in
 
 
 class _TextDeal:
+    """One ``[Deal "n"]`` block as the text reader collects it, each entry with its line for the messages: the
+    tags (value, line), the exchanges (seat, discards, line) and the tricks (leader, cards, line)."""
+
     def __init__(self, number: int, line_no: int) -> None:
         self.number = number
         self.line_no = line_no
         self.tags: dict[str, tuple[str, int]] = {}
         self.exchanges: list[tuple[int, CardSet, int]] = []
-        self.tricks: list[tuple[int, tuple[Card, ...]]] = []
+        self.tricks: list[tuple[int, tuple[Card, ...], int]] = []
         self.sections: set[str] = set()
 
 
@@ -1046,6 +1188,13 @@ _DEAL_TAGS: Final = frozenset({"Dealer", "Commit", "Salt", "Deck", "Contract", "
 
 def read_text(text: str) -> MatchRecord:
     """Read the text form of a record, checking every rule.
+
+    Lines end with LF or CRLF, and with nothing else: the text is split at LF alone and one CR is taken off the end
+    of each line, so a form feed, a lone CR, a NEL (U+0085) or a line or paragraph separator (U+2028, U+2029), at
+    which :meth:`str.splitlines` would also split, stays inside its line.  There it is refused, named, with its
+    line: outside a comment a line holds no control character but the tab (:data:`_STRAY`), and a tag value not
+    even that (:func:`_check_text`).  A comment (a line whose first non-blank character is ``%``) is skipped
+    whatever it holds, and counts as one line, as it does in an editor.
 
     Raises:
         RecordSyntaxError: for a line that cannot be read, naming the line.
@@ -1058,14 +1207,22 @@ def read_text(text: str) -> MatchRecord:
     header: dict[str, tuple[str, int]] = {}
     deals: list[_TextDeal] = []
     section: str | None = None
-    for line_no, raw in enumerate(text.splitlines(), start=1):
+    for line_no, raw in enumerate(text.split("\n"), start=1):
+        raw = raw.removesuffix("\r")  # a CRLF line end
         line = raw.strip()
-        if not line or line.startswith("%"):
-            continue
+        if line.startswith("%"):
+            continue  # a comment, whatever it holds
         current = deals[-1] if deals else None
         number = current.number if current else None
+        match = _TAG_LINE.fullmatch(line) if line.startswith("[") else None
+        if (stray := _STRAY.search(raw)) is not None:
+            at = stray.start() - (len(raw) - len(raw.lstrip()))  # where it is in *line*
+            if match is None or match.group(2) is None or not match.start(2) <= at < match.end(2):
+                raise RecordSyntaxError(_stray_reason(stray.group()), line_no=line_no, deal_no=number)
+            # else it is inside a tag value, refused below as that tag's (or player's name's) character
+        if not line:
+            continue
         if line.startswith("["):
-            match = _TAG_LINE.fullmatch(line)
             if match is None:
                 raise RecordSyntaxError(f"malformed tag {line[:60]!r}", line_no=line_no, deal_no=number)
             name, quoted = match.group(1), match.group(2)
@@ -1078,11 +1235,10 @@ def read_text(text: str) -> MatchRecord:
                 current.sections.add(name)
                 section = name
                 continue
-            value = _unescape(quoted)
-            # in every tag, before its value is read; a player's name is named as _check_text names it
+            # in every tag, before its value is read; a player's name is named as check_name names it
             is_player = current is None and name in ("Player0", "Player1", "Player2", "Player3")
             what = f"player {name[-1]}'s name (tag {name})" if is_player else f"tag {name}"
-            _check_bidi(what, value, line_no, number)
+            value = _check_text(what, _unescape(quoted, what, line_no, number), line_no, number)
             if name == "Deal":
                 expected = len(deals) + 1
                 if _int(value, "the deal number", line_no) != expected:
@@ -1122,7 +1278,7 @@ def read_text(text: str) -> MatchRecord:
                     line_no=line_no, deal_no=number,
                 )
             cards = _card_list(m.group(3), line_no, number, trick_no)
-            current.tricks.append((int(m.group(2)), tuple(cards)))
+            current.tricks.append((int(m.group(2)), tuple(cards), line_no))
     return _build_from_text(header, deals)
 
 
@@ -1131,8 +1287,10 @@ def _build_from_text(header: dict[str, tuple[str, int]], text_deals: list[_TextD
     if version is None:
         raise RecordSyntaxError("no RecordVersion tag: this is not a mizerka record")
     if version[0] != str(RECORD_VERSION):
-        raise RecordSyntaxError(f"record version {version[0]!r} is not supported (this is version {RECORD_VERSION})",
-                                line_no=version[1])
+        raise RecordSyntaxError(
+            f"record version {quoted(version[0])} is not supported (this is version {RECORD_VERSION})",
+            line_no=version[1],
+        )
     if "Variant" not in header:
         raise RecordSyntaxError("no Variant tag")
     spec, line_no = header.pop("Variant")
@@ -1154,10 +1312,10 @@ def _build_from_text(header: dict[str, tuple[str, int]], text_deals: list[_TextD
     if not 0 <= first_dealer < n:  # before the deals' Dealer tags are checked against it
         raise RecordSyntaxError(f"the first dealer must be a seat 0-{n - 1}, not {first_dealer}", line_no=line_no)
     result = header.pop("Result", None)
-    tags = {name: _check_text(f"tag {name}", value, line_no) for name, (value, line_no) in header.items()}
+    tags = {name: value for name, (value, _) in header.items()}  # each value was checked on its line
     deals = []
     for td in text_deals:
-        deals.append(_deal_from_text(td, n, (first_dealer + td.number - 1) % n))
+        deals.append(_deal_from_text(td, rules, (first_dealer + td.number - 1) % n))
     record = _construct(rules, players, first_dealer, deals, tags)
     if result is None:
         if record.is_over():  # as in JSON: a finished match states its result, the check on the deals' totals
@@ -1169,7 +1327,8 @@ def _build_from_text(header: dict[str, tuple[str, int]], text_deals: list[_TextD
 
 def _rules(spec: object, line_no: int | None = None) -> Rules:
     if not isinstance(spec, str):
-        raise RecordSyntaxError(f"the variant must be text, not {spec!r}", line_no=line_no)
+        raise RecordSyntaxError(f"the variant must be text, not {_shown(spec)}", line_no=line_no)
+    _no_stray(spec, "the variant", line_no=line_no)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -1196,15 +1355,22 @@ def _check_result(record: MatchRecord, value: str, line_no: int) -> None:
                                     line_no=line_no)
         return
     if not record.is_over():
-        raise RecordSyntaxError(f"a result {value!r} for a match that is not over", line_no=line_no)
+        raise RecordSyntaxError(f"a result {quoted(value)} for a match that is not over", line_no=line_no)
     if _ints(value, "a total", line_no, None) != record.totals:
         raise RecordSyntaxError(
-            f"the result says {value!r}, but the deals add up to {_numbers(record.totals, signed=True)}",
+            f"the result says {quoted(value)}, but the deals add up to {_numbers(record.totals, signed=True)}",
             line_no=line_no,
         )
 
 
-def _deal_from_text(td: _TextDeal, n: int, rotation: int) -> DealRecord:
+def _deal_from_text(td: _TextDeal, rules: Rules, rotation: int) -> DealRecord:
+    """The deal *td* collected, as a :class:`DealRecord` for *rules*, whose dealer must be seat *rotation*.
+
+    What can be checked on a line is checked here, so that the message gives the line: the dealer, the deck's and
+    the contract's text, the seat of each exchange, the number of tricks and of cards in each, and the number of
+    values in ``Tricks`` and ``Scores``.  The rest (is the card in hand, do the scores agree) needs the replay, in
+    :class:`MatchRecord`, and is named by deal, trick and card."""
+    n = rules.n_seats
     number = td.number
     tags = td.tags
 
@@ -1239,11 +1405,21 @@ def _deal_from_text(td: _TextDeal, n: int, rotation: int) -> DealRecord:
                 f"exchange {i + 1} is by seat {expected}, not seat {seat}", line_no=line_no, deal_no=number
             )
         exchanges.append(discards)
+    for t, (_, cards, line_no) in enumerate(td.tricks, start=1):
+        if t > rules.n_tricks:
+            raise RecordSyntaxError(f"a deal has {rules.n_tricks} tricks, so trick {t} is one too many",
+                                    line_no=line_no, deal_no=number, trick_no=t)
+        if (problem := _trick_size_problem(cards, t, len(td.tricks))) is not None:
+            raise RecordSyntaxError(problem, line_no=line_no, deal_no=number, trick_no=t)
     tricks_won = scores = None
     if (entry := get("Tricks")) is not None:
         tricks_won = _ints(entry[0], "a trick count", entry[1], number)
+        if (problem := _per_seat_problem("the tricks", tricks_won, n)) is not None:
+            raise RecordSyntaxError(problem, line_no=entry[1], deal_no=number)
     if (entry := get("Scores")) is not None:
         scores = _ints(entry[0], "a score", entry[1], number)
+        if (problem := _per_seat_problem("the scores", scores, n)) is not None:
+            raise RecordSyntaxError(problem, line_no=entry[1], deal_no=number)
     commit_tag, salt_tag = get("Commit"), get("Salt")
     return DealRecord(
         number=number,
@@ -1251,8 +1427,8 @@ def _deal_from_text(td: _TextDeal, n: int, rotation: int) -> DealRecord:
         deck=deck,
         contract=contract,
         exchanges=tuple(exchanges),
-        tricks=tuple(cards for _, cards in td.tricks),
-        leaders=tuple(leader for leader, _ in td.tricks),
+        tricks=tuple(cards for _, cards, _ in td.tricks),
+        leaders=tuple(leader for leader, _, _ in td.tricks),
         tricks_won=tricks_won,
         scores=scores,
         commit=commit_tag[0] if commit_tag else None,
@@ -1339,7 +1515,7 @@ def from_dict(data: object) -> MatchRecord:
     if data.get("format") != JSON_FORMAT:
         raise RecordSyntaxError(f"the format field must be {JSON_FORMAT!r}: this is not a mizerka record")
     if type(data.get("version")) is not int or data.get("version") != RECORD_VERSION:
-        raise RecordSyntaxError(f"record version {data.get('version')!r} is not supported")
+        raise RecordSyntaxError(f"record version {_shown(data.get('version'))} is not supported")
     rules = _rules(_field(data, "variant", str, "the record"))
     players = _field(data, "players", list, "the record")
     assert isinstance(players, list)
@@ -1381,7 +1557,7 @@ def _deal_from_json(raw: object, number: int) -> DealRecord:
 
     def cards(text: object, trick_no: int | None = None) -> list[Card]:
         if not isinstance(text, str):
-            raise RecordSyntaxError(f"cards must be text, not {text!r}", deal_no=number, trick_no=trick_no)
+            raise RecordSyntaxError(f"cards must be text, not {_shown(text)}", deal_no=number, trick_no=trick_no)
         return [] if text.strip() == "-" else _card_list(text, None, number, trick_no)
 
     deck_field = _field(raw, "deck", str, where, optional=True, deal_no=number)
@@ -1396,7 +1572,7 @@ def _deal_from_json(raw: object, number: int) -> DealRecord:
     if contract_field is not None:
         assert isinstance(contract_field, str)
         try:
-            contract = Contract.from_str(contract_field)
+            contract = Contract.from_str(_no_stray(contract_field, "the contract", deal_no=number))
         except RulesError as error:
             raise RecordSyntaxError(str(error), deal_no=number) from None
     exchanges = []
