@@ -4,6 +4,7 @@ clean errors (an output that cannot be written, such as ``/dev/full``, is a mess
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -211,6 +212,33 @@ def test_a_full_disk_on_the_output_is_a_message_not_a_traceback() -> None:
     assert "cannot write the output" in done.stderr
 
 
+def run_with_closed(fd: int, *args: str) -> subprocess.CompletedProcess[str]:
+    """``mizerka ARGS`` run with file descriptor *fd* closed (``<&-`` for 0, ``>&-`` for 1): Python then starts with
+    ``sys.stdin`` or ``sys.stdout`` set to None.  Whatever is still open is captured."""
+    return subprocess.run([sys.executable, "-m", "mizerka", *args], preexec_fn=lambda: os.close(fd),
+                          stdin=None if fd == 0 else subprocess.DEVNULL,
+                          stdout=None if fd == 1 else subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("args", [("deal", "--seed", "1"), ("rules",), ("play", "--plain", "--seed", "1")])
+def test_a_closed_output_is_refused_not_ignored(args: tuple[str, ...]) -> None:
+    """It printed nothing and exited 0 (``deal``, ``rules``), or ended in a traceback (``play``)."""
+    done = run_with_closed(1, *args)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == "Error: cannot write the output: the standard output is closed\n"
+
+
+def test_a_closed_input_reads_as_an_empty_one() -> None:
+    """``mizerka play <&-`` ended in a traceback (``'NoneType' object has no attribute 'isatty'``); it now
+    ends as at the end of its answers, exactly as with ``< /dev/null``."""
+    closed = run_with_closed(0, "play", "--seed", "1")
+    empty = subprocess.run([sys.executable, "-m", "mizerka", "play", "--seed", "1"], stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in closed.stderr
+    assert (closed.returncode, closed.stdout, closed.stderr) == (empty.returncode, empty.stdout, empty.stderr)
+    assert "Input ended" in closed.stdout + closed.stderr
+
+
 def test_deal_deals_from_the_variants_first_dealer_by_default() -> None:
     result = invoke("deal", "--seed", "1", "--variant", "standard,first_dealer=1")
     assert result.exit_code == 0, result.output
@@ -218,3 +246,41 @@ def test_deal_deals_from_the_variants_first_dealer_by_default() -> None:
     result = invoke("deal", "--seed", "1", "--variant", "standard,first_dealer=1", "--dealer", "2")
     assert "dealer seat 2" in result.output.splitlines()[0]
     assert "dealer seat 0" in invoke("deal", "--seed", "1").output.splitlines()[0]
+
+
+@pytest.mark.parametrize("args", [
+    ("play", "--bot-delay", "nan"),
+    ("serve", "--request-timeout", "nan"),
+    ("serve", "--dd-busy-rate", "inf"),
+    ("serve", "--grace", "-nan"),
+])
+def test_a_number_option_refuses_nan_and_infinity(args: tuple[str, ...]) -> None:
+    """click's FloatRange lets ``nan`` through every range (and ``inf`` through one without a maximum): a server
+    started with ``--request-timeout nan`` then answered no HTTP request at all."""
+    if args[0] == "serve":
+        pytest.importorskip("uvicorn", reason="mizerka serve needs the server extra (CI installs it)")
+    result = invoke(*args)
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for '{args[1]}': '{args[2]}' is not a finite number." in result.output
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "utf-8"])
+def test_json_output_keeps_every_name_whatever_the_outputs_encoding(tmp_path: Path, encoding: str) -> None:
+    """An output that cannot encode a name (cp1252: Windows, a redirected file) printed ``"?ucja"`` in ``--json``:
+    output for programs lost the name.  It now gets ``\\u`` escapes there, and the characters themselves where
+    the output takes them."""
+    text = (RECORDS / "standard-seed7.mzn").read_text(encoding="utf-8").replace('"Bolek"', '"Łucja"')
+    record = tmp_path / "names.mzn"
+    record.write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mizerka", "replay", "--json", str(record)], capture_output=True,
+                          env={**os.environ, "PYTHONIOENCODING": encoding}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.decode(encoding)
+    assert json.loads(out)["players"][1] == "Łucja"
+    assert ("\\u0141ucja" in out) == (encoding == "cp1252")
+
+
+def test_an_empty_variant_is_refused() -> None:
+    """``--variant "$V"`` with V unset meant some variant; it was silently the standard one."""
+    result = invoke("deal", "--seed", "1", "--variant", " ")
+    assert result.exit_code == 2 and "give a variant" in result.output and "Traceback" not in result.output

@@ -37,7 +37,6 @@ True
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -47,7 +46,7 @@ import click
 
 from mizerka._checks import whole_number
 from mizerka.cards import CARDS, Card, CardSet
-from mizerka.cli import unicode_option
+from mizerka.cli import echo_json, unicode_option
 from mizerka.deal import Deal, Exchange, Play, Trick
 from mizerka.record import DealRecord, MatchRecord, RecordError, read
 from mizerka.rules import Contract, Role
@@ -618,6 +617,6 @@ def analyse_command(record_path: Path, as_json: bool, deal_text: str | None, uni
                                "played yet): there is nothing to analyse")
     if as_json:
         data: Any = analysis.to_dict()
-        click.echo(json.dumps(data, indent=1, ensure_ascii=False))
+        echo_json(data, indent=1)
     else:
         click.echo(format_analysis(analysis, unicode=unicode))

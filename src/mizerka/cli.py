@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import math
 import os
 import random
 import shutil
@@ -180,8 +181,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     """The command line (the console script ``mizerka`` calls it through :func:`mizerka.__main__.entry`).
 
     An output that cannot be written (``mizerka deal > /dev/full``, a closed stream) ends the command with a
-    message and exit code 1, not a traceback; click itself handles only a closed pipe.
+    message and exit code 1, not a traceback; click itself handles only a closed pipe.  A standard output closed
+    before the start (``mizerka deal >&-``: Python then has no ``sys.stdout`` at all, and click would print
+    nothing and exit 0) is refused the same way, before the command runs; a closed standard input reads as an
+    empty one (``< /dev/null``), which every command that asks questions takes as the end of its answers.
     """
+    _open_closed_streams()
+    if sys.stdout is None:
+        with contextlib.suppress(OSError, ValueError):
+            click.echo("Error: cannot write the output: the standard output is closed", err=True)
+        sys.exit(1)
     _replace_unencodable()
     try:
         with warnings.catch_warnings():  # (restored on the way out: main may be called in a program's process)
@@ -216,6 +225,19 @@ def warn_if_no_solver_kernel() -> None:
     solver.solve(solver.Position.from_text("NT; lead 0; 2C / 3C / 4C"), 0)  # the smallest solve: it warns once
 
 
+def _open_closed_streams() -> None:
+    """Give a closed standard input the null device (it reads as empty), and a closed standard error too (nothing
+    said there can then fail); a closed standard output stays ``None`` for :func:`main` to refuse.
+
+    Python sets ``sys.stdin``, ``sys.stdout`` or ``sys.stderr`` to ``None`` where the file descriptor was closed
+    when it started (``<&-``, ``2>&-``)."""
+    with contextlib.suppress(OSError):
+        if sys.stdin is None:
+            sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (kept open for the whole process)
+        if sys.stderr is None:
+            sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+
+
 def _discard_stdout() -> None:
     """Point the standard output at the null device, so that the interpreter's last flush of what could not be
     written fails silently instead of printing an "Exception ignored" report."""
@@ -230,12 +252,39 @@ def _discard_stdout() -> None:
 # -- shared option helpers ---------------------------------------------------------------------------------
 
 
+class NumberRange(click.FloatRange):
+    """click's :class:`~click.FloatRange` for a finite number: ``nan`` passes every range check (each comparison
+    with it is false) and ``inf`` every one without a maximum, so click's own type takes both; a server given
+    ``--request-timeout nan`` then answered no request at all.
+
+    >>> NumberRange(0, 10).convert("2.5", None, None)
+    2.5
+    >>> NumberRange(0).convert("nan", None, None)
+    Traceback (most recent call last):
+    ...
+    click.exceptions.BadParameter: 'nan' is not a finite number.
+    """
+
+    name = "number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
+
+
 VARIANT_WARNED = "mizerka.variant_warned"
 """``click.Context.meta`` key: ``--variant`` has already printed the variant's warning (custom quotas)."""
 
 
 def _parse_variant_callback(ctx: click.Context, param: click.Parameter, value: str) -> Rules:
-    """Read ``--variant`` with :func:`~mizerka.rules.parse_variant`; a bad spec is a usage error."""
+    """Read ``--variant`` with :func:`~mizerka.rules.parse_variant`; a bad spec is a usage error, and so is an empty
+    one (``--variant "$V"`` with V unset meant some variant, not silently the standard one)."""
+    if not value.strip():
+        raise click.BadParameter("give a variant (e.g. 'standard' or 'no-exchange,show_trump_card'), not an empty "
+                                 "value; leave the option out for the standard rules", ctx=ctx, param=param)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -290,6 +339,20 @@ def _replace_unencodable() -> None:
     if sys.stdin is not None:
         with contextlib.suppress(AttributeError, ValueError, OSError):
             sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]
+
+
+def echo_json(data: Any, indent: int | None = None) -> None:
+    """Print *data* as JSON on the standard output (the commands' ``--json``): non-ASCII text as itself where the
+    output can encode it, else as ``\\u`` escapes.  The output's ``?`` for what it cannot encode (see
+    :func:`_replace_unencodable`) would corrupt names in output meant for programs: ``Łucja`` in cp1252 came out as
+    ``"?ucja"``."""
+    text = json.dumps(data, indent=indent, ensure_ascii=False)
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        text = json.dumps(data, indent=indent)
+    click.echo(text)
 
 
 def stdout_takes_unicode(stream: object = None) -> bool:
@@ -529,7 +592,7 @@ def replay_command(file: Path, as_json: bool, unicode: bool) -> None:
     """Validate a game record and print it: each deal's contract, tricks and scores, then the score sheet."""
     record = _load_record(file)
     if as_json:
-        click.echo(json.dumps(_scores_json(record), indent=2, ensure_ascii=False))
+        echo_json(_scores_json(record), indent=2)
         return
     names = record.players
     kind = "score-only record" if record.score_only else "record, replayed card by card"

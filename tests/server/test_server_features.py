@@ -340,6 +340,22 @@ def test_serve_open_prints_the_quickplay_address(tmp_path: Any) -> None:
         process.wait(timeout=20)
 
 
+def test_serve_on_a_port_in_use_says_so_and_makes_no_database(tmp_path: Any) -> None:
+    """uvicorn's own start-up logged ``[Errno 98] ...`` and exited 3, the database made and migrated already."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        database = tmp_path / "db.sqlite3"
+        done = subprocess.run([sys.executable, "-m", "mizerka", "serve", "--port", str(port), "--database",
+                               f"sqlite:///{database}"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"Error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    assert not database.exists()
+
+
 class _PublicOnly:
     """A logging handler that checks, as each line is written, that it names no card a spectator may not know."""
 

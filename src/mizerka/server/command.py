@@ -15,6 +15,7 @@ import contextlib
 import logging
 import os
 import re
+import socket
 import sys
 import threading
 from pathlib import Path
@@ -26,6 +27,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from mizerka.cli import NumberRange
 from mizerka.server.hub import ServerConfig
 
 __all__ = ["CLOSE_GRACE_SECONDS", "MAX_HEAD_BYTES", "SEND_TIMEOUT_SECONDS", "WS_MAX_SIZE", "ClosingDeadline",
@@ -419,24 +421,24 @@ def _open_browser(url: str) -> None:
 @click.option("--open", "open_game", is_flag=True,
               help="Once listening, print the address of a game against bots (and open it in a browser, if any).")
 @click.option("--no-browser", is_flag=True, help="With --open: only print the address.")
-@click.option("--bot-delay", default=0.8, show_default=True, type=click.FloatRange(0, 30),
+@click.option("--bot-delay", default=0.8, show_default=True, type=NumberRange(0, 30),
               help="Least seconds a bot takes per decision, for a pleasant pace.")
-@click.option("--grace", default=60.0, show_default=True, type=click.FloatRange(0, 86400),
+@click.option("--grace", default=60.0, show_default=True, type=NumberRange(0, 86400),
               help="Seconds before a bot stands in for a disconnected human.")
-@click.option("--abandon-after", default=3600.0, show_default=True, type=click.FloatRange(1, 10**7),
+@click.option("--abandon-after", default=3600.0, show_default=True, type=NumberRange(1, 10**7),
               help="Seconds of idleness, with nobody connected, after which a table is closed.")
-@click.option("--heartbeat", default=20.0, show_default=True, type=click.FloatRange(0.05, 3600),
+@click.option("--heartbeat", default=20.0, show_default=True, type=NumberRange(0.05, 3600),
               help="Seconds between heartbeats; a client silent for three is dropped.")
 @click.option("--bot-workers", default=2, show_default=True, type=click.IntRange(1, 64), help="Bot worker pool size.")
 @click.option("--slow-bot-workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Pool size for the searching bots (pimc, ismcts, expert).")
 @click.option("--bot-pool", default="process", show_default=True, type=click.Choice(["thread", "process"]),
               help="Run bots in threads or in processes.")
-@click.option("--dd-limit", default=10.0, show_default=True, type=click.FloatRange(0, 600),
+@click.option("--dd-limit", default=10.0, show_default=True, type=NumberRange(0, 600),
               help="Seconds the double-dummy analysis of a finished deal may take (0: no analysis).")
-@click.option("--dd-busy-rate", default=60.0, show_default=True, type=click.FloatRange(0),
+@click.option("--dd-busy-rate", default=60.0, show_default=True, type=NumberRange(0),
               help="Skip the analysis while the server stores more events a second than this (0: never skip).")
-@click.option("--review-limit", default=30.0, show_default=True, type=click.FloatRange(0, 600),
+@click.option("--review-limit", default=30.0, show_default=True, type=NumberRange(0, 600),
               help="Seconds the solver may take to judge every card of a finished deal for its review "
                    "(0: reviews give the play without the analysis).")
 @click.option("--max-tables", default=10_000, show_default=True, type=click.IntRange(1),
@@ -444,23 +446,23 @@ def _open_browser(url: str) -> None:
 @click.option("--max-read-back", default=200, show_default=True, type=click.IntRange(0),
               help="The most finished tables read back from the database for a hello kept in memory at once, apart "
                    "from --max-tables (the one idle longest makes room; 0: none is read back).")
-@click.option("--read-back-idle", default=300.0, show_default=True, type=click.FloatRange(1, 10**7),
+@click.option("--read-back-idle", default=300.0, show_default=True, type=NumberRange(1, 10**7),
               help="Seconds a finished table read back for a hello stays in memory once nobody is at it.")
 @click.option("--max-connections", default=10_000, show_default=True, type=click.IntRange(1),
               help="The most websocket connections held at once; one more is refused (too_many_connections).")
 @click.option("--max-connections-per-address", default=256, show_default=True, type=click.IntRange(1),
               help="The most websocket connections one client address (IPv6: one /64) holds at once.")
-@click.option("--request-rate", default=20.0, show_default=True, type=click.FloatRange(0),
+@click.option("--request-rate", default=20.0, show_default=True, type=NumberRange(0),
               help="REST requests (and websocket connection attempts) a second one client address may make on "
                    "average; past it, 429 rate_limited (0: no limit).")
-@click.option("--request-burst", default=100.0, show_default=True, type=click.FloatRange(1),
+@click.option("--request-burst", default=100.0, show_default=True, type=NumberRange(1),
               help="REST requests one client address may make at once, before --request-rate applies.")
 @click.option("--max-queued", default=4 * 1024 * 1024, show_default=True, type=click.IntRange(1),
               help="The most characters of messages queued for one websocket connection and not yet sent; past it "
                    "the connection is dropped (its client does not read).")
 @click.option("--max-queued-per-address", default=32 * 1024 * 1024, show_default=True, type=click.IntRange(1),
               help="The same, for all the connections of one client address together.")
-@click.option("--request-timeout", default=10.0, show_default=True, type=click.FloatRange(0.5, 3600),
+@click.option("--request-timeout", default=10.0, show_default=True, type=NumberRange(0.5, 3600),
               help="Seconds an HTTP request (line, headers and body) may take to arrive whole; past it the "
                    "connection is closed.")
 @click.option("--limit-loopback", is_flag=True,
@@ -497,10 +499,14 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
                           request_burst=request_burst, max_queued=max_queued,
                           max_queued_per_address=max_queued_per_address, request_timeout=request_timeout,
                           limit_loopback=limit_loopback)
+    # the address first: a port in use (or a host that is no address here) is told in one line, before the database
+    # is made or upgraded; inside uvicorn's start-up it was a log line and exit status 3
+    sock = listen(host, port)
     try:
         app = create_app(config)
         check_database(config.database)  # here, not in the server's start-up: a bad one is told in one line
     except ValueError as error:
+        sock.close()
         raise click.ClickException(str(error)) from None
 
     class Server(uvicorn.Server):
@@ -525,7 +531,26 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
 
     uv_config = uvicorn_config(app, config, host=host, port=port, log_level=log_level, ws_deflate=ws_deflate)
     hide_frames()  # after uvicorn's logging set-up, which made its handlers
-    Server(uv_config).run()
+    Server(uv_config).run(sockets=[sock])
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to *host*:*port* (0: a free port), as uvicorn would bind it.
+
+    Raises:
+        click.ClickException: the address cannot be had, with the system's reason (``Address already in use``,
+            ``Cannot assign requested address``, a host name that does not resolve).
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except (OSError, OverflowError) as error:
+        sock.close()
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise click.ClickException(f"cannot listen on {host}:{port}: {reason}") from None
+    return sock
 
 
 class FrameFilter(logging.Filter):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from mizerka.cli import variant_option
+from mizerka.cli import NumberRange, variant_option
 from mizerka.rules import Rules
 from mizerka.tui.model import TableModel
 
@@ -38,7 +38,7 @@ __all__ = ["build_app", "play_command"]
 @click.option("--unicode/--ascii", default=None,
               help="suit symbols or letters: the line game, and the full-screen game's deal review")
 @click.option("--plain", is_flag=True, help="the line game, for screen readers and pipes (also when not a terminal)")
-@click.option("--bot-delay", type=click.FloatRange(min=0, max=10), default=0.6, show_default=True,
+@click.option("--bot-delay", type=NumberRange(min=0, max=10), default=0.6, show_default=True,
               help="seconds between the computer players' moves in the full-screen game")
 @click.option("--connect", metavar="URL", default=None,
               help="join a table on a mizerka server with its invite link (http://host:port/?table=ID)")
@@ -178,9 +178,8 @@ def tables_command(url: str, limit: int, as_json: bool) -> None:
     over), or watch with --watch.  A private table is reached only by its invite link.
     """
     import dataclasses
-    import json
 
-    from mizerka.cli import InputError
+    from mizerka.cli import InputError, echo_json
     from mizerka.tui.remote import RemoteError, open_tables, parse_server
 
     try:
@@ -192,8 +191,7 @@ def tables_command(url: str, limit: int, as_json: bool) -> None:
     except RemoteError as error:
         raise click.ClickException(str(error)) from None
     if as_json:
-        click.echo(json.dumps({"server": server, "total": total,
-                               "tables": [dataclasses.asdict(tb) for tb in tables]}, ensure_ascii=False))
+        echo_json({"server": server, "total": total, "tables": [dataclasses.asdict(tb) for tb in tables]})
         return
     if not tables:
         click.echo(f"No open tables at {server} right now (make one in the browser lobby: \"List it under open "
