@@ -144,3 +144,23 @@ def test_the_fields_a_level_reads_come_from_its_default_budget() -> None:
         "random": frozenset(), "rules": frozenset(), "pimc": {"time", "worlds"},
         "ismcts": {"time", "worlds", "simulations"}, "expert": {"time", "worlds", "simulations"},
     }
+
+
+def test_an_empty_budget_and_a_negative_seed_are_refused() -> None:
+    """``--budget pimc:`` changed nothing and was taken; ``--seed -1`` was taken where ``deal`` and ``play`` refuse
+    it."""
+    empty = CliRunner().invoke(cli, ["arena", "pimc", "random", "random", "-n", "1", "--budget", "pimc:"])
+    assert empty.exit_code == 2 and "'pimc:' gives no budget field (e.g. 'pimc:worlds=8')" in empty.output
+    negative = CliRunner().invoke(cli, ["arena", *FAST, "-n", "1", "--seed", "-1"])
+    assert negative.exit_code == 2 and "Invalid value for '--seed'" in negative.output
+
+
+def test_ctrl_c_is_exit_status_130_with_a_line_that_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """click's bare ``Aborted!`` with status 1, where every other command that runs long exits 130."""
+    def interrupted(*args: Any, **kwargs: Any) -> ArenaResult:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(mizerka.bots.cli, "run_arena", interrupted)
+    result = CliRunner().invoke(cli, ["arena", *FAST, "-n", "1", *TINY_VARIANT])
+    assert result.exit_code == 130, result.output
+    assert result.stderr.strip().startswith("Aborted!: no result is printed") and result.stdout == ""

@@ -58,7 +58,8 @@ def _canonical(name: str) -> str:
 @click.command("arena")
 @click.argument("bots", nargs=-1, required=True)
 @click.option("--matches", "-n", type=int, default=10, show_default=True, help="Duplicate matches to play.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Arena seed (decks, dealers, bot seeds).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Arena seed (decks, dealers, bot seeds).")
 @click.option("--variant", default="standard", show_default=True, help="Rules variant, e.g. 'standard'.")
 @click.option("--workers", type=int, default=None, help="Worker processes (default: all CPUs).")
 @click.option("--backend", type=click.Choice(BACKENDS), default="process", show_default=True)
@@ -98,6 +99,8 @@ def arena_command(
         name = _canonical(level)
         if not sep or name not in BOT_LEVELS:
             raise click.BadParameter(f"expected LEVEL:SPEC with a known level, not {item!r}", param_hint="--budget")
+        if not spec.strip():  # 'pimc:' changed nothing
+            raise click.BadParameter(f"{item!r} gives no budget field (e.g. '{name}:worlds=8')", param_hint="--budget")
         try:
             budget = Budget.parse(spec)
         except BudgetError as error:
@@ -145,6 +148,10 @@ def arena_command(
             )
     except (ArenaError, UnknownBotError) as error:
         raise click.UsageError(str(error)) from None
+    except KeyboardInterrupt:  # Ctrl-C: exit status 130 (128 + SIGINT), as the other commands that run long
+        click.echo("Aborted!: no result is printed (--save-records keeps the record of each table as it ends)",
+                   err=True)
+        raise click.exceptions.Exit(130) from None
     for incident in result.incidents:  # escaped: '[position: …]' and a bot's own '[...]' are text, not markup
         console.print(f"[yellow]incident:[/] {escape(str(incident))}", soft_wrap=True)  # one line each
     _print_result(result, seed, as_json)
