@@ -10,6 +10,7 @@ decoder's); a port where another service answers something that is no HTTP is no
 from __future__ import annotations
 
 import contextlib
+import urllib.parse
 
 import pytest
 from click.testing import CliRunner
@@ -77,3 +78,20 @@ def test_a_port_that_does_not_answer_in_http_is_no_mizerka_server() -> None:
         listener.close()
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result  # click's exit, no traceback
     assert "did not answer like a mizerka server (not HTTP: BadStatusLine)" in result.output, result.output
+
+
+@pytest.mark.parametrize("table", ["../../etc", "a/b", "a b", "x" * 65, "tablé", "a%2Fb"])
+def test_a_table_id_no_server_makes_is_refused(table: str) -> None:
+    """``?table=../../etc`` went on to the server as a path and reached another endpoint (``method POST is not
+    allowed``); only the ids a server makes are taken."""
+    with pytest.raises(RemoteError, match="is not one a server makes"):
+        parse_invite(f"http://127.0.0.1:8000/?table={urllib.parse.quote(table)}")
+
+
+def test_the_clients_table_ids_are_the_servers() -> None:
+    pytest.importorskip("fastapi", reason="the server extra (CI installs it)")
+    from mizerka.server.hub import TABLE_ID
+    from mizerka.tui.remote import INVITE_TABLE_ID
+
+    assert INVITE_TABLE_ID.pattern == TABLE_ID.pattern
+    assert parse_invite("http://127.0.0.1:8000/?table=Vq3x-Y_9").table == "Vq3x-Y_9"

@@ -70,6 +70,9 @@ def test_the_public_tables_are_listed_with_their_links_and_a_private_one_is_not(
     # any page of the server names it: an invite link, the lobby's index.html
     again = run(f"{server.url}/index.html?table={hidden['id']}")
     assert again.exit_code == 0 and again.output == out
+    for page in (f"/api/tables/{waiting['id']}", f"/api/tables/{waiting['id']}/sheet", "/api/history", "/ws"):
+        again = run(server.url + page)  # a link into the API (it answered 404: the lobby under the link's path)
+        assert again.exit_code == 0 and again.output == out, (page, again.output)
 
     listed = json.loads(run(server.url, "--json").output)
     assert listed["server"] == server.url and listed["total"] == 2

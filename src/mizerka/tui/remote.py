@@ -66,7 +66,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from mizerka.cards import Card, CardSet
 from mizerka.cli import stdout_takes_unicode
@@ -264,6 +264,13 @@ def _read_link(url: str, what: str) -> tuple[urllib.parse.SplitResult, str]:
     path = parts.path.rstrip("/")
     if path.endswith("/index.html"):
         path = path[: -len("/index.html")]
+    # a link into the server's API or its websocket (``/api/tables/ID``, ``/api/history``, ``/ws``): the base is
+    # what comes before it
+    for marker in ("/api/", "/ws"):
+        at = (path + "/").find(marker if marker.endswith("/") else marker + "/")
+        if at >= 0:
+            path = path[:at]
+            break
     return parts, path
 
 
@@ -296,6 +303,11 @@ def _host_problem(host: str) -> str | None:
     return None
 
 
+INVITE_TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""The table ids a server makes and looks for (``mizerka.server.hub.TABLE_ID``, which this module does not import:
+the client needs no server stack)."""
+
+
 def parse_invite(url: str) -> Invite:
     """Read an invite link ``http(s)://host[:port][/path]/?table=ID`` (the browser client's ``/?table=ID``).
 
@@ -309,8 +321,9 @@ def parse_invite(url: str) -> Invite:
         raise RemoteError(f"not an invite link: {text!r} has no '?table=ID' (copy the whole link; to list the "
                           "server's open tables: mizerka tables URL)")
     table = tables[0].strip()
-    if len(table) > 64 or not table.isprintable():
-        raise RemoteError(f"not an invite link: the table id {table[:70]!r} is not one a server makes")
+    if not INVITE_TABLE_ID.fullmatch(table):  # e.g. "../../etc": sent on, it reached another endpoint of the server
+        raise RemoteError(f"not an invite link: the table id {table[:70]!r} is not one a server makes (letters, "
+                          "digits, - and _)")
     ws_scheme = "wss" if parts.scheme == "https" else "ws"
     return Invite(http=f"{parts.scheme}://{parts.netloc}{path}", websocket=f"{ws_scheme}://{parts.netloc}{path}/ws",
                   table=table)
@@ -323,6 +336,8 @@ def parse_server(url: str) -> str:
     'http://127.0.0.1:8000'
     >>> parse_server("https://example.org/mizerka/?table=Vq3xY")
     'https://example.org/mizerka'
+    >>> parse_server("http://127.0.0.1:8000/api/tables/Vq3xY/sheet")
+    'http://127.0.0.1:8000'
 
     Raises:
         RemoteError: for anything that is not a web address, naming what is wrong.
