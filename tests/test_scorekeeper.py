@@ -217,8 +217,9 @@ def test_sitting_out_and_variant_contracts() -> None:
 def test_command_line_errors(tmp_path: Path) -> None:
     existing = tmp_path / "exists.mzn"
     existing.write_text("junk", encoding="utf-8")
-    result = run(["--file", str(existing)], [])
-    assert result.exit_code == 2 and "exists: continue it with --resume" in result.output
+    result = run(["--file", str(existing)], [])  # no score record: not overwritten, and not to be resumed
+    assert result.exit_code == 2 and "exists and is not a score record" in result.output
+    assert "--resume" not in result.output.split("Error:")[1]
     result = run(["--resume", str(existing)], [])
     assert result.exit_code == 2 and "is not a valid score record" in result.output
     result = run(["--resume", str(tmp_path / "missing.mzn")], [])

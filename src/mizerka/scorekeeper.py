@@ -44,7 +44,7 @@ from pathlib import Path
 
 import click
 
-from mizerka._files import write_atomically
+from mizerka._files import is_read_only, write_atomically
 from mizerka.cli import ascii_text, terminal_width, unicode_option
 from mizerka.match import DealResult, Outcome
 from mizerka.record import DealRecord, MatchRecord, RecordError, read
@@ -367,7 +367,8 @@ class ScoreKeeper:
         text = str(deal_no).strip()
         done = [d for d in self.deals if d.is_over]
         if not text and done:
-            raise EntryError(f"say which finished deal to correct: edit N, N from 1 to {len(done)}")
+            which = "edit 1" if len(done) == 1 else f"edit N, N from 1 to {len(done)}"
+            raise EntryError(f"say which finished deal to correct: {which}")
         if isinstance(deal_no, bool) or not _is_int(text) or len(text) > 6:
             raise EntryError(f"give the number of a finished deal to correct (edit 3), not {text!r}")
         number = int(text)
@@ -376,7 +377,8 @@ class ScoreKeeper:
         if not 1 <= number <= len(done):
             if self.pending is not None and number == self.deal_no:
                 raise EntryError(f"deal {number} is the deal being entered: undo takes back its contract")
-            raise EntryError(f"there is no finished deal {number}: deals 1 to {len(done)} can be corrected")
+            can = "deal 1 can" if len(done) == 1 else f"deals 1 to {len(done)} can"
+            raise EntryError(f"there is no finished deal {number}: {can} be corrected")
         return done[number - 1]
 
     def correct(self, deal_no: int, contract: str | Contract | None = None,
@@ -437,8 +439,13 @@ class ScoreKeeper:
     # -- output ----------------------------------------------------------------------------------------
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the record to *path* atomically (a crash never leaves half a file)."""
-        write_atomically(Path(path), self.record.to_text())
+        """Write the record to *path* atomically (a crash never leaves half a file): JSON for a name ending in
+        ``.json``, the text form otherwise (:func:`_record_text`), so that :meth:`load` reads it back either way.
+
+        Raises:
+            OSError: if the file cannot be written (:class:`PermissionError` for a read-only file).
+        """
+        write_atomically(Path(path), _record_text(self.record, path))
 
     def to_csv(self) -> str:
         """One row per finished deal: dealer, chooser, contract, goal, then tricks, scores, totals per player.
@@ -484,6 +491,19 @@ class ScoreKeeper:
 
 def _signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
+
+
+def _record_text(record: MatchRecord, path: str | os.PathLike[str]) -> str:
+    """*record* in the form a file named *path* gets: JSON when the name ends in ``.json`` (in any case), the text
+    form otherwise.  It is the rule of ``mizerka play --record`` and of ``--export-record``, and the scorekeeper's
+    own file follows it too (:meth:`ScoreKeeper.save`); :func:`mizerka.record.read` tells the two forms apart by
+    their first character, so ``--resume`` takes either.
+
+    >>> record = ScoreKeeper.new(["Ala", "Bolek", "Cezary"], 0).record
+    >>> _record_text(record, "friday.JSON")[:1], _record_text(record, "friday.mzn")[:1]
+    ('{', '[')
+    """
+    return record.to_json() if Path(path).suffix.lower() == ".json" else record.to_text()
 
 
 POLISH_CONTRACTS: dict[str, Contract] = {
@@ -886,6 +906,16 @@ class _Reseat(Exception):
     """``undo`` before the first contract: back to the seating questions (the first dealer, then the names)."""
 
 
+class _SaveFailed(click.ClickException):
+    """The save file cannot be written (or removed): ``Error: cannot save to FILE: …``, exit code 1.
+
+    A class of its own, so that only a failure of *the file* is told as one.  Any other ``OSError`` of the session
+    is the standard output's (``mizerka score > /dev/full``, a pipe closed by ``| head -1``): it is left to
+    :func:`mizerka.cli.main` and click, which tell it as every command does (``Error: cannot write the output:
+    …``; a closed pipe, silently), exit code 1, the save file as the last entry left it.
+    """
+
+
 class _Edit(Exception):
     """``edit N``: correct finished deal N (*what* is the N typed, maybe empty)."""
 
@@ -905,6 +935,38 @@ class _Session:
         self.path = path
         self.unicode = unicode
         self.keeper: ScoreKeeper | None = None
+
+    def save(self, keeper: ScoreKeeper) -> None:
+        """Save *keeper* to the session's file (after every entry, every undo and every correction).
+
+        Raises:
+            _SaveFailed: if the file cannot be written, naming it and the reason.
+        """
+        try:
+            keeper.save(self.path)
+        except OSError as error:
+            raise _SaveFailed(f"cannot save to {self.path}: {error.strerror or error}") from None
+
+    def unsave(self) -> bool:
+        """Remove the session's file, because the seating it holds was undone; return whether there was one.
+
+        A record cannot hold a seating half given (names without a first dealer), and a file left as it was
+        would bring back at ``--resume`` the names and the dealer the keeper took back, so the file goes: from
+        then on it holds what the screen shows, no match, until the seating is complete and saved again.  It holds
+        no deal (the seating is undone only before the first contract).  A symbolic link is followed, as
+        :meth:`ScoreKeeper.save` follows it: the file it points to is removed, and written there again.
+
+        Raises:
+            _SaveFailed: if the file is there and cannot be removed.
+        """
+        try:
+            Path(os.path.realpath(self.path)).unlink()
+        except FileNotFoundError:
+            return False
+        except OSError as error:
+            raise _SaveFailed(f"cannot remove {self.path}, whose seating was undone: "
+                              f"{error.strerror or error}") from None
+        return True
 
     def plain(self, text: str) -> str:
         """*text* as this session writes it: unchanged, or in ASCII without :attr:`unicode` (suit letters, ``->``:
@@ -1009,7 +1071,7 @@ class _Session:
                     except EntryError as error:
                         self.echo(f"Not accepted: {error}.")
                         continue
-                    keeper.save(self.path)
+                    self.save(keeper)
                 else:
                     names = ", ".join(keeper.players[s] for s in keeper.tricks_order())  # names may hold spaces
                     contract = keeper.pending
@@ -1020,7 +1082,7 @@ class _Session:
                     except EntryError as error:
                         self.echo(f"Not accepted: {error}.")
                         continue
-                    keeper.save(self.path)
+                    self.save(keeper)
                     self.show_result(keeper, result)
             except _Undo:
                 if not keeper.deals:  # nothing entered yet: the seating is the last answer, and it may be wrong
@@ -1030,20 +1092,30 @@ class _Session:
                 except EntryError as error:
                     self.echo(f"Not accepted: {error}.")
                     continue
-                keeper.save(self.path)
+                self.save(keeper)
                 self.echo(f"Undone: {what}.")
             except _Edit as edit:
                 self.correct(keeper, edit.what)
 
     def reseat(self, keeper: ScoreKeeper) -> ScoreKeeper:
         """``undo`` before the first contract: ask the seating again, from the first dealer (or, where the variant
-        fixes him, from the last name) back, as ``undo`` does during the names."""
+        fixes him, from the last name) back, as ``undo`` does during the names.
+
+        The file is removed at once (:meth:`unsave`) and the keeper is told so: until the seating is complete
+        again there is no match to save, and ``quit``, the end of input or Ctrl-C then say that nothing was saved,
+        as during the first seating.  The caller saves the new seating when this returns it.
+        """
         names = list(keeper.players)
         self.keeper = None
+        removed = self.unsave()
         if keeper.rules.first_dealer is None:
             self.echo(f"Undone: {keeper.players[keeper.dealer_of(1)]} as the first dealer.")
+        else:
+            self.echo(f"Undone: the name {names.pop()!r}.")
+        if removed:
+            self.echo(f"Removed {self.path}: the match is saved again once the seating is complete.")
+        if keeper.rules.first_dealer is None:
             return self.setup_from(keeper.rules, names)
-        self.echo(f"Undone: the name {names.pop()!r}.")
         return self.setup_rest(keeper.rules, names)
 
     def correct(self, keeper: ScoreKeeper, what: str) -> bool:
@@ -1085,7 +1157,7 @@ class _Session:
         except _Edit:
             self.echo(f"Not accepted: finish the correction of deal {n} first (or undo to drop it).")
             return self.correct(keeper, str(n))
-        keeper.save(self.path)
+        self.save(keeper)
         self.echo(f"Corrected deal {n}.")
         self.show_result(keeper, result)
         return True
@@ -1106,7 +1178,7 @@ class _Session:
                 answer = self.ask(f"Press Enter to finish, or type undo to take back deal {last}'s tricks", empty=True)
             except _Undo:
                 what = keeper.undo()
-                keeper.save(self.path)
+                self.save(keeper)
                 self.echo(f"Undone: {what}.")
                 return False
             except _Edit as edit:
@@ -1166,8 +1238,7 @@ def _export(keeper: ScoreKeeper, csv_path: Path | None, record_path: Path | None
     if csv_path is not None:
         exports.append((csv_path, keeper.to_csv(), "Score sheet written to {} (CSV)."))
     if record_path is not None:
-        text = keeper.record.to_json() if record_path.suffix.lower() == ".json" else keeper.record.to_text()
-        exports.append((record_path, text, "Game record written to {}."))
+        exports.append((record_path, _record_text(keeper.record, record_path), "Game record written to {}."))
     written = True
     for path, text, done in exports:
         shown = click.format_filename(path)
@@ -1181,16 +1252,99 @@ def _export(keeper: ScoreKeeper, csv_path: Path | None, record_path: Path | None
     return written
 
 
+def _file_name(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """The file an option of ``mizerka score`` names (``--file``, ``--resume``, the exports), as a :class:`Path`.
+
+    The text is checked as typed, before it becomes a path: ``Path("")`` is ``.``, the current folder, so ``--file
+    ""`` used to say that ``.`` exists and ``--resume ""`` that ``.`` could not be read.  An empty name (or one of
+    spaces only) is refused as ``mizerka play --record ""`` refuses it
+    (:func:`mizerka.terminal.check_record_path`), in the same words.
+
+    Raises:
+        click.BadParameter: ``give a file name, e.g. --file game.mzn`` (exit code 2).
+    """
+    if value is None:
+        return None
+    if not value.strip():
+        option = param.opts[0] if param.opts else f"--{param.name}"
+        example = "sheet.csv" if option == "--export-csv" else "game.mzn"
+        raise click.BadParameter(f"give a file name, e.g. {option} {example}", ctx=ctx, param=param)
+    return Path(value)
+
+
+def _refuse_existing(path: Path) -> click.UsageError:
+    """Why ``--file PATH`` of a new match is refused when *PATH* exists: a new match never overwrites a file.
+
+    A score record that ``--resume`` can continue is pointed to it; any other file (notes, a record of a match
+    played with cards, a record whose names a new match refuses) is said to be no score record, and resuming it is
+    not suggested: ``--resume`` would refuse it.
+    """
+    try:
+        ScoreKeeper.load(path)
+    except OSError as error:
+        return click.UsageError(f"{path} exists and cannot be read ({error.strerror or error}): it is not "
+                                "overwritten; choose another --file")
+    except EntryError:
+        return click.UsageError(f"{path} exists and is not a score record: it is not overwritten; choose another "
+                                "--file, or remove it")
+    return click.UsageError(f"{path} exists: continue it with --resume {path}, or choose another --file")
+
+
+def _check_resumable(path: Path) -> None:
+    """Refuse, before the first question, a ``--resume`` file (read and valid) that the next entry could not be
+    saved to: a read-only file (the first answer was lost: the save after it failed), or a folder that cannot be
+    written (each save writes a new file beside the old one, then puts it in place).  ``--file`` and the exports
+    are checked so too (:func:`_check_output`).
+
+    Raises:
+        click.BadParameter: saying why, for ``--resume`` (exit code 2).
+    """
+    if is_read_only(Path(os.path.realpath(path))):
+        raise click.BadParameter(f"{click.format_filename(path)!r} is read-only: the entries could not be saved to "
+                                 "it (make it writable first)", param_hint="'--resume'")
+    _check_output("--resume", path, record=False)
+
+
+def _parse_variant(spec: str) -> Rules:
+    """The rules ``--variant`` names, a variant whose scores are not zero-sum said once as a ``warning:`` line on
+    standard error, as ``mizerka play``, ``deal`` and ``arena`` say it (their ``--variant`` option,
+    :func:`mizerka.cli.variant_option`).
+
+    :func:`~mizerka.rules.parse_variant` warns only when it builds new rules (``seed002-literal,first_dealer=1``,
+    changed quotas); a named variant is built once, when the module is imported, and handed out without a word.
+    So a warning caught is said, and without one the variant's own :attr:`~mizerka.rules.Rules.zero_sum_note`.
+
+    Raises:
+        click.BadParameter: for a spec that names no variant (exit code 2).
+    """
+    import warnings
+
+    from mizerka.rules import parse_variant
+
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            rules = parse_variant(spec)
+    except RulesError as error:
+        raise click.BadParameter(str(error), param_hint="'--variant'") from None
+    notes = [str(warning.message) for warning in caught]
+    if not notes and rules.zero_sum_note is not None:
+        notes.append(rules.zero_sum_note)
+    for note in notes:
+        click.echo(f"warning: {note}", err=True)
+    return rules
+
+
 @click.command("score")
-@click.option("--file", "path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="where to save the match as you go  [default: mizerka-score.mzn]")
-@click.option("--resume", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--file", "path", type=click.Path(dir_okay=False), callback=_file_name, default=None,
+              help="where to save the match as you go (JSON if the name ends .json)  [default: mizerka-score.mzn]")
+@click.option("--resume", type=click.Path(dir_okay=False), callback=_file_name, default=None,
               help="continue the match saved in this file (and keep saving there)")
 @click.option("--variant", "variant", default="standard", show_default=True, metavar="SPEC",
               help="variant name and options, e.g. 'standard,first_dealer=0' (a new match only)")
-@click.option("--export-csv", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--export-csv", type=click.Path(dir_okay=False), callback=_file_name, default=None,
               help="at the end, write the score sheet as CSV here")
-@click.option("--export-record", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--export-record", type=click.Path(dir_okay=False), callback=_file_name, default=None,
               help="at the end, write a game record (contracts and tricks only; JSON if the name ends .json)")
 @unicode_option
 def score_command(path: Path | None, resume: Path | None, variant: str, export_csv: Path | None,
@@ -1202,10 +1356,6 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
     prompt for help, undo to take back the last entry, quit to stop (resume later with --resume FILE).
     With --ascii (the default where the output cannot encode suit symbols) the contracts are written C D H S.
     """
-    import warnings
-
-    from mizerka.rules import parse_variant
-
     if resume is not None and path is not None:
         raise click.UsageError("give --resume FILE to continue a match, or --file FILE to start one, not both")
     saved_to = resume if resume is not None else path if path is not None else Path("mizerka-score.mzn")
@@ -1230,6 +1380,7 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
             raise click.UsageError(f"cannot read {resume}: {error.strerror or error}") from None
         except EntryError as error:
             raise click.UsageError(str(error)) from None
+        _check_resumable(resume)
         path = resume
         click.echo(f"Resuming {resume}: {', '.join(keeper.players)}; "
                    f"{keeper.deal_no - 1} of {keeper.rules.n_deals} deals entered.")
@@ -1238,34 +1389,29 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
             click.echo(sheet if unicode else ascii_text(sheet))
     else:
         path = path if path is not None else Path("mizerka-score.mzn")
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                rules = parse_variant(variant)
-        except RulesError as error:
-            raise click.BadParameter(str(error), param_hint="'--variant'") from None
-        for warning in caught:  # e.g. quotas that are not zero-sum: said as the other commands say it
-            click.echo(f"warning: {warning.message}", err=True)
+        rules = _parse_variant(variant)
         if path.exists():
-            raise click.UsageError(f"{path} exists: continue it with --resume {path}, or choose another --file")
+            raise _refuse_existing(path)
         _check_output("--file", path, record=True)
         keeper = None
     session = _Session(path, unicode=unicode)
+    # Only the save file's failures are caught here (_SaveFailed: "cannot save to FILE"); an OSError of the
+    # standard output goes on to mizerka.cli.main, which says "cannot write the output".
     try:
         if keeper is None:
             keeper = session.setup(rules)
-            try:
-                keeper.save(path)
-            except OSError as error:
-                raise click.ClickException(f"cannot save to {path}: {error.strerror or error}") from None
+            session.save(keeper)
             click.echo(f"Saving to {path} after every entry.  Type ? for help.")
         while True:
             try:
                 session.run(keeper)
                 break
             except _Reseat:
-                keeper = session.reseat(keeper)
-                keeper.save(path)
+                # the seating is asked again and the file is removed meanwhile: there is no match to stop in
+                seated, keeper = keeper, None
+                keeper = session.reseat(seated)
+                session.save(keeper)
+                click.echo(f"Saving to {path} after every entry.")
     except _Quit:
         if keeper is None:
             click.echo("Stopped before the match began; nothing was saved.")
@@ -1290,7 +1436,5 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
             where = "after the last deal" if keeper.is_over() else f"in deal {keeper.deal_no}"
             click.echo(f"\nInterrupted {where}; saved.  Resume with: mizerka score --resume {path}", err=True)
         raise click.exceptions.Exit(130) from None
-    except OSError as error:
-        raise click.ClickException(f"cannot save to {path}: {error.strerror or error}") from None
     if not _export(keeper, export_csv, export_record):
         raise click.exceptions.Exit(1)
