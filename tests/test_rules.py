@@ -327,3 +327,12 @@ def test_spec_refuses_a_name_that_is_no_variant() -> None:
         STANDARD.replace(name="homebrew").spec()
     with pytest.raises(RulesError, match="rules named 'Standard'"):  # parse_variant would say 'standard'
         STANDARD.replace(name="Standard").spec()
+
+
+@pytest.mark.parametrize("spec", ["standard,first_dealer=1,first_dealer=2", "standard,uses=1,uses_per_contract=2",
+                                  "standard,seed002_blocks,round_robin", "standard,show_trump_card,show-trump-card=no",
+                                  "standard,global_unique,global_unique=no"])
+def test_an_option_given_twice_is_refused(spec: str) -> None:
+    """The last one was taken silently, while ``mizerka solve`` refuses repeated parts of a position."""
+    with pytest.raises(RulesError, match="a second time in"):
+        parse_variant(spec)

@@ -86,7 +86,8 @@ def test_position_text_round_trip_and_views() -> None:
     ("text", "error", "words"),
     [
         ("NT; lead 0; S:AK H:- D:- C:- / S:A2 H:- D:- C:- / S:- H:32 D:- C:-", DuplicateCardError, "AS"),
-        ("NT; lead 0; S:AK H:- D:- C:- / S:Q H:- D:- C:- / S:- H:32 D:- C:-", HandSizeError, "player 1"),
+        ("NT; lead 0; S:AK H:- D:- C:- / S:Q H:- D:- C:- / S:- H:32 D:- C:-", HandSizeError,
+         "player 1 holds 1 card but should hold 2"),
         ("NT; lead 0; S:K H:- D:- C:- / S:Q2 H:- D:- C:- / S:- H:432 D:- C:-; trick AS", HandSizeError, "player 2"),
         ("NT; lead 0; S:K H:- D:- C:- / S:Q H:- D:- C:- / S:- H:54 D:- C:-; trick AS 3H", FollowSuitError, "QS"),
         ("NT; lead 0; S:K H:- D:- C:- / S:Q H:- D:- C:- / S:- H:32 D:- C:-; trick AS QS", DuplicateCardError,

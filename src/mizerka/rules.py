@@ -505,6 +505,10 @@ def parse_variant(text: str) -> Rules:
 
     >>> parse_variant("no-exchange,show_trump_card").show_trump_card
     True
+    >>> parse_variant("standard,uses=1,uses=2")
+    Traceback (most recent call last):
+    ...
+    mizerka.rules.RulesError: option 'uses=2' sets uses_per_contract a second time in 'standard,uses=1,uses=2'
 
     Raises:
         RulesError: naming the unknown variant or the bad option.
@@ -518,6 +522,10 @@ def parse_variant(text: str) -> Rules:
         key, sep, value_text = option.partition("=")
         key = key.strip().lower().replace("-", "_")
         value: str | None = value_text.strip() if sep else None
+        field = {"seed002_blocks": "deal_pattern", "round_robin": "deal_pattern", "uses": "uses_per_contract",
+                 "global_unique": "global_unique_contracts"}.get(key, key)
+        if field in changes:  # 'first_dealer=1,first_dealer=2': which one was meant?  (the last one was taken)
+            raise RulesError(f"option {option!r} sets {field} a second time in {text!r}")
         if key == "show_trump_card":
             changes["show_trump_card"] = _parse_flag(key, value)
         elif key in ("seed002_blocks", "round_robin") and value is None:

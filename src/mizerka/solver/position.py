@@ -261,7 +261,7 @@ class Position:
             expected = full - 1 if player in played else full
             if size != expected:
                 raise HandSizeError(
-                    f"player {player} holds {size} cards but should hold {expected} "
+                    f"player {player} holds {size} card{'' if size == 1 else 's'} but should hold {expected} "
                     f"(hand sizes {sizes}, leader {self.leader}, {len(self.trick)} card(s) in the trick)"
                 )
         if played and full == 0:
