@@ -284,3 +284,13 @@ def test_an_empty_variant_is_refused() -> None:
     """``--variant "$V"`` with V unset meant some variant; it was silently the standard one."""
     result = invoke("deal", "--seed", "1", "--variant", " ")
     assert result.exit_code == 2 and "give a variant" in result.output and "Traceback" not in result.output
+
+
+def test_replay_names_the_deal_in_progress() -> None:
+    """A record written during a deal (``mizerka play --record`` keeps finished deals only, a server's record or an
+    edited one may not) listed its finished deals and said nothing of the one in progress."""
+    result = invoke("replay", str(RECORDS / "partial.mzn"))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    at = lines.index("deal  3: in progress, no-trump, 8 tricks played and 2 cards of the next (not scored)")
+    assert lines[at - 1].startswith("deal  2: ") and lines[at + 1].startswith("(the match is not over")

@@ -38,7 +38,7 @@ from mizerka.rules import OPTIONS_HELP, VARIANTS, Role, Rules, RulesError, parse
 from mizerka.scoresheet import ScoreSheet
 
 if TYPE_CHECKING:
-    from mizerka.record import MatchRecord
+    from mizerka.record import DealRecord, MatchRecord
 
 __all__ = [
     "COMMANDS",
@@ -584,6 +584,25 @@ def _scores_json(record: MatchRecord) -> dict[str, object]:
     }
 
 
+def _deal_in_progress(deal: DealRecord) -> str:
+    """The replay's line for a deal the record holds unfinished: how far it got, never a score.
+
+    >>> from mizerka.record import DealRecord
+    >>> _deal_in_progress(DealRecord(number=4, dealer=0))
+    'deal  4: in progress, before the contract (not scored)'
+    """
+    if deal.contract is None:
+        where = "before the contract"
+    elif not deal.tricks:
+        where = f"{deal.contract.label} chosen, in the exchange"
+    else:
+        done = len(deal.tricks) - (len(deal.tricks[-1]) < 3)  # three play to each trick (a fourth seat sits out)
+        where = f"{deal.contract.label}, {done} trick{'' if done == 1 else 's'} played"
+        if done < len(deal.tricks):
+            where += f" and {len(deal.tricks[-1])} card{'' if len(deal.tricks[-1]) == 1 else 's'} of the next"
+    return f"deal {deal.number:>2}: in progress, {where} (not scored)"
+
+
 @click.command("replay")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="print the scores as JSON")
@@ -606,6 +625,8 @@ def replay_command(file: Path, as_json: bool, unicode: bool) -> None:
             f"deal {r.deal_no:>2}: {names[r.chooser]} chose {r.contract.label} ({r.contract.goal}); "
             f"tricks {tricks}; scores {scores}"
         )
+    if len(record.deals) > len(results):  # the deal in progress when the record was written (not scored)
+        click.echo(_deal_in_progress(record.deals[-1]))
     if not record.is_over():
         click.echo(f"(the match is not over: {len(results)} of {record.rules.n_deals} deals finished)")
     click.echo("")
