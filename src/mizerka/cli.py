@@ -279,24 +279,40 @@ VARIANT_WARNED = "mizerka.variant_warned"
 """``click.Context.meta`` key: ``--variant`` has already printed the variant's warning (custom quotas)."""
 
 
-def _parse_variant_callback(ctx: click.Context, param: click.Parameter, value: str) -> Rules:
-    """Read ``--variant`` with :func:`~mizerka.rules.parse_variant`; a bad spec is a usage error, and so is an empty
-    one (``--variant "$V"`` with V unset meant some variant, not silently the standard one)."""
-    if not value.strip():
+def read_variant(spec: str, param_hint: str = "'--variant'") -> tuple[Rules, bool]:
+    """The rules ``--variant`` *spec* names, and whether a warning was said: a variant whose scores are not zero-sum
+    is said once, as a ``warning:`` line on standard error (never as Python's warning with a source line).
+
+    :func:`~mizerka.rules.parse_variant` warns only when it builds new rules (``seed002-literal,first_dealer=1``,
+    changed quotas); a named variant is built once, when its module is imported, and handed out without a word, so
+    without a warning caught the variant's own :attr:`~mizerka.rules.Rules.zero_sum_note` is said.  ``--variant``
+    options (:func:`variant_option`), ``mizerka score`` and ``mizerka arena`` all read it here.
+
+    Raises:
+        click.BadParameter: an empty spec (``--variant "$V"`` with V unset meant some variant, not silently the
+            standard one), or one :func:`~mizerka.rules.parse_variant` refuses (exit code 2).
+    """
+    if not spec.strip():
         raise click.BadParameter("give a variant (e.g. 'standard' or 'no-exchange,show_trump_card'), not an empty "
-                                 "value; leave the option out for the standard rules", ctx=ctx, param=param)
+                                 "value; leave the option out for the standard rules", param_hint=param_hint)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            rules = parse_variant(value)
+            rules = parse_variant(spec)
     except RulesError as error:
-        raise click.BadParameter(str(error), ctx=ctx, param=param) from None
+        raise click.BadParameter(str(error), param_hint=param_hint) from None
     notes = [str(warning.message) for warning in caught]
-    if not notes and rules.zero_sum_note is not None:  # a named variant is built without its warning
+    if not notes and rules.zero_sum_note is not None:
         notes.append(rules.zero_sum_note)
     for note in notes:
         click.echo(f"warning: {note}", err=True)
-    if notes:
+    return rules, bool(notes)
+
+
+def _parse_variant_callback(ctx: click.Context, param: click.Parameter, value: str) -> Rules:
+    """Read ``--variant`` with :func:`read_variant`, noting in the context that its warning was said."""
+    rules, warned = read_variant(value)
+    if warned:
         ctx.meta[VARIANT_WARNED] = True
     return rules
 

@@ -45,7 +45,7 @@ from pathlib import Path
 import click
 
 from mizerka._files import is_read_only, write_atomically
-from mizerka.cli import ascii_text, terminal_width, unicode_option
+from mizerka.cli import ascii_text, read_variant, terminal_width, unicode_option
 from mizerka.match import DealResult, Outcome
 from mizerka.record import DealRecord, MatchRecord, RecordError, read
 from mizerka.rules import STANDARD, Contract, Role, Rules, RulesError
@@ -1305,36 +1305,6 @@ def _check_resumable(path: Path) -> None:
     _check_output("--resume", path, record=False)
 
 
-def _parse_variant(spec: str) -> Rules:
-    """The rules ``--variant`` names, a variant whose scores are not zero-sum said once as a ``warning:`` line on
-    standard error, as ``mizerka play``, ``deal`` and ``arena`` say it (their ``--variant`` option,
-    :func:`mizerka.cli.variant_option`).
-
-    :func:`~mizerka.rules.parse_variant` warns only when it builds new rules (``seed002-literal,first_dealer=1``,
-    changed quotas); a named variant is built once, when the module is imported, and handed out without a word.
-    So a warning caught is said, and without one the variant's own :attr:`~mizerka.rules.Rules.zero_sum_note`.
-
-    Raises:
-        click.BadParameter: for a spec that names no variant (exit code 2).
-    """
-    import warnings
-
-    from mizerka.rules import parse_variant
-
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            rules = parse_variant(spec)
-    except RulesError as error:
-        raise click.BadParameter(str(error), param_hint="'--variant'") from None
-    notes = [str(warning.message) for warning in caught]
-    if not notes and rules.zero_sum_note is not None:
-        notes.append(rules.zero_sum_note)
-    for note in notes:
-        click.echo(f"warning: {note}", err=True)
-    return rules
-
-
 @click.command("score")
 @click.option("--file", "path", type=click.Path(dir_okay=False), callback=_file_name, default=None,
               help="where to save the match as you go (JSON if the name ends .json)  [default: mizerka-score.mzn]")
@@ -1389,7 +1359,7 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
             click.echo(sheet if unicode else ascii_text(sheet))
     else:
         path = path if path is not None else Path("mizerka-score.mzn")
-        rules = _parse_variant(variant)
+        rules, _ = read_variant(variant)
         if path.exists():
             raise _refuse_existing(path)
         _check_output("--file", path, record=True)

@@ -19,8 +19,7 @@ import click
 
 from mizerka.arena import BACKENDS, NO_INTERVAL, TABLES, ArenaError, ArenaResult, run_arena
 from mizerka.bots import BOT_LEVELS, Budget, BudgetError, UnknownBotError, level_name
-from mizerka.cli import missing_extra, warn_if_no_solver_kernel
-from mizerka.rules import RulesError, parse_variant
+from mizerka.cli import missing_extra, read_variant, warn_if_no_solver_kernel
 
 __all__ = ["NO_INTERVAL", "arena_command"]
 
@@ -81,17 +80,7 @@ def arena_command(
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     except ImportError as error:
         raise missing_extra("arena", error) from None
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            rules = parse_variant(variant)
-    except RulesError as error:
-        raise click.BadParameter(str(error), param_hint="--variant") from None
-    for warning in caught:  # said once, as a line (not Python's warning with a source line, once per match)
-        click.echo(f"warning: {warning.message}", err=True)
-    if not caught and not rules.zero_sum:  # a named variant such as seed002-literal: built without a warning
-        click.echo(f"warning: variant {rules.name!r}: the quotas do not add up to the {rules.n_tricks} tricks of "
-                   "a deal, so the scores are not zero-sum", err=True)
+    rules, _ = read_variant(variant, param_hint="--variant")
     bots = tuple(map(_canonical, bots))  # 'PIMC' is the pimc level here too, as for make_bot and the arena
     overrides: dict[str, Budget] = {}
     for item in budgets:
