@@ -17,7 +17,6 @@ told by :func:`mizerka.cli.main` and click, which a :class:`~click.testing.CliRu
 
 from __future__ import annotations
 
-import io
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import IO
 import pytest
 from click.testing import CliRunner, Result
 
+from input_helpers import InputThen
 from mizerka.cli import cli
 from mizerka.match import Match
 from mizerka.record import MatchRecord, read
@@ -142,39 +142,11 @@ def test_a_closed_pipe_is_not_blamed_on_the_save_file(tmp_path: Path) -> None:
     assert not save.exists()
 
 
-class _ReadOnlyAfterStart(io.BytesIO):
-    """The keeper's lines; the save file is made read-only as the first of them is read (after the checks at
-    the start, which it passed)."""
-
-    def __init__(self, data: bytes, path: Path) -> None:
-        super().__init__(data)
-        self.path = path
-
-    def _protect(self) -> None:
-        self.path.chmod(0o444)
-
-    def read(self, size: int | None = -1) -> bytes:
-        if size != 0:  # click asks read(0) to see that the stream is binary, before the command runs
-            self._protect()
-        return super().read(size)
-
-    def read1(self, size: int | None = -1) -> bytes:
-        self._protect()
-        return super().read1(size)
-
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        self._protect()
-        return super().readinto(buffer)
-
-    def readline(self, size: int | None = -1) -> bytes:
-        self._protect()
-        return super().readline(size)
-
-
 def test_a_save_that_fails_is_still_told_as_the_save_file(tmp_path: Path) -> None:
     save = tmp_path / "m.mzn"
     before = seated(save)
-    result = CliRunner().invoke(cli, ["score", "--resume", str(save)], input=_ReadOnlyAfterStart(b"NT\n", save))
+    typed = InputThen(b"NT\n", lambda: save.chmod(0o444))  # read-only once the checks at the start have passed
+    result = CliRunner().invoke(cli, ["score", "--resume", str(save)], input=typed)
     assert result.exit_code == 1, result.output
     assert f"Error: cannot save to {save}: the file is read-only" in result.output
     assert save.read_bytes() == before

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from input_helpers import InputThen
 from mizerka.cli import cli
 from mizerka.record import read
 
@@ -86,34 +87,11 @@ def test_an_existing_sheet_and_record_are_replaced_by_the_exports(tmp_path: Path
 # -- an export that fails at the end ---------------------------------------------------------------------------------
 
 
-class _FolderGoesDuringTheMatch(io.BytesIO):
-    """The keeper's typed lines; the first of them is read after the folder *folder* was removed (a USB stick
-    pulled out during the match): the up-front check passed, the export at the end fails."""
-
-    def __init__(self, data: bytes, folder: Path) -> None:
-        super().__init__(data)
-        self.folder = folder
-
-    def _gone(self) -> None:
-        if self.folder.exists():
-            shutil.rmtree(self.folder)
-
-    def read(self, size: int | None = -1) -> bytes:
-        if size != 0:  # click asks read(0) to see that the stream is binary, before the command runs
-            self._gone()
-        return super().read(size)
-
-    def read1(self, size: int | None = -1) -> bytes:
-        self._gone()
-        return super().read1(size)
-
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        self._gone()
-        return super().readinto(buffer)
-
-    def readline(self, size: int | None = -1) -> bytes:
-        self._gone()
-        return super().readline(size)
+def remove(folder: Path) -> None:
+    """The folder gone, as a USB stick pulled out during the match: the check at the start passed, the export at
+    the end fails."""
+    if folder.exists():
+        shutil.rmtree(folder)
 
 
 def test_an_export_that_fails_at_the_end_names_the_users_file_and_keeps_the_other(tmp_path: Path) -> None:
@@ -122,7 +100,7 @@ def test_an_export_that_fails_at_the_end_names_the_users_file_and_keeps_the_othe
     folder = tmp_path / "stick"
     folder.mkdir()
     sheet, record = folder / "x.csv", tmp_path / "y.mzn"
-    typed = _FolderGoesDuringTheMatch("".join(line + "\n" for line in MATCH).encode(), folder)
+    typed = InputThen("".join(line + "\n" for line in MATCH).encode(), lambda: remove(folder))
     result = invoke("score", "--file", str(tmp_path / "s.mzn"), "--variant", ONE_DEAL, "--export-csv", str(sheet),
                     "--export-record", str(record), input=typed)
     assert "Name of player 1" in result.output and "Final standing" in result.output
@@ -137,7 +115,7 @@ def test_every_export_that_fails_is_told(tmp_path: Path) -> None:
     folder = tmp_path / "stick"
     folder.mkdir()
     sheet, record = folder / "x.csv", folder / "y.json"
-    typed = _FolderGoesDuringTheMatch("".join(line + "\n" for line in [*MATCH, "quit"]).encode(), folder)
+    typed = InputThen("".join(line + "\n" for line in [*MATCH, "quit"]).encode(), lambda: remove(folder))
     result = invoke("score", "--file", str(tmp_path / "s.mzn"), "--variant", ONE_DEAL, "--export-csv", str(sheet),
                     "--export-record", str(record), input=typed)
     assert result.exit_code == 1, result.output
