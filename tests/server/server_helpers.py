@@ -303,3 +303,9 @@ def unload(server: ThreadServer, table: str) -> None:
             time.sleep(0.05)
     finally:
         config.abandon_after, config.read_back_idle = old
+
+
+def read_back(score_sheet: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A view's score-sheet rows as a table read back from the database shows them: the double-dummy values, and
+    why a deal has none (``dd_reason``), live in memory only (docs/server.md), so a reload has neither."""
+    return [{**{k: v for k, v in row.items() if k != "dd_reason"}, "dd": None} for row in score_sheet]

@@ -25,7 +25,7 @@ import time
 from typing import Any
 
 import httpx
-from server_helpers import SHORT, WS, ThreadServer, new_table, play, unload
+from server_helpers import SHORT, WS, ThreadServer, new_table, play, read_back, unload
 
 from mizerka.server.db import Store
 from mizerka.server.protocol import SERVER_ADAPTER
@@ -84,12 +84,9 @@ def final_views(server: ThreadServer, table: str, token: str) -> dict[str, Any]:
 
 
 def forget_annotations(views: dict[str, Any]) -> None:
-    """*views* (:func:`final_views`) as a table read back from the database shows them: the double-dummy values of
-    the score sheet's rows, and why a deal has none, are not journaled (docs/server.md)."""
+    """*views* (:func:`final_views`) as a table read back from the database shows them (:func:`read_back`)."""
     for welcomed in views.values():
-        for row in welcomed["view"]["score_sheet"]:
-            row["dd"] = None
-            row.pop("dd_reason", None)
+        welcomed["view"]["score_sheet"] = read_back(welcomed["view"]["score_sheet"])
 
 
 def test_a_finished_table_unloaded_from_memory_welcomes_its_seat_and_a_spectator(make_server: Any) -> None:
