@@ -288,6 +288,12 @@ def test_a_rematch_vote_is_acknowledged_and_the_new_table_is_in_the_view(server:
     SERVER_ADAPTER.validate_python(first)
     view = ala.request({"type": "sync", "last_seq": ala.seq})["view"]
     assert view["rematch"] is None and view["rematch_asked"] == [0]
+    # Bolek's result learns at once that Ala asked (his page said nothing until he asked too); Ala, who asked,
+    # gets her ack instead
+    told = bolek.until(lambda m: m["type"] == "rematch_asked")
+    assert told == {"type": "rematch_asked", "seats": [0]}
+    SERVER_ADAPTER.validate_python(told)
+    assert not any(m["type"] == "rematch_asked" for m in ala.log)
     last = bolek.request({"type": "rematch", "id": "r2"})
     assert last["type"] == "ack" and last["waiting"] == [] and last["table"] not in (None, table["id"])
     new = last["table"]

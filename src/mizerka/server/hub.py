@@ -1911,6 +1911,11 @@ class Hub:
                 await self._make_rematch(live)
             client.send({"type": "ack", "id": request_id, "seq": table.seq, "action": "rematch",
                          "table": table.rematch_table, "waiting": table.rematch_waiting()})
+            if table.rematch_table is None:  # the others learn it now: the result they look at says who asked
+                asked = encode({"type": "rematch_asked", "seats": sorted(table.rematch_votes)})
+                for other in list(live.clients):
+                    if other is not client:
+                        other.send(asked)
 
     async def _make_rematch(self, live: LiveTable) -> None:
         """Every seated human has asked (the table's lock is held): make the rematch table, name it in the old

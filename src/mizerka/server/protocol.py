@@ -59,6 +59,7 @@ __all__ = [
     "Presence",
     "ProtocolError",
     "Rematch",
+    "RematchAsked",
     "RequestHint",
     "ServerMessage",
     "Snapshot",
@@ -595,6 +596,14 @@ class Presence(_Message):
     connected: bool
 
 
+class RematchAsked(_Message):
+    """After a finished match, a seat asked for a rematch that still waits for others (not numbered: the view's
+    ``rematch_asked`` says the same, and a reconnection gets it there): every seat that has asked so far."""
+
+    type: Literal["rematch_asked"]
+    seats: list[int]
+
+
 class DoubleDummyMessage(_Message):
     """A finished deal's double-dummy values, sent when the analysis is done (not numbered: an annotation,
     not part of the game), after every ``deal_end``.  ``dd`` is null when it was not available (``reason``:
@@ -617,8 +626,8 @@ class ServerPong(_Message):
 
 
 ServerMessage = Annotated[
-    Welcome | Snapshot | EventMessage | Ack | ErrorReply | HintReply | Presence | DoubleDummyMessage | ChatMessage
-    | ServerPing | ServerPong,
+    Welcome | Snapshot | EventMessage | Ack | ErrorReply | HintReply | Presence | RematchAsked | DoubleDummyMessage
+    | ChatMessage | ServerPing | ServerPong,
     Field(discriminator="type"),
 ]
 """Any message the server sends."""
