@@ -31,6 +31,7 @@ from web_helpers import (
     VISIBLE_POINT,
     act_once,
     api_post,
+    in_language,
     my_hand_to_act_on,
     no_sideways_scroll,
     open_seat,
@@ -110,6 +111,41 @@ def test_a_phone_in_landscape_draws_nothing_over_anything_else(new_page: Any, we
     expect(page.locator("#sheet-panel")).to_be_visible()
     page.locator("#sheet-panel .close-sheet").click()
     expect(page.locator("#sheet-panel")).to_be_hidden()
+
+
+# OVERLAPS with the exchange bar among the parts (the prompt was drawn under it).
+OVERLAPS_IN_EXCHANGE = OVERLAPS.replace("'.prompt, .me > .seat, .hand'", "'.prompt, .me > .seat, .exchange-bar, .hand'")
+
+
+@pytest.mark.parametrize(("width", "height", "lang"), [(375, 667, "en"), (360, 640, "pl"), (360, 740, "ru"),
+                                                       (1024, 640, "ru"), (1100, 680, "en")])
+def test_a_short_screen_draws_the_prompt_over_nothing_in_the_exchange(new_page: Any, web_server: Any, width: int,
+                                                                      height: int, lang: str) -> None:
+    """The exchange on a short screen (phones held upright, 1024 x 640, 1100 x 680 with the score sheet open beside
+    the table): the prompt "Your turn" was drawn over the player's own seat or under the exchange bar, and at 1024 x
+    640 the other seats over the toolbar.  The empty trick gives its place up during the exchange, the trick fits
+    the room left (its cards smaller where it is short), and a short wide screen leaves out the seats' card backs
+    and the exchange help: nothing is drawn over anything else."""
+    entry = api_post(web_server.url, "/api/quickplay", {"name": "Ala", "variant": "standard", "level": "random"})
+    page = new_page(viewport={"width": width, "height": height}, has_touch=width < 500)
+    in_language(page, lang)
+    open_seat(page, web_server.url, entry["table"]["id"], entry["token"], entry["seat"])
+    deadline = time.monotonic() + 90
+    while True:  # act (keeping the hand) until this seat is to exchange with cards in the talon
+        assert time.monotonic() < deadline, view(page)
+        v = view(page)
+        if (v.get("phase") == "exchange" and v.get("your_turn") and v["exchange"]["max"] > 0
+                and not page.locator("dialog[open]").count()):
+            break
+        if act_once(page, exchange=0) is None:
+            page.wait_for_timeout(30)
+    expect(page.locator(".exchange-bar")).to_be_visible()
+    expect(page.locator(".trick .card")).to_have_count(0, timeout=5000)  # the last deal's last trick, held a moment
+    if width >= 1100:
+        expect(page.locator("#sheet-panel")).to_be_visible()
+    expect(page.locator(".centre .prompt")).not_to_be_empty()
+    assert page.evaluate(OVERLAPS_IN_EXCHANGE) == []
+    no_sideways_scroll(page)
 
 
 def test_the_chat_on_a_phone_in_landscape_keeps_its_close_and_its_log(new_page: Any, web_server: Any) -> None:

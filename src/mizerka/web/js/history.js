@@ -5,15 +5,41 @@
 // spectators is its players' only).
 
 import { apiResponse } from "./net.js";
-import { lang, refusalText, signed, t, variantName } from "./i18n.js";
+import { contractName, lang, listOf, refusalText, signed, t, variantName } from "./i18n.js";
 import { ReviewDialog } from "./review.js";
-import { h, nameNode, renderScoreSheet, slot, withNodes } from "./sheet.js";
+import { contractIndex, h, nameNode, renderScoreSheet, slot, variantContracts, withNodes } from "./sheet.js";
 import { seatFor } from "./store.js";
 
-/** A variant as words: its base name in the page's language, then any option as the server writes it. */
+const NO = new Set(["no", "false", "0", "off"]);
+
+/** One option of a variant spec (as `Rules.spec` writes it) in the page's language; an unknown one as written. */
+function optionLabel(option) {
+  const [rawKey, ...value] = option.trim().split("=");
+  const key = rawKey.trim().toLowerCase().replace(/-/g, "_");
+  const text = value.length ? value.join("=").trim() : null;
+  const off = text !== null && NO.has(text.toLowerCase());
+  if (key === "contracts" && text) {
+    const codes = variantContracts(`x,contracts=${text}`);
+    if (codes) return t("variantOpt.contracts", { list: listOf(codes.map((c) => contractName(contractIndex(c)))) });
+  } else if (key === "show_trump_card" || key === "global_unique") {
+    return t(`variantOpt.${key}${off ? "_no" : ""}`);
+  } else if ((key === "seed002_blocks" || key === "round_robin") && text === null) {
+    return t(`variantOpt.${key}`);
+  } else if (key === "first_dealer" && text) {
+    return text.toLowerCase() === "lot" ? t("variantOpt.first_dealer_lot") : t("variantOpt.first_dealer", { n: text });
+  } else if ((key === "uses" || key === "uses_per_contract") && text) {
+    return t("variantOpt.uses", { n: text });
+  } else if ((key === "quota_ordinary" || key === "quota_mizerka") && text) {
+    return t(`variantOpt.${key}`, { q: text });
+  }
+  return option.trim();
+}
+
+/** A variant as words: its base name in the page's language, then its options, also in words where known. */
 export function variantLabel(variant) {
   const [base, ...rest] = String(variant).split(",");
-  return rest.length ? `${variantName(base)} (${rest.join(", ")})` : variantName(base);
+  const options = rest.filter((o) => o.trim()).map(optionLabel);
+  return options.length ? `${variantName(base)} (${options.join(", ")})` : variantName(base);
 }
 
 /** When a match ended (seconds since the epoch), in the page's language. */

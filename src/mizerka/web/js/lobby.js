@@ -356,7 +356,7 @@ export class Lobby {
         const names = tb.seats.filter((s) => !s.open).map((s) => s.name || "?").join(", ");
         const li = h("li", { "data-table": tb.id },
           h("span", { class: "tb-name" }, tb.name || tb.id),
-          h("span", { class: "tb-variant" }, variantName(tb.variant),
+          h("span", { class: "tb-variant" }, variantLabel(tb.variant),
             tb.options?.rated ? h("span", { class: "badge rated-badge", title: t("table.ratedHelp") }, t("table.rated")) : null),
           h("span", { class: "tb-players" }, names),
           h("span", { class: "tb-free" }, takeover.length ? t("lobby.takeoverSeats", { n: takeover.length })

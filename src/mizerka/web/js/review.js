@@ -180,7 +180,7 @@ export class ReviewDialog {
       h("h3", { class: "rv-sub", id: "rv-moves-title" }, t("review.moves")),
       h("p", { class: "rv-help" }, t("review.movesHelp")), this.moves.root,
       h("h3", { class: "rv-sub" }, t("review.byPlayer")), this.summaryTable(),
-      this.exchangeList());
+      ...[this.exchangeList()].filter(Boolean)); // none without an exchange (the DOM would write a null as "null")
     this.go(0, { say: false, focus: false });
     this.nav.next.focus();
     announce(`${this.title.textContent}. ${t("review.keys")}`);

@@ -12,6 +12,21 @@ export function contractIndex(code) {
   return i;
 }
 
+/**
+ * The contracts a variant spec plays, as codes in its order: its `contracts=NT+MZ` option, else null (every contract:
+ * no named variant leaves one out).  A code the client does not know gives null too (the sheet shows them all).
+ */
+export function variantContracts(variant) {
+  const option = String(variant ?? "").split(",").slice(1).map((o) => o.trim())
+    .find((o) => o.toLowerCase().startsWith("contracts="));
+  if (!option) return null;
+  const aliases = { N: "NT", NO_TRUMP: "NT", NOTRUMP: "NT", M: "MZ", MIZERKA: "MZ", CLUBS: "C", DIAMONDS: "D",
+    HEARTS: "H", SPADES: "S", "♣": "C", "♦": "D", "♥": "H", "♠": "S" };
+  const codes = option.slice("contracts=".length).split("+").map((c) => c.trim().toUpperCase().replace(/\uFE0F/g, ""))
+    .map((c) => aliases[c] ?? c);
+  return codes.length && codes.every((c) => CONTRACT_CODES.includes(c)) ? codes : null;
+}
+
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -108,7 +123,8 @@ function sittingOut(row) {
  * "avoid"), when given, is its goal.
  */
 export function renderScoreSheet(view, winners = null, { onReview = null, showTricks = false, contracts = null } = {}) {
-  const names = view.players.map((p, i) => p.name || `#${i + 1}`);
+  // an open seat (a table waiting for players) is named as the table names it
+  const names = view.players.map((p, i) => (p.open ? t("table.empty") : p.name || `#${i + 1}`));
   const root = h("div", { class: "score-sheet" });
   const over = view.status === "finished" || view.phase === "over";
   if (over) {

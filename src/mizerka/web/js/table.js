@@ -13,7 +13,7 @@ import { apiErrorText, joinTable } from "./lobby.js";
 import { TableSocket, api } from "./net.js";
 import { PressHold } from "./press.js";
 import { ReviewDialog } from "./review.js";
-import { CONTRACT_CODES, contractIndex, contractLabel, h, renderScoreSheet, winnersOf } from "./sheet.js";
+import { CONTRACT_CODES, contractIndex, contractLabel, h, renderScoreSheet, variantContracts, winnersOf } from "./sheet.js";
 import { forgetSeat, prefs, savePrefs, saveSeat, seatFor } from "./store.js";
 
 const TRUMP_INDEX = { C: 0, D: 1, H: 2, S: 3 };
@@ -213,6 +213,12 @@ export class TableView {
         break;
       case "dd":
         this.onDoubleDummy(message.deal_no, message.dd, message.reason);
+        break;
+      case "rematch_asked": // another seat asked for a rematch: the result says who (the view's rematch_asked)
+        if (this.view && this.view.phase === "over") {
+          this.view = { ...this.view, rematch_asked: message.seats };
+          this.syncRematch(this.view);
+        }
         break;
       case "presence":
         if (this.view) {
@@ -435,6 +441,7 @@ export class TableView {
   syncRematch(v) {
     const ui = this.rematchUi;
     if (!ui || v.phase !== "over" || v.seat === null || v.seat === undefined) return;
+    this.showRematchAsked(v);
     if (this.rematchInFlight || this.rematchTable || this.destroyed) return;
     if ((v.rematch_asked || []).includes(v.seat)) {
       this.rematchWanted = true;
@@ -447,6 +454,14 @@ export class TableView {
       ui.again.disabled = false;
       ui.status.textContent = "";
     }
+  }
+
+  /** The result dialog says which of the other players have asked for a rematch (the view's `rematch_asked`). */
+  showRematchAsked(v) {
+    const asked = (v.rematch_asked || []).filter((seat) => seat !== v.seat && v.players[seat]);
+    const text = asked.length
+      ? t("over.rematchAsked", { n: asked.length, names: listOf(asked.map((seat) => this.nameOf(seat, v))) }) : "";
+    if (this.rematchUi.asked.textContent !== text) this.rematchUi.asked.textContent = text;
   }
 
   async act(action) {
@@ -1239,7 +1254,8 @@ export class TableView {
     close.addEventListener("click", () => this.closeSheet());
     panel.replaceChildren(h("div", { class: "sheet-head" }, h("h2", {}, t("sheet.title")), close),
       // a finished deal's review is given only while the table shows its deals in full (else refused)
-      renderScoreSheet(v, this.winners, { onReview: this.dealsRevealed(v) ? (n, key) => this.openReview(n, key) : null }));
+      renderScoreSheet(v, this.winners, { contracts: variantContracts(v.variant),
+        onReview: this.dealsRevealed(v) ? (n, key) => this.openReview(n, key) : null }));
   }
 
   /**
@@ -1557,7 +1573,8 @@ export class TableView {
     // the dialog opens on its primary action: "Play again" (a spectator: "Back to the lobby"), not the download
     const again = h("button", { type: "button", class: "btn primary rematch-btn", autofocus: true }, t("over.again"));
     const status = h("p", { class: "rematch-out", role: "status" });
-    this.rematchUi = { again, status }; // kept in step with the view's rematch_asked (syncRematch)
+    const asked = h("p", { class: "rematch-asked", role: "status" }); // who else has asked (showRematchAsked)
+    this.rematchUi = { again, status, asked }; // kept in step with the view's rematch_asked (syncRematch)
     if (this.rematchWanted) { // drawn again (a language switch) while the wish waits for the others
       again.disabled = true;
       status.textContent = t("over.rematchWaiting");
@@ -1570,10 +1587,11 @@ export class TableView {
     const review = last ? this.reviewButton(last, t("review.lastDeal")) : null;
     // the score sheet of a finished match opens with its winner banner: the dialog shows it once
     dialog.append(h("h2", { id: "over-title" }, t("over.title")),
-      renderScoreSheet(v, winners, { onReview: (n) => this.openReview(n) }),
+      renderScoreSheet(v, winners, { contracts: variantContracts(v.variant), onReview: (n) => this.openReview(n) }),
       // a spectator has no seat to play again with
       h("div", { class: "dialog-foot" }, review, record, v.seat === null ? null : again, lobby),
-      ...(v.seat === null ? [] : [status])); // (the DOM's append writes a null as the text "null")
+      ...(v.seat === null ? [] : [asked, status])); // (the DOM's append writes a null as the text "null")
+    if (v.seat !== null) this.showRematchAsked(v);
     return dialog;
   }
 }
