@@ -20,11 +20,11 @@
 from __future__ import annotations
 
 import re
-import threading
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from test_web_match_end import finished_pair
 from web_helpers import ANALYSIS_WAIT, api_post, in_language, open_seat, play_through_protocol
 
 
@@ -209,27 +209,9 @@ def test_the_lobbys_drop_downs_show_their_options_whole(new_page: Any, web_serve
 
 def test_the_others_see_who_asked_for_a_rematch(new_page: Any, web_server: Any) -> None:
     """Ala and Cezary (and a bot) finish a match; Ala presses "Play again": Cezary's result says that Ala asks to play
-    again (no event says it: his page learns it from the view), and so it does in Polish."""
+    again (the server's rematch_asked message), and so it does in Polish."""
     base = web_server.url
-    info = api_post(base, "/api/tables", {"variant": "standard,contracts=MZ", "visibility": "private", "seats": [
-        {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]})
-    table = info["id"]
-    ala = api_post(base, f"/api/tables/{table}/join", {"name": "Ala"})
-    cezary = api_post(base, f"/api/tables/{table}/join", {"name": "Cezary"})
-    failures: list[BaseException] = []
-
-    def play(token: str) -> None:
-        try:
-            play_through_protocol(web_server, table, token, lambda v: v["phase"] == "over")
-        except BaseException as error:  # the thread's failure is the test's: raised below
-            failures.append(error)
-
-    players = [threading.Thread(target=play, args=(j["token"],)) for j in (ala, cezary)]
-    for thread in players:
-        thread.start()
-    for thread in players:
-        thread.join()
-    assert not failures, failures
+    table, ala, cezary = finished_pair(web_server)
 
     a = new_page()
     open_seat(a, base, table, ala["token"], ala["seat"])
