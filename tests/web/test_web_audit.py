@@ -228,3 +228,24 @@ def test_the_others_see_who_asked_for_a_rematch(new_page: Any, web_server: Any) 
     c.locator("dialog.over-dialog[open] .rematch-btn").click()
     for page in (a, c):
         page.wait_for_function("t => window.mizerkaDebug.view() && window.mizerkaDebug.view().table !== t", arg=table)
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "do not sum to zero"), ("pl", "nie sumują się do zera"),
+                                             ("ru", "не складываются в ноль")])
+def test_the_lobby_says_when_a_variants_scores_do_not_sum_to_zero(new_page: Any, web_server: Any, lang: str,
+                                                                   words: str) -> None:
+    """Seed 002 as written (17 tricks, quotas of 13) was offered as "S002 as written", a name no player could read,
+    and a deal then ended -1, -1, -2 without a word; the terminal game warns of it before the match."""
+    page = new_page()
+    in_language(page, lang)
+    page.goto(web_server.url + "/")
+    note = page.locator("#variant-note")
+    page.select_option("#variant", "standard")
+    expect(note).to_be_hidden()
+    page.select_option("#variant", "seed002-literal")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text(words)
+    expect(page.locator("#variant")).to_have_attribute("aria-describedby", "variant-note")
+    assert "17" in page.locator("#variant option[value='seed002-literal']").inner_text()
+    page.reload()  # the choice is remembered, and so is its note
+    expect(page.locator("#variant-note")).to_contain_text(words)

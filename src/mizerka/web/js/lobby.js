@@ -259,7 +259,22 @@ export class Lobby {
     level.addEventListener("change", () => savePrefs({ level: level.value }));
     const variant = h("select", { id: "variant" });
     for (const vr of variants) variant.append(h("option", { value: vr, selected: vr === shownVariant }, variantName(vr)));
-    variant.addEventListener("change", () => savePrefs({ variant: variant.value }));
+    // a variant whose scores do not sum to zero (seed 002 as written: 17 tricks, quotas of 13) says so before it is
+    // chosen for a game, as the terminal game's warning does
+    const variantNote = h("p", { class: "muted variant-note", id: "variant-note", "aria-live": "polite" });
+    const noteVariant = () => {
+      const key = `variantNote.${variant.value.replace(/-/g, "_")}`;
+      const text = t(key);
+      variantNote.textContent = text === key ? "" : text;
+      variantNote.hidden = !variantNote.textContent;
+      if (variantNote.hidden) variant.removeAttribute("aria-describedby");
+      else variant.setAttribute("aria-describedby", "variant-note");
+    };
+    noteVariant();
+    variant.addEventListener("change", () => {
+      savePrefs({ variant: variant.value });
+      noteVariant();
+    });
 
     const play = h("button", { type: "button", id: "quickplay", class: "btn primary big", disabled: this.busy },
       t("lobby.quickplay"));
@@ -324,6 +339,7 @@ export class Lobby {
       kept ? h("p", { class: "muted name-note", id: "player-name-note" }, t("lobby.nameFromProfile")) : null,
       h("div", { class: "form-row" }, h("label", { for: "bot-level" }, t("lobby.level")), level),
       h("div", { class: "form-row" }, h("label", { for: "variant" }, t("lobby.variant")), variant),
+      variantNote,
       ratedBox("quick-rated", "rated"),
       play,
       h("p", { class: "muted pair-help", id: "pair-help" }, t("lobby.pairHelp")),
