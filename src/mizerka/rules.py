@@ -518,37 +518,38 @@ def parse_variant(text: str) -> Rules:
     name, *options = [part.strip() for part in text.split(",")]
     rules = get_variant(name or "standard")
     changes: dict[str, object] = {}
+
+    def put(field: str, value: object) -> None:
+        if field in changes:  # 'first_dealer=1,first_dealer=2': which one was meant?  (the last one was taken)
+            raise RulesError(f"option {option!r} sets {field} a second time in {text!r}")
+        changes[field] = value
+
     for option in options:
         key, sep, value_text = option.partition("=")
         key = key.strip().lower().replace("-", "_")
         value: str | None = value_text.strip() if sep else None
-        field = {"seed002_blocks": "deal_pattern", "round_robin": "deal_pattern", "uses": "uses_per_contract",
-                 "global_unique": "global_unique_contracts"}.get(key, key)
-        if field in changes:  # 'first_dealer=1,first_dealer=2': which one was meant?  (the last one was taken)
-            raise RulesError(f"option {option!r} sets {field} a second time in {text!r}")
         if key == "show_trump_card":
-            changes["show_trump_card"] = _parse_flag(key, value)
+            put("show_trump_card", _parse_flag(key, value))
         elif key in ("seed002_blocks", "round_robin") and value is None:
-            changes["deal_pattern"] = (
-                DealPattern.SEED002_BLOCKS if key == "seed002_blocks" else DealPattern.ROUND_ROBIN_4_PILES
-            )
+            put("deal_pattern",
+                DealPattern.SEED002_BLOCKS if key == "seed002_blocks" else DealPattern.ROUND_ROBIN_4_PILES)
         elif key == "first_dealer" and value is not None:
             if value.lower() == "lot":
-                changes["first_dealer"] = None
+                put("first_dealer", None)
             elif _is_number(value):
-                changes["first_dealer"] = _number(key, value)
+                put("first_dealer", _number(key, value))
             else:
                 raise RulesError(f"invalid first_dealer: {value!r} (expected a seat number or 'lot')")
         elif key == "contracts" and value:
-            changes["contracts"] = tuple(Contract.from_str(c) for c in value.split("+"))
+            put("contracts", tuple(Contract.from_str(c) for c in value.split("+")))
         elif key in ("uses", "uses_per_contract") and value is not None:
             if not _is_number(value):
                 raise RulesError(f"invalid uses: {value!r} (expected a number)")
-            changes["uses_per_contract"] = _number("uses", value)
+            put("uses_per_contract", _number("uses", value))
         elif key == "global_unique":
-            changes["global_unique_contracts"] = _parse_flag(key, value)
+            put("global_unique_contracts", _parse_flag(key, value))
         elif key in ("quota_ordinary", "quota_mizerka") and value is not None:
-            changes[key] = _parse_quotas(key, value)
+            put(key, _parse_quotas(key, value))
         else:
             raise RulesError(f"unknown option {option!r} in {text!r} (known: {', '.join(OPTIONS_HELP)})")
     return rules.replace(**changes) if changes else rules
