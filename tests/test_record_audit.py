@@ -9,6 +9,8 @@
   tag '[Player1 "A'``) and every line number after it was one too high.  Now such a character stays in its line and
   is refused there by name, or skipped with the comment that holds it.
 * A tag value escapes ``"`` and ``\\`` and nothing else: ``[Player1 "A\\la"]`` was read as ``Ala``.
+* An empty variant (``[Variant ""]``) was read as the standard rules; every writer names the variant, so an empty one
+  is a value lost on the way and is refused.
 """
 
 from __future__ import annotations
@@ -230,6 +232,19 @@ def test_a_json_contract_or_variant_holding_a_control_or_separator_is_refused(fi
     else:
         data["variant"] = value
     with pytest.raises(RecordSyntaxError, match=rf"U\+{ord(value[-1]):04X} \([A-Z ]+\) in the {field} "):
+        read_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("value", ["", "  "])
+def test_an_empty_variant_is_refused_not_read_as_the_standard_rules(value: str) -> None:
+    bad = TEXT.replace('[Variant "standard"]', f'[Variant "{value}"]', 1)  # was read as the standard rules
+    assert bad != TEXT
+    with pytest.raises(RecordSyntaxError, match=r"the variant is empty") as caught:
+        read_text(bad)
+    assert caught.value.line_no == line_of(TEXT, "[Variant ")
+    data = json.loads(JSON_TEXT)
+    data["variant"] = value
+    with pytest.raises(RecordSyntaxError, match=r"the variant is empty"):
         read_json(json.dumps(data))
 
 

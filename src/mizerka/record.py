@@ -1329,6 +1329,8 @@ def _rules(spec: object, line_no: int | None = None) -> Rules:
     if not isinstance(spec, str):
         raise RecordSyntaxError(f"the variant must be text, not {_shown(spec)}", line_no=line_no)
     _no_stray(spec, "the variant", line_no=line_no)
+    if not spec.strip():  # 'standard' is written out by every writer: an empty tag is a lost value, not a default
+        raise RecordSyntaxError("the variant is empty (a record names it, e.g. 'standard')", line_no=line_no)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
