@@ -16,7 +16,14 @@ pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra (open_spiel
 np = pytest.importorskip("numpy")
 
 import mizerka.envs.openspiel  # noqa: E402, F401  (registers the game)
-from mizerka.envs.encoding import OBSERVATION_SIZE, ActionOutOfRangeError, IllegalEnvActionError, views  # noqa: E402
+from mizerka.envs.encoding import (  # noqa: E402
+    INFORMATION_STATE_SIZE,
+    OBSERVATION_SIZE,
+    RECALL_LAYOUT,
+    ActionOutOfRangeError,
+    IllegalEnvActionError,
+    views,
+)
 from mizerka.rules import RulesError  # noqa: E402
 
 
@@ -89,13 +96,18 @@ def test_observer_views_and_privacy() -> None:
 
 def test_information_state_recalls_the_order_of_play() -> None:
     _game, state = _play_to_the_end(3)
-    tensor = np.asarray(state.information_state_tensor(0))
+    tensor = np.asarray(state.information_state_tensor(0), np.float32)
+    assert tensor.shape == (INFORMATION_STATE_SIZE,)
     plays = tensor[OBSERVATION_SIZE : OBSERVATION_SIZE + 39 * 52].reshape(39, 52)
     assert (plays.sum(axis=1) == 1).all()
     order = [int(a) for a in state.history()[52:] if a < 52]  # player actions after the shuffle; ids < 52 are plays
     assert [int(np.argmax(row)) for row in plays] == order[-39:]
     first = tensor[OBSERVATION_SIZE + 39 * 52 :]
     assert np.flatnonzero(first).tolist() == sorted(int(c) for c in state.deal.observation(0).first_cards)
+    parts = views(tensor)  # the same sections, named, after the observation's own views
+    assert np.array_equal(parts["plays"], plays) and np.array_equal(parts["first_cards"], first)
+    assert np.array_equal(parts["hand"], views(np.asarray(state.observation_tensor(0), np.float32))["hand"])
+    assert list(parts)[-2:] == [name for name, _, _ in RECALL_LAYOUT]
 
 
 def _deal_deck(game, deck, actions=()):

@@ -13,7 +13,7 @@ pytest.importorskip("gymnasium")
 import gymnasium
 from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
 
-from mizerka.envs.encoding import OBSERVATION_SIZE, views
+from mizerka.envs.encoding import INFORMATION_STATE_SIZE, OBSERVATION_SIZE, views
 from mizerka.envs.gymnasium import MizerkaSoloEnv
 
 
@@ -64,11 +64,11 @@ def test_views_of_a_batch_keep_its_leading_axes() -> None:
     venv.close()
 
 
-@pytest.mark.parametrize("shape", [(OBSERVATION_SIZE + 111,), (OBSERVATION_SIZE, 2), (2727,), ()])
+@pytest.mark.parametrize("shape", [(OBSERVATION_SIZE + 111,), (OBSERVATION_SIZE, 2), (INFORMATION_STATE_SIZE + 1,), ()])
 def test_views_refuse_an_array_that_is_no_observation(shape: tuple[int, ...]) -> None:
     """A flattened dict observation (the mask comes first, in the space's sorted key order) gave views of the wrong
     floats without a word."""
-    with pytest.raises(ValueError, match=f"observation tensors of {OBSERVATION_SIZE} floats"):
+    with pytest.raises(ValueError, match=f"observation tensors of {OBSERVATION_SIZE} floats or information-state"):
         views(np.zeros(shape, np.float32))
 
 

@@ -53,10 +53,12 @@ __all__ = [
     "CHOOSE_BASE",
     "DISCARD_BASE",
     "DONE",
+    "INFORMATION_STATE_SIZE",
     "N_ACTIONS",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
     "PLAY_BASE",
+    "RECALL_LAYOUT",
     "ActionOutOfRangeError",
     "EnvActionError",
     "IllegalEnvActionError",
@@ -264,39 +266,59 @@ OBSERVATION_LAYOUT: Final[tuple[tuple[str, tuple[int, ...], str], ...]] = (
 """``(name, shape, meaning)`` of each slice of the flat observation, in order.  The sizes are for three seats."""
 
 
-def _offsets() -> dict[str, tuple[int, int, tuple[int, ...]]]:
+RECALL_LAYOUT: Final[tuple[tuple[str, tuple[int, ...], str], ...]] = (
+    ("plays", (39, 52), "the cards in order of play: row i is the (i + 1)-th card played, in every trick"),
+    ("first_cards", (52,), "the six cards you held when forehand chose the contract (zero in a public view)"),
+)
+"""``(name, shape, meaning)`` of the sections that OpenSpiel's perfect-recall information-state tensor adds after
+the observation (:mod:`mizerka.envs.openspiel`), in order: ``plays`` starts at offset :data:`OBSERVATION_SIZE`."""
+
+
+def _offsets(layout: tuple[tuple[str, tuple[int, ...], str], ...], start: int = 0
+             ) -> dict[str, tuple[int, int, tuple[int, ...]]]:
     offsets: dict[str, tuple[int, int, tuple[int, ...]]] = {}
-    start = 0
-    for name, shape, _ in OBSERVATION_LAYOUT:
+    for name, shape, _ in layout:
         size = int(np.prod(shape))
         offsets[name] = (start, start + size, shape)
         start += size
     return offsets
 
 
-_OFFSETS: Final = _offsets()
+_OFFSETS: Final = _offsets(OBSERVATION_LAYOUT)
 OBSERVATION_SIZE: Final = max(end for _, end, _ in _OFFSETS.values())
+_RECALL_OFFSETS: Final = {**_OFFSETS, **_offsets(RECALL_LAYOUT, OBSERVATION_SIZE)}
+INFORMATION_STATE_SIZE: Final = max(end for _, end, _ in _RECALL_OFFSETS.values())
+"""The length of OpenSpiel's information-state tensor: the observation, then the sections of :data:`RECALL_LAYOUT`."""
 
 
 def views(tensor: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
     """The named, reshaped views (not copies) of a flat observation tensor, as :data:`OBSERVATION_LAYOUT` lists.
 
     A batch of tensors (any leading axes, as a vector environment's ``obs["observation"]`` of shape ``(n, 647)``)
-    gives views with the same leading axes: ``views(batch)["played"]`` has shape ``(n, 3, 52)``.
+    gives views with the same leading axes: ``views(batch)["played"]`` has shape ``(n, 3, 52)``.  An OpenSpiel
+    information-state tensor (:data:`INFORMATION_STATE_SIZE` floats) gives the sections of :data:`RECALL_LAYOUT`
+    as well, ``plays`` and ``first_cards``:
+
+    >>> sorted(views(np.zeros((2, INFORMATION_STATE_SIZE), np.float32)).keys() - views(np.zeros(647)).keys())
+    ['first_cards', 'plays']
+    >>> views(np.zeros((2, INFORMATION_STATE_SIZE), np.float32))["plays"].shape
+    (2, 39, 52)
 
     Raises:
-        ValueError: for an array whose last axis is not :data:`OBSERVATION_SIZE` long (a flattened dict
-            observation, which also holds the action mask, or an OpenSpiel information-state tensor), naming its
-            shape.
+        ValueError: for an array whose last axis is neither :data:`OBSERVATION_SIZE` nor
+            :data:`INFORMATION_STATE_SIZE` long (a flattened dict observation, which also holds the action mask),
+            naming its shape.
     """
     shape = getattr(tensor, "shape", None)
-    if not isinstance(tensor, np.ndarray) or not shape or shape[-1] != OBSERVATION_SIZE:
+    if not isinstance(tensor, np.ndarray) or not shape or shape[-1] not in (OBSERVATION_SIZE, INFORMATION_STATE_SIZE):
         raise ValueError(
-            f"views() takes observation tensors of {OBSERVATION_SIZE} floats (last axis), not an array of shape "
+            f"views() takes observation tensors of {OBSERVATION_SIZE} floats or information-state tensors of "
+            f"{INFORMATION_STATE_SIZE} (last axis), not an array of shape "
             f"{shape if shape is not None else type(tensor).__name__}"
         )
     lead = shape[:-1]
-    return {name: tensor[..., start:end].reshape(lead + part) for name, (start, end, part) in _OFFSETS.items()}
+    offsets = _OFFSETS if shape[-1] == OBSERVATION_SIZE else _RECALL_OFFSETS
+    return {name: tensor[..., start:end].reshape(lead + part) for name, (start, end, part) in offsets.items()}
 
 
 _START: Final = {name: start for name, (start, _, _) in _OFFSETS.items()}

@@ -56,8 +56,8 @@ from mizerka.envs.encoding import (
     CHOOSE_BASE,
     DISCARD_BASE,
     DONE,
+    INFORMATION_STATE_SIZE,
     N_ACTIONS,
-    OBSERVATION_LAYOUT,
     OBSERVATION_SIZE,
     ActionOutOfRangeError,
     IllegalEnvActionError,
@@ -67,6 +67,7 @@ from mizerka.envs.encoding import (
     check_action_id,
     illegal_reason,
     legal_action_ids,
+    views,
 )
 from mizerka.envs.table import resolve_rules, whole_number
 from mizerka.rules import ExchangeMode, Rules, RulesError
@@ -388,11 +389,6 @@ class _SamplerRandom(random.Random):
         return float(value)
 
 
-_PLAYS_SHAPE: Final = (39, 52)
-_RECALL_LAYOUT: Final[tuple[tuple[str, tuple[int, ...]], ...]] = (("plays", _PLAYS_SHAPE), ("first_cards", (52,)))
-"""The sections a perfect-recall tensor adds after the observation: the cards in order of play, then the cards the
-player held when forehand chose the contract (``plays`` comes first, at offset ``OBSERVATION_SIZE``)."""
-_RECALL_SIZE: Final = sum(int(np.prod(shape)) for _, shape in _RECALL_LAYOUT)
 _PRIVATE_VIEWS: Final = frozenset({"hand", "discards", "drawn", "pending", "first_cards"})
 
 
@@ -411,17 +407,9 @@ class MizerkaObserver:
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.public = bool(iig_obs_type.public_info)
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        size = OBSERVATION_SIZE + (_RECALL_SIZE if self.perfect_recall else 0)
+        size = INFORMATION_STATE_SIZE if self.perfect_recall else OBSERVATION_SIZE
         self.tensor: npt.NDArray[np.float32] = np.zeros(size, np.float32)
-        self.dict: dict[str, npt.NDArray[np.float32]] = {}
-        layout = [(name, shape) for name, shape, _ in OBSERVATION_LAYOUT]
-        if self.perfect_recall:
-            layout.extend(_RECALL_LAYOUT)
-        start = 0
-        for name, shape in layout:
-            end = start + int(np.prod(shape))
-            self.dict[name] = self.tensor[start:end].reshape(shape)
-            start = end
+        self.dict: dict[str, npt.NDArray[np.float32]] = views(self.tensor)
         self._encoder = ObservationEncoder()
 
     def _observation(self, state: MizerkaState, player: int) -> Observation | None:
