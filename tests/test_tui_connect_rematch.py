@@ -177,6 +177,83 @@ def test_a_rematch_waits_for_every_player_and_says_who(server: ThreadServer) -> 
     ala.close()
 
 
+def poll_until(table: RemoteTable, ready: Any, tries: int = 100) -> None:
+    """Read *table*'s connection until *ready()* is true (or *tries* reads have passed; the caller asserts)."""
+    for _ in range(tries):
+        if ready():
+            return
+        table.poll(0.05)
+
+
+def test_the_full_screen_game_says_who_asked_for_a_rematch(server: ThreadServer) -> None:
+    """Ala asks first: the server's ``rematch_asked`` reaches Ola's full-screen game, whose log and status line say
+    "Ala asks for a rematch." by name (once: a later view says the same and is not news); Ola's ``n`` then moves
+    both to the new table, as before."""
+    pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
+    from mizerka.tui.remote_app import RemoteApp
+
+    url = make_table(server, TWO_HUMANS)
+    ola, ala = (RemoteTable(parse_invite(url), timeout=10) for _ in range(2))
+    assert ola.join("Ola") == 0 and ala.join("Ala") == 1
+    ola.connect()
+    ala.connect()
+    play_to_the_end(ola, ala)
+    app = RemoteApp(ola)
+
+    async def rematch() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause(0.3)
+            assert "asks for a rematch" not in logged(app)
+            assert ala.rematch()["waiting"] == [0]
+            await pause_until(pilot, lambda: "Ala asks for a rematch." in logged(app), tries=60)
+            assert "Ala asks for a rematch.  Press n to ask too." in logged(app), logged(app)
+            status = str(app.query_one("#status").render())
+            assert "Ala asks for a rematch." in status and "Press n for a rematch" in status, status
+            app.update()  # nothing new: said once
+            assert logged(app).count("Ala asks for a rematch.") == 1
+            await pilot.press("n")
+            await pause_until(pilot, lambda: "You are at table" in logged(app), tries=100)
+            assert ola.view["status"] == "playing" and ola.view["seat"] == 0, logged(app)
+            assert "asks for a rematch" not in str(app.query_one("#status").render())
+            await pilot.press("x")
+
+    asyncio.run(rematch())
+    assert app.failure is None
+    ola.close()
+    ala.close()
+
+
+def test_the_others_learn_who_asked_for_a_rematch(server: ThreadServer) -> None:
+    """Three humans.  Ola asks first and waits in the line game; Ala's wish reaches her (the server's
+    ``rematch_asked`` updates the finished table's view: both seats) and she reads "Ala asks for a rematch.", not a
+    forgotten wish of her own (nothing is asked again); Cezary's line game, whose turn to ask it is, reads both names.
+    A spectator who comes now learns it from the welcome's view."""
+    url = make_table(server, [{"kind": "human"}] * 3)
+    ola, ala, cezary = (RemoteTable(parse_invite(url), timeout=10) for _ in range(3))
+    assert ola.join("Ola") == 0 and ala.join("Ala") == 1 and cezary.join("Cezary") == 2
+    for table in (ola, ala, cezary):
+        table.connect()
+    play_to_the_end(ola, ala, cezary)
+    assert ola.drain_rematch_asked() == [] and cezary.drain_rematch_asked() == []
+    assert ola.rematch()["waiting"] == [1, 2]
+    asked_view = ola.view
+    assert ala.rematch()["waiting"] == [2]
+    poll_until(ola, lambda: ola.view.get("rematch_asked") == [0, 1])
+    assert ola.view["rematch_asked"] == [0, 1] and not ola.rematch_lost(asked_view)
+    assert ola.drain_rematch_asked() == [1] and ola.drain_rematch_asked() == []  # never our own seat; said once
+    poll_until(cezary, lambda: cezary.view.get("rematch_asked") == [0, 1])
+    lines: list[str] = []
+    game = RemoteLineGame(cezary, read=lambda prompt: "quit", write=lambda t: lines.append(click.unstyle(t)),
+                          unicode=False)
+    game.report_news()
+    assert "Ola and Ala ask for a rematch." in lines, lines
+    watcher = RemoteTable(parse_invite(url), timeout=10)
+    watcher.connect()
+    assert watcher.spectator and watcher.drain_rematch_asked() == [0, 1]
+    for table in (ola, ala, cezary, watcher):
+        table.close()
+
+
 def test_a_full_server_refuses_the_rematch_in_words(tmp_path: Path) -> None:
     config = ServerConfig(database=f"sqlite:///{tmp_path / 'server.sqlite3'}", bot_delay=0.0, web_dir=None,
                           rate=1000.0, burst=1000.0, max_tables=1)

@@ -22,8 +22,10 @@ bots.  This module is its terminal client.
   :class:`mizerka.tui.remote_app.RemoteApp`.
 * ``--watch`` (:func:`watch_table`) follows a table as a spectator, without a token: the spectator's view holds
   public information only, and both games say in words what a spectator cannot do (act, chat) without sending it.
-* Once the match is over a seated player asks for a rematch (:meth:`RemoteTable.rematch`); when every seated
-  human has asked, :meth:`RemoteTable.follow_rematch` takes the seat (and the seat book's entry) to the new table.
+* Once the match is over a seated player asks for a rematch (:meth:`RemoteTable.rematch`); the others are told
+  who has asked (the server's ``rematch_asked``: :meth:`RemoteTable.drain_rematch_asked`,
+  :func:`rematch_asked_text`); when every seated human has asked, :meth:`RemoteTable.follow_rematch` takes the seat
+  (and the seat book's entry) to the new table.
 
 The server explains every refusal (``error`` with a code and a reason): the client shows the reason and asks
 again; nothing is lost.  Hints come from the server, and only at tables whose ``hints`` option is on.
@@ -82,8 +84,8 @@ __all__ = ["CHAT_MAX_CHARS", "CHAT_PRESET_TEXTS", "FILL_DEFAULT", "FILL_SPECTATO
            "SIT_NONE", "SPECTATOR_CHAT", "HeldSeat", "Invite", "RemoteError", "RemoteLineGame", "RemoteRefused",
            "RemoteTable", "SatDown", "SeatBook", "SitInAs", "chat_line", "chat_too_long", "contracts_grid",
            "fill_levels", "fit_cells", "free_seat_text", "invite_link", "key_fingerprint", "marked_name",
-           "missed_deal_text", "parse_invite", "play_remote", "rematch_refusal", "sheet_text", "sit_in",
-           "undone_cards", "view_observation", "waiting_text", "watch_table"]
+           "missed_deal_text", "parse_invite", "play_remote", "rematch_asked_text", "rematch_refusal", "sheet_text",
+           "sit_in", "undone_cards", "view_observation", "waiting_text", "watch_table"]
 
 PROTOCOL_VERSION = 1
 """The protocol version this client speaks (``docs/protocol.md``)."""
@@ -753,6 +755,8 @@ class RemoteTable:
         self._new_chat: list[dict[str, Any]] = []
         # the score sheet rows of the deals that ended while we were away, not handed out yet (see drain_missed)
         self._missed: list[dict[str, Any]] = []
+        # the other seats whose wish for a rematch (the view's rematch_asked) was handed out (drain_rematch_asked)
+        self._rematch_told: set[int] = set()
         # the seat book that remembers our seat here, and the entry it keeps (set by take_seat): a rematch moves it
         self.book: SeatBook | None = None
         self.held: HeldSeat | None = None
@@ -952,6 +956,12 @@ class RemoteTable:
                 self._set_view(message["view"])
         elif kind == "chat":
             self._add_chat(message)
+        elif kind == "rematch_asked":
+            # not numbered, and no view comes with it: the finished table's view says who has asked from now on,
+            # as a reconnect's welcome would (a view at another status is of a match the wish is not about)
+            seats = [int(seat) for seat in message["seats"]]
+            if self.view.get("status") == "finished":
+                self.view = dict(self.view, rematch_asked=seats)
         elif kind in ("welcome", "snapshot"):
             if kind == "welcome":
                 self.seat = message.get("seat")
@@ -1304,8 +1314,9 @@ class RemoteTable:
 
         The wish lives in the server's memory only (docs/server.md): a restart loses it, and the ``welcome`` of the
         reconnect then says so.  The server sends no view when a seat asks, so the view the request was answered
-        with stays the same object until something new comes (a welcome, an event).  A view without
-        ``rematch_asked`` (an older server) says nothing: ``False``.
+        with stays the same object until something new comes (a welcome, an event, or another seat's
+        ``rematch_asked``, which counts our wish too while the server has it).  A view without ``rematch_asked`` (an
+        older server) says nothing: ``False``.
         """
         view = self.view
         asked = view.get("rematch_asked")
@@ -1333,6 +1344,7 @@ class RemoteTable:
         with self._lock:
             self.invite = dataclasses.replace(old, table=target)
             self.events, self._undone, self._resync = [], [], None
+            self._rematch_told = set()
             self.seq = self.epoch = 0
         self._replies.clear()
         # (the rules stay: a rematch has the table's options, its variant too); a connection that fails just
@@ -1379,6 +1391,23 @@ class RemoteTable:
         games then say how each ended (:func:`missed_deal_text`), after the events that caught up with them."""
         with self._lock:
             new, self._missed = self._missed, []
+        return new
+
+    def drain_rematch_asked(self) -> list[int]:
+        """The other seats that have asked for a rematch since the last call (our own seat never: we know), from
+        the finished table's view (its ``rematch_asked``, kept up to date by the server's ``rematch_asked``
+        messages; a welcome's view says it after a reconnect, or coming back to a finished match), so that the
+        games say who waits for the others (:func:`rematch_asked_text`).  Empty before the match is over and once
+        the rematch's table is named.  A seat whose wish the server forgot (a restart) is handed out again when it
+        asks again."""
+        view = self.view
+        asked = view.get("rematch_asked")
+        if view.get("status") != "finished" or self.rematch_target() is not None or not isinstance(asked, list):
+            return []
+        others = [int(seat) for seat in asked if seat != self.seat]
+        with self._lock:
+            new = [seat for seat in others if seat not in self._rematch_told]
+            self._rematch_told = set(others)
         return new
 
     @property
@@ -1859,7 +1888,7 @@ The match begins by itself when the last player sits down."""
         self.write(f"The free seats go to computer players ({level}): the match begins.")
 
     def report_news(self) -> None:
-        """Write what happened since the last call: undos, the table's events, chat."""
+        """Write what happened since the last call: undos, the table's events, chat, who asked for a rematch."""
         table = self.table
         self.names = tuple(table.names())
         for undone in table.drain_undone():
@@ -1869,6 +1898,9 @@ The match begins by itself when the last player sits down."""
         for row in table.drain_missed():  # after the events that caught up with them: how each of them ended
             self.write(self._style(missed_deal_text(row, self.who), bold=True))
         self.report_chat()
+        asked = table.drain_rematch_asked()
+        if asked:
+            self.write(self._style(rematch_asked_text(asked, self.names), bold=True))
 
     def follow_rematch(self) -> None:
         """Go to the rematch's table (every player asked for it) and say where we are now."""
@@ -2404,6 +2436,22 @@ def rematch_refusal(reply: dict[str, Any]) -> str:
     if code in _REMATCH_REFUSALS:
         return _REMATCH_REFUSALS[code]
     return f"No rematch: {str(reply.get('message') or code).rstrip('.')}."
+
+
+def rematch_asked_text(seats: Sequence[int], names: Sequence[str]) -> str:
+    """Who has asked for a rematch (the server's ``rematch_asked``: the others at the finished table learn it as
+    each seat asks), as a sentence, the seats by their names.
+
+    >>> rematch_asked_text([1], ["Ola", "Ala", "Bot"])
+    'Ala asks for a rematch.'
+    >>> rematch_asked_text([0, 1], ["Ola", "Ala", "Bot"])
+    'Ola and Ala ask for a rematch.'
+    >>> rematch_asked_text([0, 1, 3], ["Ola", "Ala", "Bot", "Ela"])
+    'Ola, Ala and Ela ask for a rematch.'
+    """
+    who = [names[s] if 0 <= s < len(names) else f"seat {s}" for s in seats]
+    listed = " and ".join(who) if len(who) < 3 else ", ".join(who[:-1]) + " and " + who[-1]
+    return f"{listed} {'asks' if len(who) == 1 else 'ask'} for a rematch."
 
 
 def waiting_text(waiting: Sequence[int], names: Sequence[str]) -> str:

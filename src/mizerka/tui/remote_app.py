@@ -23,8 +23,9 @@ A spectator's table (``--watch``) is drawn without a hand; ``!``, ``u``, ``?``, 
 there.  ``i`` sits the spectator down (:class:`SitDialog`): at an open seat while the table waits for players, or in
 for a computer player during an unrated match; the app then closes with :attr:`RemoteApp.seated`, the seat's own
 connection, on which ``mizerka play`` opens the game again.
-Once the match is over, ``n`` asks for a rematch; when every seated player has asked, the reader thread moves the
-connection to the new table (:meth:`RemoteTable.follow_rematch`) and the game plays on there.
+Once the match is over, ``n`` asks for a rematch; the others see who has asked ("Ala asks for a rematch.", in the
+log as each seat asks and in the status line), and when every seated player has asked, the reader thread moves
+the connection to the new table (:meth:`RemoteTable.follow_rematch`) and the game plays on there.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ from mizerka.tui.remote import (
     free_seat_text,
     invite_link,
     missed_deal_text,
+    rematch_asked_text,
     rematch_refusal,
     sheet_text,
     sit_in,
@@ -472,6 +474,11 @@ class RemoteApp(TableApp):
             self.notify(missed, timeout=15, markup=False)
         for said in self.table.drain_chat():  # what people typed is text, never markup
             self.log_line(Text(chat_line(said, self.table.seat), style="cyan"))
+        asked = self.table.drain_rematch_asked()  # the others' wish, as each asks (the status line says it too)
+        if asked:
+            self.log_line(Text(rematch_asked_text(asked, self.table.names())
+                               + ("" if self.table.spectator or self._rematch_wanted else "  Press n to ask too."),
+                               style="bold"))
         if not self.table.view:
             return
         self._rematch_again()
@@ -593,6 +600,10 @@ class RemoteApp(TableApp):
             lines.append("[b]The match is over.[/b] " + (
                 "Press p for the sheet, x to quit (you follow the players if they ask for a rematch)."
                 if table.spectator else "Press n for a rematch, p for the sheet, x to quit."))
+            # who waits for the others (the view's rematch_asked, kept up to date by the server's messages)
+            asked = [int(s) for s in view.get("rematch_asked") or [] if s != table.seat]
+            if asked and table.rematch_target() is None:
+                lines.append(literal(rematch_asked_text(asked, table.names())))
         self.show("#status", "\n".join(lines))
         score_lines = ["[b]seat        tricks/quota  total[/b]"]
         players = view["players"]
