@@ -8,6 +8,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+import os
 import subprocess
 import sys
 import time
@@ -344,6 +345,27 @@ def test_serve_open_prints_the_quickplay_address(tmp_path: Any) -> None:
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+def test_serve_refuses_no_browser_without_open(tmp_path: Any) -> None:
+    """``--no-browser`` changes only what ``--open`` does: alone it did nothing, silently, and the server started
+    without the address the flag was meant to print.  It is a usage error now (exit 2), before anything is opened.
+    (The old command went on to the port held below and ended there, exit 1: the test cannot hang on it.)"""
+    import socket
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path)}
+        done = subprocess.run([sys.executable, "-m", "mizerka", "serve", "--no-browser", "--port", str(port)],
+                              capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and "mizerka server on" not in done.stderr and done.stdout == ""
+    assert done.stderr.strip().splitlines()[-1] == (
+        "Error: --no-browser only makes sense with --open (it keeps --open from opening a browser): add --open to "
+        "print the address of a game against bots, or leave --no-browser out")
+    assert not (tmp_path / "data").exists()  # no default database was made
 
 
 def test_serve_on_a_port_in_use_says_so_and_makes_no_database(tmp_path: Any) -> None:

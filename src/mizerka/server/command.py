@@ -420,7 +420,8 @@ def _open_browser(url: str) -> None:
               help="sqlite:///path or postgresql://user:pw@host/db (default: a SQLite file in the user data dir).")
 @click.option("--open", "open_game", is_flag=True,
               help="Once listening, print the address of a game against bots (and open it in a browser, if any).")
-@click.option("--no-browser", is_flag=True, help="With --open: only print the address.")
+@click.option("--no-browser", is_flag=True,
+              help="With --open: only print the address, open no browser (refused without --open).")
 @click.option("--bot-delay", default=0.8, show_default=True, type=NumberRange(0, 30),
               help="Least seconds a bot takes per decision, for a pleasant pace.")
 @click.option("--grace", default=60.0, show_default=True, type=NumberRange(0, 86400),
@@ -479,6 +480,9 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
                   max_queued_per_address: int, request_timeout: float, limit_loopback: bool, ws_deflate: bool,
                   log_level: str) -> None:
     """Run the game server (REST lobby under /api, websocket at /ws, browser client at /)."""
+    if no_browser and not open_game:  # it would do nothing: a server started without the quickplay address
+        raise click.UsageError("--no-browser only makes sense with --open (it keeps --open from opening a browser): "
+                               "add --open to print the address of a game against bots, or leave --no-browser out")
     if database is not None and not database.strip():  # `--database "$DB"` with DB unset: not the default database
         raise click.BadParameter("give a database URL (sqlite:///path or postgresql://user:pw@host/db), not an "
                                  "empty value; leave the option out for the default database",
