@@ -10,6 +10,7 @@
 * ``--variant seed002-literal`` gave no "not zero-sum" warning.
 * ``--file x.json`` saved the text form (``play --record`` and ``--export-record`` write JSON there).
 * "deals 1 to 1 can be corrected".
+* Answers piped from a file were not shown: the transcript was its prompts, all on one line, without answers.
 
 The subprocess tests run the real console entry (``python -m mizerka``): what happens to the standard output is
 told by :func:`mizerka.cli.main` and click, which a :class:`~click.testing.CliRunner` leaves out.
@@ -17,6 +18,7 @@ told by :func:`mizerka.cli.main` and click, which a :class:`~click.testing.CliRu
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -283,3 +285,33 @@ def test_one_finished_deal_is_worded_in_the_singular(tmp_path: Path) -> None:
     keeper.enter_tricks("5 4 4")
     with pytest.raises(EntryError, match="deals 1 to 2 can be corrected"):
         keeper.finished_deal(5)
+
+
+# -- 8. answers from a file ------------------------------------------------------------------------------------
+
+
+def test_answers_from_a_pipe_are_written_after_their_prompts(tmp_path: Path) -> None:
+    """Through a pipe the transcript read "Name of player 1 (in order round the table): Name of player 2 ...: ..."
+    on one line, without an answer: nothing shows what a pipe gives.  Each answer is written after its prompt now,
+    as the session would have looked at a terminal (a refused one too, before its refusal); with ``--ascii`` a suit
+    symbol is written as its letter, as every line of the session writes it."""
+    answers = ["Ala", "Bolek", "Cezary", "cez", "  hearts ", "5 4 4", "♠", "7 7", "quit"]
+    done = subprocess.run([sys.executable, "-m", "mizerka", "score", "--file", "x.mzn", "--ascii"],
+                          input="".join(line + "\n" for line in answers), capture_output=True, text=True,
+                          encoding="utf-8", cwd=tmp_path, env={**os.environ, "PYTHONIOENCODING": "utf-8"}, timeout=120)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[:7] == [
+        "New match, standard: 18 deals for 3 players.",
+        "Name of player 1 (in order round the table): Ala",
+        "Name of player 2 (in order round the table): Bolek",
+        "Name of player 3 (in order round the table): Cezary",
+        "Who deals first (Ala, Bolek, Cezary): cez",
+        "Saving to x.mzn after every entry.  Type ? for help.",
+        "Deal 1 of 18, Cezary deals. Contract chosen by Ala [C D H S NT MZ]:   hearts ",  # as read
+    ]
+    assert "Deal 1, H (take): tricks of Ala, Bolek, Cezary: 5 4 4" in lines
+    spades = lines.index("Deal 2 of 18, Ala deals. Contract chosen by Bolek [C D H S NT MZ]: S")
+    assert lines[spades + 1] == "Deal 2, S (take): tricks of Ala, Bolek, Cezary: 7 7"
+    assert lines[spades + 2].startswith("Not accepted: ") and lines[spades + 3].endswith(": quit")
+    assert lines[-1] == "Stopped in deal 2.  Resume with: mizerka score --resume x.mzn"

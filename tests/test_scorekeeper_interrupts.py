@@ -67,3 +67,14 @@ def test_ctrl_c_at_the_end_question_is_no_normal_finish(tmp_path: Path) -> None:
     assert "Interrupted after the last deal; saved." in output and "Traceback" not in output
     assert (tmp_path / "m.csv").exists()  # the exports are written, as at the end of input
     assert read(tmp_path / "m.mzn").is_over()
+
+
+def test_at_a_terminal_the_answers_are_not_written_twice(tmp_path: Path) -> None:
+    """The keeper writes an answer after its prompt only where the input is no terminal (a pipe, a file): at a
+    terminal, which shows what is typed itself, each answer is there once."""
+    keys = [f"{name}\r" for name in [*NAMES, "Cezary"]] + ["quit\r"]
+    output, status = at_terminal(["--file", "m.mzn"], keys, tmp_path)
+    assert status == 0, output
+    lines = output.replace("\r\n", "\n").splitlines()
+    assert "Name of player 2 (in order round the table): Bolek" in lines, output
+    assert "Bolek" not in lines and lines.count("Who deals first (Ala, Bolek, Cezary): Cezary") == 1, output

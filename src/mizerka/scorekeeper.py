@@ -977,21 +977,45 @@ class _Session:
         """Write a line of the session (:meth:`plain`)."""
         click.echo(self.plain(text))
 
-    def ask(self, text: str, *, empty: bool = False) -> str:
-        """Prompt until there is an answer; handle the commands that mean the same everywhere.
+    def read_answer(self, prompt: str) -> str:
+        """Write *prompt* (and ``": "``) and read one answer, as typed.
 
-        With *empty*, an empty answer (just Enter) is an answer too.
+        At a terminal the answer is read by ``click.prompt`` (line editing), and the terminal shows it as it is
+        typed.  From anything else (answers piped from a file or a script) nothing shows it, and the transcript on
+        the standard output read as prompts without answers, all on one line: there the answer is written after
+        its prompt, and the line ended, as a REPL echoes what it reads from a pipe.  The answer is echoed as the
+        session writes (:meth:`plain`: with ``--ascii``, ``♥`` is ``H``).
+
+        Raises:
+            click.Abort: the input ended (Ctrl-D at a terminal).
+            KeyboardInterrupt: Ctrl-C.
         """
-        while True:
-            prompt = self.plain(text)
+        stdin = sys.stdin
+        if stdin is not None and stdin.isatty():
             try:
-                raw = click.prompt(prompt, default="", show_default=False, prompt_suffix=": ")
+                return str(click.prompt(prompt, default="", show_default=False, prompt_suffix=": "))
             except click.Abort as abort:
                 # click answers Ctrl-C and the end of input alike (Abort); the one it caught is the context
                 if isinstance(abort.__context__, KeyboardInterrupt):
                     raise KeyboardInterrupt from None
                 raise
-            answer = " ".join(str(raw).split())
+        click.echo(f"{prompt}: ", nl=False)
+        line = stdin.readline() if stdin is not None else ""  # a closed input (<&-) reads as an empty one
+        if not line:
+            raise click.Abort
+        answer = line.rstrip("\r\n")
+        click.echo(self.plain(answer))
+        return answer
+
+    def ask(self, text: str, *, empty: bool = False) -> str:
+        """Prompt until there is an answer (:meth:`read_answer`); handle the commands that mean the same
+        everywhere.
+
+        With *empty*, an empty answer (just Enter) is an answer too.
+        """
+        while True:
+            raw = self.read_answer(self.plain(text))
+            answer = " ".join(raw.split())
             word = answer.lower()
             if not answer and empty:
                 return answer
