@@ -3,6 +3,7 @@
 * Every message is in the page's language, not the server's English: the lobby's refusals (429 with the seconds to
   wait from Retry-After, 503), a refusal on the table's socket (the rate limit), watching a table that admits no
   spectators, the bot's badge ("Rules bot · rules") and the rules variants ("standard", "no-exchange").
+* A bot's name, the server's "Bot 2", is the page's "Бот 2"; a name a player chose is never translated.
 * Switching the language while a dialog is open no longer deletes the dialog: the page's rebuild threw the open
   <dialog> away without a close event, so the contract choice was gone (the game stood still, only a reload
   helped), and the deal summary, the match result and an open review over it were never shown again.  They are
@@ -20,10 +21,12 @@ import pytest
 from playwright.sync_api import expect
 from web_helpers import (
     ANALYSIS_WAIT,
+    SHORT,
     act_once,
     api_post,
     finished_match_page,
     in_language,
+    open_seat,
     play_until,
     quickplay,
     seat_page,
@@ -96,6 +99,30 @@ def test_bot_badges_and_rules_are_in_the_players_language(new_page: Any, web_ser
     badge = page.locator(".seat .bot-badge").first
     expect(badge).to_be_visible()
     assert not re.search(r"[A-Za-z]{3,}", badge.inner_text()), badge.inner_text()
+    # the bots' names, which the server gives as "Bot 2" and "Bot 3", are in Russian too
+    expect(page.locator(".felt .seat .seat-name")).to_have_text(["Бот 2", "Бот 3"])
+
+
+def test_a_bots_name_is_in_the_pages_language_and_a_chosen_name_as_it_is(new_page: Any, web_server: Any) -> None:
+    """The server names a bot's seat "Bot 2": a Russian page showed it in Latin letters.  It is "Бот 2" there now, at
+    the seat, in the waiting list of seats and in the score sheet, and "Bot 2" in Polish; a name a player chose
+    ("Bot 3", at the seat a bot would have been given that name) is shown as written, in every language."""
+    base = web_server.url
+    table = api_post(base, "/api/tables", {"variant": SHORT, "visibility": "private", "seats": [
+        {"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "human"}]})["id"]
+    ala = api_post(base, f"/api/tables/{table}/join", {"name": "Ala"})
+    page = new_page()
+    in_language(page, "ru")
+    open_seat(page, base, table, ala["token"], ala["seat"])
+    expect(page.locator(".waiting-seats li")).to_have_text(["Вы", "Бот 2 (бот)", "свободное место"])
+    api_post(base, f"/api/tables/{table}/join", {"name": "Bot 3"})  # the match starts: nothing moves until he acts
+    names = page.locator(".felt .seat .seat-name")
+    expect(names).to_have_text(["Бот 2", "Bot 3"])
+    if not page.locator("#sheet-panel").is_visible():  # open beside the table on a wide screen
+        page.locator(".tools [data-focus=sheet]").click()
+    expect(page.locator("#sheet-panel .sheet-grid tbody th")).to_have_text(["Ala", "Бот 2", "Bot 3"])
+    page.select_option("#lang-select", "pl")
+    expect(names).to_have_text(["Bot 2", "Bot 3"])
 
 
 def test_the_contract_choice_survives_a_language_switch(new_page: Any, web_server: Any) -> None:

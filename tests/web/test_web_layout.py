@@ -13,6 +13,10 @@ reads or taps is drawn over something else, cut off, or past the screen.
   right and cover its corner index; every card's index stays visible now, the focused card lifted with its ring.
 * A legal 40-character name without spaces ("W" * 40) wraps inside its seat panel, the "… is choosing the contract"
   prompt and the chat's mute button: nothing is drawn past its box or the screen (it ran 600 px wide).
+* On a 360 × 640 phone held upright the cards of the trick in progress shrank to their 30 px minimum (rank and suit
+  unreadable): stacked as at a wide table they needed 2.6 cards of height, and the bar's rows, the seats and the hand
+  left the centre some 110-130 px.  With three players they lie side by side now, at least 40 px wide, their corners
+  readable, the hand as it was.
 
 (A hand's suits alternate in colour among the suits it holds -- trumps ♦, no spades: ♦ ♣ ♥, not ♦ ♥ ♣ -- as
 js/cards.js orders them; no browser test checks it.)
@@ -293,3 +297,68 @@ def test_a_forty_character_name_wraps_in_its_panel_the_prompt_and_the_chat(new_p
     # the whole name is there, wrapped, not cut: the seat's name holds every letter
     assert page.locator(".seat[data-seat='1'] .seat-name").inner_text().replace("\n", "") == long_name
     assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+
+
+# The trick's cards as drawn: their width (the layout's, before the side cards' tilt), each pair that intersects, each
+# one past the felt's centre or the screen, and each whose corner index (rank and suit) something else covers.
+TRICK_CARDS = """() => {
+    const cards = [...document.querySelectorAll('.trick .card')];
+    const boxes = cards.map((c) => c.getBoundingClientRect());
+    const centre = document.querySelector('.centre').getBoundingClientRect();
+    const found = {widths: cards.map((c) => c.offsetWidth), crossing: [], outside: [], covered: []};
+    boxes.forEach((a, i) => {
+        boxes.slice(i + 1).forEach((b) => {
+            if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) {
+                found.crossing.push(`${cards[i].className} / ${cards[boxes.indexOf(b)].className}`);
+            }
+        });
+        if (a.left < Math.max(centre.left, 0) - 1 || a.right > Math.min(centre.right, innerWidth) + 1
+            || a.top < centre.top - 1 || a.bottom > centre.bottom + 1) found.outside.push(cards[i].className);
+        const r = cards[i].querySelector('text.index').getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        if (!hit || hit.closest('.card') !== cards[i]) found.covered.push(cards[i].className);
+    });
+    return found;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_the_tricks_cards_are_legible_on_a_360_by_640_phone(new_page: Any, web_server: Any, lang: str) -> None:
+    """A 360 × 640 phone held upright, the fullest table it shows (the bar with Hint and Undo on a second row of
+    buttons, the own discards under the hand), this seat to play to a trick both others have played to: the trick's
+    cards are at least 40 px wide (they were 30-38 px), side by side, none over another or past the centre, each
+    corner index in sight; nothing else is drawn over anything, and every card of the hand can be tapped."""
+    entry = api_post(web_server.url, "/api/quickplay", {"name": "Ala", "variant": "standard", "level": "random"})
+    page = new_page(viewport={"width": 360, "height": 640}, has_touch=True)
+    in_language(page, lang)
+    open_seat(page, web_server.url, entry["table"]["id"], entry["token"], entry["seat"])
+    deadline = time.monotonic() + 120
+    while True:  # act until this seat is the last to play to a trick
+        assert time.monotonic() < deadline, view(page)
+        v = view(page)
+        if (v.get("phase") == "play" and v.get("your_turn") and v.get("trick") and len(v["trick"]["cards"]) == 2
+                and not page.locator("dialog[open]").count()):
+            break
+        if act_once(page) is None:
+            page.wait_for_timeout(30)
+    # Undo and the discards' line whatever this deal brought (the page's own view, changed here only: the server
+    # never sees it); nothing moves until this seat plays
+    page.evaluate("""() => {
+        const v = window.mizerkaDebug.view();
+        v.can_undo = true;
+        if (!v.discards.length) v.discards = ['2S', '3S'];
+        window.mizerkaDebug.render();
+    }""")
+    expect(page.locator(".tools .undo-btn")).to_be_visible()
+    expect(page.locator(".own-discards")).not_to_be_empty()
+    expect(page.locator(".trick .card")).to_have_count(2)
+    page.wait_for_timeout(300)  # the cards' arrival
+    cards = page.evaluate(TRICK_CARDS)
+    assert min(cards["widths"]) >= 40, cards
+    assert cards["crossing"] == [] and cards["outside"] == [] and cards["covered"] == [], cards
+    assert page.evaluate(OVERLAPS) == []
+    no_sideways_scroll(page)
+    hand = page.locator(".hand .card")
+    for i in range(hand.count()):
+        hand.nth(i).scroll_into_view_if_needed()
+        assert hand.nth(i).evaluate(VISIBLE_POINT) is not None, f"card {i} of the hand is covered"

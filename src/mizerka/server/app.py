@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 import time
@@ -29,7 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mizerka.bots import BOT_LEVELS
 from mizerka.record import DealRecord, MatchRecord, RecordError, char_name
-from mizerka.rules import VARIANTS
+from mizerka.rules import VARIANTS, RulesError, parse_variant
 from mizerka.server.encoding import encode
 from mizerka.server.hub import Hub, ServerConfig, address_key, hash_token
 from mizerka.server.players import Standing, check_visible, display_rating, without_emoji_selectors
@@ -269,6 +270,30 @@ class NewPlayer(_Model):
     _name = field_validator("name")(_check_name)
 
 
+_CONTRACTS = ("The variant's contracts as codes (C D H S NT MZ), in its order; null for a variant this server no "
+              "longer reads.")
+
+
+@functools.lru_cache(maxsize=256)
+def _contracts(variant: str) -> tuple[str, ...] | None:
+    try:
+        return tuple(str(c) for c in parse_variant(variant).contracts)
+    except RulesError:
+        return None
+
+
+def variant_contracts(variant: str) -> list[str] | None:
+    """The contracts of a stored match's *variant* (its rules' spec) as codes, in its order, read by the rules'
+    own :func:`~mizerka.rules.parse_variant` (a client never parses a spec): ``None`` for a spec this version no
+    longer reads.
+
+    >>> variant_contracts("standard,contracts=NT+MZ"), variant_contracts("no-such-variant")
+    (['NT', 'MZ'], None)
+    """
+    codes = _contracts(variant)
+    return list(codes) if codes is not None else None
+
+
 class PlayerResult(BaseModel):
     table: str | None = Field(description="The table's id (its match page, /?match=ID), or null for a private table: "
                                           "its id is its invite, which a public page must not give away (GET "
@@ -276,6 +301,7 @@ class PlayerResult(BaseModel):
     name: str = Field(description="The table's name ('' for a private table, except to its player).")
     private: bool = Field(False, description="Whether the table was private (not listed in the lobby).")
     variant: str
+    contracts: list[str] | None = Field(description=_CONTRACTS)
     finished_at: float
     seat: int
     players: list[str]
@@ -325,6 +351,9 @@ class LeaderRow(BaseModel):
 class SeatInfo(BaseModel):
     seat: int
     name: str | None
+    default_name: bool = Field(False, description="The name is the server's own for a seat nobody named (a bot's: "
+                                                  "'Bot 2'), never one a player chose: a client may write it in its "
+                                                  "own language.")
     kind: Literal["human", "bot"]
     bot: str | None
     badge: str | None
@@ -344,6 +373,7 @@ class TableInfo(BaseModel):
     id: str
     name: str
     variant: str
+    contracts: list[str] = Field(description="The variant's contracts as codes (C D H S NT MZ), in its order.")
     visibility: Literal["public", "private"]
     status: Literal["waiting", "playing", "finished", "abandoned"]
     seats: list[SeatInfo]
@@ -365,6 +395,7 @@ class HistoryEntry(BaseModel):
     id: str
     name: str
     variant: str
+    contracts: list[str] | None = Field(description=_CONTRACTS)
     finished_at: float
     players: list[str]
     totals: list[int]
@@ -462,7 +493,8 @@ def _info(hub: Hub, table: Table) -> TableInfo:
     connected = live.connected() if live else set()
     view = build_view(table, None, connected)
     return TableInfo(
-        id=table.id, name=table.settings.name, variant=table.rules.spec(), visibility=table.settings.visibility,
+        id=table.id, name=table.settings.name, variant=view["variant"], contracts=view["contracts"],
+        visibility=table.settings.visibility,
         status=table.status, seats=[SeatInfo(**p) for p in view["players"]], deal_no=table.deal_no,
         n_deals=table.rules.n_deals, options=view["options"], invite=f"/?table={table.id}",
         spectators=sum(1 for c in live.clients if c.seat is None) if live else 0,
@@ -763,7 +795,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     ) -> list[HistoryEntry]:
         """Finished public matches, newest first."""
         rows = await asyncio.to_thread(hub._store().history, limit, offset)
-        return [HistoryEntry(**row) for row in rows]
+        return [HistoryEntry(**row, contracts=variant_contracts(row["variant"])) for row in rows]
 
     async def player_info(standing: Standing, recent: bool = True, *, owner: bool = False) -> PlayerInfo:
         """A profile's public page, or (*owner*: asked with its key) its owner's, where a private table's id and
@@ -775,7 +807,8 @@ def create_app(config: ServerConfig) -> FastAPI:
             shown = owner or not private
             return PlayerResult(
                 table=r["table_id"] if shown else None, name=r["name"] if shown else "", private=private,
-                variant=r["variant"], finished_at=r["finished_at"], seat=r["seat"], players=r["players"],
+                variant=r["variant"], contracts=variant_contracts(r["variant"]), finished_at=r["finished_at"],
+                seat=r["seat"], players=r["players"],
                 totals=r["totals"], winners=r["winners"], rank=r["rank"],
                 rating_before=display_rating(r["mu_before"]), rating_after=display_rating(r["mu_after"]))
 

@@ -61,7 +61,7 @@ from mizerka.server.protocol import (
     decode_client_message,
     peek_id,
 )
-from mizerka.server.tables import Event, SeatState, Table, TableError, TableSettings, reason_code
+from mizerka.server.tables import Event, SeatState, Table, TableError, TableSettings, default_name, reason_code
 from mizerka.server.views import build_view
 from mizerka.server.workers import ProcessWorkers, ThreadWorkers, WorkerDied, WorkerError, Workers
 
@@ -275,7 +275,7 @@ def _named(table: Table, body: dict[str, Any]) -> dict[str, Any]:
         seat = int(body["seat"])
         now = table.seats[seat] if 0 <= seat < len(table.seats) else None
         body["name"] = (table.player_names()[seat] if now is not None and now.kind == "bot" and not now.name
-                        else f"Bot {seat + 1}")
+                        else default_name(seat))
     return body
 
 

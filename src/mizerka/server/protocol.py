@@ -371,6 +371,9 @@ class PlayerView(_Message):
 
     seat: int
     name: str | None = Field(description="The display name; null for an open seat.")
+    default_name: bool = Field(default=False, description="The name is the server's own for a seat nobody named (a "
+                                                          "bot's: 'Bot 2', the seat's number from 1), never one a "
+                                                          "player chose: a client may write it in its own language.")
     kind: Literal["human", "bot"]
     bot: str | None = Field(description="The bot level of a bot seat, or of the bot standing in for a human.")
     badge: str | None = None
@@ -443,6 +446,8 @@ class View(_Message):
     seat: int | None = Field(description="The recipient's seat, or null for a spectator.")
     status: Literal["waiting", "playing", "finished", "abandoned"]
     variant: str
+    contracts: list[str] = Field(description="The variant's contracts as codes (C D H S NT MZ), in its order: the "
+                                             "score sheet's columns.")
     players: list[PlayerView]
     options: dict[str, object]
     deal_no: int

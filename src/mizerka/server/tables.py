@@ -43,6 +43,7 @@ __all__ = [
     "Undone",
     "card_list",
     "check_seats",
+    "default_name",
 ]
 
 Status = Literal["waiting", "playing", "finished", "abandoned"]
@@ -85,6 +86,17 @@ def reason_code(text: str, suit: int | None = None) -> dict[str, Any]:
     if code == "follow" and suit is not None:
         return {"code": code, "suit": "CDHS"[suit]}
     return {"code": code}
+
+
+def default_name(index: int) -> str:
+    """The name the server gives seat *index* (from 0) when nobody names it (a bot's seat): ``Bot`` and the seat's
+    number from 1.  The views say which names are these (``default_name``), so that a client may write them in its
+    own language and never mistakes a player's chosen name for one.
+
+    >>> default_name(1)
+    'Bot 2'
+    """
+    return f"Bot {index + 1}"
 
 
 def card_list(mask: int | CardSet | Iterable[int]) -> list[str]:
@@ -359,7 +371,7 @@ class Table:
 
         names: list[str] = []
         for index, seat in enumerate(self.seats):
-            base = seat.name if seat.name else f"Bot {index + 1}"
+            base = seat.name if seat.name else default_name(index)
             name, k = base, 2
             while name_key(name) in {name_key(taken) for taken in names}:
                 name, k = f"{base} ({k})", k + 1

@@ -22,7 +22,7 @@ from mizerka.bots import BOT_LEVELS
 from mizerka.cards import CARDS
 from mizerka.deal import Observation, Phase
 from mizerka.rules import Contract, Role
-from mizerka.server.tables import Table, card_list
+from mizerka.server.tables import Table, card_list, default_name
 from mizerka.tricks import IllegalPlay
 
 if TYPE_CHECKING:
@@ -108,7 +108,10 @@ def _used(used: tuple[tuple[Contract, ...], ...]) -> list[list[str]]:
 
 def _players(table: Table, connected: Collection[int]) -> list[dict[str, Any]]:
     """The seats as everyone sees them; kept until a seat, the set of connected seats or the table's status
-    changes (``takeover``: a human may take the seat over from the computer now, :meth:`Table.can_take_over`)."""
+    changes (``takeover``: a human may take the seat over from the computer now, :meth:`Table.can_take_over`).
+
+    ``default_name``: the seat's name is the server's own (:func:`~mizerka.server.tables.default_name`, a bot's
+    seat), not one a player chose; a bot's name made distinct from a player's ("Bot 2 (2)") is shown as it is."""
     key = (table.seat_version, frozenset(connected), table.status)
     cached = table.view_cache.get("players")
     if cached is not None and cached[0] == key:
@@ -120,6 +123,7 @@ def _players(table: Table, connected: Collection[int]) -> list[dict[str, Any]]:
         level = seat.level if seat.bot_plays else None
         players.append({
             "seat": index, "name": seat.name if seat.kind == "human" else names[index],
+            "default_name": seat.kind == "bot" and not seat.name and names[index] == default_name(index),
             "kind": seat.kind, "bot": level, "badge": BOT_LEVELS[level].badge if level in BOT_LEVELS else None,
             "standin": seat.standin, "connected": index in connected or seat.kind == "bot", "open": seat.is_open,
             "registered": seat.player is not None, "takeover": table.can_take_over(index),
@@ -164,17 +168,17 @@ def _score_sheet(table: Table) -> list[dict[str, Any]]:
     return rows
 
 
-def _static(table: Table) -> tuple[str, dict[str, Any]]:
-    """The parts of a view fixed for the table's life: the variant and the options."""
+def _static(table: Table) -> tuple[str, list[str], dict[str, Any]]:
+    """The parts of a view fixed for the table's life: the variant, its contracts (in its order) and the options."""
     cached = table.view_cache.get("static")
     if cached is not None:
-        static: tuple[str, dict[str, Any]] = cached[1]
+        static: tuple[str, list[str], dict[str, Any]] = cached[1]
         return static
     settings = table.settings
-    static = (table.rules.spec(), {"hints": settings.hints, "spectators": settings.spectators,
-                                   "turn_timer": settings.turn_timer, "reveal": settings.reveal,
-                                   "visibility": settings.visibility, "name": settings.name,
-                                   "chat": settings.chat, "rated": settings.rated})
+    options = {"hints": settings.hints, "spectators": settings.spectators, "turn_timer": settings.turn_timer,
+               "reveal": settings.reveal, "visibility": settings.visibility, "name": settings.name,
+               "chat": settings.chat, "rated": settings.rated}
+    static = (table.rules.spec(), [str(c) for c in table.rules.contracts], options)
     table.view_cache["static"] = (None, static)
     return static
 
@@ -188,9 +192,9 @@ def build_view(table: Table, seat: int | None, connected: Collection[int] = ()) 
     when an event changes them, so views share those objects: serialise a view, never change it.
     """
     n = table.rules.n_seats
-    variant, options = _static(table)
+    variant, contracts, options = _static(table)
     base: dict[str, Any] = {
-        "table": table.id, "seat": seat, "status": table.status, "variant": variant,
+        "table": table.id, "seat": seat, "status": table.status, "variant": variant, "contracts": contracts,
         "players": _players(table, connected), "options": options, "n_deals": table.rules.n_deals, "seq": table.seq,
         "rematch": table.rematch_table, "rematch_asked": sorted(table.rematch_votes),
         "can_undo": table.can_undo(seat),  # a human at a table of bots with a card to take back (mizerka.undo)

@@ -5,22 +5,28 @@
 // spectators is its players' only).
 
 import { apiResponse } from "./net.js";
-import { contractName, lang, listOf, refusalText, signed, t, variantName } from "./i18n.js";
+import { contractName, lang, listOf, nameAsPlayed, refusalText, seatName, signed, t, variantName } from "./i18n.js";
 import { ReviewDialog } from "./review.js";
-import { contractIndex, h, nameNode, renderScoreSheet, slot, variantContracts, withNodes } from "./sheet.js";
+import { CONTRACT_CODES, contractIndex, h, nameNode, renderScoreSheet, slot, withNodes } from "./sheet.js";
 import { seatFor } from "./store.js";
 
 const NO = new Set(["no", "false", "0", "off"]);
 
-/** One option of a variant spec (as `Rules.spec` writes it) in the page's language; an unknown one as written. */
-function optionLabel(option) {
+/**
+ * One option of a variant spec (as `Rules.spec` writes it) in the page's language; an unknown one as written.  The
+ * `contracts=` option is worded from *contracts*, the variant's contracts as the server read them (the answer's
+ * `contracts`): the page never parses the rules' own words for them.
+ */
+function optionLabel(option, contracts) {
   const [rawKey, ...value] = option.trim().split("=");
   const key = rawKey.trim().toLowerCase().replace(/-/g, "_");
   const text = value.length ? value.join("=").trim() : null;
   const off = text !== null && NO.has(text.toLowerCase());
   if (key === "contracts" && text) {
-    const codes = variantContracts(`x,contracts=${text}`);
-    if (codes) return t("variantOpt.contracts", { list: listOf(codes.map((c) => contractName(contractIndex(c)))) });
+    const codes = Array.isArray(contracts) ? contracts.map((c) => String(c).toUpperCase()) : [];
+    if (codes.length && codes.every((c) => CONTRACT_CODES.includes(c))) {
+      return t("variantOpt.contracts", { list: listOf(codes.map((c) => contractName(contractIndex(c)))) });
+    }
   } else if (key === "show_trump_card" || key === "global_unique") {
     return t(`variantOpt.${key}${off ? "_no" : ""}`);
   } else if ((key === "seed002_blocks" || key === "round_robin") && text === null) {
@@ -35,10 +41,13 @@ function optionLabel(option) {
   return option.trim();
 }
 
-/** A variant as words: its base name in the page's language, then its options, also in words where known. */
-export function variantLabel(variant) {
+/**
+ * A variant as words: its base name in the page's language, then its options, also in words where known.
+ * *contracts*: its contracts as the server gives them beside the variant (`contracts`), for its `contracts=` option.
+ */
+export function variantLabel(variant, contracts = null) {
   const [base, ...rest] = String(variant).split(",");
-  const options = rest.filter((o) => o.trim()).map(optionLabel);
+  const options = rest.filter((o) => o.trim()).map((o) => optionLabel(o, contracts));
   return options.length ? `${variantName(base)} (${options.join(", ")})` : variantName(base);
 }
 
@@ -136,12 +145,12 @@ export class MatchPage {
       return;
     }
     const d = this.data;
-    const names = d.players.map((p, i) => p.name || `#${i + 1}`);
+    const names = d.players.map((p, i) => seatName(p, d.players) || `#${i + 1}`);
     const url = `/api/tables/${encodeURIComponent(this.id)}/record`;
     page.append(
       h("div", { class: "panel-head" }, h("h2", { id: "match-title", tabindex: "-1" }, d.name || t("match.title")),
         this.backButton()),
-      h("p", { class: "match-meta" }, `${variantLabel(d.variant)} · ${t("match.deals", { n: d.score_sheet.length })}`),
+      h("p", { class: "match-meta" }, `${variantLabel(d.variant, d.contracts)} · ${t("match.deals", { n: d.score_sheet.length })}`),
       h("p", { class: "match-players" },
         withNodes(t("match.players", { names: slot(0) }), () => playersWithTotals(names, d.totals))),
       h("p", { class: "muted" }, t("match.help")));
@@ -164,10 +173,12 @@ export class MatchPage {
   /** The review dialog of deal *n* (review.js); closing it gives the focus back to its button. */
   openReview(n, focusKey = null) {
     if (this.dialogs.querySelector("dialog[open]")) return;
-    const names = (this.data?.players ?? []).map((p) => p.name);
+    const seats = this.data?.players ?? [];
+    const names = seats.map((p) => seatName(p, seats));
     const review = new ReviewDialog({
       tableId: this.id, dealNo: n, token: seatFor(this.id)?.token ?? null, viewSeat: seatFor(this.id)?.seat ?? null,
-      cache: this.reviews, nameOf: (who, players) => players[who] || names[who] || `#${who + 1}`,
+      cache: this.reviews,
+      nameOf: (who, players) => nameAsPlayed(players[who], seats[who], seats) || names[who] || `#${who + 1}`,
     });
     review.dialog.className = "dialog review-dialog";
     this.dialogs.append(review.dialog);

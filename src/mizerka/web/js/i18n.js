@@ -78,6 +78,7 @@ const CATALOGS = {
     "lobby.takeoverSeats": { one: "{n} seat to take over from the computer", other: "{n} seats to take over from the computer" },
     "table.you": "You",
     "table.bot": "bot",
+    "table.botName": "Bot {n}",
     "table.online": "online",
     "table.offline": "offline",
     "table.waiting": "Waiting for players…",
@@ -557,6 +558,7 @@ const CATALOGS = {
       many: "{n} miejsc do przejęcia od komputera", other: "{n} miejsca do przejęcia od komputera" },
     "table.you": "Ty",
     "table.bot": "bot",
+    "table.botName": "Bot {n}",
     "table.online": "połączony",
     "table.offline": "rozłączony",
     "table.waiting": "Czekamy na graczy…",
@@ -1049,6 +1051,7 @@ const CATALOGS = {
       many: "{n} мест можно занять вместо компьютера", other: "{n} места можно занять вместо компьютера" },
     "table.you": "Вы",
     "table.bot": "бот",
+    "table.botName": "Бот {n}",
     "table.online": "в сети",
     "table.offline": "не в сети",
     "table.waiting": "Ждём игроков…",
@@ -1581,6 +1584,28 @@ export function cardName(card) {
 /** The short rank printed in a card's corner: "Q", "D", "Д". */
 export function rankIndex(rank) {
   return CARD_WORDS[current].index[rank];
+}
+
+/**
+ * A seat's name as the page shows it (null for an open seat): a name a player chose as it is, never translated; the
+ * server's own name for a seat nobody named (`default_name`: a bot's "Bot 2", the seat's number) in the page's
+ * language, "Бот 2" -- unless another seat's player chose that very name (compared as the server compares names,
+ * near enough: ignoring case, spacing and the form of the characters), then as the server wrote it, which it made
+ * distinct from the others.
+ */
+export function seatName(player, players = []) {
+  if (!player?.default_name) return player?.name ?? null;
+  const own = t("table.botName", { n: player.seat + 1 });
+  const key = (name) => String(name ?? "").normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+  return players.some((p) => p && p.seat !== player.seat && key(p.name) === key(own)) ? player.name : own;
+}
+
+/**
+ * A name as a record or a score sheet row gives it (who played a seat in a deal), for the seat whose player is
+ * *player* now: in the page's language where it is the server's own name for that seat (`seatName`), else as it is.
+ */
+export function nameAsPlayed(name, player, players = []) {
+  return player?.default_name && name === player.name ? seatName(player, players) : name;
 }
 
 /** The suit's name in the nominative plural: "hearts", "kier", "червы". */

@@ -3,7 +3,7 @@
 // its name; only then may quick play and the private table be rated.
 
 import { api, apiResponse } from "./net.js";
-import { levelName, listOf, refusalText, t, variantName } from "./i18n.js";
+import { levelName, listOf, refusalText, seatName, t, variantName } from "./i18n.js";
 import { endedAt, playersWithTotals, variantLabel } from "./history.js";
 import { ProfilePanel, keyLooksValid } from "./players.js";
 import { PressHold } from "./press.js";
@@ -369,10 +369,10 @@ export class Lobby {
         // during an unrated match (no seat is open then) a seat the computer plays for good may be taken over
         // (`takeover`): a full table that still has a seat for a newcomer, so its row says so, not "0 seats free"
         const takeover = tb.seats.filter((s) => s.takeover);
-        const names = tb.seats.filter((s) => !s.open).map((s) => s.name || "?").join(", ");
+        const names = tb.seats.filter((s) => !s.open).map((s) => seatName(s, tb.seats) || "?").join(", ");
         const li = h("li", { "data-table": tb.id },
           h("span", { class: "tb-name" }, tb.name || tb.id),
-          h("span", { class: "tb-variant" }, variantLabel(tb.variant),
+          h("span", { class: "tb-variant" }, variantLabel(tb.variant, tb.contracts),
             tb.options?.rated ? h("span", { class: "badge rated-badge", title: t("table.ratedHelp") }, t("table.rated")) : null),
           h("span", { class: "tb-players" }, names),
           h("span", { class: "tb-free" }, takeover.length ? t("lobby.takeoverSeats", { n: takeover.length })
@@ -430,11 +430,11 @@ export class Lobby {
           this.hooks.openMatch(m.id);
         });
         ul.append(h("li", { "data-match": m.id },
-          h("span", { class: "tb-name" }, m.name || variantLabel(m.variant)),
+          h("span", { class: "tb-name" }, m.name || variantLabel(m.variant, m.contracts)),
           h("span", { class: "tb-players" }, players),
           winners.length ? h("span", { class: "tb-winner" }, t("sheet.winner", { n: winners.length, names: listOf(winners) }))
             : null,
-          h("span", { class: "tb-variant" }, `${variantLabel(m.variant)} · ${t("recent.ended", { when: endedAt(m.finished_at) })}`),
+          h("span", { class: "tb-variant" }, `${variantLabel(m.variant, m.contracts)} · ${t("recent.ended", { when: endedAt(m.finished_at) })}`),
           link));
       }
       recent.append(ul);

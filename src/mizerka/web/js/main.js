@@ -11,7 +11,7 @@
 
 import { initAnnouncer } from "./announce.js";
 import { MatchPage } from "./history.js";
-import { LANGUAGES, initLang, lang, onLangChange, refusalText, setLang, t } from "./i18n.js";
+import { LANGUAGES, initLang, lang, onLangChange, refusalText, seatName, setLang, t } from "./i18n.js";
 import { Lobby, joinTable, quickplay } from "./lobby.js";
 import { api } from "./net.js";
 import { LeaderboardPage, PlayerPage } from "./players.js";
@@ -132,7 +132,7 @@ async function showJoin(id) {
     const list = h("ul", { class: "waiting-seats" });
     for (const s of info.seats) {
       list.append(h("li", { class: s.open ? "open" : s.takeover ? "taken takeover" : "taken" },
-        s.open ? t("table.empty") : s.name || "?", !s.open && s.registered ? registeredMark() : null,
+        s.open ? t("table.empty") : seatName(s, info.seats) || "?", !s.open && s.registered ? registeredMark() : null,
         s.takeover ? h("span", { class: "takeover-mark" }, ` (${t("join.takeOverMark")})`) : null));
     }
     box.append(list);
@@ -170,7 +170,7 @@ async function showJoin(id) {
       if (field) box.append(field);
       for (const s of takeover) {
         const sitIn = h("button", { type: "button", class: "btn primary", id: `take-over-${s.seat}` },
-          t("join.takeOver", { name: s.name || "?" }));
+          t("join.takeOver", { name: seatName(s, info.seats) || "?" }));
         sitIn.addEventListener("click", () => joinAndOpen(id, s.seat));
         box.append(sitIn);
       }

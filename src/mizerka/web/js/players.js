@@ -662,7 +662,7 @@ export class PlayerPage {
     const link = m.table ? pageLink(`/?match=${encodeURIComponent(m.table)}`, t("recent.open"),
       { class: "btn small", "data-match": m.table, "aria-label": t("recent.openNamed", { players: listOf(m.players) }) },
       this.hooks.navigate) : null;
-    const name = m.name || (m.private ? t("player.privateTable") : variantLabel(m.variant));
+    const name = m.name || (m.private ? t("player.privateTable") : variantLabel(m.variant, m.contracts));
     const attributes = { ...(m.table ? { "data-match": m.table } : {}), ...(m.private ? { class: "private-result" } : {}) };
     return h("li", attributes,
       h("span", { class: "tb-name" }, name),
@@ -674,7 +674,7 @@ export class PlayerPage {
         `${t("leaderboard.rating")} ${changeText}`),
         h("span", { class: "visually-hidden" }, ` (${t("player.ratingChange", { before: m.rating_before,
           after: m.rating_after })})`)),
-      h("span", { class: "tb-variant" }, `${variantLabel(m.variant)} · ${endedAt(m.finished_at)}`),
+      h("span", { class: "tb-variant" }, `${variantLabel(m.variant, m.contracts)} · ${endedAt(m.finished_at)}`),
       link);
   }
 }

@@ -1,7 +1,7 @@
 // The score sheet: players × contracts with the used marks, one row per deal with "take" or "avoid",
 // the deal's scores and the running totals (the tricks of each deal are in its end-of-deal summary), and a winner banner at the end of the match.
 
-import { contractName, listOf, signed, t } from "./i18n.js";
+import { contractName, listOf, nameAsPlayed, seatName, signed, t } from "./i18n.js";
 import { suitIcon } from "./cards.js";
 
 export const CONTRACT_CODES = ["C", "D", "H", "S", "NT", "MZ"];
@@ -10,21 +10,6 @@ export function contractIndex(code) {
   const i = CONTRACT_CODES.indexOf(String(code).toUpperCase());
   if (i < 0) throw new Error(`unknown contract ${code}`);
   return i;
-}
-
-/**
- * The contracts a variant spec plays, as codes in its order: its `contracts=NT+MZ` option, else null (every contract:
- * no named variant leaves one out).  A code the client does not know gives null too (the sheet shows them all).
- */
-export function variantContracts(variant) {
-  const option = String(variant ?? "").split(",").slice(1).map((o) => o.trim())
-    .find((o) => o.toLowerCase().startsWith("contracts="));
-  if (!option) return null;
-  const aliases = { N: "NT", NO_TRUMP: "NT", NOTRUMP: "NT", M: "MZ", MIZERKA: "MZ", CLUBS: "C", DIAMONDS: "D",
-    HEARTS: "H", SPADES: "S", "♣": "C", "♦": "D", "♥": "H", "♠": "S" };
-  const codes = option.slice("contracts=".length).split("+").map((c) => c.trim().toUpperCase().replace(/\uFE0F/g, ""))
-    .map((c) => aliases[c] ?? c);
-  return codes.length && codes.every((c) => CONTRACT_CODES.includes(c)) ? codes : null;
 }
 
 function h(tag, attrs = {}, ...children) {
@@ -119,12 +104,13 @@ function sittingOut(row) {
  * progress).  With *showTricks*, each deal's row shows its tricks in a column of their own (the score pad, which has
  * no deal summary).  A seat without a score in a deal (four players: the dealer sits out) shows "–" there, its
  * running total unchanged.
- * *contracts*, when given, are the grid's columns (the variant's contract codes); a row's *goal* ("take" or
- * "avoid"), when given, is its goal.
+ * *contracts*, when given, are the grid's columns (the variant's contract codes, as the server gives them: the
+ * view's and the match sheet's `contracts`; the page never reads them from the variant's spec); a row's *goal*
+ * ("take" or "avoid"), when given, is its goal.
  */
 export function renderScoreSheet(view, winners = null, { onReview = null, showTricks = false, contracts = null } = {}) {
   // an open seat (a table waiting for players) is named as the table names it
-  const names = view.players.map((p, i) => (p.open ? t("table.empty") : p.name || `#${i + 1}`));
+  const names = view.players.map((p, i) => (p.open ? t("table.empty") : seatName(p, view.players) || `#${i + 1}`));
   const root = h("div", { class: "score-sheet" });
   const over = view.status === "finished" || view.phase === "over";
   if (over) {
@@ -192,7 +178,8 @@ export function renderScoreSheet(view, winners = null, { onReview = null, showTr
     const idle = sittingOut(row);
     const tricks = row.tricks.map((n, seat) => (n === null || n === undefined || seat === idle ? "–" : String(n)));
     // who played each seat in this deal: someone may have sat in for a seat's player since (row.players)
-    const played = Array.isArray(row.players) && row.players.length === names.length ? row.players : names;
+    const played = Array.isArray(row.players) && row.players.length === names.length
+      ? row.players.map((name, seat) => nameAsPlayed(name, view.players[seat], view.players)) : names;
     tr.title = `${isolated(played[row.chooser])} · ${t("sheet.tricks")}: ${tricks.join(" / ")}`;
     if (showTricks) tr.append(h("td", { class: "num tricks-cell" }, tricks.join(" ")));
     row.scores.forEach((s, seat) => {

@@ -8,12 +8,12 @@
 import { announce, announceUrgent, recentAnnouncements } from "./announce.js";
 import { ChatPanel } from "./chat.js";
 import { backElement, cardElement, cardFace, parseCard, sortHand, suitOf, cardCode } from "./cards.js";
-import { cardName, contractName, levelName, listOf, refusalReason, signed, suitName, t } from "./i18n.js";
+import { cardName, contractName, levelName, listOf, nameAsPlayed, refusalReason, seatName, signed, suitName, t } from "./i18n.js";
 import { apiErrorText, joinTable } from "./lobby.js";
 import { TableSocket, api } from "./net.js";
 import { PressHold } from "./press.js";
 import { ReviewDialog } from "./review.js";
-import { CONTRACT_CODES, contractIndex, contractLabel, h, renderScoreSheet, variantContracts, winnersOf } from "./sheet.js";
+import { CONTRACT_CODES, contractIndex, contractLabel, h, renderScoreSheet, winnersOf } from "./sheet.js";
 import { forgetSeat, prefs, savePrefs, saveSeat, seatFor } from "./store.js";
 
 const TRUMP_INDEX = { C: 0, D: 1, H: 2, S: 3 };
@@ -261,7 +261,7 @@ export class TableView {
       // changes under the players' eyes, so say who sits there now, and instead of whom
       const was = before.players?.[event.seat];
       if (was?.takeover && event.seat_kind === "human" && !event.standin && event.name) {
-        announce(t("announce.tookOver", { name: event.name, was: was.name || `#${event.seat + 1}` }));
+        announce(t("announce.tookOver", { name: event.name, was: seatName(was, before.players) || `#${event.seat + 1}` }));
       }
     }
     if (event.kind === "match_end") {
@@ -562,7 +562,7 @@ export class TableView {
     const player = view?.players?.[seat];
     if (!player) return `#${seat + 1}`;
     if (seat === view.seat) return t("table.you");
-    return player.name || t("table.empty");
+    return seatName(player, view.players) || t("table.empty");
   }
 
   describeAction(text) {
@@ -1254,7 +1254,7 @@ export class TableView {
     close.addEventListener("click", () => this.closeSheet());
     panel.replaceChildren(h("div", { class: "sheet-head" }, h("h2", {}, t("sheet.title")), close),
       // a finished deal's review is given only while the table shows its deals in full (else refused)
-      renderScoreSheet(v, this.winners, { contracts: variantContracts(v.variant),
+      renderScoreSheet(v, this.winners, { contracts: v.contracts,
         onReview: this.dealsRevealed(v) ? (n, key) => this.openReview(n, key) : null }));
   }
 
@@ -1297,7 +1297,8 @@ export class TableView {
     const review = new ReviewDialog({
       tableId: this.tableId, dealNo: n, token: seat?.token ?? null, viewSeat: this.view?.seat ?? null,
       cache: this.reviews,
-      nameOf: (who, players) => (who === this.view?.seat ? t("table.you") : players[who] || this.nameOf(who)),
+      nameOf: (who, players) => (who === this.view?.seat ? t("table.you")
+        : nameAsPlayed(players[who], this.view?.players?.[who], this.view?.players) || this.nameOf(who)),
     });
     // drawn again (a language switch) at the card it showed, its answer taken from the page's cache where kept
     const reopen = () => {
@@ -1587,7 +1588,7 @@ export class TableView {
     const review = last ? this.reviewButton(last, t("review.lastDeal")) : null;
     // the score sheet of a finished match opens with its winner banner: the dialog shows it once
     dialog.append(h("h2", { id: "over-title" }, t("over.title")),
-      renderScoreSheet(v, winners, { contracts: variantContracts(v.variant), onReview: (n) => this.openReview(n) }),
+      renderScoreSheet(v, winners, { contracts: v.contracts, onReview: (n) => this.openReview(n) }),
       // a spectator has no seat to play again with
       h("div", { class: "dialog-foot" }, review, record, v.seat === null ? null : again, lobby),
       ...(v.seat === null ? [] : [asked, status])); // (the DOM's append writes a null as the text "null")
