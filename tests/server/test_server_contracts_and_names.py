@@ -39,6 +39,8 @@ def test_the_view_and_every_listing_carry_the_variants_contracts(make_server: An
     play(server, table, token, lambda v: v["phase"] == "over")
     [entry] = httpx.get(f"{server.url}/api/history").json()
     assert (entry["id"], entry["contracts"]) == (table, ["MZ", "NT"])
+    # the bots' names are the server's own: a client may write them in its language (and "Ala" is no bot's)
+    assert (entry["players"], entry["default_names"]) == (["Ala", "Bot 2", "Bot 3"], [1, 2])
     # a profile's rated match: its entry among the profile's recent matches
     rated = httpx.post(f"{server.url}/api/quickplay", json={"variant": SHORT, "level": "random", "rated": True,
                                                            "player_key": key})
@@ -46,6 +48,7 @@ def test_the_view_and_every_listing_carry_the_variants_contracts(make_server: An
     play(server, rated.json()["table"]["id"], rated.json()["token"], lambda v: v["phase"] == "over")
     recent = profile(server, key).json()["recent"]
     assert [r["contracts"] for r in recent] == [["MZ", "NT"]], (player, recent)
+    assert [r["default_names"] for r in recent] == [[1, 2]]
 
 
 def test_a_stored_variant_the_server_no_longer_reads_has_no_contracts() -> None:
@@ -82,25 +85,3 @@ def test_a_bots_name_is_marked_as_the_servers_and_a_chosen_one_never_is(make_ser
     assert [(s["name"], s["default_name"]) for s in quick.json()["table"]["seats"]] == [
         ("Ala", False), ("Bot 2", True), ("Bot 3", True)]
 
-
-def test_players_named_alike_are_told_apart_in_the_view_as_in_the_chat(make_server: Any) -> None:
-    """The view showed each human's name as typed: a second "ALA" read "ALA" at its seat while the chat, the
-    records and the score sheet called it "ALA (2)" (:meth:`Table.player_names`), and two seats read alike."""
-    server: ThreadServer = make_server()
-    created = httpx.post(server.url + "/api/tables", json={"variant": SHORT, "seats": [
-        {"kind": "human"}, {"kind": "human"}, {"kind": "human"}]})
-    assert created.status_code == 201, created.text
-    table = created.json()["id"]
-    tokens = []
-    for name in ("Ala", "ALA"):
-        joined = httpx.post(f"{server.url}/api/tables/{table}/join", json={"name": name})
-        assert joined.status_code == 200, joined.text
-        tokens.append(joined.json()["token"])
-    seats = httpx.get(f"{server.url}/api/tables/{table}").json()["seats"]
-    assert [s["name"] for s in seats] == ["Ala", "ALA (2)", None]  # the third seat is open: no name
-    ws = WS(server.ws_url)
-    try:
-        view = ws.hello(table, tokens[1])["view"]
-    finally:
-        ws.close()
-    assert [p["name"] for p in view["players"]] == ["Ala", "ALA (2)", None]

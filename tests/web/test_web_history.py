@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import expect
-from web_helpers import ANALYSIS_WAIT, api_post, play_through_protocol
+from web_helpers import ANALYSIS_WAIT, api_post, in_language, play_through_protocol
 
 SHORT = "standard,contracts=NT+MZ"  # six deals
 
@@ -227,3 +227,19 @@ def test_right_to_left_names_keep_the_players_line_in_order(new_page: Any, web_s
     y1, y2 = page.evaluate(X_OF, [f".recent-list li[data-match='{table}'] .tb-players", first]), \
         page.evaluate(X_OF, [f".recent-list li[data-match='{table}'] .tb-players", second])
     assert y1 < y2, (y1, y2)
+
+
+def test_the_recent_games_name_the_bots_in_the_pages_language(new_page: Any, web_server: Any) -> None:
+    """The recent games listed a match's names as stored, so a Russian lobby showed "Bot 2" in Latin letters beside
+    the table's "Бот 2": the listing says which names are the server's own (``default_names``) now."""
+    base = web_server.url
+    table, entry = finished_public_match(base, web_server, "Русская")
+    assert entry["default_names"] == [1, 2] and entry["players"][1:] == ["Bot 2", "Bot 3"]
+    page = new_page()
+    in_language(page, "ru")
+    page.goto(base + "/")
+    item = page.locator(f'section.recent-games li[data-match="{table}"]')
+    expect(item.locator(".tb-players")).to_contain_text("Бот 2")
+    expect(item.locator(".tb-players")).to_contain_text("Бот 3")
+    expect(item.locator(".tb-players")).to_contain_text("Ala")
+    assert "Bot" not in item.locator(".tb-players").inner_text()

@@ -270,6 +270,8 @@ class NewPlayer(_Model):
     _name = field_validator("name")(_check_name)
 
 
+_DEFAULT_NAMES = ("The seats whose name in players is the server's own for a seat nobody named (a bot's: 'Bot 2'), "
+                  "never one a player chose: a client may write those names in its own language.")
 _CONTRACTS = ("The variant's contracts as codes (C D H S NT MZ), in its order; null for a variant this server no "
               "longer reads.")
 
@@ -305,6 +307,7 @@ class PlayerResult(BaseModel):
     finished_at: float
     seat: int
     players: list[str]
+    default_names: list[int] = Field(default_factory=list, description=_DEFAULT_NAMES)
     totals: list[int]
     winners: list[int]
     rank: int = Field(description="1 for the best total (equal totals share a rank).")
@@ -398,6 +401,7 @@ class HistoryEntry(BaseModel):
     contracts: list[str] | None = Field(description=_CONTRACTS)
     finished_at: float
     players: list[str]
+    default_names: list[int] = Field(default_factory=list, description=_DEFAULT_NAMES)
     totals: list[int]
     winners: list[int]
 
@@ -808,7 +812,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             return PlayerResult(
                 table=r["table_id"] if shown else None, name=r["name"] if shown else "", private=private,
                 variant=r["variant"], contracts=variant_contracts(r["variant"]), finished_at=r["finished_at"],
-                seat=r["seat"], players=r["players"],
+                seat=r["seat"], players=r["players"], default_names=r["default_names"],
                 totals=r["totals"], winners=r["winners"], rank=r["rank"],
                 rating_before=display_rating(r["mu_before"]), rating_after=display_rating(r["mu_after"]))
 

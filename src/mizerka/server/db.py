@@ -252,8 +252,9 @@ def _chat_message(seq: int, seat: int, name: str, text: str | None, preset: str 
 
 
 def _summary(table: Table) -> dict[str, Any]:
-    summary: dict[str, Any] = {"players": table.player_names(), "deal_no": table.deal_no,
-                               "n_deals": table.rules.n_deals, "name": table.settings.name}
+    names = table.player_names()
+    summary: dict[str, Any] = {"players": names, "default_names": table.default_named(names),
+                               "deal_no": table.deal_no, "n_deals": table.rules.n_deals, "name": table.settings.name}
     if table.epoch:  # the journal's undo count (Table.epoch): a resumed table keeps it
         summary["epoch"] = table.epoch
     if table.match is not None:
@@ -261,6 +262,14 @@ def _summary(table: Table) -> dict[str, Any]:
         if table.match.is_over():
             summary["winners"] = list(table.match.outcome().winners)
     return summary
+
+
+def _listed(summary: dict[str, Any]) -> dict[str, Any]:
+    """What a finished match's listing (the recent games, a profile's matches) takes from its stored summary; a
+    summary stored before ``default_names`` was kept names no seat's name as the server's own."""
+    return {"players": summary.get("players", []), "default_names": summary.get("default_names", []),
+            "totals": summary.get("totals", []), "winners": summary.get("winners", []),
+            "name": summary.get("name", "")}
 
 
 def _table_values(table: Table, now: float, events: list[Event]) -> dict[str, Any]:
@@ -847,9 +856,7 @@ class Store:
         result = []
         for table_id, variant, updated, summary in rows:
             data = json.loads(summary) if summary else {}
-            result.append({"id": table_id, "variant": variant, "finished_at": updated,
-                           "players": data.get("players", []), "totals": data.get("totals", []),
-                           "winners": data.get("winners", []), "name": data.get("name", "")})
+            result.append({"id": table_id, "variant": variant, "finished_at": updated, **_listed(data)})
         return result
 
     # -- players (mizerka.server.players) ------------------------------------------------------------
@@ -935,8 +942,7 @@ class Store:
         for row in rows:
             data = dict(row._mapping)
             summary = json.loads(data.pop("summary") or "{}")
-            found.append({**data, "players": summary.get("players", []), "totals": summary.get("totals", []),
-                          "winners": summary.get("winners", []), "name": summary.get("name", "")})
+            found.append({**data, **_listed(summary)})
         return found
 
     def count_tables(self) -> int:

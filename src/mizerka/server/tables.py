@@ -378,6 +378,21 @@ class Table:
             names.append(name)
         return names
 
+    def default_named(self, names: Sequence[str] | None = None) -> list[int]:
+        """The seats whose name is the server's own (:func:`default_name`: a bot's seat nobody named), not made
+        distinct from a player's (who chose "Bot 2" keeps it, and the bot's seat is "Bot 2 (2)"): a client may write
+        these names in its own language.  *names*: :meth:`player_names`, when the caller has them.
+
+        >>> table = Table.new("t5", TableSettings(), [SeatState.human(), SeatState.bot("random"),
+        ...                                           SeatState.bot("random")])
+        >>> _ = table.join("Bot 3", token_hash="a")
+        >>> table.player_names(), table.default_named()
+        (['Bot 3', 'Bot 2', 'Bot 3 (2)'], [1])
+        """
+        names = self.player_names() if names is None else names
+        return [index for index, seat in enumerate(self.seats)
+                if seat.kind == "bot" and not seat.name and names[index] == default_name(index)]
+
     def seat_of_token(self, token_hash: str) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, token_hash):

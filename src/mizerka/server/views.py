@@ -22,7 +22,7 @@ from mizerka.bots import BOT_LEVELS
 from mizerka.cards import CARDS
 from mizerka.deal import Observation, Phase
 from mizerka.rules import Contract, Role
-from mizerka.server.tables import Table, card_list, default_name
+from mizerka.server.tables import Table, card_list
 from mizerka.tricks import IllegalPlay
 
 if TYPE_CHECKING:
@@ -110,23 +110,23 @@ def _players(table: Table, connected: Collection[int]) -> list[dict[str, Any]]:
     """The seats as everyone sees them; kept until a seat, the set of connected seats or the table's status
     changes (``takeover``: a human may take the seat over from the computer now, :meth:`Table.can_take_over`).
 
-    ``name``: the table's distinct name of the seat (:meth:`Table.player_names`, as the chat, the records and the
-    score sheet name it: a second "Ala" is "Ala (2)" everywhere, so that nobody passes for another player), None for
-    an open seat.  ``default_name``: the seat's name is the server's own (:func:`~mizerka.server.tables.default_name`,
-    a bot's seat), not one a player chose; a bot's name made distinct from a player's ("Bot 2 (2)") is shown as it
-    is."""
+    ``name``: a human's seat the name its player took (a client that keeps a seat to come back to remembers it),
+    None for an open seat; a bot's seat its name in :meth:`Table.player_names`.  ``default_name``: the seat's name
+    is the server's own (:func:`~mizerka.server.tables.default_name`, a bot's seat), not one a player chose; a bot's
+    name made distinct from a player's ("Bot 2 (2)") is shown as it is."""
     key = (table.seat_version, frozenset(connected), table.status)
     cached = table.view_cache.get("players")
     if cached is not None and cached[0] == key:
         players: list[dict[str, Any]] = cached[1]
         return players
     names = table.player_names()
+    defaults = table.default_named(names)
     players = []
     for index, seat in enumerate(table.seats):
         level = seat.level if seat.bot_plays else None
         players.append({
-            "seat": index, "name": names[index] if seat.kind == "bot" or seat.name else None,
-            "default_name": seat.kind == "bot" and not seat.name and names[index] == default_name(index),
+            "seat": index, "name": seat.name if seat.kind == "human" else names[index],
+            "default_name": index in defaults,
             "kind": seat.kind, "bot": level, "badge": BOT_LEVELS[level].badge if level in BOT_LEVELS else None,
             "standin": seat.standin, "connected": index in connected or seat.kind == "bot", "open": seat.is_open,
             "registered": seat.player is not None, "takeover": table.can_take_over(index),

@@ -1608,6 +1608,17 @@ export function nameAsPlayed(name, player, players = []) {
   return player?.default_name && name === player.name ? seatName(player, players) : name;
 }
 
+/**
+ * The names of a finished match as a listing gives them (the lobby's recent games, a profile's matches): `players` as
+ * the server stored them, the seats of `default_names` (the server's own names, a bot's "Bot 2") in the page's
+ * language, as `seatName` writes a table's seats.
+ */
+export function listedNames(entry) {
+  const defaults = entry.default_names ?? [];
+  const seats = (entry.players ?? []).map((name, seat) => ({ seat, name, default_name: defaults.includes(seat) }));
+  return seats.map((p) => seatName(p, seats));
+}
+
 /** The suit's name in the nominative plural: "hearts", "kier", "червы". */
 export function suitName(suit) {
   return CARD_WORDS[current].suits[suit];

@@ -3,7 +3,7 @@
 // its name; only then may quick play and the private table be rated.
 
 import { api, apiResponse } from "./net.js";
-import { levelName, listOf, refusalText, seatName, t, variantName } from "./i18n.js";
+import { levelName, listedNames, listOf, refusalText, seatName, t, variantName } from "./i18n.js";
 import { endedAt, playersWithTotals, variantLabel } from "./history.js";
 import { ProfilePanel, keyLooksValid } from "./players.js";
 import { PressHold } from "./press.js";
@@ -420,10 +420,11 @@ export class Lobby {
     if (this.recent.length) {
       const ul = h("ul", { class: "table-list recent-list" });
       for (const m of this.recent) {
-        const players = playersWithTotals(m.players, m.totals);
-        const winners = (m.winners || []).map((i) => m.players[i]).filter(Boolean);
+        const names = listedNames(m);
+        const players = playersWithTotals(names, m.totals);
+        const winners = (m.winners || []).map((i) => names[i]).filter(Boolean);
         const link = h("a", { href: `/?match=${encodeURIComponent(m.id)}`, class: "btn small", "data-match": m.id,
-          "aria-label": t("recent.openNamed", { players: listOf(m.players) }) }, t("recent.open"));
+          "aria-label": t("recent.openNamed", { players: listOf(names) }) }, t("recent.open"));
         link.addEventListener("click", (event) => {
           if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0 || !this.hooks.openMatch) return;
           event.preventDefault();

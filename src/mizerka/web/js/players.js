@@ -14,7 +14,7 @@
 import { announce } from "./announce.js";
 import { confirmDialog } from "./confirm.js";
 import { endedAt, playersWithTotals, variantLabel } from "./history.js";
-import { lang, levelName, listOf, refusalText, signed, t } from "./i18n.js";
+import { lang, levelName, listedNames, listOf, refusalText, signed, t } from "./i18n.js";
 import { api, apiResponse } from "./net.js";
 import { h } from "./sheet.js";
 import { forgetProfile, prefs, profile, savePrefs, saveProfile } from "./store.js";
@@ -659,16 +659,17 @@ export class PlayerPage {
     const changeText = signed(change);
     // a private table's id is its invite: the public page gives none (null), so there is no match page to open;
     // the player's own page has it (GET /api/profile)
+    const names = listedNames(m);
     const link = m.table ? pageLink(`/?match=${encodeURIComponent(m.table)}`, t("recent.open"),
-      { class: "btn small", "data-match": m.table, "aria-label": t("recent.openNamed", { players: listOf(m.players) }) },
+      { class: "btn small", "data-match": m.table, "aria-label": t("recent.openNamed", { players: listOf(names) }) },
       this.hooks.navigate) : null;
     const name = m.name || (m.private ? t("player.privateTable") : variantLabel(m.variant, m.contracts));
     const attributes = { ...(m.table ? { "data-match": m.table } : {}), ...(m.private ? { class: "private-result" } : {}) };
     return h("li", attributes,
       h("span", { class: "tb-name" }, name),
-      h("span", { class: "tb-players" }, playersWithTotals(m.players, m.totals)),
+      h("span", { class: "tb-players" }, playersWithTotals(names, m.totals)),
       h("span", { class: "tb-result" },
-        h("span", { class: "pr-place" }, t("player.place", { n: m.rank, total: m.players.length })), " · ",
+        h("span", { class: "pr-place" }, t("player.place", { n: m.rank, total: names.length })), " · ",
         h("span", { class: `pr-change ${change > 0 ? "up" : change < 0 ? "down" : "same"}`,
           title: t("player.ratingChange", { before: m.rating_before, after: m.rating_after }) },
         `${t("leaderboard.rating")} ${changeText}`),
