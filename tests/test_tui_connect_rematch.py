@@ -136,9 +136,9 @@ def test_the_old_link_takes_a_seat_back_at_the_rematch(server: ThreadServer, tmp
     again.close()
 
 
-def test_a_rematch_waits_for_every_player_and_says_who(server: ThreadServer) -> None:
-    """Two humans: the first to ask is told who is still to ask (full screen, ``n``); when the second asks, both
-    move to the new table with their seats."""
+def ola_on_the_full_screen(server: ThreadServer) -> tuple[Any, RemoteTable, RemoteTable]:
+    """Ola (seat 0) and Ala (seat 1), connected, at a table of two humans and a bot whose match is over, and Ola's
+    full-screen game (not run yet)."""
     pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
     from mizerka.tui.remote_app import RemoteApp
 
@@ -148,7 +148,13 @@ def test_a_rematch_waits_for_every_player_and_says_who(server: ThreadServer) -> 
     ola.connect()
     ala.connect()
     play_to_the_end(ola, ala)
-    app = RemoteApp(ola)
+    return RemoteApp(ola), ola, ala
+
+
+def test_a_rematch_waits_for_every_player_and_says_who(server: ThreadServer) -> None:
+    """Two humans: the first to ask is told who is still to ask (full screen, ``n``); when the second asks, both
+    move to the new table with their seats."""
+    app, ola, ala = ola_on_the_full_screen(server)
 
     async def rematch() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
@@ -189,16 +195,7 @@ def test_the_full_screen_game_says_who_asked_for_a_rematch(server: ThreadServer)
     """Ala asks first: the server's ``rematch_asked`` reaches Ola's full-screen game, whose log and status line say
     "Ala asks for a rematch." by name (once: a later view says the same and is not news); Ola's ``n`` then moves
     both to the new table, as before."""
-    pytest.importorskip("textual", reason="the full-screen game needs the 'tui' extra")
-    from mizerka.tui.remote_app import RemoteApp
-
-    url = make_table(server, TWO_HUMANS)
-    ola, ala = (RemoteTable(parse_invite(url), timeout=10) for _ in range(2))
-    assert ola.join("Ola") == 0 and ala.join("Ala") == 1
-    ola.connect()
-    ala.connect()
-    play_to_the_end(ola, ala)
-    app = RemoteApp(ola)
+    app, ola, ala = ola_on_the_full_screen(server)
 
     async def rematch() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
