@@ -85,3 +85,28 @@ def test_a_bots_name_is_marked_as_the_servers_and_a_chosen_one_never_is(make_ser
     assert [(s["name"], s["default_name"]) for s in quick.json()["table"]["seats"]] == [
         ("Ala", False), ("Bot 2", True), ("Bot 3", True)]
 
+
+def test_players_named_alike_are_told_apart_in_the_view_as_in_the_chat(make_server: Any) -> None:
+    """The view showed each human's name as typed: a second "ALA" read "ALA" at its seat while the chat, the
+    records and the score sheet called it "ALA (2)" (:meth:`Table.player_names`), and two seats could read alike
+    ("Zoë" typed in two ways).  The join's answer gives the name itself (``name``), which the terminal client
+    remembers to take the seat back under."""
+    server: ThreadServer = make_server()
+    created = httpx.post(server.url + "/api/tables", json={"variant": SHORT, "seats": [
+        {"kind": "human"}, {"kind": "human"}, {"kind": "human"}]})
+    assert created.status_code == 201, created.text
+    table = created.json()["id"]
+    tokens = []
+    for name in ("Ala", "ALA"):
+        joined = httpx.post(f"{server.url}/api/tables/{table}/join", json={"name": name})
+        assert joined.status_code == 200, joined.text
+        assert joined.json()["name"] == name  # the name itself, to take the seat back under
+        tokens.append(joined.json()["token"])
+    seats = httpx.get(f"{server.url}/api/tables/{table}").json()["seats"]
+    assert [s["name"] for s in seats] == ["Ala", "ALA (2)", None]  # the third seat is open: no name
+    ws = WS(server.ws_url)
+    try:
+        view = ws.hello(table, tokens[1])["view"]
+    finally:
+        ws.close()
+    assert [p["name"] for p in view["players"]] == ["Ala", "ALA (2)", None]

@@ -390,6 +390,9 @@ class TableInfo(BaseModel):
 class JoinResult(BaseModel):
     table: TableInfo
     seat: int
+    name: str = Field(description="The name the seat was taken under: the one given, or a profile's own with a "
+                                  "player key.  The table shows a name that reads as an earlier seat's made distinct "
+                                  "('Ala (2)'); this is the name itself, to take the seat back under.")
     token: str = Field(description="The secret seat token: send it in the websocket hello. Keep it private.")
     websocket: str = "/ws"
 
@@ -490,6 +493,11 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
                                 (409, "a conflict with the table's state"), (422, "an invalid request body"),
                                 (429, "too many requests from this address: see Retry-After"))
 }
+
+
+def _joined(hub: Hub, table: Table, seat: int, token: str) -> JoinResult:
+    """The answer to a seat taken (a join, a quick play, a pairing)."""
+    return JoinResult(table=_info(hub, table), seat=seat, name=table.seats[seat].name or "", token=token)
 
 
 def _info(hub: Hub, table: Table) -> TableInfo:
@@ -769,7 +777,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         """Take a seat (the given one, or the first open one), as a profile with its player key.  The answer holds
         the secret seat token."""
         live, seat, token = await hub.join(table_id, body.name, body.seat, body.player_key)
-        return JoinResult(table=_info(hub, live.table), seat=seat, token=token)
+        return _joined(hub, live.table, seat, token)
 
     @app.post("/api/tables/{table_id}/leave", response_model=TableInfo, responses=_ERRORS)
     async def leave(table_id: Annotated[str, Field(max_length=64)], body: LeaveRequest) -> TableInfo:
@@ -783,7 +791,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         live, seat, token = await hub.quickplay(body.name, body.variant, _bot_level(body.level),
                                                 player_key=body.player_key,
                                                 rated=body.rated)
-        return JoinResult(table=_info(hub, live.table), seat=seat, token=token)
+        return _joined(hub, live.table, seat, token)
 
     @app.post("/api/pair", response_model=JoinResult, status_code=201, responses=_ERRORS)
     async def pair(body: PairRequest) -> JoinResult:
@@ -791,7 +799,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         players (someone there connected), or at a new public table of human seats that the next caller joins."""
         live, seat, token = await hub.pair(body.name, body.variant, player_key=body.player_key, rated=body.rated,
                                            table_name=body.table_name)
-        return JoinResult(table=_info(hub, live.table), seat=seat, token=token)
+        return _joined(hub, live.table, seat, token)
 
     @app.get("/api/history", response_model=list[HistoryEntry])
     async def history(

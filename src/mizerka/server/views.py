@@ -110,8 +110,9 @@ def _players(table: Table, connected: Collection[int]) -> list[dict[str, Any]]:
     """The seats as everyone sees them; kept until a seat, the set of connected seats or the table's status
     changes (``takeover``: a human may take the seat over from the computer now, :meth:`Table.can_take_over`).
 
-    ``name``: a human's seat the name its player took (a client that keeps a seat to come back to remembers it),
-    None for an open seat; a bot's seat its name in :meth:`Table.player_names`.  ``default_name``: the seat's name
+    ``name``: the table's distinct name of the seat (:meth:`Table.player_names`, as the chat, the records and the
+    score sheet name it: a second "Ala" is "Ala (2)" everywhere, so that nobody passes for another player), None for
+    an open seat; the name a seat was taken under is the join's answer's ``name``.  ``default_name``: the seat's name
     is the server's own (:func:`~mizerka.server.tables.default_name`, a bot's seat), not one a player chose; a bot's
     name made distinct from a player's ("Bot 2 (2)") is shown as it is."""
     key = (table.seat_version, frozenset(connected), table.status)
@@ -125,7 +126,7 @@ def _players(table: Table, connected: Collection[int]) -> list[dict[str, Any]]:
     for index, seat in enumerate(table.seats):
         level = seat.level if seat.bot_plays else None
         players.append({
-            "seat": index, "name": seat.name if seat.kind == "human" else names[index],
+            "seat": index, "name": names[index] if seat.kind == "bot" or seat.name else None,
             "default_name": index in defaults,
             "kind": seat.kind, "bot": level, "badge": BOT_LEVELS[level].badge if level in BOT_LEVELS else None,
             "standin": seat.standin, "connected": index in connected or seat.kind == "bot", "open": seat.is_open,

@@ -489,9 +489,9 @@ def pair_at(server: str, name: str | None, *, variant: str = "standard", player_
         raise RemoteRefused(f"the server at {server} did not pair you: {detail}", code or None) from None
     try:
         table_id, seat, token = str(answer["table"]["id"]), int(answer["seat"]), str(answer["token"])
-        seated = str(answer["table"]["seats"][seat]["name"] or name or "Guest")
+        seated = str(answer.get("name") or answer["table"]["seats"][seat]["name"] or name or "Guest")
         invite = parse_invite(f"{server}/?table={urllib.parse.quote(table_id, safe='')}")
-    except (KeyError, TypeError, ValueError, IndexError, RemoteError):
+    except (AttributeError, KeyError, TypeError, ValueError, IndexError, RemoteError):
         raise RemoteError(f"{server} did not answer like a mizerka server (no seat at a table)") from None
     return invite, seat, token, seated
 
@@ -825,9 +825,9 @@ class RemoteTable:
             self.seat, self.token = int(answer["seat"]), str(answer["token"])
         except (KeyError, TypeError, ValueError):
             raise RemoteError(f"{self.invite.http} did not answer like a mizerka server (no seat token)") from None
-        try:
-            seated = answer["table"]["seats"][self.seat]["name"]
-        except (KeyError, TypeError, IndexError):
+        try:  # the name itself (the table may show it made distinct, "Ala (2)"); an older server's seat entry
+            seated = answer.get("name") or answer["table"]["seats"][self.seat]["name"]
+        except (AttributeError, KeyError, TypeError, IndexError):
             seated = None
         self.seated_as = str(seated) if seated else (name or "Guest")
         return self.seat
