@@ -1393,18 +1393,22 @@ class RemoteTable:
             new, self._missed = self._missed, []
         return new
 
-    def drain_rematch_asked(self) -> list[int]:
-        """The other seats that have asked for a rematch since the last call (our own seat never: we know), from
-        the finished table's view (its ``rematch_asked``, kept up to date by the server's ``rematch_asked``
-        messages; a welcome's view says it after a reconnect, or coming back to a finished match), so that the
-        games say who waits for the others (:func:`rematch_asked_text`).  Empty before the match is over and once
-        the rematch's table is named.  A seat whose wish the server forgot (a restart) is handed out again when it
-        asks again."""
+    def others_asking(self) -> list[int]:
+        """The other seats that have asked for a rematch (our own seat never: we know), from the finished table's
+        view (its ``rematch_asked``, kept up to date by the server's ``rematch_asked`` messages; a welcome's view
+        says it after a reconnect, or coming back to a finished match).  Empty before the match is over and once the
+        rematch's table is named."""
         view = self.view
         asked = view.get("rematch_asked")
         if view.get("status") != "finished" or self.rematch_target() is not None or not isinstance(asked, list):
             return []
-        others = [int(seat) for seat in asked if seat != self.seat]
+        return [int(seat) for seat in asked if seat != self.seat]
+
+    def drain_rematch_asked(self) -> list[int]:
+        """The seats of :meth:`others_asking` that asked since the last call, so that the games say who waits for
+        the others (:func:`rematch_asked_text`).  A seat whose wish the server forgot (a restart) is handed out
+        again when it asks again."""
+        others = self.others_asking()
         with self._lock:
             new = [seat for seat in others if seat not in self._rematch_told]
             self._rematch_told = set(others)

@@ -600,9 +600,8 @@ class RemoteApp(TableApp):
             lines.append("[b]The match is over.[/b] " + (
                 "Press p for the sheet, x to quit (you follow the players if they ask for a rematch)."
                 if table.spectator else "Press n for a rematch, p for the sheet, x to quit."))
-            # who waits for the others (the view's rematch_asked, kept up to date by the server's messages)
-            asked = [int(s) for s in view.get("rematch_asked") or [] if s != table.seat]
-            if asked and table.rematch_target() is None:
+            asked = table.others_asking()  # who waits for the others
+            if asked:
                 lines.append(literal(rematch_asked_text(asked, table.names())))
         self.show("#status", "\n".join(lines))
         score_lines = ["[b]seat        tricks/quota  total[/b]"]
