@@ -17,6 +17,9 @@ reads or taps is drawn over something else, cut off, or past the screen.
   unreadable): stacked as at a wide table they needed 2.6 cards of height, and the bar's rows, the seats and the hand
   left the centre some 110-130 px.  With three players they lie side by side now, at least 40 px wide, their corners
   readable, the hand as it was.
+* With four players the others' three panels stand side by side above the trick, which stayed stacked (2.6 cards
+  high): its cards were 30 px wide on every upright phone.  They lie in a row of four places now (the dealer's
+  empty), 48-50 px wide on a 375 × 667 phone.
 
 (A hand's suits alternate in colour among the suits it holds -- trumps ♦, no spades: ♦ ♣ ♥, not ♦ ♥ ♣ -- as
 js/cards.js orders them; no browser test checks it.)
@@ -322,14 +325,12 @@ TRICK_CARDS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("lang", ["ru", "pl"])
-def test_the_tricks_cards_are_legible_on_a_360_by_640_phone(new_page: Any, web_server: Any, lang: str) -> None:
-    """A 360 × 640 phone held upright, the fullest table it shows (the bar with Hint and Undo on a second row of
-    buttons, the own discards under the hand), this seat to play to a trick both others have played to: the trick's
-    cards are at least 40 px wide (they were 30-38 px), side by side, none over another or past the centre, each
-    corner index in sight; nothing else is drawn over anything, and every card of the hand can be tapped."""
-    entry = api_post(web_server.url, "/api/quickplay", {"name": "Ala", "variant": "standard", "level": "random"})
-    page = new_page(viewport={"width": 360, "height": 640}, has_touch=True)
+def _last_to_play_on_an_upright_phone(new_page: Any, web_server: Any, variant: str, size: tuple[int, int],
+                                      lang: str) -> Any:
+    """A phone held upright showing the fullest table it can (the bar with Hint and Undo on a second row of buttons,
+    the own discards under the hand), this seat to play to a trick two others have played to."""
+    entry = api_post(web_server.url, "/api/quickplay", {"name": "Ala", "variant": variant, "level": "random"})
+    page = new_page(viewport={"width": size[0], "height": size[1]}, has_touch=True)
     in_language(page, lang)
     open_seat(page, web_server.url, entry["table"]["id"], entry["token"], entry["seat"])
     deadline = time.monotonic() + 120
@@ -353,12 +354,60 @@ def test_the_tricks_cards_are_legible_on_a_360_by_640_phone(new_page: Any, web_s
     expect(page.locator(".own-discards")).not_to_be_empty()
     expect(page.locator(".trick .card")).to_have_count(2)
     page.wait_for_timeout(300)  # the cards' arrival
+    return page
+
+
+def _hand_can_be_tapped(page: Any) -> None:
+    """Every card of the hand shows a point a tap reaches (each checked in one go in the page: a view the server
+    sends meanwhile redraws the hand, and a card looked up before it would no longer be there)."""
+    covered = page.locator(".hand .card").evaluate_all(f"""els => els.flatMap((e, i) => {{
+        e.scrollIntoView({{block: 'nearest', inline: 'nearest'}});
+        return ({VISIBLE_POINT})(e) === null ? [i] : [];
+    }})""")
+    assert covered == [], f"cards {covered} of the hand are covered"
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_the_tricks_cards_are_legible_on_a_360_by_640_phone(new_page: Any, web_server: Any, lang: str) -> None:
+    """A 360 × 640 phone held upright, the fullest table it shows, this seat to play to a trick both others have
+    played to: the trick's cards are at least 40 px wide (they were 30-38 px), side by side, none over another or
+    past the centre, each corner index in sight; nothing else is drawn over anything, and every card of the hand can
+    be tapped."""
+    page = _last_to_play_on_an_upright_phone(new_page, web_server, "standard", (360, 640), lang)
     cards = page.evaluate(TRICK_CARDS)
     assert min(cards["widths"]) >= 40, cards
     assert cards["crossing"] == [] and cards["outside"] == [] and cards["covered"] == [], cards
     assert page.evaluate(OVERLAPS) == []
     no_sideways_scroll(page)
-    hand = page.locator(".hand .card")
-    for i in range(hand.count()):
-        hand.nth(i).scroll_into_view_if_needed()
-        assert hand.nth(i).evaluate(VISIBLE_POINT) is not None, f"card {i} of the hand is covered"
+    _hand_can_be_tapped(page)
+
+
+# The left edge and the top of each card of the trick, by its place (at-left, at-top, at-bottom, at-right).
+TRICK_PLACES = """() => Object.fromEntries([...document.querySelectorAll('.trick .card')].map((c) => {
+    const r = c.getBoundingClientRect();
+    return [[...c.classList].find((k) => k.startsWith('at-')), [r.left, r.top]];
+}))"""
+
+
+@pytest.mark.parametrize(("size", "lang"), [((375, 667), "ru"), ((375, 667), "pl"), ((375, 667), "en"),
+                                            ((360, 640), "ru"), ((360, 640), "pl")])
+def test_four_players_trick_lies_in_a_row_on_an_upright_phone(new_page: Any, web_server: Any, size: tuple[int, int],
+                                                               lang: str) -> None:
+    """Four players on a phone held upright: the others' panels stand side by side above the trick, and stacked as
+    at a wide table (2.6 cards high) its cards shrank to their 30 px minimum.  They lie in a row of four places now
+    (left, across, own a little lower, right; the dealer's stays empty), in that order from the left: on a 375 × 667
+    phone at least 40 px wide (48-50 px in the usual case), on a 360 × 640 one as wide as the room left allows, and
+    on both none over another or past the centre, each corner index in sight, nothing else drawn over anything."""
+    page = _last_to_play_on_an_upright_phone(new_page, web_server, "four-players", size, lang)
+    cards = page.evaluate(TRICK_CARDS)
+    if size == (375, 667):
+        assert min(cards["widths"]) >= 40, cards
+    assert cards["crossing"] == [] and cards["outside"] == [] and cards["covered"] == [], cards
+    places = page.evaluate(TRICK_PLACES)
+    order = [p for p in ("at-left", "at-top", "at-bottom", "at-right") if p in places]
+    assert len(order) == 2 and "at-bottom" not in order, places  # this seat is still to play
+    assert [places[p][0] for p in order] == sorted(places[p][0] for p in order), places
+    assert places[order[0]][1] == pytest.approx(places[order[1]][1], abs=1), places  # the others' cards: one row
+    assert page.evaluate(OVERLAPS) == []
+    no_sideways_scroll(page)
+    _hand_can_be_tapped(page)
