@@ -244,14 +244,18 @@ def assert_no_hidden_cards(page: Any, server: Any, table_id: str, seat: int | No
     Returns how many hidden cards were checked.
     """
 
-    def hidden() -> list[int]:
+    def hidden() -> tuple[list[int], list[str]]:
         live = server.hub.tables[table_id]
         match = live.table.match
         known = match.observation(seat).known_cards()
-        return [c for c in range(52) if c not in known]
+        return [c for c in range(52) if c not in known], list(server.hub.tables)
 
-    cards = server.call(hidden)
+    cards, table_ids = server.call(hidden)
     text = page_text_and_attributes(page)
+    # A table's id is random URL-safe text (the invite link shows it): one like "gluCfc0bXQZQC_KS" would read
+    # as the card code KS once split at the "_".  The ids are no cards, so they go before the text is split.
+    for identifier in sorted({table_id, *table_ids}, key=len, reverse=True):
+        text = text.replace(identifier, " ")
     tokens = set(re.findall(r"[0-9A-Za-z♣♦♥♠]+", text))
     for card in cards:
         code, symbol, name = card_names_en(card)
