@@ -151,9 +151,10 @@ def hero_score(index: int, seed: int, mode: str | None) -> int:
         _true["play"] = mine and mode in ("play", "play-solver") and deal.phase is Phase.PLAY
         _true["exchange"] = mine and mode == "exchange" and deal.phase is Phase.EXCHANGE
         action = bots[seat].decide(deal.observation(seat)).action
-        if mine and mode is not None and mode.startswith(("play-rules", "play-near")) and deal.phase is Phase.PLAY:
+        if (mine and mode is not None and mode.startswith(("play-rules", "play-near")) and deal.phase is Phase.PLAY
+                and len(deal.legal_actions) > 1):
             assert isinstance(action, Play)
-            if mode == "play-near" and len(list(deal.legal_actions)) > 1:
+            if mode == "play-near":
                 worlds = [_near_world(deal, seat, rng, _near["swaps"]) for _ in range(_near["worlds"])]
             else:
                 worlds = [deal]
