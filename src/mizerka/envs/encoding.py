@@ -45,6 +45,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from mizerka._checks import whole_number
 from mizerka.cards import CARDS, CardSet
 from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play
 from mizerka.rules import Contract
@@ -370,11 +371,19 @@ class ObservationEncoder:
         return tensor
 
     def encode_public(self, observation: Observation, viewpoint: int) -> npt.NDArray[np.float32]:
-        """The tensor of a spectator's observation (public information only), seats relative to *viewpoint*."""
+        """The tensor of a spectator's observation (public information only), seats relative to *viewpoint*.
+
+        Raises:
+            ValueError: for an observation with a seat, or a *viewpoint* that is no seat 0–2 (NumPy integers are
+                taken; ``5`` would have been read as seat 2, ``-1`` as seat 2 and ``True`` as seat 1).
+        """
         if observation.seat is not None:
             raise ValueError("encode_public takes a spectator's observation (seat None)")
+        seat = whole_number(viewpoint)
+        if seat is None or not 0 <= seat < 3:
+            raise ValueError(f"encode_public: viewpoint must be a seat 0-2, not {viewpoint!r}")
         tensor = np.zeros(OBSERVATION_SIZE, np.float32)
-        self.fill(tensor, observation, viewpoint, 0)
+        self.fill(tensor, observation, seat, 0)
         return tensor
 
     def fill(self, tensor: npt.NDArray[np.float32], obs: Observation, me: int, pending: int) -> None:

@@ -45,7 +45,7 @@ from mizerka.envs.encoding import (
 from mizerka.match import Match
 from mizerka.rules import STANDARD, Contract, Rules, RulesError, parse_variant
 
-__all__ = ["Mode", "Table", "check_options", "check_reward", "check_seed", "resolve_rules"]
+__all__ = ["Mode", "Table", "check_options", "check_reward", "check_seed", "resolve_rules", "seeded_random"]
 
 Mode = Literal["deal", "match"]
 MODES: Final = ("deal", "match")
@@ -68,6 +68,21 @@ def check_seed(seed: object, *, negative: bool = True) -> int | None:
     if value < 0 and not negative:
         raise ValueError(f"seed must be a non-negative integer or None, not {value}")
     return value
+
+
+def seeded_random(seed: int | None) -> random.Random:
+    """A :class:`random.Random` seeded by *seed*, a different stream for every integer.
+
+    ``random.Random(n)`` seeds with ``abs(n)``, so ``-5`` and ``5`` would give the same stream, and an environment
+    reset with either the same episodes.  A negative seed is therefore given a stream of its own (seeded from its
+    text); ``None`` and non-negative seeds are seeded as ``random.Random`` seeds them.
+
+    >>> seeded_random(5).random() == seeded_random(-5).random(), seeded_random(5).random() == random.Random(5).random()
+    (False, True)
+    """
+    if seed is not None and seed < 0:
+        return random.Random(f"mizerka negative seed {seed}")
+    return random.Random(seed)
 
 
 def check_options(options: object) -> None:
@@ -146,8 +161,8 @@ class Table:
         self.reset(seed)
 
     def reset(self, seed: int | None) -> None:
-        """Start again from a fresh deal or match, shuffled from *seed*."""
-        rng = random.Random(seed)
+        """Start again from a fresh deal or match, shuffled from *seed* (each integer its own stream)."""
+        rng = seeded_random(seed)
         rules = self.rules
         if self.mode == "deal":
             # one deal: a match whose schedule stops after the first deal; the dealer is the variant's first dealer

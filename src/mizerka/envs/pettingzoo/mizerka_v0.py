@@ -50,7 +50,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from mizerka.envs.encoding import N_ACTIONS, OBSERVATION_SIZE, IllegalEnvActionError, check_action_id
-from mizerka.envs.table import Mode, Table, check_options, check_reward, check_seed, whole_number
+from mizerka.envs.table import Mode, Table, check_options, check_reward, check_seed, seeded_random, whole_number
 from mizerka.rules import Rules
 
 __all__ = ["ENV_ID", "MizerkaEnv", "UnknownAgentError", "UnknownArgumentError", "env", "raw_env"]
@@ -193,7 +193,7 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
         checked = check_seed(seed)
         check_options(options)
         if checked is not None:
-            self._rng = random.Random(checked)
+            self._rng = seeded_random(checked)
         elif self._rng is None:
             self._rng = random.Random(_new_seed())
         self.table.reset(self._rng.randrange(1 << 62))
@@ -217,10 +217,15 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
 
         Raises:
             ActionOutOfRangeError: for anything but an integer id 0–110.
-            IllegalEnvActionError: for an id the rules forbid now (see the action mask), or anything but ``None``
-                from an agent whose episode is over; nothing changes.
+            IllegalEnvActionError: for an id the rules forbid now (see the action mask), anything but ``None``
+                from an agent whose episode is over, or any step (``None`` too) once every agent has left (the
+                dead steps are done: call :meth:`reset`); nothing changes.
         """
         agent = self.agent_selection
+        if agent not in self.terminations:  # every agent has left (PettingZoo's order wrapper warns first)
+            raise IllegalEnvActionError(
+                f"illegal action {action!r}: the episode is over and every agent has left; call reset()"
+            )
         if self.terminations[agent] or self.truncations[agent]:
             _check_dead_step(agent, self.terminations[agent], action)
             self._was_dead_step(action)
