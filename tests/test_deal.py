@@ -265,6 +265,19 @@ def test_random_is_seeded() -> None:
     assert Deal.random(random.Random(11)).deck == Deal.random(11).deck
 
 
+def test_every_seed_gives_its_own_deal() -> None:
+    # random.Random(-11) shuffles as random.Random(11): a negative seed must not repeat the positive one's deal
+    assert Deal.random(-11).deck == Deal.random(-11).deck
+    assert Deal.random(-11).deck != Deal.random(11).deck
+    assert Deal.random(11).deck == Deal.random(random.Random(11)).deck  # non-negative seeds shuffle as before
+
+
+@pytest.mark.parametrize("seed", [True, 1.5, "11", b"11", [11]])
+def test_a_seed_that_is_no_int_is_refused(seed: object) -> None:
+    with pytest.raises(DeckError, match="seed is an int"):
+        Deal.random(seed)  # type: ignore[arg-type]
+
+
 def test_push_pop_restore_every_step() -> None:
     deal = Deal.random(21, dealer=1)
     rng = random.Random(21)

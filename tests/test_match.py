@@ -171,6 +171,8 @@ def test_first_dealer_by_lot_is_seeded() -> None:
     assert dealers == {0, 1, 2}
     assert Match(seed=4).first_dealer == Match(seed=4).first_dealer
     assert Match(seed=4).decks == Match(seed=4).decks
+    assert Match(seed=-4).decks != Match(seed=4).decks  # random.Random(-4) would shuffle as random.Random(4)
+    assert Match(seed=-4).decks == Match(seed=-4).decks
     assert Match(first_dealer=2, seed=1).dealer == 2
     assert Match(parse_variant("standard,first_dealer=1"), seed=9).dealer == 1
 

@@ -1,4 +1,4 @@
-"""Argument checks shared by the core, the solver and the environments (standard library only).
+"""Argument checks and seeding shared by the core, the solver and the environments (standard library only).
 
 >>> whole_number(3), whole_number(True), whole_number(3.0), whole_number("3")
 (3, None, None, None)
@@ -9,8 +9,9 @@
 from __future__ import annotations
 
 import operator
+import random
 
-__all__ = ["shown", "whole_number"]
+__all__ = ["seeded_random", "shown", "whole_number"]
 
 
 def whole_number(value: object) -> int | None:
@@ -26,6 +27,21 @@ def whole_number(value: object) -> int | None:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         return None
+
+
+def seeded_random(seed: int | None) -> random.Random:
+    """A :class:`random.Random` seeded by *seed*, a different stream for every integer.
+
+    ``random.Random(n)`` seeds with ``abs(n)``, so ``-5`` and ``5`` would give the same stream (the same decks, the
+    same episodes).  A negative seed is therefore given a stream of its own, seeded from its text; ``None`` and
+    non-negative seeds are seeded exactly as ``random.Random`` seeds them, so their results do not change.
+
+    >>> seeded_random(5).random() == seeded_random(-5).random(), seeded_random(5).random() == random.Random(5).random()
+    (False, True)
+    """
+    if seed is not None and seed < 0:
+        return random.Random(f"mizerka negative seed {seed}")
+    return random.Random(seed)
 
 
 def _is_numpy_bool(value: object) -> bool:

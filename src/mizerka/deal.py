@@ -38,6 +38,7 @@ from collections.abc import Set as AbstractSet
 from random import Random
 from typing import Final, NamedTuple, TypeAlias
 
+from mizerka._checks import seeded_random, whole_number
 from mizerka.cards import CARDS, Card, CardParseError, CardSet, Suit, parse_cards
 from mizerka.rules import STANDARD, Contract, DealPattern, ExchangeMode, Role, Rules, RulesError, check_seat
 from mizerka.tricks import IllegalPlay, legal_plays, winner_of_three
@@ -495,9 +496,17 @@ class Deal:
         dealer: int = 0,
         allowed_contracts: frozenset[Contract] | None = None,
     ) -> Deal:
-        """A deal from a shuffled deck.  *rng* is a :class:`random.Random` or a seed."""
+        """A deal from a shuffled deck.  *rng* is a :class:`random.Random`, a seed (an int: every int gives its own
+        deal, ``-5`` is not ``5``) or ``None`` (a fresh shuffle).
+
+        Raises:
+            DeckError: for a seed that is no int (a bool, a float, text).
+        """
         if not isinstance(rng, Random):
-            rng = Random(rng)
+            seed = whole_number(rng) if rng is not None else None
+            if rng is not None and seed is None:
+                raise DeckError(f"a deal's seed is an int, None or a random.Random, not {rng!r}")
+            rng = seeded_random(seed)
         deck = list(range(52))
         rng.shuffle(deck)
         return cls(deck, rules=rules, dealer=dealer, allowed_contracts=allowed_contracts)

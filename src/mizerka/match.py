@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
+from mizerka._checks import seeded_random
 from mizerka.deal import Action, Deal, IllegalActionError, LegalActions, Observation, Phase, check_deck
 from mizerka.rules import STANDARD, Contract, Role, Rules, RulesError, check_seat
 
@@ -74,7 +75,7 @@ class Match:
         rules: the rules; ``rules.n_deals`` deals are played.
         players: display names, one per seat (default ``P0``, ``P1``, …).
         seed: seeds the RNG that draws the first dealer (when the rules leave it to lot) and shuffles
-            every deck not given in *decks*.
+            every deck not given in *decks*; every int gives its own match (``-5`` is not ``5``).
         first_dealer: overrides the rules' first dealer.
         decks: deck orders to use, in deal order; later deals are shuffled from the seed.
 
@@ -121,7 +122,7 @@ class Match:
         if seed is not None and (type(seed) is bool or not isinstance(seed, int)):
             raise MatchError(f"seed must be an int or None, not {seed!r}")
         self.seed = seed
-        self._rng = random.Random(seed)
+        self._rng = seeded_random(seed)  # random.Random(-5) would shuffle as random.Random(5)
         if first_dealer is None:
             first_dealer = rules.first_dealer
         if first_dealer is None:

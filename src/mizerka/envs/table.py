@@ -21,14 +21,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
-import random
 from collections.abc import Mapping
 from typing import Final, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from mizerka._checks import whole_number as whole_number  # re-exported: the environments import it from here
+from mizerka._checks import seeded_random as seeded_random  # re-exported with whole_number: the environments
+from mizerka._checks import whole_number as whole_number  # import both from here
 from mizerka.cards import CARDS, CardSet
 from mizerka.deal import CHOICES, PLAYS, Action, Deal, Exchange, Observation, Phase
 from mizerka.envs.encoding import (
@@ -68,21 +68,6 @@ def check_seed(seed: object, *, negative: bool = True) -> int | None:
     if value < 0 and not negative:
         raise ValueError(f"seed must be a non-negative integer or None, not {value}")
     return value
-
-
-def seeded_random(seed: int | None) -> random.Random:
-    """A :class:`random.Random` seeded by *seed*, a different stream for every integer.
-
-    ``random.Random(n)`` seeds with ``abs(n)``, so ``-5`` and ``5`` would give the same stream, and an environment
-    reset with either the same episodes.  A negative seed is therefore given a stream of its own (seeded from its
-    text); ``None`` and non-negative seeds are seeded as ``random.Random`` seeds them.
-
-    >>> seeded_random(5).random() == seeded_random(-5).random(), seeded_random(5).random() == random.Random(5).random()
-    (False, True)
-    """
-    if seed is not None and seed < 0:
-        return random.Random(f"mizerka negative seed {seed}")
-    return random.Random(seed)
 
 
 def check_options(options: object) -> None:
