@@ -34,7 +34,7 @@ import click
 
 from mizerka.cards import CARDS, CardSet, Suit
 from mizerka.deal import Deal, deal_piles
-from mizerka.rules import OPTIONS_HELP, VARIANTS, Role, Rules, RulesError, parse_variant
+from mizerka.rules import OPTIONS_HELP, STANDARD, VARIANTS, ExchangeMode, Role, Rules, RulesError, parse_variant
 from mizerka.scoresheet import ScoreSheet
 
 if TYPE_CHECKING:
@@ -600,17 +600,27 @@ def _scores_json(record: MatchRecord) -> dict[str, object]:
     }
 
 
-def _deal_in_progress(deal: DealRecord) -> str:
+def _deal_in_progress(deal: DealRecord, rules: Rules = STANDARD) -> str:
     """The replay's line for a deal the record holds unfinished: how far it got, never a score.
+
+    A score-only deal (a real table's scorekeeper) records no exchange and no card: its contract is chosen and its
+    tricks are not entered yet.  With cards, the deal is in the exchange until each of the three players has made
+    his, where the rules have one (*rules*' exchange mode).
 
     >>> from mizerka.record import DealRecord
     >>> _deal_in_progress(DealRecord(number=4, dealer=0))
     'deal  4: in progress, before the contract (not scored)'
+    >>> from mizerka.rules import Contract
+    >>> _deal_in_progress(DealRecord(number=2, dealer=1, contract=Contract.from_str("H")))
+    'deal  2: in progress, hearts chosen, its tricks not entered yet (not scored)'
     """
     if deal.contract is None:
         where = "before the contract"
+    elif deal.score_only:
+        where = f"{deal.contract.label} chosen, its tricks not entered yet"
     elif not deal.tricks:
-        where = f"{deal.contract.label} chosen, in the exchange"
+        in_exchange = rules.exchange_mode is ExchangeMode.STANDARD and len(deal.exchanges) < 3
+        where = f"{deal.contract.label} chosen, " + ("in the exchange" if in_exchange else "no card played yet")
     else:
         done = len(deal.tricks) - (len(deal.tricks[-1]) < 3)  # three play to each trick (a fourth seat sits out)
         where = f"{deal.contract.label}, {done} trick{'' if done == 1 else 's'} played"
@@ -635,14 +645,17 @@ def replay_command(file: Path, as_json: bool, unicode: bool) -> None:
                f"players {', '.join(names)}")
     results = record.results()
     for r in results:
-        tricks = ", ".join(f"{names[s]} {t}" for s, t in enumerate(r.tricks))
-        scores = ", ".join(f"{names[s]} {v:+d}" if v else f"{names[s]} 0" for s, v in enumerate(r.scores))
+        # with four at the table the dealer sits out: named as such, not as a player who took 0 tricks and scored 0
+        out = r.dealer if record.rules.n_seats > 3 else None
+        seats = [s for s in range(len(names)) if s != out]
+        tricks = ", ".join(f"{names[s]} {r.tricks[s]}" for s in seats)
+        scores = ", ".join(f"{names[s]} {r.scores[s]:+d}" if r.scores[s] else f"{names[s]} 0" for s in seats)
         click.echo(
             f"deal {r.deal_no:>2}: {names[r.chooser]} chose {r.contract.label} ({r.contract.goal}); "
-            f"tricks {tricks}; scores {scores}"
+            f"tricks {tricks}; scores {scores}" + (f"; {names[out]} dealt and sat out" if out is not None else "")
         )
     if len(record.deals) > len(results):  # the deal in progress when the record was written (not scored)
-        click.echo(_deal_in_progress(record.deals[-1]))
+        click.echo(_deal_in_progress(record.deals[-1], record.rules))
     if not record.is_over():
         click.echo(f"(the match is not over: {len(results)} of {record.rules.n_deals} deals finished)")
     click.echo("")

@@ -1655,6 +1655,14 @@ def read(source: str | bytes | os.PathLike[str]) -> MatchRecord:
     source = source.removeprefix("\ufeff")
     if source.lstrip().startswith("{"):
         return read_json(source)
+    if source.lstrip().startswith("["):  # a tag, or JSON that is no object: '[]' read as a "malformed tag '[]'"
+        try:
+            data = json.loads(source)
+        except (ValueError, RecursionError):
+            pass  # no JSON: the text form's tag (its own message)
+        else:
+            raise RecordSyntaxError(f"a JSON record is an object ({{...}}), not a list of {len(data)} item"
+                                    f"{'' if len(data) == 1 else 's'}: this is not a mizerka record")
     try:
         return read_text(source)
     except RecordSyntaxError as error:

@@ -1289,10 +1289,14 @@ def _file_name(ctx: click.Context, param: click.Parameter, value: str | None) ->
     """
     if value is None:
         return None
+    option = param.opts[0] if param.opts else f"--{param.name}"
     if not value.strip():
-        option = param.opts[0] if param.opts else f"--{param.name}"
         example = "sheet.csv" if option == "--export-csv" else "game.mzn"
         raise click.BadParameter(f"give a file name, e.g. {option} {example}", ctx=ctx, param=param)
+    from mizerka.terminal import check_record_path, names_a_folder
+
+    if names_a_folder(value):  # Path("games/") is games: the match would be saved to a file called games
+        check_record_path(value, option, any_file=True)  # refuses it, in play --record's words
     return Path(value)
 
 

@@ -66,7 +66,8 @@ from mizerka.rules import STANDARD, Contract, Role, Rules
 from mizerka.undo import UndoError, take_back
 
 __all__ = ["RECORD_AT_SERVER", "Chooser", "QuitGame", "RecordFile", "TerminalGame", "ascii_text", "check_record_path",
-           "counted", "hint_text", "play_command", "refusal_text", "signed", "write_atomically"]
+           "counted", "hint_text", "names_a_folder", "play_command", "refusal_text", "signed",
+           "write_atomically"]
 
 Chooser = Callable[[Observation], Action]
 """A computer seat: given its observation, return its action."""
@@ -745,6 +746,18 @@ def _is_record(path: Path) -> bool:
     return True
 
 
+def names_a_folder(text: str) -> bool:
+    """Whether the file name *text*, as typed, can only name a folder: it ends with a separator, or its last
+    part is ``.`` or ``..``.  :class:`~pathlib.Path` drops a trailing ``/`` and a last ``.`` (``Path("games/")``
+    is ``games``), so the check is made on the text, before it becomes a path, or ``--file games/`` would write a
+    file called ``games``.
+
+    >>> names_a_folder("games/"), names_a_folder("x.mzn/."), names_a_folder(".."), names_a_folder("game.mzn")
+    (True, True, True, False)
+    """
+    return os.path.basename(text) in ("", ".", "..") or text.endswith(("/", os.sep))
+
+
 def check_record_path(text: str, option: str = "--record", *, any_file: bool = False) -> Path:
     """The file that ``--record`` (or another *option* naming a file to write) names, checked before the match
     starts (nothing is created).
@@ -765,7 +778,12 @@ def check_record_path(text: str, option: str = "--record", *, any_file: bool = F
         raise refuse(f"give a file name, e.g. {option} game.mzn")
     shown = click.format_filename(text)
     path = Path(text)
-    if text.endswith(("/", os.sep)) or path.is_dir():
+    if names_a_folder(text) and not path.is_dir() and (path.exists() or path.is_symlink()):
+        # 'x.mzn/' where x.mzn is a file: no folder to put a file in, and Path() would drop the '/' (the file itself)
+        ending = text[-1] if text.endswith(("/", os.sep)) else os.path.basename(text)
+        raise refuse(f"{shown!r} names a folder (it ends with {ending!r}), but {click.format_filename(path)!r} is "
+                     f"not one: give the file's name without the {ending!r} at the end")
+    if names_a_folder(text) or path.is_dir():
         raise refuse(f"{shown!r} is a folder: give a file name, e.g. {click.format_filename(path / 'game.mzn')}")
     folder = path.parent
     if not folder.exists():

@@ -125,9 +125,12 @@ def arena_command(
     if any(bot not in ("random", "rules") for bot in bots):  # a search level: it solves
         warn_if_no_solver_kernel()
     console = Console(stderr=True)
+    # the bar is for a terminal: elsewhere (a log file, a pipe, a test) rich's transient bar left an empty line on
+    # stderr at every run, before a usage error's message too
     try:
         with warnings.catch_warnings(), Progress(TextColumn("arena"), BarColumn(), MofNCompleteColumn(),
-                                                 TimeElapsedColumn(), console=console, transient=True) as progress:
+                                                 TimeElapsedColumn(), console=console, transient=True,
+                                                 disable=not console.is_terminal) as progress:
             warnings.simplefilter("ignore", UserWarning)  # the variant's warning, said above (forked workers too)
             task = progress.add_task("matches", total=matches)
             result = run_arena(
