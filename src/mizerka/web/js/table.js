@@ -7,6 +7,7 @@
 
 import { announce, announceUrgent, recentAnnouncements } from "./announce.js";
 import { ChatPanel } from "./chat.js";
+import { confirmDialog } from "./confirm.js";
 import { backElement, cardElement, cardFace, parseCard, sortHand, suitOf, cardCode } from "./cards.js";
 import { cardName, contractName, levelName, listOf, nameAsPlayed, refusalReason, seatName, signed, suitName, t } from "./i18n.js";
 import { apiErrorText, joinTable } from "./lobby.js";
@@ -130,6 +131,7 @@ export class TableView {
     this.saidContract = null; // the contract a choice just announced (the banner then adds its trumps and goal)
     this.fillLevel = "rules"; // the level the waiting table's open seats would be filled with (fillControl)
     this.filling = false; // a `fill` request the server has not answered yet
+    this.leaving = false; // a leave of the seat (waiting panel) the server has not answered yet
     this.rematchWanted = false; // this seat asked for a rematch (Play again) and was not refused
     this.rematchInFlight = false; // a `rematch` request the server has not answered yet
     this.rematchUi = null; // {again, status}: the result dialog's Play again button and its status line
@@ -485,8 +487,21 @@ export class TableView {
     }
   }
 
+  /** The position the page shows: the last event seen, in its journal epoch (an undo gives numbers again). */
+  positionKey() {
+    return `${this.socket?.epoch ?? ""}:${this.view?.seq ?? ""}`;
+  }
+
   async requestHint() {
+    const asked = this.positionKey();
     const reply = await this.socket.request({ type: "hint" });
+    if (this.positionKey() !== asked) {
+      // The answer is about a position gone by: the player played meanwhile (the expert bot may take seconds on a
+      // busy server), took back, or was moved for by the timer.  It used to be shown all the same under the next
+      // trick ("Suggested: 2 of diamonds" where hearts had to be followed), its card marked in the hand; in the
+      // exchange its discards were selected.  Nothing is said: the player has moved on.
+      return;
+    }
     if (reply.type === "hint") {
       this.hint = reply;
       const text = this.describeAction(reply.action);
@@ -926,8 +941,42 @@ export class TableView {
       copy.textContent = t("lobby.copied");
     });
     box.append(h("div", { class: "invite" }, h("label", {}, t("table.invite")), input, copy));
-    if (v.seat !== null && v.seat !== undefined && v.status === "waiting") box.append(this.fillControl(v));
+    if (v.seat !== null && v.seat !== undefined && v.status === "waiting") {
+      box.append(this.fillControl(v));
+      // Someone who sat down at the wrong table, or makes room for another friend: the seat opens again.  The
+      // page had no way to give a seat up (the server's `leave`), and a closed page kept the seat taken.
+      const leave = h("button", { type: "button", class: "btn leave-btn", id: "leave-table", "data-focus": "leave",
+        "aria-disabled": this.leaving ? "true" : null }, t("table.leaveSeat"));
+      leave.addEventListener("click", () => {
+        if (this.leaving) return;
+        confirmDialog({ name: "leave", title: t("table.leaveTitle"), text: t("table.leaveText"), yes: t("table.leave"),
+          opener: leave, onYes: () => this.leaveSeat() });
+      });
+      box.append(h("div", { class: "leave-row" }, leave));
+    }
     return box;
+  }
+
+  /** Give the seat up before the match (`POST /api/tables/{id}/leave`): the browser forgets it, the lobby opens. */
+  async leaveSeat() {
+    const seat = seatFor(this.tableId);
+    if (this.leaving || !seat) return;
+    this.leaving = true;
+    this.message = null;
+    this.render();
+    try {
+      await api("POST", `/api/tables/${encodeURIComponent(this.tableId)}/leave`, { token: seat.token });
+    } catch (error) {
+      this.leaving = false;
+      if (this.destroyed) return;
+      this.message = { kind: "error", text: apiErrorText(error) };
+      announceUrgent(this.message.text);
+      this.render();
+      return;
+    }
+    this.leaving = false;
+    forgetSeat(this.tableId);
+    if (!this.destroyed) this.hooks.goLobby();
   }
 
   /**
@@ -1116,7 +1165,7 @@ export class TableView {
 
   cardState(v, code, exchanging) {
     if (v.status === "waiting") return { enabled: false, reason: t("table.waiting") };
-    if (exchanging) return { enabled: true, reason: null };
+    if (exchanging) return v.exchange.max > 0 ? { enabled: true, reason: null } : { enabled: false, reason: t("exchange.empty") };
     if (v.phase !== "play") {
       if (v.phase === "choose" || v.phase === "exchange") return { enabled: false, reason: t("illegal.phase") };
       return { enabled: false, reason: null };
@@ -1158,9 +1207,14 @@ export class TableView {
     for (const node of [...bar.childNodes]) if (node !== count) node.remove();
     const said = t("exchange.selected", { n });
     if (count.textContent !== said) count.textContent = said; // the same text set again could be said again
-    count.before(h("strong", {}, t("exchange.title")),
-      h("span", { class: "exchange-help" }, t("exchange.help")),
-      h("span", { class: "exchange-limit" }, t("exchange.limit", { n: v.talon_size })));
+    // The players before took the whole talon: nothing to select, nothing to draw, only the hand to keep.  The bar
+    // used to ask for cards to discard all the same ("The talon holds 0 cards"; a card tapped: "at most 0").
+    const empty = max === 0;
+    count.hidden = empty;
+    const help = empty ? [h("span", { class: "exchange-empty" }, t("exchange.empty"))]
+      : [h("span", { class: "exchange-help" }, t("exchange.help")),
+        h("span", { class: "exchange-limit" }, t("exchange.limit", { n: v.talon_size }))];
+    count.before(h("strong", {}, t("exchange.title")), ...help);
     const confirm = h("button", { type: "button", class: "btn primary exchange-confirm", "data-focus": "exchange-confirm",
       disabled: this.pending || n > max },
       n ? t("exchange.confirm", { n }) : t("exchange.keep"));
@@ -1177,6 +1231,12 @@ export class TableView {
     const v = this.view;
     if (!v || this.pending) return;
     if (v.phase === "exchange" && v.your_turn && v.exchange) {
+      if (v.exchange.max === 0) { // an empty talon: no card to select (the bar says so)
+        this.message = { kind: "error", text: t("exchange.empty") };
+        announceUrgent(this.message.text);
+        this.render();
+        return;
+      }
       if (this.selected.has(code)) this.selected.delete(code);
       else if (this.selected.size < v.exchange.max) this.selected.add(code);
       else {
@@ -1222,7 +1282,8 @@ export class TableView {
     const ctrlZ = (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === "z";
     if (event.defaultPrevented || event.altKey || ((event.ctrlKey || event.metaKey) && !ctrlZ)) return;
     const target = event.target;
-    if (this.el.dialogs.querySelector("dialog[open]")) return; // a dialog's keys are its own (Escape closes it)
+    // a dialog's keys are its own (Escape closes it): the table's, and a question asked over the page (confirm.js)
+    if (document.querySelector("dialog[open]")) return;
     if (event.key === "Escape" && this.sheetOpen) {
       // the score sheet closes as the dialogs do, at every width (on a narrow screen it lies over the table)
       if (target?.closest?.("#chat-panel")) return; // the chat's own (its input)
