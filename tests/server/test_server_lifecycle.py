@@ -70,6 +70,31 @@ def test_a_hello_does_not_put_off_the_turn_timer(make_server: Any) -> None:
     ws.close()
 
 
+def test_the_turn_timer_reaches_every_connection_and_a_reconnection(make_server: Any) -> None:
+    """The browser had no way to show a turn timer: the view gives its length, never when it runs out.  Every
+    connection gets a ``timer`` message when one starts (the decision's seat, event and epoch, the seconds left), and
+    a hello while one runs gets what is left of it, from the server's deadline (a hello does not restart it)."""
+    server = make_server(grace=60)
+    table, token, ws = timed_table(server, 30.0)
+    timer = next((m for m in ws.log if m["type"] == "timer"), None) or ws.until(lambda m: m["type"] == "timer")
+    assert (timer["seat"], timer["seq"], timer["epoch"]) == (0, ws.seq, 0)
+    assert 29.0 < timer["left"] <= 30.0
+    spectator = WS(server.ws_url)
+    spectator.hello(table)
+    time.sleep(1.0)
+    ws.close()
+    again = WS(server.ws_url)
+    again.hello(table, token)
+    later = again.until(lambda m: m["type"] == "timer")
+    assert (later["seat"], later["seq"], later["epoch"]) == (0, timer["seq"], 0)
+    assert 27.0 < later["left"] < timer["left"] - 0.9
+    seen = spectator.until(lambda m: m["type"] == "timer")
+    assert seen["seq"] == timer["seq"] and seen["left"] <= timer["left"]
+    assert not any(m["type"] == "timer" for m in drain(spectator, 0.3))  # the reconnection's is its own
+    spectator.close()
+    again.close()
+
+
 def test_the_turn_timer_stops_when_the_last_connection_goes(make_server: Any) -> None:
     """The timer set while someone watched went on after everyone left: the rules bot played for the absent human
     at a table nobody watched."""

@@ -1194,6 +1194,18 @@ class Hub:
 
             live.timer_for = decision
             live.timer = asyncio.get_running_loop().call_later(table.settings.turn_timer, out_of_time)
+            message = self._timer_message(live)
+            for client in list(live.clients):  # each connection's clock runs from the server's deadline
+                client.send(message)
+
+    @staticmethod
+    def _timer_message(live: LiveTable) -> dict[str, Any]:
+        """The running turn timer as a ``timer`` message: whose decision (``seat``, at event ``seq`` of journal
+        ``epoch``) and the seconds ``left`` until a bot decides for them, from the server's own deadline."""
+        assert live.timer is not None and live.timer_for is not None
+        seq, epoch, seat = live.timer_for
+        left = max(0.0, live.timer.when() - asyncio.get_running_loop().time())
+        return {"type": "timer", "seat": seat, "seq": seq, "epoch": epoch, "left": round(left, 3)}
 
     def _spawn(self, live: LiveTable, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -1762,7 +1774,10 @@ class Hub:
                 if not was_connected:
                     self._presence(live, seat, True)
                 await self._commit(live, live.table.set_standin(seat, False))
+            running = live.timer
             self._schedule(live)
+            if running is not None and live.timer is running:  # one started now was sent to everyone already
+                client.send(self._timer_message(live))
         return True
 
     async def detach(self, client: Client) -> None:

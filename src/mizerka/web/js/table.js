@@ -36,6 +36,8 @@ function dealerSitsOut(v) {
     !(String(v.dealer) in v.roles);
 }
 const TRICK_HOLD_MS = 1300;
+/** A turn timer's last seconds: its clock turns red and pulses, and the player to move hears it once. */
+const URGENT_SECONDS = 10;
 // The bot levels a waiting table can be filled with until the server's list (GET /api/meta) has come; the
 // default is the casual "rules" bot, as in the terminal client.
 const FILL_LEVELS = ["random", "rules", "pimc", "ismcts", "expert"];
@@ -141,6 +143,11 @@ export class TableView {
     this.reopeners = new WeakMap(); // an open dialog → how to draw it again and show it (rerender)
     this.dropped = new WeakSet(); // dialogs a rebuild threw away (rerender): their close is nobody's business
     this.onKey = (event) => this.handleKey(event);
+    // the running turn timer, as the server last said it (a `timer` message): {seat, seq, epoch, until}, `until`
+    // on this page's own clock (performance.now), so that the server's deadline needs no clock of ours to agree
+    this.clock = null;
+    this.hurried = null; // the clock whose last seconds were announced (once each)
+    this.ticker = null;
   }
 
   // -- connection ---------------------------------------------------------------------------------
@@ -168,6 +175,7 @@ export class TableView {
     this.press.start();
     this.socket.connect();
     document.addEventListener("keydown", this.onKey);
+    this.ticker = setInterval(() => this.tick(), 250);
     // A small hook for tests and debugging: the seat's own view only (nothing hidden is ever in the page).
     this.states = [];
     this.socket.addEventListener("state", (e) => this.states.push(e.detail));
@@ -190,6 +198,7 @@ export class TableView {
     this.cancelAutoPlay();
     this.press?.stop();
     document.removeEventListener("keydown", this.onKey);
+    clearInterval(this.ticker);
     clearTimeout(this.heldTimer);
     this.socket?.close();
     for (const dialog of this.root.querySelectorAll("dialog[open]")) dialog.close();
@@ -203,6 +212,7 @@ export class TableView {
         // connected (again): "Not sent: … reconnecting" and "no answer" are about the connection that was lost
         if (this.message?.kind === "error" && ["network", "timeout"].includes(this.message.code)) this.message = null;
         this.missedDeals(message.view); // before setView, which opens the dialogs
+        this.clock = null; // a running timer's time left comes next (timer), from the server's deadline
         this.setView(message.view);
         this.chat.setHistory(message.chat); // after the view: the page's own lines are "You"
         break;
@@ -212,6 +222,9 @@ export class TableView {
         break;
       case "event":
         this.onEvent(message.event, message.view);
+        break;
+      case "timer":
+        this.onTimer(message);
         break;
       case "dd":
         this.onDoubleDummy(message.deal_no, message.dd, message.reason);
@@ -643,9 +656,9 @@ export class TableView {
       sheet: h("aside", { class: "sheet-panel", id: "sheet-panel", "aria-label": t("sheet.title") }),
       dialogs: h("div", { class: "dialogs" }),
     };
-    const main = h("div", { class: "table-main" }, this.el.bar, this.el.felt, this.el.me);
-    this.root.append(h("div", { class: "table-view" }, this.el.conn, main, this.el.sheet, this.chat.build()),
-      this.el.dialogs);
+    // the dialogs lie over the table's part of the page, never over the chat or the score sheet beside it
+    const main = h("div", { class: "table-main" }, this.el.bar, this.el.felt, this.el.me, this.el.dialogs);
+    this.root.append(h("div", { class: "table-view" }, this.el.conn, main, this.el.sheet, this.chat.build()));
   }
 
   /**
@@ -694,6 +707,7 @@ export class TableView {
     this.renderMe(v);
     this.renderSheet(v);
     this.chat.update(v);
+    this.blockTable();
     this.announceRedrawn(v);
     if (focusKey && !this.root.contains(document.activeElement)) {
       // gone or disabled now (the hint button off turn, the exchange's confirm once sent): the hand takes it
@@ -850,7 +864,12 @@ export class TableView {
       panel.append(mini);
     }
     panel.append(this.scoreLine(v, seat));
-    if (turn && v.phase !== "over") panel.append(h("span", { class: "turn-flag" }, t("table.toMove")));
+    if (turn && v.phase !== "over") {
+      const flag = h("span", { class: "turn-flag" }, t("table.toMove"));
+      const clock = this.clockElement(seat);
+      if (clock) flag.append(" ", clock);
+      panel.append(flag);
+    }
     return panel;
   }
 
@@ -1283,7 +1302,17 @@ export class TableView {
     if (event.defaultPrevented || event.altKey || ((event.ctrlKey || event.metaKey) && !ctrlZ)) return;
     const target = event.target;
     // a dialog's keys are its own (Escape closes it): the table's, and a question asked over the page (confirm.js)
-    if (document.querySelector("dialog[open]")) return;
+    if (document.querySelector("dialog[open]")) {
+      // over the table's own dialogs (the contract choice, a deal's summary, the result) the chat stays in reach:
+      // C opens or closes it there too, outside a field (never over a question or a review, which are modal)
+      const modal = document.querySelector("dialog[open]:not(.inline-dialog)");
+      const typing = target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName);
+      if (!modal && !typing && event.key.toLowerCase() === "c" && !ctrlZ && this.chat.enabled(this.view)) {
+        event.preventDefault();
+        this.chat.toggle();
+      }
+      return;
+    }
     if (event.key === "Escape" && this.sheetOpen) {
       // the score sheet closes as the dialogs do, at every width (on a narrow screen it lies over the table)
       if (target?.closest?.("#chat-panel")) return; // the chat's own (its input)
@@ -1366,7 +1395,7 @@ export class TableView {
       review.abort.abort(); // the old dialog's question, if still unanswered, is asked again by the new one
       this.openReview(n, focusKey, { pos: review.pos });
     };
-    this.openDialog(review.dialog, { modalClass: "review-dialog", reopen });
+    this.openDialog(review.dialog, { modalClass: "review-dialog", reopen, modal: true });
     if (focusKey) {
       review.dialog.addEventListener("close", () => {
         if (this.destroyed || this.dropped.has(review.dialog) || this.el.dialogs.querySelector("dialog[open]")) return;
@@ -1388,16 +1417,109 @@ export class TableView {
   // -- dialogs -------------------------------------------------------------------------------------
 
   /**
-   * Show *dialog* (modal).  *reopen*: how to draw it again, in the page's language as it is then, and show it in
-   * its place (rerender: a language switch rebuilds the page).
+   * While one of the table's own dialogs is open (non-modal: openDialog), the table under it is inert, as under a
+   * modal dialog (no card, no button, nothing for a screen reader; dimmed by the style sheet), except the chat
+   * and the toolbar's button that opens it.  Called on each open and close, and after each redraw.
    */
-  openDialog(dialog, { modalClass = "", reopen = null } = {}) {
-    dialog.className = `dialog ${modalClass}`;
+  blockTable() {
+    if (!this.el) return;
+    const blocked = Boolean(this.el.dialogs.querySelector("dialog.inline-dialog[open]"));
+    this.root.classList.toggle("dialog-up", blocked);
+    const keep = this.el.bar.querySelector(".chat-toggle");
+    const mark = (node) => {
+      if (keep && node.contains(keep)) {
+        node.inert = false;
+        for (const child of node.children) if (child !== keep) mark(child);
+      } else {
+        node.inert = blocked;
+      }
+    };
+    for (const node of [this.el.bar, this.el.felt, this.el.me, this.el.sheet]) mark(node);
+  }
+
+  // -- the turn timer ------------------------------------------------------------------------------
+
+  /** The server's `timer`: a turn timer started, or (after a hello) what is left of the running one. */
+  onTimer(message) {
+    if (typeof message.left !== "number" || typeof message.seat !== "number") return;
+    this.clock = { seat: message.seat, seq: message.seq, epoch: message.epoch,
+      until: performance.now() + Math.max(0, message.left) * 1000 };
+    this.render();
+  }
+
+  /** The seconds left to *seat*'s decision now, or null: no timer runs for it in the position shown. */
+  timeLeft(seat) {
+    const c = this.clock;
+    const v = this.view;
+    if (!c || !v || c.seat !== seat || v.to_move !== seat || c.seq !== v.seq) return null;
+    if (typeof c.epoch === "number" && typeof this.socket?.epoch === "number" && c.epoch !== this.socket.epoch) return null;
+    return Math.max(0, (c.until - performance.now()) / 1000);
+  }
+
+  /** A clock for *seat*'s decision (tick keeps it going each second), or null when no timer runs for it;
+   *  *always*: one hidden meanwhile (the contract choice opens before the server's `timer` comes). */
+  clockElement(seat, { always = false } = {}) {
+    if (!always && this.timeLeft(seat) === null) return null;
+    const clock = h("span", { class: "turn-clock", role: "timer", "data-seat": String(seat) });
+    this.showClock(clock);
+    return clock;
+  }
+
+  showClock(clock) {
+    const left = this.timeLeft(Number(clock.dataset.seat));
+    if (left === null) { clock.hidden = true; return; }
+    const whole = Math.ceil(left);
+    const text = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+    if (clock.textContent !== text) {
+      clock.textContent = text;
+      clock.setAttribute("aria-label", t("table.timeLeft", { time: text }));
+    }
+    clock.hidden = false;
+    clock.classList.toggle("urgent", whole <= URGENT_SECONDS);
+  }
+
+  /** Each quarter second: the clocks on the page follow the deadline; our own last seconds are said once. */
+  tick() {
+    if (this.destroyed || !this.clock) return;
+    for (const clock of this.root.querySelectorAll(".turn-clock")) this.showClock(clock);
+    const mine = this.view?.seat;
+    const left = mine === null || mine === undefined ? null : this.timeLeft(mine);
+    if (left !== null && left > 0 && Math.ceil(left) <= URGENT_SECONDS && this.hurried !== this.clock) {
+      this.hurried = this.clock;
+      announceUrgent(t("timer.hurry", { n: Math.ceil(left) }));
+    }
+  }
+
+  /**
+   * Show *dialog*.  *reopen*: how to draw it again, in the page's language as it is then, and show it in its
+   * place (rerender: a language switch rebuilds the page).
+   *
+   * *modal* (the review): the browser's modal dialog.  Otherwise (the contract choice, a deal's summary, the
+   * result) the dialog is shown non-modal over the table, so that the chat beside it can still be read and
+   * written ("one moment" while choosing, "well played" over the summary): it takes the focus as a modal one
+   * does, Escape cancels it (its `cancel` event, as the browser's own), and the table under it is inert (blockTable:
+   * no card, no shortcut, nothing for a screen reader) except the chat and its toolbar button.
+   */
+  openDialog(dialog, { modalClass = "", reopen = null, modal = false } = {}) {
+    dialog.className = `dialog ${modalClass}${modal ? "" : " inline-dialog"}`;
     this.el.dialogs.append(dialog);
-    dialog.showModal();
+    if (modal) {
+      dialog.showModal();
+    } else {
+      dialog.addEventListener("keydown", (event) => {
+        if (event.key !== "Escape" || event.defaultPrevented || !dialog.open) return;
+        event.preventDefault();
+        if (dialog.dispatchEvent(new Event("cancel", { cancelable: true }))) dialog.close();
+      });
+      dialog.show();
+      this.blockTable();
+      const first = dialog.querySelector("[autofocus]") ?? dialog.querySelector("button, [href], input, [tabindex]");
+      (first ?? dialog).focus();
+    }
     if (reopen) this.reopeners.set(dialog, reopen);
     dialog.addEventListener("close", () => {
       dialog.remove();
+      this.blockTable();
       if (this.dropped.has(dialog)) return; // thrown away by a rebuild, drawn again already
       this.render();
       this.showDialogs();
@@ -1487,6 +1609,9 @@ export class TableView {
     // deal summary's "Next deal", held or repeated) must not choose a contract; Tab reaches the contracts.
     dialog.append(h("h2", { id: "choose-title", tabindex: "-1", autofocus: true }, t("choose.title")),
       h("p", {}, t("choose.help")), cards, buttons);
+    // the turn timer runs under the dialog too: its clock is in the dialog's title line, where the eye is
+    const clock = v.seat === null ? null : this.clockElement(v.seat, { always: true });
+    if (clock) dialog.querySelector("h2").after(h("p", { class: "dialog-clock" }, clock));
     if (v.options?.hints) {
       const hintBtn = h("button", { type: "button", class: "btn hint-btn" }, t("table.hint"));
       const out = h("p", { class: "hint-out", role: "status" });

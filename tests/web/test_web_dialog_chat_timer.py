@@ -1,0 +1,179 @@
+"""Play at a table with friends, in real chromium against the real server (docs/web.md, *Dialogs and the chat*,
+*The turn timer*).
+
+* The contract choice and the deal's summary used to be modal: the chat beside them could be neither read nor
+  written (forehand could not say "one moment", nobody "well played" over the summary).  They are shown over the
+  table's part of the page now, focused as before, Escape as before, the table under them inert, the chat in
+  reach (by the toolbar's button, by the C key, by Tab): at 1280 px beside the dialog, on a 375 px phone above it.
+* A table made with a ``turn_timer`` showed no countdown: the flag of the player to move (one's own, the others')
+  counts the seconds down from the server's deadline (its ``timer`` message), after a reload too, and turns urgent
+  in the last ten seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+from web_helpers import act_once, seat_at, view, wait_for_table
+
+BOTS = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
+INERT = "e => e.closest('[inert]') !== null"
+# the contract choice is open at this seat, or the deal is past it (another seat chose)
+CHOOSING_OR_PAST = """() => {
+    const v = window.mizerkaDebug.view();
+    return (v && v.phase !== "waiting" && v.phase !== "choose") || document.querySelector("dialog.choose-dialog[open]");
+}"""
+
+
+def friends_table(web_server: Any, **options: Any) -> tuple[str, str]:
+    """A private table of one human seat and two bots (a friends' table as the API makes it): its id and invite."""
+    created = httpx.post(web_server.url + "/api/tables",
+                         json={"visibility": "private", "seats": [{"kind": "human"}, *BOTS], **options})
+    assert created.status_code == 201, created.text
+    table = created.json()["id"]
+    return table, f"{web_server.url}/?table={table}"
+
+
+def until_dialog(page: Any, name: str, timeout: float = 60.0) -> None:
+    """Play this seat's turns (never closing a summary) until the dialog *name* (choose, summary) is open."""
+    loop = 0
+    selector = f"dialog.{name}-dialog[open]"
+    while page.locator(selector).count() == 0:
+        loop += 1
+        assert loop < timeout * 10, f"no {name} dialog"
+        if page.locator("dialog[open]").count() == 0 or name == "summary":
+            act_once(page, exchange=0, close_summary=False,
+                     unless=lambda: page.locator(selector).count() > 0)
+        page.wait_for_timeout(100)
+
+
+def apart(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+            or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+
+
+def say_over(page: Any, dialog: Any, text: str) -> None:
+    """Open the chat with C from the dialog, write *text*, see it relayed; the table under the dialog is inert."""
+    expect(dialog).to_be_visible()
+    assert page.evaluate("() => document.activeElement.closest('dialog') !== null"), "the dialog has the focus"
+    assert page.locator(".me").evaluate(INERT) and page.locator(".felt").evaluate(INERT)
+    assert not page.locator(".chat-toggle").evaluate(INERT)
+    if not page.locator("#chat-panel").is_visible():
+        page.keyboard.press("c")
+    expect(page.locator("#chat-panel")).to_be_visible()
+    page.locator("#chat-input").fill(text)
+    page.locator("#chat-input").press("Enter")
+    expect(page.locator(".chat-log .chat-line").last).to_have_text(f"You: {text}")
+    assert not page.locator("#chat-panel").evaluate(INERT)
+    box, panel = dialog.bounding_box(), page.locator("#chat-panel").bounding_box()
+    width = page.viewport_size["width"]
+    assert box and panel and apart(box, panel), (box, panel)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+
+
+def test_the_chat_is_in_reach_over_the_contract_choice_and_the_summary(new_page: Any, web_server: Any,
+                                                                       artifacts: Any) -> None:
+    for size, context in (("1280", {}), ("375", PHONE)):
+        for _ in range(40):  # a table where this seat is forehand (who chooses) in the first deal: 1 in 3
+            _, invite = friends_table(web_server, chat=True, turn_timer=600)
+            page = seat_at(new_page, web_server.url, invite, "Ola", **context)
+            page.wait_for_function(CHOOSING_OR_PAST)
+            if page.locator("dialog.choose-dialog[open]").count():
+                break
+            page.context.close()
+        else:
+            pytest.fail("this seat was never forehand")
+        choose = page.locator("dialog.choose-dialog[open]")
+        expect(choose.locator("#choose-title")).to_be_focused()
+        # the turn timer runs while forehand chooses: its clock is in the dialog, over the dimmed table
+        expect(choose.locator(".dialog-clock .turn-clock")).to_have_text(re.compile(r"^(10:00|9:[0-5]\d)$"))
+        say_over(page, choose, "one moment")
+        page.screenshot(path=str(artifacts / f"dialog-chat-choose-{size}.png"))
+        # Escape does not take the choice away (as before); from the chat, Tab order comes back to the dialog
+        choose.locator("#choose-title").focus()
+        page.keyboard.press("Escape")
+        expect(choose).to_be_visible()
+        choose.locator("button[data-contract]").first.click()
+        expect(page.locator("dialog.choose-dialog")).to_have_count(0)
+        expect(page.locator(".me")).not_to_have_attribute("inert", "")
+
+        until_dialog(page, "summary")
+        summary = page.locator("dialog.summary-dialog[open]")
+        page.locator("#chat-input").focus()
+        page.locator('.chat-preset[data-preset="well_played"]').click()
+        expect(page.locator(".chat-log .chat-line").last).to_have_text("You: Well played!")
+        expect(summary).to_be_visible()
+        page.screenshot(path=str(artifacts / f"dialog-chat-summary-{size}.png"))
+        summary.locator("button").last.focus()
+        say_over(page, summary, "gg")
+        summary.locator("button").last.focus()
+        page.keyboard.press("Escape")  # closes the summary, as the modal one's Escape did
+        expect(page.locator("dialog.summary-dialog")).to_have_count(0)
+        assert not page.locator(".felt").evaluate(INERT)
+
+
+def seconds(text: str) -> int:
+    match = re.fullmatch(r"(\d+):(\d\d)", text.strip())
+    assert match, text
+    return int(match[1]) * 60 + int(match[2])
+
+
+def server_left(web_server: Any, table: str) -> float:
+    live = web_server.hub.tables[table]
+    return float(web_server.call(lambda: live.timer.when() - asyncio.get_running_loop().time()))
+
+
+def test_the_turn_timer_counts_down_from_the_servers_deadline(new_page: Any, web_server: Any, artifacts: Any) -> None:
+    table, invite = friends_table(web_server, turn_timer=40)
+    page = seat_at(new_page, web_server.url, invite, "Ola")
+    page.wait_for_function("() => window.mizerkaDebug.view().your_turn")
+    clock = page.locator('.seat[data-seat="0"] .turn-flag .turn-clock')
+    expect(clock).to_be_visible()
+    assert clock.get_attribute("role") == "timer"
+    assert re.search(r"time left to act: \d:\d\d", clock.get_attribute("aria-label") or "")
+    first = seconds(clock.inner_text())
+    assert abs(first - server_left(web_server, table)) <= 1.5
+    if view(page)["phase"] == "choose" and page.locator("dialog.choose-dialog[open]").count():
+        expect(page.locator("dialog.choose-dialog .dialog-clock .turn-clock")).to_be_visible()
+    page.wait_for_timeout(2300)
+    later = seconds(clock.inner_text())
+    assert first - 3 <= later <= first - 2, (first, later)
+    assert "urgent" not in (clock.get_attribute("class") or "")
+    page.screenshot(path=str(artifacts / "turn-timer-1280.png"))
+
+    # a spectator sees Ola's clock too; a reload shows what is left, not the timer's full length
+    watcher = new_page()
+    watcher.goto(invite + "&watch=1")
+    wait_for_table(watcher)
+    theirs = watcher.locator('.seat[data-seat="0"] .turn-clock')
+    expect(theirs).to_be_visible()
+    assert abs(seconds(theirs.inner_text()) - server_left(web_server, table)) <= 1.5
+    page.reload()
+    wait_for_table(page)
+    clock = page.locator('.seat[data-seat="0"] .turn-clock')
+    expect(clock).to_be_visible()
+    assert seconds(clock.inner_text()) <= first - 2
+    assert abs(seconds(clock.inner_text()) - server_left(web_server, table)) <= 1.5
+
+
+def test_the_last_seconds_are_urgent_and_the_clock_moves_on(new_page: Any, web_server: Any, artifacts: Any) -> None:
+    table, invite = friends_table(web_server, turn_timer=6)
+    page = seat_at(new_page, web_server.url, invite, "Ola", **PHONE)
+    page.wait_for_function("() => window.mizerkaDebug.view().your_turn")
+    seq = view(page)["seq"]
+    clock = page.locator('.seat[data-seat="0"] .turn-clock')
+    expect(clock).to_have_class(re.compile(r"\burgent\b"))
+    page.screenshot(path=str(artifacts / "turn-timer-urgent-375.png"))
+    page.wait_for_function("() => window.mizerkaDebug.announcements().some((a) => /seconds? left to act/.test(a))")
+    # the time runs out: a bot decides for Ola, and her clock goes with the decision it timed
+    page.wait_for_function(f"() => window.mizerkaDebug.view().seq > {seq}", timeout=15_000)
+    if not view(page)["your_turn"] or view(page)["to_move"] != 0:
+        expect(page.locator('.seat[data-seat="0"] .turn-clock')).to_have_count(0)
+    assert table
