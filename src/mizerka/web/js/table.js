@@ -147,7 +147,7 @@ export class TableView {
     // on this page's own clock (performance.now), so that the server's deadline needs no clock of ours to agree
     this.clock = null;
     this.hurried = null; // the clock whose last seconds were announced (once each)
-    this.ticker = null;
+    this.ticker = null; // the quarter-second interval, only while a timer's clock runs (startTicker)
   }
 
   // -- connection ---------------------------------------------------------------------------------
@@ -175,7 +175,6 @@ export class TableView {
     this.press.start();
     this.socket.connect();
     document.addEventListener("keydown", this.onKey);
-    this.ticker = setInterval(() => this.tick(), 250);
     // A small hook for tests and debugging: the seat's own view only (nothing hidden is ever in the page).
     this.states = [];
     this.socket.addEventListener("state", (e) => this.states.push(e.detail));
@@ -213,6 +212,7 @@ export class TableView {
         if (this.message?.kind === "error" && ["network", "timeout"].includes(this.message.code)) this.message = null;
         this.missedDeals(message.view); // before setView, which opens the dialogs
         this.clock = null; // a running timer's time left comes next (timer), from the server's deadline
+        this.stopTicker();
         this.setView(message.view);
         this.chat.setHistory(message.chat); // after the view: the page's own lines are "You"
         break;
@@ -1445,6 +1445,7 @@ export class TableView {
     this.clock = { seat: message.seat, seq: message.seq, epoch: message.epoch,
       until: performance.now() + Math.max(0, message.left) * 1000 };
     this.render();
+    this.startTicker();
   }
 
   /** The seconds left to *seat*'s decision now, or null: no timer runs for it in the position shown. */
@@ -1480,7 +1481,10 @@ export class TableView {
 
   /** Each quarter second: the clocks on the page follow the deadline; our own last seconds are said once. */
   tick() {
-    if (this.destroyed || !this.clock) return;
+    if (this.destroyed || !this.clock) {
+      this.stopTicker();
+      return;
+    }
     for (const clock of this.root.querySelectorAll(".turn-clock")) this.showClock(clock);
     const mine = this.view?.seat;
     const left = mine === null || mine === undefined ? null : this.timeLeft(mine);
@@ -1488,6 +1492,27 @@ export class TableView {
       this.hurried = this.clock;
       announceUrgent(t("timer.hurry", { n: Math.ceil(left) }));
     }
+    // the decision was made (a later event, or an undo's new journal) or its time is up: nothing left to count
+    const c = this.clock;
+    const v = this.view;
+    const over = (v && typeof v.seq === "number" && v.seq > c.seq)
+      || (typeof c.epoch === "number" && typeof this.socket?.epoch === "number" && c.epoch !== this.socket.epoch)
+      || c.until <= performance.now();
+    if (over) this.stopTicker();
+  }
+
+  /**
+   * Tick every quarter second while a turn timer's clock runs, and only then: a page without a timer (quick play)
+   * keeps no interval going, which also leaves its connection's own timers alone (a test's fake clock that jumps
+   * forward fires each due timer once, and an interval due every 250 ms kept the connection's quiet ping from it).
+   */
+  startTicker() {
+    if (this.ticker === null && !this.destroyed) this.ticker = setInterval(() => this.tick(), 250);
+  }
+
+  stopTicker() {
+    clearInterval(this.ticker);
+    this.ticker = null;
   }
 
   /**
