@@ -1,8 +1,9 @@
 """Play at a table with friends, in real chromium against the real server (docs/web.md, *Dialogs and the chat*,
 *The turn timer*).
 
-* The contract choice and the deal's summary used to be modal: the chat beside them could be neither read nor
-  written (forehand could not say "one moment", nobody "well played" over the summary).  They are shown over the
+* The contract choice, the deal's summary and a deal's review used to be modal: the chat beside them could be neither
+  read nor written (forehand could not say "one moment", nobody "well played" over the summary, nor point at a trick
+  of the deal under review).  They are shown over the
   table's part of the page now, focused as before, Escape as before, the table under them inert, the chat in
   reach (by the toolbar's button, by the C key, by Tab): at 1280 px beside the dialog, on a 375 px phone above it.
 * A table made with a ``turn_timer`` showed no countdown: the flag of the player to move (one's own, the others')
@@ -19,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import expect
-from web_helpers import act_once, seat_at, view, wait_for_table
+from web_helpers import act_once, finished_table, open_seat, seat_at, view, wait_for_table
 
 BOTS = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
 PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
@@ -117,6 +118,36 @@ def test_the_chat_is_in_reach_over_the_contract_choice_and_the_summary(new_page:
         page.keyboard.press("Escape")  # closes the summary, as the modal one's Escape did
         expect(page.locator("dialog.summary-dialog")).to_have_count(0)
         assert not page.locator(".felt").evaluate(INERT)
+
+
+def test_the_chat_is_in_reach_over_a_review_opened_from_the_result(new_page: Any, web_server: Any,
+                                                                    artifacts: Any) -> None:
+    table, joined, _ = finished_table(web_server, chat=True)
+    page = new_page()
+    open_seat(page, web_server.url, table, joined["token"], joined["seat"])
+    result = page.locator("dialog.over-dialog[open]")
+    expect(result).to_be_visible()
+    opener = result.get_by_role("button", name="Review the last deal")
+    opener.focus()
+    page.keyboard.press("Enter")
+    review = page.locator("dialog.review-dialog[open]")
+    expect(review).to_be_visible()
+    # the review lies over the result, which is inert under it as the table is: one dialog at a time to act in
+    assert result.evaluate(INERT) and not review.evaluate(INERT)
+    say_over(page, review, "look at trick 5")
+    page.screenshot(path=str(artifacts / "dialog-chat-review-1280.png"))
+    # the review's own keys still step through the deal from its dialog
+    expect(review).to_have_attribute("data-state", "ready", timeout=60_000)
+    review.locator("h2").focus()
+    before = int(review.get_attribute("data-pos") or "0")
+    page.keyboard.press("ArrowRight")
+    expect(review).to_have_attribute("data-pos", str(before + 1))
+    page.keyboard.press("Escape")
+    expect(page.locator("dialog.review-dialog")).to_have_count(0)
+    # the result is back in reach, with the focus on the button that opened the review
+    expect(result).to_be_visible()
+    assert not result.evaluate(INERT)
+    expect(opener).to_be_focused()
 
 
 def seconds(text: str) -> int:

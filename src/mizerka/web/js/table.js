@@ -1304,7 +1304,7 @@ export class TableView {
     // a dialog's keys are its own (Escape closes it): the table's, and a question asked over the page (confirm.js)
     if (document.querySelector("dialog[open]")) {
       // over the table's own dialogs (the contract choice, a deal's summary, the result) the chat stays in reach:
-      // C opens or closes it there too, outside a field (never over a question or a review, which are modal)
+      // C opens or closes it there too, outside a field (never over a question asked over the page, which is modal)
       const modal = document.querySelector("dialog[open]:not(.inline-dialog)");
       const typing = target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName);
       if (!modal && !typing && event.key.toLowerCase() === "c" && !ctrlZ && this.chat.enabled(this.view)) {
@@ -1395,7 +1395,7 @@ export class TableView {
       review.abort.abort(); // the old dialog's question, if still unanswered, is asked again by the new one
       this.openReview(n, focusKey, { pos: review.pos });
     };
-    this.openDialog(review.dialog, { modalClass: "review-dialog", reopen, modal: true });
+    this.openDialog(review.dialog, { modalClass: "review-dialog", reopen });
     if (focusKey) {
       review.dialog.addEventListener("close", () => {
         if (this.destroyed || this.dropped.has(review.dialog) || this.el.dialogs.querySelector("dialog[open]")) return;
@@ -1423,8 +1423,11 @@ export class TableView {
    */
   blockTable() {
     if (!this.el) return;
-    const blocked = Boolean(this.el.dialogs.querySelector("dialog.inline-dialog[open]"));
+    const open = [...this.el.dialogs.querySelectorAll("dialog.inline-dialog[open]")];
+    const blocked = open.length > 0;
     this.root.classList.toggle("dialog-up", blocked);
+    // a dialog opened over another (a review over the deal's summary or the result) leaves the one under it inert
+    open.forEach((dialog, i) => { dialog.inert = i < open.length - 1; });
     const keep = this.el.bar.querySelector(".chat-toggle");
     const mark = (node) => {
       if (keep && node.contains(keep)) {
@@ -1452,9 +1455,13 @@ export class TableView {
   timeLeft(seat) {
     const c = this.clock;
     const v = this.view;
-    if (!c || !v || c.seat !== seat || v.to_move !== seat || c.seq !== v.seq) return null;
-    if (typeof c.epoch === "number" && typeof this.socket?.epoch === "number" && c.epoch !== this.socket.epoch) return null;
+    if (!c || !v || c.seat !== seat || v.to_move !== seat || c.seq !== v.seq || this.clockOfOldJournal(c)) return null;
     return Math.max(0, (c.until - performance.now()) / 1000);
+  }
+
+  /** Whether clock *c* was started in an earlier journal of the table (an undo began a new one since). */
+  clockOfOldJournal(c) {
+    return typeof c.epoch === "number" && typeof this.socket?.epoch === "number" && c.epoch !== this.socket.epoch;
   }
 
   /** A clock for *seat*'s decision (tick keeps it going each second), or null when no timer runs for it;
@@ -1495,8 +1502,7 @@ export class TableView {
     // the decision was made (a later event, or an undo's new journal) or its time is up: nothing left to count
     const c = this.clock;
     const v = this.view;
-    const over = (v && typeof v.seq === "number" && v.seq > c.seq)
-      || (typeof c.epoch === "number" && typeof this.socket?.epoch === "number" && c.epoch !== this.socket.epoch)
+    const over = (v && typeof v.seq === "number" && v.seq > c.seq) || this.clockOfOldJournal(c)
       || c.until <= performance.now();
     if (over) this.stopTicker();
   }
@@ -1519,28 +1525,26 @@ export class TableView {
    * Show *dialog*.  *reopen*: how to draw it again, in the page's language as it is then, and show it in its
    * place (rerender: a language switch rebuilds the page).
    *
-   * *modal* (the review): the browser's modal dialog.  Otherwise (the contract choice, a deal's summary, the
-   * result) the dialog is shown non-modal over the table, so that the chat beside it can still be read and
-   * written ("one moment" while choosing, "well played" over the summary): it takes the focus as a modal one
-   * does, Escape cancels it (its `cancel` event, as the browser's own), and the table under it is inert (blockTable:
-   * no card, no shortcut, nothing for a screen reader) except the chat and its toolbar button.
+   * The table's dialogs (the contract choice, a deal's summary, the result, a deal's review) are shown non-modal
+   * over the table, so that the chat beside them can still be read and written ("one moment" while choosing, "well
+   * played" over the summary, "look at trick 5" over a review): a dialog takes the focus as a modal one does, Escape
+   * cancels it (its `cancel` event, as the browser's own), and the table under it is inert (blockTable: no card, no
+   * shortcut, nothing for a screen reader) except the chat and its toolbar button, as is a dialog under it (the
+   * summary under the review of its deal), which has the focus back where it was when the one over it closes.
    */
-  openDialog(dialog, { modalClass = "", reopen = null, modal = false } = {}) {
-    dialog.className = `dialog ${modalClass}${modal ? "" : " inline-dialog"}`;
+  openDialog(dialog, { modalClass = "", reopen = null } = {}) {
+    const opener = document.activeElement;
+    dialog.className = `dialog ${modalClass} inline-dialog`;
     this.el.dialogs.append(dialog);
-    if (modal) {
-      dialog.showModal();
-    } else {
-      dialog.addEventListener("keydown", (event) => {
-        if (event.key !== "Escape" || event.defaultPrevented || !dialog.open) return;
-        event.preventDefault();
-        if (dialog.dispatchEvent(new Event("cancel", { cancelable: true }))) dialog.close();
-      });
-      dialog.show();
-      this.blockTable();
-      const first = dialog.querySelector("[autofocus]") ?? dialog.querySelector("button, [href], input, [tabindex]");
-      (first ?? dialog).focus();
-    }
+    dialog.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape" || event.defaultPrevented || !dialog.open) return;
+      event.preventDefault();
+      if (dialog.dispatchEvent(new Event("cancel", { cancelable: true }))) dialog.close();
+    });
+    dialog.show();
+    this.blockTable();
+    const first = dialog.querySelector("[autofocus]") ?? dialog.querySelector("button, [href], input, [tabindex]");
+    (first ?? dialog).focus();
     if (reopen) this.reopeners.set(dialog, reopen);
     dialog.addEventListener("close", () => {
       dialog.remove();
@@ -1548,7 +1552,7 @@ export class TableView {
       if (this.dropped.has(dialog)) return; // thrown away by a rebuild, drawn again already
       this.render();
       this.showDialogs();
-      this.keepFocus();
+      this.keepFocus(opener);
     });
   }
 
@@ -1557,13 +1561,22 @@ export class TableView {
    * that one was redrawn meanwhile (a card of the hand, a toolbar button), so the focus fell to the page's body
    * and a keyboard or screen-reader user had to start again from the top of the page.  It goes to the hand (where
    * the next action is, even while another player is to act), or, with no card left (the match over), to the
-   * toolbar's button that shows the result again.
+   * toolbar's button that shows the result again.  A dialog closed over another (*opener*: the control that had
+   * the focus when it opened): the browser's own return of the focus found that control inert, so the focus goes
+   * to it now, or else to the first control of the dialog left on top.
    */
-  keepFocus() {
-    if (this.destroyed || !this.el || this.el.dialogs.querySelector("dialog[open]")) return;
+  keepFocus(opener = null) {
+    if (this.destroyed || !this.el) return;
     const active = document.activeElement;
+    const lost = !active || active === document.body || !active.isConnected || Boolean(active.closest("[inert]"));
+    const top = [...this.el.dialogs.querySelectorAll("dialog[open]")].pop();
+    if (top) {
+      const first = top.querySelector("button, [href], input, [tabindex]");
+      if (lost) (opener?.isConnected && top.contains(opener) ? opener : first ?? top).focus();
+      return;
+    }
     // the table's middle only held the focus while the hand had no card (render): not a place to come back to
-    if (active && active !== document.body && active.isConnected && active !== this.el.felt) return;
+    if (!lost && active !== this.el.felt) return;
     const hand = this.el.me.querySelector('.hand .card[tabindex="0"]');
     (hand ?? this.el.bar.querySelector('[data-focus="result"]'))?.focus();
   }
