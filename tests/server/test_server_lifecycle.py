@@ -24,6 +24,7 @@ import httpx
 import pytest
 from server_helpers import SHORT, WS, ThreadServer, claim, play_until
 
+from mizerka.server.protocol import SERVER_ADAPTER
 from mizerka.server.tables import SeatState, TableSettings
 
 BOTS = [SeatState.bot("random"), SeatState.bot("random")]
@@ -91,6 +92,8 @@ def test_the_turn_timer_reaches_every_connection_and_a_reconnection(make_server:
     seen = spectator.until(lambda m: m["type"] == "timer")
     assert seen["seq"] == timer["seq"] and seen["left"] <= timer["left"]
     assert not any(m["type"] == "timer" for m in drain(spectator, 0.3))  # the reconnection's is its own
+    for message in (timer, later, seen):  # the protocol's models know the message (they did not)
+        SERVER_ADAPTER.validate_python(message)
     spectator.close()
     again.close()
 
@@ -181,6 +184,44 @@ def test_the_rematch_is_made_when_the_last_one_waited_for_leaves(server: ThreadS
         b.send({"type": "leave", "id": 2})  # answered by the seat event
     made = a.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "rematch")
     assert made["event"]["table"] == server.hub.tables[table].table.rematch_table is not None
+    a.close()
+    b.close()
+
+
+def test_a_player_who_leaves_after_the_match_keeps_his_name_and_no_bot_stands_in(server: ThreadServer) -> None:
+    """B gave his seat up once the match was over: the others were told that a computer played for him "while he
+    was away" (a ``seat`` event with ``standin``), and the result's table showed his seat as a bot's.  Now the seat
+    keeps his name and result, marked ``left``, neither played for nor open to anybody."""
+    table = httpx.post(server.url + "/api/tables", json={"variant": SHORT, "seats": [
+        {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]}).json()["id"]
+    first = httpx.post(f"{server.url}/api/tables/{table}/join", json={"name": "A"}).json()["token"]
+    second = httpx.post(f"{server.url}/api/tables/{table}/join", json={"name": "B"}).json()["token"]
+    a, b = WS(server.ws_url), WS(server.ws_url)
+    a.hello(table, first)
+    b.hello(table, second)
+
+    def finished(view: dict[str, Any]) -> bool:
+        return bool(view["status"] == "finished")
+
+    other = threading.Thread(target=play_until, args=(b, finished))
+    other.start()
+    play_until(a, finished)
+    other.join()
+    assert httpx.post(f"{server.url}/api/tables/{table}/leave", json={"token": second}).status_code == 200
+    told = a.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "seat")
+    SERVER_ADAPTER.validate_python(told)
+    event = told["event"]
+    assert (event["seat"], event["name"], event["left"]) == (1, "B", True)
+    assert not event["standin"] and not event["open"] and event["bot"] is None
+    player = told["view"]["players"][1]
+    assert (player["name"], player["left"], player["standin"], player["open"], player["bot"]) == (
+        "B", True, False, False, None)
+    info = httpx.get(f"{server.url}/api/tables/{table}").json()
+    assert info["seats"][1]["name"] == "B" and not info["seats"][1]["open"]
+    # nobody may take the seat, and A's rematch is not held up by a player who has gone
+    joined = httpx.post(f"{server.url}/api/tables/{table}/join", json={"name": "C"})
+    assert joined.status_code == 409 and joined.json()["error"] == "match_over", joined.text
+    assert a.request({"type": "rematch", "id": 1})["table"] is not None
     a.close()
     b.close()
 

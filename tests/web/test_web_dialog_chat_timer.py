@@ -1,5 +1,5 @@
-"""Play at a table with friends, in real chromium against the real server (docs/web.md, *Dialogs and the chat*,
-*The turn timer*).
+"""Play at a table with friends, in real chromium against the real server (docs/web.md, *Chat*: the chat over the
+table's dialogs; *The turn timer*).
 
 * The contract choice, the deal's summary and a deal's review used to be modal: the chat beside them could be neither
   read nor written (forehand could not say "one moment", nobody "well played" over the summary, nor point at a trick

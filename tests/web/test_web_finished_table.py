@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
 from playwright.sync_api import expect
@@ -185,3 +186,33 @@ def test_the_spectators_result_dialog_has_no_stray_null(new_page: Any, web_serve
     expect(dialog.get_by_role("button", name="Play again")).to_be_visible()
     assert "null" not in dialog_text_nodes(dialog)
     assert not re.search(r"\bnull\b", dialog.inner_text()), dialog.inner_text()
+
+
+def test_a_player_who_leaves_after_the_match_is_shown_as_gone_not_as_a_bot(new_page: Any, web_server: Any) -> None:
+    """Bolek left once the match was over: Ala's page showed his seat played by a computer (a Bot badge, the
+    stand-in the server gave it), as if a bot had taken his place in the finished match.  It keeps his name now,
+    marked as gone."""
+    base = web_server.url
+    table = api_post(base, "/api/tables", {"seats": [{"kind": "human"}, {"kind": "human"},
+                                                     {"kind": "bot", "level": "random"}],
+                                           "variant": SHORT, "visibility": "private"})["id"]
+    ala = api_post(base, f"/api/tables/{table}/join", {"name": "Ala"})
+    bolek = api_post(base, f"/api/tables/{table}/join", {"name": "Bolek"})
+
+    def over(v: dict[str, Any]) -> bool:
+        return bool(v["phase"] == "over")
+
+    other = threading.Thread(target=play_through_protocol, args=(web_server, table, bolek["token"], over))
+    other.start()
+    play_through_protocol(web_server, table, ala["token"], over)
+    other.join()
+    page = new_page()
+    open_seat(page, base, table, ala["token"], ala["seat"])
+    expect(page.locator("dialog.over-dialog[open]")).to_be_visible()
+    page.keyboard.press("Escape")
+    api_post(base, f"/api/tables/{table}/leave", {"token": bolek["token"]})
+    seat = page.locator(f'.seat[data-seat="{bolek["seat"]}"]')
+    expect(seat.locator(".left-badge")).to_have_text("left the table")
+    expect(seat.locator(".seat-name")).to_have_text("Bolek")
+    expect(seat.locator(".bot-badge")).to_have_count(0)
+    assert view(page)["players"][bolek["seat"]]["left"] is True

@@ -123,6 +123,10 @@ ERROR_CODES: Final[dict[str, str]] = {
     "bad_bot": "a bot level the server does not offer (the message names it; GET /api/meta lists them)",
     "players_away": "a rated match is started with computer players only while every seated player is at the "
                     "table (the message names the seats away)",
+    "profile_needed": "a rematch of a rated table for a seat whose profile was deleted: a rated match seats "
+                      "only profiles",
+    "corrupt": "a hello at a table read back from the database whose stored events do not fit it (a damaged "
+               "database, not the client's fault; the message names the table and the event)",
 }
 """Every error code the websocket can send, with its meaning."""
 
@@ -377,7 +381,7 @@ class PlayerView(_Message):
     kind: Literal["human", "bot"]
     bot: str | None = Field(description="The bot level of a bot seat, or of the bot standing in for a human.")
     badge: str | None = None
-    standin: bool = Field(description="A bot is playing for a human who is away (or left).")
+    standin: bool = Field(description="A bot is playing for a human who is away (or left during the match).")
     connected: bool
     open: bool = Field(description="A human seat nobody holds yet: join it.")
     registered: bool = Field(default=False, description="A profile holds the seat (POST /api/players): the name is "
@@ -388,6 +392,8 @@ class PlayerView(_Message):
     since_deal: int = Field(default=0, description="The deal from which the seat's player plays it, having taken "
                                                    "it over during the match (the seat's total so far is the "
                                                    "earlier players'); 0: from the start.")
+    left: bool = Field(default=False, description="Its player gave the seat up after the match: the name and the "
+                                                  "result stay his, nobody plays or takes the seat.")
 
 
 class ContractView(_Message):
@@ -620,6 +626,18 @@ class DoubleDummyMessage(_Message):
     reason: str | None = None
 
 
+class TimerMessage(_Message):
+    """A turn timer started (to every connection at the table), or what is left of the running one (after a
+    ``hello``): the decision of ``seat`` at event ``seq`` of journal ``epoch`` is made by a bot when the ``left``
+    seconds are up, by the server's clock (not numbered: the deadline, not part of the game)."""
+
+    type: Literal["timer"]
+    seat: int
+    seq: int
+    epoch: int
+    left: float = Field(ge=0)
+
+
 class ServerPing(_Message):
     type: Literal["ping"]
     id: RequestId = None
@@ -632,7 +650,7 @@ class ServerPong(_Message):
 
 ServerMessage = Annotated[
     Welcome | Snapshot | EventMessage | Ack | ErrorReply | HintReply | Presence | RematchAsked | DoubleDummyMessage
-    | ChatMessage | ServerPing | ServerPong,
+    | ChatMessage | TimerMessage | ServerPing | ServerPong,
     Field(discriminator="type"),
 ]
 """Any message the server sends."""

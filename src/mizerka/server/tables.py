@@ -177,6 +177,7 @@ class SeatState:
     standin: bool = False
     player: str | None = None
     since_deal: int = 0  # the deal from which its player plays the seat, having taken it over; 0: from the start
+    left: bool = False  # its player gave it up after the match: nobody plays it, nobody may take it
 
     @classmethod
     def human(cls) -> SeatState:
@@ -190,7 +191,7 @@ class SeatState:
 
     @property
     def is_open(self) -> bool:
-        return self.kind == "human" and self.token_hash is None and not self.standin
+        return self.kind == "human" and self.token_hash is None and not self.standin and not self.left
 
     @property
     def bot_plays(self) -> bool:
@@ -421,7 +422,7 @@ class Table:
             "seat",
             {"seat": seat, "name": state.name, "seat_kind": state.kind, "bot": state.level if state.bot_plays else None,
              "standin": state.standin, "open": state.is_open, "registered": state.player is not None,
-             "since_deal": state.since_deal},
+             "since_deal": state.since_deal, "left": state.left},
             server={"state": state.to_json()},
         )
 
@@ -610,7 +611,9 @@ class Table:
         )
 
     def leave(self, seat: int) -> list[Event]:
-        """The human at *seat* gives it up.  Before the start the seat opens again; after it a bot plays it."""
+        """The human at *seat* gives it up.  Before the start the seat opens again; during the match a bot plays it;
+        after the match it keeps its player's name and result, marked as left (no bot stands in for him then: there
+        is nothing left to play)."""
         state = self.seats[seat]
         if state.kind != "human" or state.token_hash is None:
             raise TableError("no_seat", f"seat {seat} has no human to leave")
@@ -619,8 +622,10 @@ class Table:
             state.name = None
             state.standin = False
             state.player = None
-        else:
+        elif self.status == "playing":
             state.standin = True
+        else:
+            state.left = True
         self.rematch_votes.discard(seat)
         return [self._seat_event(seat)]
 

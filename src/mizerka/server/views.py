@@ -131,7 +131,7 @@ def _players(table: Table, connected: Collection[int]) -> list[dict[str, Any]]:
             "kind": seat.kind, "bot": level, "badge": BOT_LEVELS[level].badge if level in BOT_LEVELS else None,
             "standin": seat.standin, "connected": index in connected or seat.kind == "bot", "open": seat.is_open,
             "registered": seat.player is not None, "takeover": table.can_take_over(index),
-            "since_deal": seat.since_deal,
+            "since_deal": seat.since_deal, "left": seat.left,
         })
     table.view_cache["players"] = (key, players)
     return players

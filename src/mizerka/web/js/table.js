@@ -839,7 +839,10 @@ export class TableView {
       head.append(h("span", { class: "badge bot-badge", title: level },
         `${t("table.bot")}${level ? ` · ${level}` : ""}`));
     }
-    if (!player.open && player.kind === "human") {
+    if (player.left) {
+      // gave the seat up after the match: gone for good, not "offline" (nobody plays for him: nothing is left)
+      head.append(h("span", { class: "badge left-badge" }, t("table.leftTable")));
+    } else if (!player.open && player.kind === "human") {
       head.append(h("span", { class: `conn-dot ${player.connected ? "online" : "offline"}`,
         title: t(player.connected ? "table.online" : "table.offline") },
       h("span", { class: "visually-hidden" }, t(player.connected ? "table.online" : "table.offline"))));
