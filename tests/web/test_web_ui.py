@@ -126,6 +126,21 @@ def test_unknown_table_link_offers_the_lobby(new_page: Any, web_server: Any) -> 
     expect(page.locator("#quickplay")).to_be_visible()
 
 
+def test_a_link_naming_two_tables_says_so(new_page: Any, web_server: Any) -> None:
+    """A link with the table twice (pasted twice, edited by hand): the same table twice opens it; two different
+    ones opened the first and said nothing of the second."""
+    one = api_post(web_server.url, "/api/tables", {"seats": [{"kind": "human"}] * 3})["id"]
+    two = api_post(web_server.url, "/api/tables", {"seats": [{"kind": "human"}] * 3})["id"]
+    page = new_page()
+    page.goto(f"{web_server.url}/?table={one}&table={two}")
+    expect(page.locator(".error-text")).to_have_text(
+        "This link names more than one table: ask for the table's link again.")
+    page.click("#back-to-lobby")
+    expect(page.locator("#quickplay")).to_be_visible()
+    page.goto(f"{web_server.url}/?table={one}&table={one}")
+    expect(page.locator(".join-screen")).to_be_visible()
+
+
 def test_stale_seat_token_shows_a_message(new_page: Any, web_server: Any) -> None:
     page = new_page()
     v = quickplay(page, web_server.url)

@@ -223,6 +223,11 @@ async function route() {
     }
     return;
   }
+  if (new Set(query.getAll("table")).size > 1) {
+    // a link with two different tables (pasted twice, edited by hand): opening the first would be a guess
+    showError("twoTables");
+    return;
+  }
   if (table) {
     if (seatFor(table) || query.get("watch")) {
       const view = new TableView(app(), table, { goLobby, openTable, onError: showError });
