@@ -253,7 +253,13 @@ def test_the_focused_card_leaves_its_neighbours_index_visible(new_page: Any, web
     page.keyboard.press("End")
     page.keyboard.press("Home")  # keyboard focus: :focus-visible
     page.keyboard.press("ArrowRight")
-    page.wait_for_timeout(300)  # the lift's transition
+    # the lift's transition, waited for to its end (a fixed 300 ms fell short on a loaded machine)
+    page.wait_for_function("""() => {
+        const cards = [...document.querySelectorAll('.hand .card')];
+        const i = cards.indexOf(document.activeElement);
+        return i >= 0 && i + 1 < cards.length && document.activeElement.getAnimations().length === 0
+            && document.activeElement.getBoundingClientRect().top < cards[i + 1].getBoundingClientRect().top;
+    }""", timeout=5000)
     seen = page.evaluate("""() => {
         const cards = [...document.querySelectorAll('.hand .card')];
         const focused = document.activeElement;
