@@ -18,10 +18,13 @@ from __future__ import annotations
 import random
 import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -38,8 +41,8 @@ from mizerka.tui.model import TableModel, UndoError
 from mizerka.tui.review import check_reviewable, deal_range
 from mizerka.tui.review_screen import Reviews, ReviewScreen, call_from_worker, literal, rich_markup
 
-__all__ = ["ContractDialog", "ExchangeDialog", "InfoDialog", "MizerkaApp", "SheetDialog", "TableApp", "card_markup",
-           "sorted_hand"]
+__all__ = ["ContractDialog", "ExchangeDialog", "HelpDialog", "InfoDialog", "MizerkaApp", "SheetDialog", "TableApp",
+           "card_markup", "help_text", "sits_out", "sorted_hand"]
 
 _SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 _CONTRACT_KEYS = {"c": Contract.CLUBS, "d": Contract.DIAMONDS, "h": Contract.HEARTS, "s": Contract.SPADES,
@@ -269,23 +272,93 @@ class SheetDialog(InfoDialog):
             self.review(number)
 
 
-HELP = """\
-← →        move over your cards
-Enter      play the card under the cursor
-rank suit  type a card: a s = A♠, t h (or 1 0 h, 0 h) = 10♥
-?          hint (the strongest bot's advice, from your view only)
-u          undo: take back your last card and the computer players' actions after it, and
-           choose again; u again goes further back, card by card, but never past your exchange,
-           the contract, or into an earlier deal
-l          the last trick
-p          the score sheet (points); in it, r reviews the last finished deal, a number then r that deal
-r          review the last finished deal: every card judged by the solver (↑ ↓ tricks, e errors, Esc back)
-n          a new match, once this one is over (the same players and rules)
-x, Ctrl+Q  quit
-F1         this help
+class HelpDialog(InfoDialog):
+    """The keys: one row per key, its words wrapped to the screen under their own column, then notes.  Nothing
+    is cut at the right edge (an 80x24 or 60x20 terminal needs no sideways scrolling); the arrows, Page Up/Down,
+    Home and End scroll a page taller than the screen, any other key closes it, as :class:`InfoDialog`.
 
-Contract dialog: C D H S N M, or ← → and Enter.
-Exchange dialog: ← →, Space marks a card, Enter confirms once (nothing marked: keep)."""
+    Args:
+        rows: ``(key, what it does)`` pairs.
+        notes: paragraphs after the rows.
+    """
+
+    def __init__(self, rows: Sequence[tuple[str, str]], notes: Sequence[str] = ()) -> None:
+        super().__init__("Keys", help_text(rows, notes))
+        self.rows = list(rows)
+        self.notes = list(notes)
+
+    def compose(self) -> ComposeResult:
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(no_wrap=True)
+        grid.add_column(ratio=1)
+        for key, what in self.rows:
+            grid.add_row(Text(key), Text(what))
+        parts: list[Table | Text] = [grid]
+        parts += [Text("\n" + note) for note in self.notes]
+        with Vertical(id="dialog"):
+            yield Label(f"[b]{self.title_text}[/b]")
+            with VerticalScroll(id="page"):
+                yield Static(Group(*parts), id="text")
+            yield Label(self.KEYS_NOTE, id="keys-note")
+
+
+def help_text(rows: Sequence[tuple[str, str]], notes: Sequence[str] = ()) -> str:
+    """The help as plain text, one line per key (what :class:`HelpDialog` shows, unwrapped)."""
+    width = max((len(key) for key, _ in rows), default=0)
+    return "\n".join([f"{key.ljust(width)}  {what}" for key, what in rows] + [f"\n{note}" for note in notes])
+
+
+HELP_ROWS: tuple[tuple[str, str], ...] = (
+    ("← →", "move over your cards"),
+    ("Enter", "play the card under the cursor"),
+    ("rank suit", "type a card: a s = A♠, t h (or 1 0 h, 0 h) = 10♥"),
+    ("?", "hint (the strongest bot's advice, from your view only)"),
+    ("u", "undo: take back your last card and the computer players' actions after it, and choose again; u again "
+          "goes further back, card by card, but never past your exchange, the contract, or into an earlier deal"),
+    ("l", "the last trick"),
+    ("p", "the score sheet (points); in it, r reviews the last finished deal, a number then r that deal"),
+    ("r", "review the last finished deal: every card judged by the solver (↑ ↓ tricks, e errors, Esc back)"),
+    ("n", "a new match, once this one is over (the same players and rules)"),
+    ("x, Ctrl+Q", "quit"),
+    ("F1", "this help"),
+)
+"""The local game's keys, for :class:`HelpDialog`."""
+
+HELP_NOTES: tuple[str, ...] = (
+    "Contract dialog: C D H S N M, or ← → and Enter.  Exchange dialog: ← →, Space marks a card, Enter confirms "
+    "once (nothing marked: keep).  In both, p (the score sheet) and F1 open over the dialog.",
+)
+
+HELP = help_text(HELP_ROWS, HELP_NOTES)
+"""The local game's help as plain text."""
+
+
+def sits_out(obs: Observation) -> bool:
+    """Whether the observing seat sits this deal out (four at the table: the dealer plays no card)."""
+    return obs.seat is not None and obs.seat not in obs.active_seats
+
+
+SITS_OUT = ("you sit this deal out: with four at the table the dealer plays no card (your hand comes with the "
+            "next deal)")
+"""Why a seat that sits the deal out plays nothing (a card typed, Enter)."""
+
+
+class GameFooter(Footer):
+    """The game's footer.  Compact (a narrow screen, :attr:`TableApp.NARROW`), it leaves out Enter (the hand's
+    prompt names it) and shortens "points sheet", so that the help key fits down to 60 columns."""
+
+    HIDDEN_WHEN_COMPACT: ClassVar[frozenset[str]] = frozenset({"play"})
+    SHORT: ClassVar[dict[str, str]] = {"sheet": "sheet"}
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            action = getattr(widget, "action", None)  # a key of the footer (Textual's FooterKey, a private class)
+            if self.compact and isinstance(action, str):
+                if action in self.HIDDEN_WHEN_COMPACT:
+                    continue
+                if action in self.SHORT:
+                    widget.description = self.SHORT[action]  # type: ignore[attr-defined]
+            yield widget
 
 
 class TableApp(App[None]):
@@ -297,6 +370,9 @@ class TableApp(App[None]):
     """
 
     TITLE = "Mizerka"
+    NARROW = 100
+    """Below this many columns the footer is compact and leaves out the command palette's key (Ctrl+P still opens
+    it), so that every key of the game fits: at 80 columns "r review" and "f1 help" were cut off."""
     CSS = """
     #top { height: auto; }
     #status { width: 1fr; height: auto; padding: 0 1; }
@@ -311,6 +387,7 @@ class TableApp(App[None]):
     InfoDialog #dialog { padding: 0 1; }
     #page { height: auto; max-height: 80vh; overflow-x: auto; }
     #text { width: auto; }
+    HelpDialog #text { width: 100%; }
     """
 
     def __init__(self) -> None:
@@ -330,7 +407,16 @@ class TableApp(App[None]):
         log = RichLog(id="log", markup=True, wrap=True, min_width=1)
         log.can_focus = False
         yield log
-        yield Footer()
+        yield GameFooter()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A narrow screen gets the compact footer, without the command palette's key (see :attr:`NARROW`)."""
+        narrow = event.size.width < self.NARROW
+        for footer in self.query(GameFooter).results(GameFooter):
+            if footer.compact != narrow:
+                footer.compact = narrow
+                footer.show_command_palette = not narrow
+                footer.refresh(recompose=True)
 
     def log_line(self, text: str | Text) -> None:
         """Write a line to the game log: a string is Rich markup (what a person typed goes in through
@@ -377,6 +463,8 @@ class TableApp(App[None]):
 
     def why_not(self, card: Card) -> str:
         """Why *card* (not among :meth:`playable`) cannot be played now."""
+        if sits_out(self.observation_now()):
+            return SITS_OUT
         return refusal_text(self.observation_now(), card, playable=bool(self.playable()))
 
     def point_at(self, card: Card) -> None:
@@ -395,7 +483,8 @@ class TableApp(App[None]):
     def action_play(self) -> None:
         legal = self.playable()
         if not legal:
-            self.notify("it is not your turn to play a card", severity="warning")
+            self.notify(SITS_OUT if sits_out(self.observation_now()) else "it is not your turn to play a card",
+                        severity="warning")
             return
         self.play_card(legal[min(self.cursor, len(legal) - 1)])
 
@@ -560,7 +649,10 @@ class MizerkaApp(TableApp):
         selected = legal_in_order[self.cursor] if legal_in_order else None
         shown = " ".join(card_markup(c, dim=bool(legal) and c not in legal, cursor=c == selected) for c in cards)
         prompt = "  ← your turn: ← → and Enter" if legal else ""
-        self.show("#hand", f"Your hand: {shown or '-'}{prompt}")
+        if sits_out(obs):
+            self.show("#hand", "You sit this deal out: with four at the table the dealer plays no card.")
+        else:
+            self.show("#hand", f"Your hand: {shown or '-'}{prompt}")
 
     def report_new_events(self) -> None:
         """Log what happened since last time, from the human's view of each deal (finished ones included)."""
@@ -866,4 +958,4 @@ class MizerkaApp(TableApp):
             self.action_review()  # the key is hidden until a deal is finished: say why nothing opens
 
     def action_help(self) -> None:
-        self.push_screen(InfoDialog("Keys", HELP))
+        self.push_screen(HelpDialog(HELP_ROWS, HELP_NOTES))

@@ -48,7 +48,16 @@ from mizerka.cards import CARDS, Card, CardSet
 from mizerka.deal import Observation, Phase, Play
 from mizerka.rules import Contract
 from mizerka.terminal import counted, hint_text, signed
-from mizerka.tui.app import ContractDialog, ExchangeDialog, InfoDialog, TableApp, card_markup, sorted_hand
+from mizerka.tui.app import (
+    ContractDialog,
+    ExchangeDialog,
+    HelpDialog,
+    InfoDialog,
+    TableApp,
+    card_markup,
+    help_text,
+    sorted_hand,
+)
 from mizerka.tui.remote import (
     CHAT_PRESET_TEXTS,
     FILL_DEFAULT,
@@ -78,32 +87,42 @@ from mizerka.tui.review_screen import call_from_worker, literal
 
 __all__ = ["ChatDialog", "FillDialog", "RemoteApp", "SitDialog"]
 
-HELP = """\
-← →      move over your cards           Enter   play the card under the cursor
-rank suit type a card, e.g. a s = A♠, t h = 10♥
-?        hint (from the server, at tables that give hints)
-l        the last trick                  p       the score sheet (points)
-!        chat: say something to the table (at tables with chat)
-u        undo: take back your last card and the computer players' actions after it (at a table
-         where every other seat is a computer player's; not past your exchange or into an earlier deal)
-r        review: in local games only (the web app reviews online tables)
-f        while the table waits for players: start now, with computer players in the free seats (choose
-         their level; casual rules bots first)
-n        once the match is over: ask for a rematch (the same players at a new table; it starts when every
-         seated player has asked, and the game moves there; n again says who is still to ask)
-x, ^q    quit (your seat stays yours; a bot plays it after the server's grace period)
-F1       this help
+HELP_ROWS: tuple[tuple[str, str], ...] = (
+    ("← →", "move over your cards"),
+    ("Enter", "play the card under the cursor"),
+    ("rank suit", "type a card, e.g. a s = A♠, t h = 10♥"),
+    ("?", "hint (from the server, at tables that give hints)"),
+    ("l", "the last trick"),
+    ("p", "the score sheet (points)"),
+    ("!", "chat: say something to the table (at tables with chat)"),
+    ("u", "undo: take back your last card and the computer players' actions after it (at a table where every "
+          "other seat is a computer player's; not past your exchange or into an earlier deal)"),
+    ("r", "review: in local games only (the web app reviews online tables)"),
+    ("f", "while the table waits for players: start now, with computer players in the free seats (choose their "
+          "level; casual rules bots first)"),
+    ("n", "once the match is over: ask for a rematch (the same players at a new table; it starts when every "
+          "seated player has asked, and the game moves there; n again says who is still to ask)"),
+    ("i", "watching: sit down at a free seat (see below)"),
+    ("x, Ctrl+Q", "quit (your seat stays yours; a bot plays it after the server's grace period)"),
+    ("F1", "this help"),
+)
+"""The keys at a server's table, for :class:`~mizerka.tui.app.HelpDialog`."""
 
-Watching (--watch): the table and the chat as everyone sees them, never a hand; l, p, F1 and x work, and the
-game follows the players to their rematch.  Spectators cannot act or write in the chat.  i sits you down: at an
-open seat while the table waits for players, or in for a computer player during an unrated match (you play its
-seat from then on, under your --name, or your profile's with --player-key).
+HELP_NOTES: tuple[str, ...] = (
+    "Watching (--watch): the table and the chat as everyone sees them, never a hand; l, p, F1 and x work, and the "
+    "game follows the players to their rematch.  Spectators cannot act or write in the chat.  i sits you down: at "
+    "an open seat while the table waits for players, or in for a computer player during an unrated match (you "
+    "play its seat from then on, under your --name, or your profile's with --player-key).",
+    "The table's chat is shown in the log.  Chat dialog (!): type a line and press Enter to send it, or Tab (or ↓) "
+    "to the ready phrases, then ↑ ↓ and Enter, or a phrase's number 1-7; Escape closes without sending.  A message "
+    "the server refuses (too long, too fast, invisible characters) is shown: \"Not sent: ...\".",
+    "Contract dialog: C D H S N M, or ← → and Enter.  Exchange dialog: ← →, Space marks a card, Enter confirms "
+    "once (nothing marked: keep).",
+    "The server checks every action: a refused one is explained, and you are asked again.",
+)
 
-The table's chat is shown in the log.  Chat dialog (!): type a line and press Enter to send it, or Tab (or ↓)
-to the ready phrases, then ↑ ↓ and Enter, or a phrase's number 1-7; Escape closes without sending.  A message
-the server refuses (too long, too fast, invisible characters) is shown: "Not sent: ...".
-
-The server checks every action: a refused one is explained, and you are asked again."""
+HELP = help_text(HELP_ROWS, HELP_NOTES)
+"""The help at a server's table as plain text."""
 
 
 class ChatDialog(ModalScreen[dict[str, str] | None]):
@@ -312,6 +331,7 @@ class RemoteApp(TableApp):
         self._under_chat = False  # whether a dialog was open under the chat dialog (see action_chat)
         self._stop = threading.Event()
         self._tricks = 0
+        self._keep_announced = False  # the forced keep of an empty talon was logged with its reason: not again
 
     # -- layout and the reader thread --------------------------------------------------------------------
 
@@ -502,7 +522,10 @@ class RemoteApp(TableApp):
         obs = table.observation()
         if obs.phase is Phase.CHOOSE:
             if len(obs.legal_actions) == 1:
-                self.log_line("Your only contract left is chosen for you.")
+                only = str(obs.legal_actions[0]).split()[-1]
+                with contextlib.suppress(ValueError):  # named as the local game names it: "... is Mizerka: ..."
+                    only = Contract.from_str(only).label
+                self.log_line(literal(f"Your only contract left is {only}: chosen for you."))
                 self.send(str(obs.legal_actions[0]).split()[-1])
                 return
             self._dialog_open = True
@@ -510,6 +533,7 @@ class RemoteApp(TableApp):
         elif obs.phase is Phase.EXCHANGE:
             if (table.view.get("exchange") or {}).get("max") == 0:
                 self.log_line("The talon is empty: you keep your hand.")
+                self._keep_announced = True  # the server's event of the keep is not logged again
                 self.send("keep")
                 return
             self._dialog_open = True
@@ -685,8 +709,9 @@ class RemoteApp(TableApp):
                         gone = " ".join(card_markup(Card.from_str(c)) for c in event["discards"])
                         drawn = " ".join(card_markup(Card.from_str(c)) for c in event["drawn"])
                         self.log_line(f"You discarded {gone} and drew {drawn}.")
-                    else:
+                    elif not self._keep_announced:
                         self.log_line("You kept your hand.")
+                    self._keep_announced = False
                 else:
                     n = int(event["count"])
                     self.log_line(f"{who} exchanged {n} card{'s' if n != 1 else ''}." if n else f"{who} kept.")
@@ -929,4 +954,4 @@ class RemoteApp(TableApp):
         self.notify(REMOTE_REVIEW[:1].upper() + REMOTE_REVIEW[1:] + ".", severity="information")
 
     def action_help(self) -> None:
-        self.push_screen(InfoDialog("Keys", HELP))
+        self.push_screen(HelpDialog(HELP_ROWS, HELP_NOTES))
