@@ -24,6 +24,7 @@ pytest.importorskip("fastapi", reason="the --connect tests need a server: the 's
 pytest.importorskip("websockets", reason="--connect needs the 'tui' extra (pip install -e '.[dev]')")
 
 import click
+import httpx
 from click.testing import CliRunner
 
 import mizerka.terminal
@@ -360,3 +361,29 @@ def test_a_chain_of_rematches_is_followed_to_its_last_table(server: ThreadServer
     assert again.invite.table == tables[-1] and again.view["status"] == "playing" and again.view["seat"] == 0
     assert book.get(again.invite) is not None and book.get(invite) is None
     again.close()
+
+
+def test_a_player_who_leaves_the_finished_match_is_said_to_have_left(server: ThreadServer) -> None:
+    """Ala gave her seat up once the match was over: Ola's screen said a bot played for her "while they are away",
+    as it does for a player gone during the match.  It says she has left the table, in both games."""
+    app, ola, ala = ola_on_the_full_screen(server)
+    lines: list[str] = []
+    line_game = RemoteLineGame(ola, read=lambda prompt: "quit", write=lambda text: lines.append(click.unstyle(text)),
+                               unicode=False)
+
+    async def leave() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause(0.3)
+            left = httpx.post(f"{server.url}/api/tables/{ala.invite.table}/leave", json={"token": ala.token})
+            assert left.status_code == 200, left.text
+            await pause_until(pilot, lambda: "has left the table" in logged(app), tries=60)
+            log = " ".join(logged(app).split())
+            assert "Ala has left the table." in log and "while they are away" not in log, log
+
+    asyncio.run(leave())
+    seat_event = {"kind": "seat", "seat": 1, "name": "Ala", "seat_kind": "human", "bot": None, "open": False,
+                  "standin": False, "left": True}
+    line_game.report_event(seat_event)
+    assert lines == ["Ala has left the table."], lines
+    ola.close()
+    ala.close()

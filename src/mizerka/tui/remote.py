@@ -2298,6 +2298,8 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
             who = event.get("name") or f"seat {event['seat']}"
             if event.get("open"):
                 self.write(f"Seat {event['seat']} is free again.")
+            elif event.get("left"):
+                self.write(f"{who} has left the table.")
             elif event.get("standin"):
                 self.write(f"A {event.get('bot') or 'computer'} bot plays for {who} while they are away.")
             elif event["seat"] != self.seat:

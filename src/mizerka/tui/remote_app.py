@@ -729,6 +729,9 @@ class RemoteApp(TableApp):
         elif kind == "match_end":
             winners = " and ".join(self.who(s) for s in event["winners"])
             self.log_line(f"[b]The match is over. Winner: {winners}.[/b]")
+        elif kind == "seat" and event.get("left"):  # given up after the match: nobody plays it
+            who = event.get("name") or f"seat {event.get('seat')}"
+            self.log_line(Text(f"{who} has left the table."))
         elif kind == "seat" and event.get("standin"):
             who = event.get("name") or f"seat {event.get('seat')}"
             self.log_line(Text(f"A bot plays for {who} while they are away."))
