@@ -262,11 +262,21 @@ def render_events(
     A ``seat`` event of a computer player (a ``fill``) is stored without a name (a bot has none of its own): it is
     sent with the name the table shows for it (``Bot 2``, as in the ``start`` event's players), so that a client
     can say who sat down."""
-    messages: list[dict[str, Any]] = [{"type": "event", "seq": e.seq, "event": _named(table, e.render(seat))}
-                                      for e in events]
+    messages: list[dict[str, Any]] = [
+        {"type": "event", "seq": e.seq, "event": _named(table, e.render(seat if _owns(table, seat, e) else None))}
+        for e in events]
     if messages and view:
         messages[-1]["view"] = build_view(table, seat, connected)
     return messages
+
+
+def _owns(table: Table, seat: int | None, event: Event) -> bool:
+    """Whether *event*'s part private to *seat* (its exchange's cards) is its present player's: the seat's events
+    from the deal he took the seat in (``since_deal``; 0: from the start).  A newcomer who took a seat over from
+    the computer during the match sees its cards from then on (docs/server.md), its observation of the deal in
+    progress included, never the cards its earlier players discarded and drew in the deals before his: those
+    stay hidden until the match is over (or its deal is revealed), as from everyone else at the table."""
+    return seat is not None and 0 <= seat < len(table.seats) and event.deal_no >= table.seats[seat].since_deal
 
 
 def _named(table: Table, body: dict[str, Any]) -> dict[str, Any]:
@@ -283,10 +293,11 @@ _POINTER: Final = 8
 """Bytes a list holds for each item (a pointer): counted in :attr:`_Journal.size`."""
 
 
-def _seats_key(table: Table) -> tuple[tuple[str, str | None], ...]:
+def _seats_key(table: Table) -> tuple[tuple[str, str | None, int], ...]:
     """What a journal's rendering depends on beyond its events: each seat's kind and name as it is now (a bot's
-    ``seat`` event is sent with the name the table shows for that seat now: :func:`_named`)."""
-    return tuple((seat.kind, seat.name) for seat in table.seats)
+    ``seat`` event is sent with the name the table shows for that seat now: :func:`_named`), and the deal its player
+    took it over in (a seat's private parts are its present player's from that deal on: :func:`_owns`)."""
+    return tuple((seat.kind, seat.name, seat.since_deal) for seat in table.seats)
 
 
 class _Journal:
@@ -326,7 +337,8 @@ class _Journal:
         start = len(own)
         for index in range(start, len(events)):
             event = events[index]
-            if seat in event.private:  # its own cards (an exchange's): encoded for it, kept in its own list alone
+            if seat in event.private and _owns(table, seat, event):  # its own cards (an exchange's): encoded for
+                # it, kept in its own list alone
                 text = encode(render_events(table, [event], seat, view=False)[0])
                 self.size += sys.getsizeof(text)
             else:  # the same for everyone: the spectator's text
