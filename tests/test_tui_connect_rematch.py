@@ -28,6 +28,7 @@ import httpx
 from click.testing import CliRunner
 
 import mizerka.terminal
+from mizerka.cards import Card
 from mizerka.cli import cli
 from mizerka.server.hub import ServerConfig
 from mizerka.tui.remote import RemoteLineGame, RemoteTable, SeatBook, parse_invite, take_seat
@@ -385,5 +386,26 @@ def test_a_player_who_leaves_the_finished_match_is_said_to_have_left(server: Thr
                   "standin": False, "left": True}
     line_game.report_event(seat_event)
     assert lines == ["Ala has left the table."], lines
+    ola.close()
+    ala.close()
+
+
+def test_the_server_games_table_shows_the_trick_just_taken(server: ThreadServer) -> None:
+    """The table panel of a server's game emptied with a trick's third card (here the match's last trick): the
+    trick stays on it, dimmed, with who took it, until the next card is led."""
+    app, ola, ala = ola_on_the_full_screen(server)
+    last = ola.view["last_trick"]
+    assert last is not None and ola.view["trick"] is None
+
+    async def look() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause(0.3)
+            rows = str(app.query_one("#table").render()).splitlines()
+            assert len(rows) == 3 and " (led)" in rows[0], rows
+            for row, seat, card in zip(rows, last["seats"], last["cards"], strict=True):
+                assert app.name_of(seat) in row and Card.from_str(card).unicode() in row, rows
+                assert (f"← took trick {ola.view['tricks_played']}" in row) == (seat == last["winner"]), rows
+
+    asyncio.run(look())
     ola.close()
     ala.close()

@@ -251,3 +251,40 @@ def test_the_server_games_keep_of_an_empty_talon_is_logged_once(server: Any) -> 
     table.close()
     forehand.close()
 
+
+
+# -- the trick just taken ----------------------------------------------------------------------------------------
+
+
+def test_the_trick_just_taken_stays_on_the_table_until_the_next_lead() -> None:
+    """The table panel emptied with a trick's third card: a trick the computer players finished was seen only in
+    the log.  It stays there, dimmed, with who took it, until the next card is led."""
+    from tui_helpers import make_app, to_first_card
+
+    app = make_app()
+    who = {0: "You", 1: "Ala", 2: "Bolek"}
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await to_first_card(app, pilot)
+            for _ in range(2000):  # the first legal card each time, until this seat leads after a trick it took
+                obs = app.model.observation()
+                if obs.tricks and not obs.trick and app.model.is_human_turn():
+                    break
+                if app.model.is_human_turn():
+                    await pilot.press("enter")
+                await pilot.pause()
+            else:
+                pytest.fail("this seat never led after a trick")
+            last = obs.tricks[-1]
+            rows = str(app.query_one("#table").render()).splitlines()
+            seats = app._trick_seats(obs, last.leader)
+            assert len(rows) == 3 and " (led)" in rows[0], rows
+            for row, seat, card in zip(rows, seats, last.cards, strict=True):
+                assert flat(row).startswith(f"{who[seat]} {CARDS[card].unicode()}"), rows
+                assert (f"← took trick {len(obs.tricks)}" in row) == (seat == last.winner), rows
+            await pilot.press("enter")  # the next card led: the new trick is on the table instead
+            await pause_until(pilot, lambda: "took trick" not in str(app.query_one("#table").render()))
+            assert "took trick" not in str(app.query_one("#table").render())
+
+    asyncio.run(run())

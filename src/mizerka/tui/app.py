@@ -629,7 +629,15 @@ class MizerkaApp(TableApp):
         self.show("#scores", "\n".join(score_lines))
         # the trick on the table
         table = []
-        if obs.phase is Phase.PLAY or obs.phase is Phase.DONE:
+        if (obs.phase is Phase.PLAY or obs.phase is Phase.DONE) and not obs.trick and obs.tricks:
+            # the trick just taken stays on the table, dimmed, until the next card is led: it used to vanish with
+            # its third card, so that a trick the computer players finished was seen only in the log
+            last = obs.tricks[-1]
+            for i, seat in enumerate(self._trick_seats(obs, last.leader)):
+                lead = " (led)" if i == 0 else ""
+                took = f"  [b]← took trick {len(obs.tricks)}[/b]" if seat == last.winner else ""
+                table.append(f"{self.who(seat, 9)} {card_markup(last.cards[i], dim=True)}{lead}{took}")
+        elif obs.phase is Phase.PLAY or obs.phase is Phase.DONE:
             order = obs.active_seats
             start = order.index(obs.trick_leader) if obs.trick_leader in order else 0
             for i in range(3):

@@ -650,10 +650,15 @@ class RemoteApp(TableApp):
         score_lines += [f"[dim]{literal(self.name_of(s))} plays from deal {players[s]['since_deal']}[/dim]"
                         for s in seats if s < len(players) and players[s].get("since_deal")]
         self.show("#scores", "\n".join(score_lines))
-        trick = view["trick"]
+        trick, last = view["trick"], view.get("last_trick")
         if trick:
             rows = [f"{self.who(s)}  {card_markup(Card.from_str(c))}{' (led)' if i == 0 else ''}"
                     for i, (s, c) in enumerate(zip(trick["seats"], trick["cards"], strict=True))]
+        elif last and view["phase"] in ("play", "done", "over"):
+            # the trick just taken stays on the table, dimmed, until the next card is led (as in the local game)
+            rows = [f"{self.who(s)}  {card_markup(Card.from_str(c), dim=True)}{' (led)' if i == 0 else ''}"
+                    + (f"  [b]← took trick {view['tricks_played']}[/b]" if s == last["winner"] else "")
+                    for i, (s, c) in enumerate(zip(last["seats"], last["cards"], strict=True))]
         elif view["phase"] == "play":
             rows = [f"{self.who(obs.trick_leader)} to lead."]
         else:
