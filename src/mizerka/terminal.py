@@ -110,6 +110,36 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
+def stock_draws(obs: Observation) -> CardSet:
+    """The cards *obs*'s seat drew from the stock after its plays in this deal (the ``seed002-literal`` variant,
+    where a player draws after each card in the first tricks); empty elsewhere, and for a spectator.  Worked out
+    from the seat's own observation: what it holds and has played, less what it was dealt and kept or drew in
+    its exchange.
+
+    >>> from mizerka.deal import Deal
+    >>> from mizerka.rules import get_variant
+    >>> deal = Deal.random(7, rules=get_variant("seed002-literal"))
+    >>> deal.push(deal.forced_action() or next(iter(deal.legal_actions)))  # the contract
+    >>> while deal.phase.name == "EXCHANGE":
+    ...     deal.push(next(a for a in deal.legal_actions if not a.discards))  # everyone keeps
+    >>> seat = deal.to_move
+    >>> card = next(iter(deal.legal_actions))
+    >>> deal.push(card)
+    >>> (len(stock_draws(deal.observation(seat))), card.card in deal.observation(seat).hand)
+    (1, False)
+    """
+    if obs.seat is None:
+        return CardSet()
+    played = CardSet()
+    for trick in (*obs.tricks, None):
+        leader, cards = (obs.trick_leader, obs.trick) if trick is None else (trick.leader, trick.cards)
+        start = obs.active_seats.index(leader)
+        for i, card in enumerate(cards):
+            if obs.active_seats[(start + i) % 3] == obs.seat:
+                played = played | [int(card)]
+    return (obs.hand | played) - ((obs.dealt - obs.discards) | obs.drawn)
+
+
 def refusal_text(obs: Observation, card: Card, *, playable: bool = True, unicode: bool = True) -> str:
     """Why *card* cannot be played now, in the player's own words: what both terminal games say when a card is
     refused (from the seat's observation only, :meth:`~mizerka.deal.Observation.why_illegal`).
@@ -261,6 +291,7 @@ class TerminalGame:
         self.names = match.players
         self._seen = 0  # history entries of the current deal already reported
         self._keep_announced = False  # the forced keep (empty talon) was already said: report it once
+        self._stock_seen = CardSet()  # the cards drawn from the stock in this deal already reported
 
     # -- text helpers -------------------------------------------------------------------------------------
 
@@ -383,6 +414,7 @@ class TerminalGame:
         if match.deal_no > 1:
             self.write(self.totals_line(obs.totals))
         self._seen = 0
+        self._stock_seen = CardSet()
         if obs.role is None:
             self.write("You deal and sit out this deal.")
             return
@@ -557,12 +589,13 @@ class TerminalGame:
             self.write(f"Your one blind exchange: the talon holds {counted(obs.talon_size, 'card')}.")
             return f"Cards to discard (at most {limit}), or - to keep: "
         # play phase
+        stock = f"  Stock: {counted(obs.stock_size, 'card')}." if obs.stock_size else ""
         if not obs.trick:
-            self.write(f"Trick {len(obs.tricks) + 1} of {rules.n_tricks}: you lead.  {self.tricks_line(obs)}")
+            self.write(f"Trick {len(obs.tricks) + 1} of {rules.n_tricks}: you lead.  {self.tricks_line(obs)}{stock}")
         else:
             self.write(
                 f"Trick {len(obs.tricks) + 1} of {rules.n_tricks}: {self.trick_text(obs, obs.trick_leader, obs.trick)}"
-                f", your turn.  {self.tricks_line(obs)}"
+                f", your turn.  {self.tricks_line(obs)}{stock}"
             )
         self.write(self.hand_line(obs))
         legal = CardSet(a.card for a in obs.legal_actions if isinstance(a, Play))
@@ -610,6 +643,11 @@ class TerminalGame:
                         f"Trick {plays_before // 3}: {self.trick_text(obs, trick.leader, trick.cards)}"
                         f" → {winner} {'win' if trick.winner == self.seat else 'wins'}."
                     ))
+        drawn = stock_draws(obs) - self._stock_seen
+        if drawn:  # seed002-literal: a card drawn from the stock after each of one's plays in the first tricks
+            self._stock_seen = self._stock_seen | drawn
+            self.write(f"You draw {self.cards(drawn.cards())} from the stock "
+                       f"({counted(obs.stock_size, 'card')} left in it).")
         if obs.phase is Phase.PLAY and not obs.tricks and not obs.trick and entries:
             leader = obs.active_seats[0]
             self.write(f"Play begins: {self.who(leader)} {'lead' if leader == self.seat else 'leads'}.")

@@ -36,7 +36,7 @@ from mizerka.cards import CARDS, Card, CardSet, Suit
 from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play
 from mizerka.match import Match
 from mizerka.rules import Contract, Role
-from mizerka.terminal import RecordFile, counted, hint_text, refusal_text, signed
+from mizerka.terminal import RecordFile, counted, hint_text, refusal_text, signed, stock_draws
 from mizerka.tui.model import TableModel, UndoError
 from mizerka.tui.review import check_reviewable, deal_range
 from mizerka.tui.review_screen import Reviews, ReviewScreen, call_from_worker, literal, rich_markup
@@ -559,6 +559,7 @@ class MizerkaApp(TableApp):
         self._reviewing = False  # a review screen is open: the computer players wait
         self._seen = 0
         self._deal_seen = 0
+        self._stock_seen = CardSet()  # the cards drawn from the stock in the deal being reported, logged already
         self._final_reported = False
         self._keep_announced = False  # the forced keep (empty talon) was logged with its reason: not again
         self._hinting = False  # a hint is being worked out in a thread
@@ -611,7 +612,8 @@ class MizerkaApp(TableApp):
             lines.append(f"Exchange: talon {counted(obs.talon_size, 'card')}"
                          + (f"; exchanged {', '.join(counts)}" if counts else ""))
         elif obs.phase is Phase.PLAY:
-            lines.append(f"Trick {len(obs.tricks) + 1} of {rules.n_tricks}")
+            stock = f"   stock {counted(obs.stock_size, 'card')}" if obs.stock_size else ""
+            lines.append(f"Trick {len(obs.tricks) + 1} of {rules.n_tricks}{stock}")
         if match.is_over():
             lines.append("[b]The match is over.[/b] Press n for a new match, p for the sheet, x to quit.")
         self.show("#status", "\n".join(lines))
@@ -671,6 +673,7 @@ class MizerkaApp(TableApp):
             self._finish(finished, self._deal_seen + 1)
             self._deal_seen += 1
             self._seen = 0
+            self._stock_seen = CardSet()
             self.log_line(f"[b]── Deal {self._deal_seen + 1} of {match.n_deals} ──[/b]")
         obs = match.deal.observation(seat)
         self._report(obs)
@@ -705,6 +708,11 @@ class MizerkaApp(TableApp):
                                       for s, c in zip(self._trick_seats(obs, trick.leader), trick.cards,
                                                       strict=True))
                     self.log_line(f"Trick {plays // 3}: {cards} → [b]{self.who(trick.winner)}[/b].")
+        from_stock = stock_draws(obs) - self._stock_seen
+        if from_stock:  # seed002-literal: a card drawn from the stock after each of one's plays in the first tricks
+            self._stock_seen = self._stock_seen | from_stock
+            self.log_line(f"You drew {' '.join(card_markup(c) for c in from_stock.cards())} from the stock "
+                          f"({counted(obs.stock_size, 'card')} left in it).")
 
     def _trick_seats(self, obs: Observation, leader: int) -> list[int]:
         order = obs.active_seats
@@ -840,6 +848,7 @@ class MizerkaApp(TableApp):
         self.reviews = Reviews(self, match)
         self.refresh_bindings()
         self._seen = self._deal_seen = 0
+        self._stock_seen = CardSet()
         self._final_reported = False
         self._match_no += 1
         self.cursor = 0
