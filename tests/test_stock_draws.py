@@ -1,9 +1,9 @@
-"""The stock of the ``seed002-literal`` variant, shown to the player who draws from it.
+"""The stock of the ``seed002-literal`` variant, shown to the player who draws from it (the terminal games).
 
 In that variant each player draws a card from the stock after each of his cards in the first tricks.  The
 terminal games said nothing of it: the hand grew back with no word of the card drawn, and nowhere was the stock's
-size.  :func:`mizerka.terminal.stock_draws` works the drawn cards out from the seat's own observation (never from
-the stock itself, which is hidden), and both terminal games say each card drawn and how many are left.
+size.  :attr:`mizerka.deal.Observation.stock_drawn` works the drawn cards out from the seat's own observation (never
+from the stock itself, which is hidden), and both terminal games say each card drawn and how many are left.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from mizerka.cards import CARDS, CardSet
 from mizerka.deal import Deal, Phase, Play
 from mizerka.match import Match
 from mizerka.rules import get_variant, parse_variant
-from mizerka.terminal import BOT_NAMES, TerminalGame, make_opponents, stock_draws
+from mizerka.terminal import BOT_NAMES, TerminalGame, make_opponents
 from tui_helpers import first_legal_answer, logged, pause_until
 
 LITERAL = get_variant("seed002-literal")
@@ -43,8 +43,8 @@ def test_the_draws_worked_out_from_an_observation_are_the_cards_drawn(seed: int)
             assert len(new) == 1
             given[actor] = given[actor] | new
         for seat in deal.active_seats:
-            assert stock_draws(deal.observation(seat)) == given[seat]
-        assert not stock_draws(deal.observation(None))
+            assert deal.observation(seat).stock_drawn == given[seat]
+        assert not deal.observation(None).stock_drawn
     assert any(given.values())
 
 
@@ -53,7 +53,7 @@ def test_no_other_variant_draws_from_a_stock() -> None:
     rng = random.Random(3)
     while not deal.is_over():
         deal.push(rng.choice(list(deal.legal_actions)))
-        assert all(not stock_draws(deal.observation(seat)) for seat in deal.active_seats)
+        assert all(not deal.observation(seat).stock_drawn for seat in deal.active_seats)
 
 
 class Stop(Exception):
@@ -77,7 +77,7 @@ def test_the_line_game_says_each_card_drawn_and_the_stock_left() -> None:
         game.run()
     said = [line for line in output if "from the stock" in line]
     drawn = [c for line in said for c in re.findall(r"draw (\S+) from", line)]
-    truth = stock_draws(match.deals[0].observation(0))
+    truth = match.deals[0].observation(0).stock_drawn
     assert sorted(drawn) == sorted(str(CARDS[c]) for c in truth.cards()) and len(drawn) == len(truth) > 0, said
     assert re.fullmatch(r"You draw \S+ from the stock \(\d+ cards? left in it\)\.", said[0]), said
     assert any(re.search(r"Stock: \d+ cards?\.", line) for line in output if line.startswith("Trick 1 of 17"))
@@ -95,7 +95,7 @@ def test_the_full_screen_game_logs_each_card_drawn_and_shows_the_stock() -> None
         async with app.run_test(size=(120, 40)) as pilot:
             for _ in range(400):
                 obs = app.model.observation()
-                if obs.phase is Phase.PLAY and len(stock_draws(obs)) >= 2:
+                if obs.phase is Phase.PLAY and len(obs.stock_drawn) >= 2:
                     break
                 if isinstance(app.screen, ContractDialog):
                     await pilot.press("n")
@@ -103,7 +103,7 @@ def test_the_full_screen_game_logs_each_card_drawn_and_shows_the_stock() -> None
                     await pilot.press("enter")  # keep the hand; the card under the cursor
                 await pilot.pause()
             obs = app.model.observation()
-            drawn = stock_draws(obs)
+            drawn = obs.stock_drawn
             assert len(drawn) >= 2
             await pause_until(pilot, lambda: logged(app).count("from the stock") >= len(drawn))
             for card in drawn.cards():

@@ -1196,6 +1196,16 @@ class Observation:
             mask |= 1 << card
         return CardSet(mask)
 
+    @property
+    def stock_drawn(self) -> CardSet:
+        """The cards this seat drew from the stock after its own cards (the ``seed002-literal`` variant, where each
+        player draws after his card in the first tricks): what it holds and has played, less what it was dealt and
+        kept and what it drew in its exchange.  Empty in the other variants, and for a spectator."""
+        if self.seat is None:
+            return CardSet()
+        mine = CardSet(action.card for actor, action in self.history if actor == self.seat and isinstance(action, Play))
+        return (self.hand | mine) - ((self.dealt - self.discards) | self.drawn)
+
     def known_cards(self) -> CardSet:
         """Every card whose place this seat knows: its hand, its discards, the cards played, a shown card."""
         known = self.hand | self.discards | self.played

@@ -110,36 +110,6 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-def stock_draws(obs: Observation) -> CardSet:
-    """The cards *obs*'s seat drew from the stock after its plays in this deal (the ``seed002-literal`` variant,
-    where a player draws after each card in the first tricks); empty elsewhere, and for a spectator.  Worked out
-    from the seat's own observation: what it holds and has played, less what it was dealt and kept or drew in
-    its exchange.
-
-    >>> from mizerka.deal import Deal
-    >>> from mizerka.rules import get_variant
-    >>> deal = Deal.random(7, rules=get_variant("seed002-literal"))
-    >>> deal.push(deal.forced_action() or next(iter(deal.legal_actions)))  # the contract
-    >>> while deal.phase.name == "EXCHANGE":
-    ...     deal.push(next(a for a in deal.legal_actions if not a.discards))  # everyone keeps
-    >>> seat = deal.to_move
-    >>> card = next(iter(deal.legal_actions))
-    >>> deal.push(card)
-    >>> (len(stock_draws(deal.observation(seat))), card.card in deal.observation(seat).hand)
-    (1, False)
-    """
-    if obs.seat is None:
-        return CardSet()
-    played = CardSet()
-    for trick in (*obs.tricks, None):
-        leader, cards = (obs.trick_leader, obs.trick) if trick is None else (trick.leader, trick.cards)
-        start = obs.active_seats.index(leader)
-        for i, card in enumerate(cards):
-            if obs.active_seats[(start + i) % 3] == obs.seat:
-                played = played | [int(card)]
-    return (obs.hand | played) - ((obs.dealt - obs.discards) | obs.drawn)
-
-
 def refusal_text(obs: Observation, card: Card, *, playable: bool = True, unicode: bool = True) -> str:
     """Why *card* cannot be played now, in the player's own words: what both terminal games say when a card is
     refused (from the seat's observation only, :meth:`~mizerka.deal.Observation.why_illegal`).
@@ -643,7 +613,7 @@ class TerminalGame:
                         f"Trick {plays_before // 3}: {self.trick_text(obs, trick.leader, trick.cards)}"
                         f" → {winner} {'win' if trick.winner == self.seat else 'wins'}."
                     ))
-        drawn = stock_draws(obs) - self._stock_seen
+        drawn = obs.stock_drawn - self._stock_seen
         if drawn:  # seed002-literal: a card drawn from the stock after each of one's plays in the first tricks
             self._stock_seen = self._stock_seen | drawn
             self.write(f"You draw {self.cards(drawn.cards())} from the stock "

@@ -13,11 +13,14 @@ import random
 import re
 from typing import Any
 
+import pytest
+
 from mizerka.cards import CardSet
 from mizerka.deal import Exchange, Phase
 from mizerka.server.hub import render_events
 from mizerka.server.protocol import SERVER_ADAPTER
 from mizerka.server.tables import SeatState, Table, TableSettings
+from mizerka.server.views import build_view
 
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
 RECIPIENTS: tuple[int | None, ...] = (0, 1, 2, None)
@@ -98,6 +101,7 @@ def check_message(table: Table, seat: int | None, message: dict[str, Any], revea
             assert card in allowed, f"seat {seat} got {card} at view{where}"
 
 
+@pytest.mark.filterwarnings("ignore:variant .seed002-literal.:UserWarning")  # its scores are not zero-sum
 def test_no_message_reveals_a_card_its_recipient_may_not_know() -> None:
     rng = random.Random(2024)
     deals = 0
@@ -105,7 +109,7 @@ def test_no_message_reveals_a_card_its_recipient_may_not_know() -> None:
     table_no = 0
     while deals < 2000:
         table_no += 1
-        variant = rng.choice(["standard", "standard", "standard,show_trump_card", "no-exchange"])
+        variant = rng.choice(["standard", "standard", "standard,show_trump_card", "no-exchange", "seed002-literal"])
         reveal = rng.random() < 0.7
         table = Table.new(f"t{table_no}", TableSettings(variant=variant, reveal=reveal),
                           [SeatState.human(), SeatState.human(), SeatState.bot("random")], seed=table_no)
@@ -131,3 +135,30 @@ def test_no_message_reveals_a_card_its_recipient_may_not_know() -> None:
             for message in render_events(table, table.events[-60:], recipient, view=False):
                 check_message(table, recipient, message, reveal)
     assert deals >= 2000 and views_checked > 8000
+
+
+@pytest.mark.filterwarnings("ignore:variant .seed002-literal.:UserWarning")  # its scores are not zero-sum
+def test_the_view_gives_the_stock_and_each_seat_its_own_draws_from_it() -> None:
+    """seed002-literal: the view gives the stock's size to everyone and to each seat the cards it drew from it
+    (the browser said nothing of them), never another seat's draws, nothing to a spectator."""
+    rng = random.Random(7)
+    table = Table.new("stock", TableSettings(variant="seed002-literal"),
+                      [SeatState.human(), SeatState.human(), SeatState.bot("random")], seed=7)
+    table.join("Ala", token_hash="a")
+    table.join("Bolek", token_hash="b")
+    drew = False
+    while table.status == "playing" and table.match is not None and table.match.deal_no == 1:
+        table.act(table.match.to_move, random_action(table, rng))
+        if table.match.deal_no != 1:
+            break
+        deal = table.match.deal
+        for seat in (0, 1, 2, None):
+            view = build_view(table, seat, {0, 1})
+            assert view["stock_size"] == len(deal.stock)
+            own = sorted(str(c) for c in deal.observation(seat).stock_drawn) if seat is not None else []
+            assert sorted(view["stock_drawn"]) == own
+            drew = drew or bool(own)
+            if seat is not None:  # never a card another seat drew from the stock
+                others = set().union(*(set(map(str, deal.observation(s).stock_drawn)) for s in (0, 1, 2) if s != seat))
+                assert not others & set(view["stock_drawn"])
+    assert drew

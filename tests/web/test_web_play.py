@@ -4,20 +4,26 @@ table, reload in the middle of a trick, keyboard play, and what must never be in
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 from web_helpers import (
     act_once,
     assert_no_hidden_cards,
+    card_names_en,
     click_card,
     play_until,
     quickplay,
     seat_at,
+    seat_page,
     view,
     wait_for_table,
 )
+
+from mizerka.cards import Card
 
 
 def test_a_deal_against_bots_through_clicks(new_page: Any, web_server: Any, artifacts: Path) -> None:
@@ -263,3 +269,22 @@ def test_a_refused_action_shows_the_reason_and_stays_consistent(new_page: Any, w
     said = [line for line in page.evaluate("() => window.mizerkaDebug.announcements()") if "The server refused" in line]
     assert len(said) == 1, said
     expect(page.locator(".hand .card")).to_have_count(len(v["hand"]))
+
+
+@pytest.mark.filterwarnings("ignore:variant .seed002-literal.:UserWarning")  # its scores are not zero-sum
+def test_the_cards_drawn_from_the_stock_are_said_and_the_stock_shown(new_page: Any, web_server: Any) -> None:
+    """seed002-literal: a player draws from the stock after his card in the first tricks.  The hand grew back with
+    no word of the card drawn and the stock was nowhere: the card drawn is announced and marked in the hand until
+    the next card, and the stock's cards are counted on the table."""
+    page, _table, _token, _seat = seat_page(new_page, web_server.url, "seed002-literal")
+    play_until(page, lambda: bool(view(page).get("stock_drawn")) and view(page).get("stock_size", 0) > 0)
+    v = view(page)
+    expect(page.locator(".stock-note")).to_have_text(re.compile(rf"^Stock: {v['stock_size']} cards?$"))
+    page.wait_for_function("() => window.mizerkaDebug.announcements().some(s => / from the stock\\.$/.test(s))")
+    said = page.evaluate("() => window.mizerkaDebug.announcements().filter(s => / from the stock\\.$/.test(s))")
+    assert said == [f"You drew {card_names_en(int(Card.from_str(code)))[2]} from the stock."
+                    for code in v["stock_drawn"]], said
+    marked = page.locator(".hand .card.drawn")
+    expect(marked).to_have_count(1)
+    assert marked.get_attribute("data-card") == v["stock_drawn"][0]
+    assert (marked.get_attribute("aria-label") or "").endswith("Drawn from the stock")

@@ -479,6 +479,10 @@ class View(_Message):
     shown_card: Card | None
     discards: list[Card] = Field(description="The recipient's own discards this deal.")
     drawn: list[Card] = Field(description="The cards the recipient drew from the talon this deal.")
+    stock_size: int = Field(default=0, description="The cards left in the stock, which the players draw from after "
+                                                   "their cards in the first tricks (seed002-literal); 0 elsewhere.")
+    stock_drawn: list[Card] = Field(default_factory=list, description="The cards the recipient drew from the stock "
+                                                                      "this deal (seed002-literal).")
     trick: TrickView | None
     last_trick: TrickView | None
     tricks_played: int

@@ -210,6 +210,7 @@ def build_view(table: Table, seat: int | None, connected: Collection[int] = ()) 
             illegal={}, illegal_codes={}, exchange=None, allowed_contracts=[], contract=None, quotas={},
             tricks_won=[0] * n,
             hand_sizes=[0] * n, exchange_counts=[None] * n, talon_size=0, shown_card=None, discards=[], drawn=[],
+            stock_size=0, stock_drawn=[],
             trick=None, last_trick=None, tricks_played=0, deal_scores=None, totals=[0] * n, used=[[] for _ in range(n)],
             score_sheet=[], commitment=None,
         )
@@ -254,6 +255,7 @@ def build_view(table: Table, seat: int | None, connected: Collection[int] = ()) 
         exchange_counts=list(obs.exchange_counts), talon_size=obs.talon_size,
         shown_card=str(obs.shown_card) if obs.shown_card is not None else None,
         discards=_cards(obs.discards.mask), drawn=_cards(obs.drawn.mask), trick=trick, last_trick=last,
+        stock_size=obs.stock_size, stock_drawn=_cards(obs.stock_drawn.mask),
         tricks_played=len(obs.tricks), deal_scores=list(obs.scores) if obs.scores is not None else None,
         totals=list(obs.totals), used=_used(obs.used),
         score_sheet=_score_sheet(table), commitment=table.commits[match.deal_no - 1],

@@ -36,7 +36,7 @@ from mizerka.cards import CARDS, Card, CardSet, Suit
 from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play
 from mizerka.match import Match
 from mizerka.rules import Contract, Role
-from mizerka.terminal import RecordFile, counted, hint_text, refusal_text, signed, stock_draws
+from mizerka.terminal import RecordFile, counted, hint_text, refusal_text, signed
 from mizerka.tui.model import TableModel, UndoError
 from mizerka.tui.review import check_reviewable, deal_range
 from mizerka.tui.review_screen import Reviews, ReviewScreen, call_from_worker, literal, rich_markup
@@ -708,7 +708,7 @@ class MizerkaApp(TableApp):
                                       for s, c in zip(self._trick_seats(obs, trick.leader), trick.cards,
                                                       strict=True))
                     self.log_line(f"Trick {plays // 3}: {cards} → [b]{self.who(trick.winner)}[/b].")
-        from_stock = stock_draws(obs) - self._stock_seen
+        from_stock = obs.stock_drawn - self._stock_seen
         if from_stock:  # seed002-literal: a card drawn from the stock after each of one's plays in the first tricks
             self._stock_seen = self._stock_seen | from_stock
             self.log_line(f"You drew {' '.join(card_markup(c) for c in from_stock.cards())} from the stock "

@@ -128,6 +128,7 @@ export class TableView {
     this.forcedSent = null;
     this.autoPlay = null; // {timer}: the only legal card, about to be played by itself (the option `autoPlay`)
     this.autoPlayed = null; // the card so played, until its event is announced
+    this.stockFresh = new Set(); // the cards drawn from the stock after this seat's last card (seed002-literal)
     this.noAutoPlaySeq = null; // the view an undo came back to: its card is not played again by itself
     this.said = { prompt: null, banner: null }; // the prompt's and the contract banner's texts last announced
     this.saidContract = null; // the contract a choice just announced (the banner then adds its trumps and goal)
@@ -619,6 +620,14 @@ export class TableView {
       if (mine(event.actor)) this.autoPlayed = null;
       if (auto) announce(t("announce.autoPlayed", { card }));
       else announce(mine(event.actor) ? t("announce.playedYou", { card }) : t("announce.played", { name, card }));
+      if (mine(event.actor)) {
+        // seed002-literal: a card drawn from the stock after one's own card, said and marked in the hand until the
+        // next card (the hand grew back with no word of it)
+        const before = new Set(this.view?.stock_drawn ?? []);
+        const fresh = (view?.stock_drawn ?? []).filter((code) => !before.has(code));
+        this.stockFresh = new Set(fresh);
+        for (const code of fresh) announce(t("announce.stockDrawn", { card: cardName(parseCard(code)) }));
+      }
       if (event.trick && event.trick.winner !== null && event.trick.winner !== undefined) {
         announce(mine(event.trick.winner) ? t("announce.trickWonYou")
           : t("announce.trickWon", { name: this.nameOf(event.trick.winner, view) }));
@@ -927,6 +936,8 @@ export class TableView {
       centre.append(trickBox);
       // not a live region: redrawn with the table, its changes are announced by announceRedrawn
       centre.append(h("p", { class: "prompt" }, this.promptText(v)));
+      // seed002-literal: the stock the players draw from after their cards in the first tricks
+      if (v.phase === "play" && v.stock_size > 0) centre.append(h("p", { class: "stock-note" }, t("table.stock", { n: v.stock_size })));
     }
     felt.append(centre);
   }
@@ -1091,13 +1102,15 @@ export class TableView {
     if (!codes.includes(this.focusCard)) this.focusCard = null;
     const drawn = new Set(v.drawn);
     const showDrawn = v.phase === "exchange" || (v.phase === "play" && v.tricks_played === 0);
+    const fromStock = new Set((v.stock_drawn ?? []).filter((code) => this.stockFresh?.has(code)));
     const hintCode = this.hint?.action && v.phase === "play" ? this.hint.action.trim().split(/\s+/).pop() : null;
     let firstEnabled = null;
     hand.forEach((card, i) => {
       const code = codes[i];
       const state = this.cardState(v, code, exchanging);
       // a card drawn from the talon is marked (.drawn) until the first trick: its name says so too
-      const name = showDrawn && drawn.has(code) ? `${cardName(card)}. ${t("table.drawnCard")}` : cardName(card);
+      const name = showDrawn && drawn.has(code) ? `${cardName(card)}. ${t("table.drawnCard")}`
+        : fromStock.has(code) ? `${cardName(card)}. ${t("table.stockCard")}` : cardName(card);
       const button = h("button", { type: "button", class: "card", "data-card": code, tabindex: "-1",
         "aria-label": state.reason ? `${name}. ${state.reason}` : name,
         "aria-disabled": state.enabled ? null : "true",
@@ -1113,6 +1126,7 @@ export class TableView {
         button.classList.add("unplayable");
       }
       if (exchanging && this.selected.has(code)) button.classList.add("selected");
+      if (fromStock.has(code)) button.classList.add("drawn");
       if (showDrawn && drawn.has(code)) {
         button.classList.add("drawn");
         if (!this.seenDrawn.has(`${v.deal_no}:${code}`)) {
