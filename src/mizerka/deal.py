@@ -502,9 +502,11 @@ class Deal:
         Raises:
             DeckError: for a seed that is no int (a bool, a float, text).
         """
-        if not isinstance(rng, Random):
-            seed = whole_number(rng) if rng is not None else None
-            if rng is not None and seed is None:
+        if rng is None:
+            rng = seeded_random(None)
+        elif not isinstance(rng, Random):
+            seed = whole_number(rng)
+            if seed is None:
                 raise DeckError(f"a deal's seed is an int, None or a random.Random, not {rng!r}")
             rng = seeded_random(seed)
         deck = list(range(52))
