@@ -157,10 +157,9 @@ def test_a_rated_rematch_plays_on_when_everyone_has_gone(make_server: Any) -> No
     assert profile["games"] == 2
 
 
-@pytest.mark.parametrize("how", ["rest", "websocket"])
-def test_the_rematch_is_made_when_the_last_one_waited_for_leaves(server: ThreadServer, how: str) -> None:
-    """A asked for a rematch and B left instead of asking: nobody was waited for, yet no table was made until A
-    asked again; B leaves by ``POST .../leave`` or by the websocket's ``leave`` (that one used to make none)."""
+def two_humans_finished(server: ThreadServer) -> tuple[str, str, str, WS, WS]:
+    """A table of A, B and a bot whose match A and B have played to its end, both still connected: the table, A's
+    and B's tokens and connections."""
     table = httpx.post(server.url + "/api/tables", json={"variant": SHORT, "seats": [
         {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]}).json()["id"]
     first = httpx.post(f"{server.url}/api/tables/{table}/join", json={"name": "A"}).json()["token"]
@@ -176,6 +175,14 @@ def test_the_rematch_is_made_when_the_last_one_waited_for_leaves(server: ThreadS
     other.start()
     play_until(a, finished)
     other.join()
+    return table, first, second, a, b
+
+
+@pytest.mark.parametrize("how", ["rest", "websocket"])
+def test_the_rematch_is_made_when_the_last_one_waited_for_leaves(server: ThreadServer, how: str) -> None:
+    """A asked for a rematch and B left instead of asking: nobody was waited for, yet no table was made until A
+    asked again; B leaves by ``POST .../leave`` or by the websocket's ``leave`` (that one used to make none)."""
+    table, _, second, a, b = two_humans_finished(server)
     ack = a.request({"type": "rematch", "id": 1})
     assert ack["table"] is None and ack["waiting"] == [1]
     if how == "rest":
@@ -192,21 +199,7 @@ def test_a_player_who_leaves_after_the_match_keeps_his_name_and_no_bot_stands_in
     """B gave his seat up once the match was over: the others were told that a computer played for him "while he
     was away" (a ``seat`` event with ``standin``), and the result's table showed his seat as a bot's.  Now the seat
     keeps his name and result, marked ``left``, neither played for nor open to anybody."""
-    table = httpx.post(server.url + "/api/tables", json={"variant": SHORT, "seats": [
-        {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]}).json()["id"]
-    first = httpx.post(f"{server.url}/api/tables/{table}/join", json={"name": "A"}).json()["token"]
-    second = httpx.post(f"{server.url}/api/tables/{table}/join", json={"name": "B"}).json()["token"]
-    a, b = WS(server.ws_url), WS(server.ws_url)
-    a.hello(table, first)
-    b.hello(table, second)
-
-    def finished(view: dict[str, Any]) -> bool:
-        return bool(view["status"] == "finished")
-
-    other = threading.Thread(target=play_until, args=(b, finished))
-    other.start()
-    play_until(a, finished)
-    other.join()
+    table, _, second, a, b = two_humans_finished(server)
     assert httpx.post(f"{server.url}/api/tables/{table}/leave", json={"token": second}).status_code == 200
     told = a.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "seat")
     SERVER_ADAPTER.validate_python(told)
