@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mizerka.bots import BOT_LEVELS
-from mizerka.record import DealRecord, MatchRecord, RecordError, char_name
+from mizerka.record import BLANKS, DealRecord, MatchRecord, RecordError, char_name, is_default_ignorable
 from mizerka.rules import VARIANTS, RulesError, parse_variant
 from mizerka.server.encoding import encode
 from mizerka.server.hub import Hub, ServerConfig, address_key, hash_token
@@ -199,10 +199,15 @@ def _check_optional_seat_name(value: str | None) -> str | None:
 
 
 def _check_table_name(value: str) -> str:
-    """A table's name, trimmed: printable characters (it is shown in every lobby), possibly none."""
+    """A table's name, trimmed: printable characters (it is shown in every lobby), possibly none, but not blank-looking
+    ones alone (a Hangul filler, an empty braille pattern: :data:`~mizerka.record.BLANKS`), which the open tables
+    would list as a blank row nobody can tell from another."""
     value = value.strip()
     if not value.isprintable():
         raise ValueError("a table name must be printable characters (no control characters)")
+    if value and all(ch.isspace() or ch in BLANKS or is_default_ignorable(ch) for ch in value):
+        raise ValueError("a table name must show something: this one is blank characters alone (leave it empty "
+                         "for none)")
     return value
 
 

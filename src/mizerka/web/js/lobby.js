@@ -64,8 +64,17 @@ export async function pairWithPlayers() {
   return seatWithPrefs("/api/pair", { table_name: tableName(playerName()) });
 }
 
-/** A refused REST call in the player's language (the server's message is English). */
+/** Whether *error* refuses the seat's name itself: 422 `bad_request` about `body.name`, a name holding an
+ *  invisible or unprintable character (often pasted along with it; the field's length and blanks are the page's
+ *  own to keep right). */
+export function nameRefused(error) {
+  return error?.code === "bad_request" && /^body\.name\b/.test(error.message || "");
+}
+
+/** A refused REST call in the player's language (the server's message is English, and a schema's 422 is worded
+ *  for programmers: a refused name says so in words). */
 export function apiErrorText(error) {
+  if (nameRefused(error)) return t("lobby.badName");
   return refusalText(error.code, error.message, { seconds: error.retryAfter });
 }
 
@@ -195,6 +204,7 @@ export class Lobby {
     if (!rated || (profile() && profile().key === kept?.key)) return true;
     this.profile.storageChanged();
     this.error = t("lobby.ratedProfileGone");
+    this.revealError = true;
     this.render();
     return false;
   }
@@ -209,6 +219,7 @@ export class Lobby {
       await task();
     } catch (error) {
       this.error = apiErrorText(error);
+      this.revealError = true;
     } finally {
       this.busy = false;
       if (!this.destroyed) this.render();
@@ -469,5 +480,11 @@ export class Lobby {
     focused?.focus();
     if (caret && focused instanceof HTMLInputElement) focused.setSelectionRange(caret[0], caret[1]);
     this.profile.placeFocus();
+    // an action's refusal is written above the panels: on a phone the button pressed (Find players, a table's
+    // Join) is screens below it, and nothing seemed to happen, so the message is brought into view
+    if (this.revealError) {
+      this.revealError = false;
+      this.root.querySelector(".lobby > .message.error")?.scrollIntoView({ block: "nearest" });
+    }
   }
 }

@@ -12,7 +12,7 @@
 import { initAnnouncer } from "./announce.js";
 import { MatchPage } from "./history.js";
 import { LANGUAGES, initLang, lang, onLangChange, refusalText, seatName, setLang, t } from "./i18n.js";
-import { Lobby, joinTable, quickplay } from "./lobby.js";
+import { Lobby, joinTable, nameRefused, quickplay } from "./lobby.js";
 import { api } from "./net.js";
 import { LeaderboardPage, PlayerPage } from "./players.js";
 import { Scorepad } from "./scorepad.js";
@@ -83,13 +83,19 @@ function showError(kind, detail = "", extra = {}) {
 
 /**
  * Take a seat at table *id* (*seat*: that one, a seat the computer plays taken over; else the first open seat) and
- * open the table as its player; a refusal (someone was faster: `seat_taken`, `table_full`) gets the error screen.
+ * open the table as its player; a refusal (someone was faster: `seat_taken`, `table_full`) gets the error screen,
+ * but a name the server refuses (an invisible character pasted along) goes to *onBadName*, when given: the join
+ * page says so beside its field, and the invite is not lost.
  */
-async function joinAndOpen(id, seat = null) {
+async function joinAndOpen(id, seat = null, onBadName = null) {
   try {
     await joinTable(id, seat);
     go(`/?table=${encodeURIComponent(id)}`, { replace: true });
   } catch (error) {
+    if (onBadName && nameRefused(error)) {
+      onBadName();
+      return;
+    }
     showError(error.code === "table_full" || error.code === "seat_taken" ? "full"
       : error.status === 404 ? "notFound" : "refused", error.message, { code: error.code, seconds: error.retryAfter });
   }
@@ -111,13 +117,24 @@ async function showJoin(id) {
   const takeover = info.seats.filter((s) => s.takeover);
   const box = h("div", { class: "join-screen panel" }, h("h2", {}, info.name || t("join.title")));
   const rerender = () => renderJoin();
+  let badName = false; // the server refused the name typed: said beside the field, until the next try
+  const takeSeat = (seat = null) => {
+    badName = false;
+    return joinAndOpen(id, seat, () => {
+      if (screen?.rerender !== rerender) return; // the page was left meanwhile
+      badName = true;
+      renderJoin();
+      document.getElementById("join-name")?.focus();
+    });
+  };
   /** The name the seat is taken under, for a player without a profile (a profile's name is used as it is): a
    *  friend who opens an invite link never saw the lobby's field, and sat as "Player" beside the other "Player"s.
    *  The field is the lobby's name, remembered as it is typed; Enter takes the free seat. */
   function nameField(onEnter) {
     if (profile()) return null;
     const input = h("input", { id: "join-name", type: "text", maxlength: 40, autocomplete: "nickname",
-      value: prefs().name || "", placeholder: t("lobby.defaultName") });
+      value: prefs().name || "", placeholder: t("lobby.defaultName"),
+      "aria-describedby": badName ? "join-name-error" : null, "aria-invalid": badName ? "true" : null });
     input.addEventListener("input", () => savePrefs({ name: input.value }));
     input.addEventListener("change", () => savePrefs({ name: input.value.trim() }));
     if (onEnter) {
@@ -125,7 +142,10 @@ async function showJoin(id) {
         if (event.key === "Enter") { event.preventDefault(); onEnter(); }
       });
     }
-    return h("div", { class: "form-row join-name" }, h("label", { for: "join-name" }, t("lobby.name")), input);
+    const row = h("div", { class: "form-row join-name" }, h("label", { for: "join-name" }, t("lobby.name")), input);
+    if (!badName) return row;
+    return h("div", {}, row, h("p", { class: "message error join-name-error", id: "join-name-error", role: "alert" },
+      t("lobby.badName")));
   }
   function renderJoin() {
     box.replaceChildren(h("h2", {}, info.name || t("join.title")));
@@ -161,17 +181,17 @@ async function showJoin(id) {
       box.append(claim);
     } else if (free > 0) {
       const join = h("button", { type: "button", class: "btn primary", id: "join-table" }, t("join.button"));
-      join.addEventListener("click", () => joinAndOpen(id));
-      box.append(...[nameField(() => joinAndOpen(id)), join].filter(Boolean));
+      join.addEventListener("click", () => takeSeat());
+      box.append(...[nameField(() => takeSeat()), join].filter(Boolean));
     } else if (takeover.length) {
       // one button a seat, by the name the table shows: the newcomer plays on from where the computer is
       box.append(h("p", { class: "takeover-help" }, t("join.takeOverHelp")));
-      const field = nameField(takeover.length === 1 ? () => joinAndOpen(id, takeover[0].seat) : null);
+      const field = nameField(takeover.length === 1 ? () => takeSeat(takeover[0].seat) : null);
       if (field) box.append(field);
       for (const s of takeover) {
         const sitIn = h("button", { type: "button", class: "btn primary", id: `take-over-${s.seat}` },
           t("join.takeOver", { name: seatName(s, info.seats) || "?" }));
-        sitIn.addEventListener("click", () => joinAndOpen(id, s.seat));
+        sitIn.addEventListener("click", () => takeSeat(s.seat));
         box.append(sitIn);
       }
     } else {

@@ -185,13 +185,19 @@ export class ProfilePanel {
   /** A refusal's sentence; *field* is the field of the action refused ("claim-name": a claim). */
   refusal(error, field) {
     if (error.code === "network") return t("error.network");
-    if (error.code === "bad_request" && field === "claim-name") return t("profile.badName"); // a claim's one field
+    if (error.code === "bad_request" && field === "claim-name") {
+      // a claim's one field: the form sends it trimmed, never empty, and the field keeps it within 40 characters,
+      // so what the schema still refuses is an invisible or unprintable character in it (a zero-width space, a
+      // direction mark pasted along), which "1 to 40 printable characters" does not make plain
+      return t(Array.from(this.claiming ?? "").length > 40 ? "profile.badName" : "profile.nameRefused");
+    }
     if (error.code === "bad_name") return t("profile.nameRefused"); // a claim's name the server will not register
     return refusalText(error.code, error.message, { seconds: error.retryAfter });
   }
 
   /** POST /api/players: the name is ours, the key is kept on this device. */
   claim(name) {
+    this.claiming = name;
     return this.run(async () => {
       const answer = await api("POST", "/api/players", { name });
       saveProfile({ key: answer.key, id: answer.player.id, name: answer.player.name });
