@@ -287,4 +287,7 @@ def test_the_cards_drawn_from_the_stock_are_said_and_the_stock_shown(new_page: A
     marked = page.locator(".hand .card.drawn")
     expect(marked).to_have_count(1)
     assert marked.get_attribute("data-card") == v["stock_drawn"][0]
-    assert (marked.get_attribute("aria-label") or "").endswith("Drawn from the stock")
+    name = card_names_en(int(Card.from_str(v["stock_drawn"][0])))[2]
+    # its name says so (then, when it cannot be played now, why not)
+    assert (marked.get_attribute("aria-label") or "").startswith(f"{name}. Drawn from the stock"), \
+        marked.get_attribute("aria-label")
