@@ -25,7 +25,9 @@ from click.testing import CliRunner
 
 import mizerka.terminal
 from mizerka.cli import cli
+from mizerka.rules import STANDARD, Contract
 from mizerka.server.hub import ServerConfig
+from mizerka.terminal import signed
 from mizerka.tui.remote import (
     HeldSeat,
     RemoteError,
@@ -312,6 +314,16 @@ def test_full_screen_plays_a_deal_at_the_server(server: ThreadServer) -> None:
                 raise AssertionError("the deal did not end")
             await pilot.pause(0.3)
             assert refused and "Deal 1 over" in logged() and "Trick 13:" in logged()
+            # the deal's end as the local game says it: the contract in words, tricks against each quota (the
+            # server's game wrote the contract's code and the tricks alone)
+            end = next(e for e in table.events if e["kind"] == "deal_end")
+            order = next(e for e in table.events if e["kind"] == "deal")["active_seats"]
+            contract = Contract.from_str(end["contract"])
+            words = " ".join(logged().split())
+            assert f"Deal 1 over ({contract.label}, {contract.goal}): " in words, words
+            for role, seat in enumerate(order):
+                quota = STANDARD.quota(role, contract)
+                assert f"{end['tricks'][seat]}/{quota} → {signed(end['scores'][seat])}" in words, words
             if exchanged:
                 assert "You discarded" in logged()
             await pilot.press("p")

@@ -331,6 +331,7 @@ class RemoteApp(TableApp):
         self._under_chat = False  # whether a dialog was open under the chat dialog (see action_chat)
         self._stop = threading.Event()
         self._tricks = 0
+        self._active: list[int] = []  # the seats that play the deal (its ``deal`` event's; four at the table: three)
         self._keep_announced = False  # the forced keep of an empty talon was logged with its reason: not again
 
     # -- layout and the reader thread --------------------------------------------------------------------
@@ -700,6 +701,7 @@ class RemoteApp(TableApp):
         kind = event.get("kind")
         if kind == "deal":
             self._tricks = 0
+            self._active = [int(s) for s in event.get("active_seats") or []]
             self.log_line(f"[b]── Deal {event['deal_no']} of {self.table.view.get('n_deals', '?')} ──[/b]")
         elif kind == "start":
             self.log_line(Text("The match begins: " + ", ".join(map(str, event["players"])) + "."))
@@ -727,9 +729,15 @@ class RemoteApp(TableApp):
                                   for s, c in zip(trick["seats"], trick["cards"], strict=True))
                 self.log_line(f"Trick {self._tricks}: {cards} → [b]{self.who(trick['winner'])}[/b].")
         elif kind == "deal_end":
-            parts = [f"{self.who(s)} {t} → {signed(sc)}"
-                     for s, (t, sc) in enumerate(zip(event["tricks"], event["scores"], strict=True))]
-            self.log_line(f"[b]Deal {event['deal_no']} over[/b] ({literal(str(event['contract']))}): "
+            # as the local game says it: the contract in words, each player of the deal's tricks against his quota
+            # (a score is tricks − quota, or quota − tricks in Mizerka: the quota is read back from the two)
+            contract = Contract.from_str(event["contract"])
+            avoid = contract.goal == "avoid"
+            seats = self._active or [int(s) for s in self.table.view.get("roles") or {}] or range(len(event["tricks"]))
+            tricks, scores = event["tricks"], event["scores"]
+            quotas = {s: tricks[s] + (scores[s] if avoid else -scores[s]) for s in seats}
+            parts = [f"{self.who(s)} {tricks[s]}/{quotas[s]} → {signed(scores[s])}" for s in seats]
+            self.log_line(f"[b]Deal {event['deal_no']} over[/b] ({contract.label}, {contract.goal}): "
                           + "; ".join(parts))
         elif kind == "match_end":
             winners = " and ".join(self.who(s) for s in event["winners"])
