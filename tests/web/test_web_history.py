@@ -243,3 +243,19 @@ def test_the_recent_games_name_the_bots_in_the_pages_language(new_page: Any, web
     expect(item.locator(".tb-players")).to_contain_text("Бот 3")
     expect(item.locator(".tb-players")).to_contain_text("Ala")
     assert "Bot" not in item.locator(".tb-players").inner_text()
+
+
+def test_a_match_page_of_a_match_in_play_leads_to_its_table(new_page: Any, web_server: Any) -> None:
+    """A match's link opened before its end said "The match is not over yet." with only the way back to the lobby:
+    it offers the table now, where one may sit, play on or watch."""
+    table = api_post(web_server.url, "/api/quickplay", {"name": "Ala", "level": "random"})["table"]["id"]
+    page = new_page()
+    page.goto(f"{web_server.url}/?match={table}")
+    expect(page.locator(".match-page .error-text")).to_have_text("The match is not over yet.")
+    to_table = page.locator("#to-table")
+    expect(to_table).to_have_text("Go to the table")
+    expect(to_table).to_be_focused()
+    expect(page.locator("#back-to-lobby")).to_be_visible()
+    to_table.click()
+    page.wait_for_url(re.compile(rf"/\?table={table}$"))
+    expect(page.locator(".join-screen")).to_be_visible()  # a stranger's page of the table: sit in, watch or go back

@@ -310,3 +310,38 @@ def test_the_leaderboard_reads_on_a_360_px_phone_in_every_language(new_page: Any
         found = page.evaluate(measure)
         assert found["split"] == [] and found["nameColumn"] >= 60 and found["overflow"] <= 0, (lang, found)
         no_sideways_scroll(page)
+
+
+def test_show_more_clicked_twice_while_it_loads_asks_for_the_page_once(new_page: Any, web_server: Any) -> None:
+    """"Show more" stayed live while its page loaded: a second click asked for the same page again."""
+    total = 57
+    asked: list[int] = []
+    held: list[Any] = []
+
+    def row(i: int) -> dict[str, Any]:
+        return {"rank": i + 1, "id": f"p{i:02d}", "name": f"P{i:02d}", "kind": "human", "rating": 1700 - i,
+                "provisional": False, "games": 9, "wins": 3, "deals": 50, "deals_won": 20}
+
+    def leaderboard(route: Any) -> None:
+        query = parse_qs(urlparse(route.request.url).query)
+        offset, limit = int(query["offset"][0]), int(query["limit"][0])
+        asked.append(offset)
+        body = json.dumps([row(i) for i in range(offset, min(total, offset + limit))])
+        if offset:  # the next page: answered only once the test has clicked twice
+            held.append((route, body))
+            return
+        route.fulfill(status=200, content_type="application/json", body=body, headers={"X-Total-Count": str(total)})
+
+    page = new_page()
+    page.route(re.compile(r".*/api/leaderboard\?.*"), leaderboard)
+    page.goto(web_server.url + "/?leaderboard=1")
+    rows = page.locator("table.leaderboard tbody tr")
+    expect(rows).to_have_count(50)
+    page.click("#more-leaders")
+    page.locator("#more-leaders").dispatch_event("click")
+    page.wait_for_timeout(300)
+    assert asked == [0, 50], asked
+    route, body = held[0]
+    route.fulfill(status=200, content_type="application/json", body=body, headers={"X-Total-Count": str(total)})
+    expect(rows).to_have_count(total)
+    assert asked == [0, 50], asked

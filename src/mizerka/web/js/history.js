@@ -78,7 +78,7 @@ export class MatchPage {
   constructor(root, id, hooks) {
     this.root = root;
     this.id = id;
-    this.hooks = hooks; // {goLobby()}
+    this.hooks = hooks; // {goLobby(), openTable(id)}
     this.data = null;
     this.error = null;
     this.reviews = {}; // complete reviews, kept for the page's life (as at the table)
@@ -133,9 +133,14 @@ export class MatchPage {
     if (this.error) {
       page.classList.add("error-screen");
       page.append(h("h2", { id: "match-title" }, t("match.title")),
-        h("p", { class: "error-text", role: "alert", "data-code": this.error.code }, this.errorText()), this.backButton());
+        h("p", { class: "error-text", role: "alert", "data-code": this.error.code }, this.errorText()));
+      // a match still in play (a link shared too early): the way to its table, where one may sit, play on or watch
+      const toTable = this.error.code === "not_over" && this.hooks.openTable
+        ? h("button", { type: "button", class: "btn primary", id: "to-table" }, t("match.toTable")) : null;
+      toTable?.addEventListener("click", () => this.hooks.openTable(this.id));
+      page.append(h("div", { class: "dialog-foot" }, this.backButton(), toTable));
       this.root.replaceChildren(page);
-      page.querySelector("#back-to-lobby").focus();
+      (toTable ?? page.querySelector("#back-to-lobby")).focus();
       return;
     }
     if (!this.data) {

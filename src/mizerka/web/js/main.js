@@ -221,7 +221,7 @@ async function route() {
     return;
   }
   if (query.has("match")) {
-    show(new MatchPage(app(), query.get("match"), { goLobby }));
+    show(new MatchPage(app(), query.get("match"), { goLobby, openTable }));
     return;
   }
   if (query.has("player")) {

@@ -507,6 +507,7 @@ export class LeaderboardPage {
         const more = h("button", { type: "button", class: "btn small", id: "more-leaders", disabled: this.loading },
           t("lobby.more"));
         more.addEventListener("click", async () => {
+          if (this.loading) return; // clicked again while the next page loads: that page is asked for once
           const shown = this.rows.length;
           await this.load(shown);
           // the focus stays on the button; after the last page it goes to the first row the button brought
