@@ -29,6 +29,11 @@ def flat(text: str) -> str:
     return " ".join(text.replace("█", " ").replace("▎", " ").replace("▋", " ").split())
 
 
+def deal_2_app() -> MizerkaApp:
+    """The full-screen game of You against two random players, at your first card of deal 2 (deal 1 finished)."""
+    return MizerkaApp(TableModel(match_in_play_of_deal_2(), 0, ["random", "random"], seed=3), bot_delay=0)
+
+
 def footer(app: MizerkaApp) -> str:
     return screen_text(app).splitlines()[-1]
 
@@ -42,7 +47,7 @@ def test_the_footer_shows_the_review_and_the_help_key_on_a_small_screen(size: tu
     off ("r re▏^p palette"), and at 60x20 the footer ended at "l last trick"."""
 
     async def run() -> None:
-        app = MizerkaApp(TableModel(match_in_play_of_deal_2(), 0, ["random", "random"], seed=3), bot_delay=0)
+        app = deal_2_app()
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             line = footer(app)
@@ -61,7 +66,7 @@ def test_a_wide_screen_keeps_its_footer() -> None:
     """Only a narrow screen has the compact footer: at 120 columns it is as before (the layout snapshot's)."""
 
     async def run() -> None:
-        app = MizerkaApp(TableModel(match_in_play_of_deal_2(), 0, ["random", "random"], seed=3), bot_delay=0)
+        app = deal_2_app()
         async with app.run_test(size=(120, 36)) as pilot:
             await pilot.pause()
             line = footer(app)
@@ -83,7 +88,7 @@ def test_the_help_wraps_its_lines_to_the_screen(size: tuple[int, int]) -> None:
     exchange" behind the right edge, reachable only by scrolling sideways."""
 
     async def run() -> None:
-        app = MizerkaApp(TableModel(match_in_play_of_deal_2(), 0, ["random", "random"], seed=3), bot_delay=0)
+        app = deal_2_app()
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             await pilot.press("f1")
@@ -110,7 +115,7 @@ def test_the_server_games_help_wraps_too() -> None:
     from mizerka.tui import remote_app
 
     async def run() -> None:
-        app = MizerkaApp(TableModel(match_in_play_of_deal_2(), 0, ["random", "random"], seed=3), bot_delay=0)
+        app = deal_2_app()
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             app.push_screen(HelpDialog(remote_app.HELP_ROWS, remote_app.HELP_NOTES))
@@ -160,7 +165,7 @@ def test_a_seat_in_the_deal_is_not_told_it_sits_out() -> None:
     """The words are for the seat that sits out only: three at the table, a card not held is "not in your hand"."""
 
     async def run() -> None:
-        app = MizerkaApp(TableModel(match_in_play_of_deal_2(), 0, ["random", "random"], seed=3), bot_delay=0)
+        app = deal_2_app()
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             held = app.model.observation().hand

@@ -158,6 +158,12 @@ def test_damaged_stored_key(new_page: Any, web_server: Any) -> None:
             "Ten klucz nie należy do żadnego profilu na tym serwerze.")
 
 
+def row(i: int, pid: str) -> dict[str, Any]:
+    """A leaderboard row the server would send for player *pid* at place *i* (from 0)."""
+    return {"rank": i + 1, "id": pid, "name": pid.upper(), "kind": "human", "rating": 1700 - i,
+            "provisional": False, "games": 9, "wins": 3, "deals": 50, "deals_won": 20}
+
+
 def test_leaderboard_show_more_while_the_ranking_moves(new_page: Any, web_server: Any) -> None:
     """A player overtakes another across the page boundary between two pages: "Show more" still ends with every
     player once, and at the total (no player lost, no button left that does nothing)."""
@@ -165,10 +171,6 @@ def test_leaderboard_show_more_while_the_ranking_moves(new_page: Any, web_server
     before = [f"p{i:02d}" for i in range(total)]
     after = [*before[:49], "p50", "p49", *before[51:]]
     asked: list[int] = []
-
-    def row(i: int, pid: str) -> dict[str, Any]:
-        return {"rank": i + 1, "id": pid, "name": pid.upper(), "kind": "human", "rating": 1700 - i,
-                "provisional": False, "games": 9, "wins": 3, "deals": 50, "deals_won": 20}
 
     def leaderboard(route: Any) -> None:
         query = parse_qs(urlparse(route.request.url).query)
@@ -318,15 +320,11 @@ def test_show_more_clicked_twice_while_it_loads_asks_for_the_page_once(new_page:
     asked: list[int] = []
     held: list[Any] = []
 
-    def row(i: int) -> dict[str, Any]:
-        return {"rank": i + 1, "id": f"p{i:02d}", "name": f"P{i:02d}", "kind": "human", "rating": 1700 - i,
-                "provisional": False, "games": 9, "wins": 3, "deals": 50, "deals_won": 20}
-
     def leaderboard(route: Any) -> None:
         query = parse_qs(urlparse(route.request.url).query)
         offset, limit = int(query["offset"][0]), int(query["limit"][0])
         asked.append(offset)
-        body = json.dumps([row(i) for i in range(offset, min(total, offset + limit))])
+        body = json.dumps([row(i, f"p{i:02d}") for i in range(offset, min(total, offset + limit))])
         if offset:  # the next page: answered only once the test has clicked twice
             held.append((route, body))
             return
