@@ -6,6 +6,8 @@ an optional extra is skipped, saying which, where that extra is missing."""
 from __future__ import annotations
 
 import importlib.util
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -32,3 +34,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if need is not None and importlib.util.find_spec(need[0]) is None:
             item.add_marker(pytest.mark.skip(reason=f"docs/{item.path.name}'s examples need {need[0]}: install the "
                                                     f"{need[1]} extra (pip install -e '.[{need[1]}]')"))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Stop the test servers a test left running, and name the threads still alive, before the interpreter is torn
+    down: a server's event loop still running in a daemon thread while Python finalizes can crash the process after
+    every test has passed (a full run once ended so, in a segmentation fault)."""
+    helpers = sys.modules.get("server_helpers")
+    left = list(getattr(helpers, "RUNNING", ()))
+    for server in left:
+        server.stop()
+    alive = sorted(t.name for t in threading.enumerate() if t is not threading.main_thread() and t.is_alive())
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None and (left or alive):
+        reporter.write_line(f"at the session's end: {len(left)} test server(s) left running, stopped; threads still "
+                            f"alive: {', '.join(alive) or 'none'}")

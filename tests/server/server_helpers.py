@@ -63,6 +63,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+RUNNING: set[ThreadServer] = set()
+"""The servers started and not stopped yet: those a test left running are stopped at the session's end
+(``tests/conftest.py``), before the interpreter is torn down under their threads."""
+
+
 class ThreadServer:
     """uvicorn serving the app in a background thread, on a free loopback port."""
 
@@ -78,6 +83,7 @@ class ThreadServer:
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def start(self) -> ThreadServer:
+        RUNNING.add(self)
         self.thread.start()
         deadline = time.monotonic() + 30
         while not self.server.started:
@@ -89,6 +95,7 @@ class ThreadServer:
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=30)
+        RUNNING.discard(self)
 
     @property
     def url(self) -> str:
