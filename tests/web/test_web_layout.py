@@ -242,11 +242,16 @@ def test_the_focused_card_leaves_its_neighbours_index_visible(new_page: Any, web
     play_until(page, lambda: view(page).get("phase") in ("exchange", "play") and bool(view(page).get("your_turn"))
                and not page.locator("dialog[open]").count())  # nothing moves until this seat acts
     # a hand of 13, whatever this deal dealt (the page's own view, changed here only: the server never sees it)
+    # every card of it playable, as the lift is drawn on a playable card only: in the play phase the view's legal
+    # cards are the real hand's (a deal whose legal cards missed the second card failed here in CI)
     page.evaluate("""() => {
-        window.mizerkaDebug.view().hand = ['AS', 'KS', 'QS', 'AH', 'KH', 'QH', 'JH', 'AC', 'KC', 'QC', 'AD', 'KD',
-                                           'QD'];
+        const v = window.mizerkaDebug.view();
+        v.hand = ['AS', 'KS', 'QS', 'AH', 'KH', 'QH', 'JH', 'AC', 'KC', 'QC', 'AD', 'KD', 'QD'];
+        v.legal = [...v.hand];
+        if (v.exchange) v.exchange.max = Math.max(v.exchange.max, 1);
         window.mizerkaDebug.render();
     }""")
+    expect(page.locator(".hand .card.playable")).to_have_count(13)
     expect(page.locator(".hand .card")).to_have_count(13)
     first = page.locator('.hand .card[tabindex="0"]')
     first.focus()
