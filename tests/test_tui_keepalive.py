@@ -10,6 +10,7 @@ threading client the terminal uses) while the server gave the seat to a stand-in
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import sys
 import threading
@@ -41,7 +42,8 @@ class Relay:
         self.port = self.listener.getsockname()[1]
         self.silent: list[threading.Event] = []
         self.sockets: list[socket.socket] = []
-        threading.Thread(target=self._accept, daemon=True).start()
+        self.threads = [threading.Thread(target=self._accept, daemon=True)]
+        self.threads[0].start()
 
     def _accept(self) -> None:
         while True:
@@ -54,7 +56,9 @@ class Relay:
             self.silent.append(silent)
             self.sockets += [client, upstream]
             for source, sink in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(source, sink, silent), daemon=True).start()
+                pump = threading.Thread(target=self._pump, args=(source, sink, silent), daemon=True)
+                self.threads.append(pump)
+                pump.start()
 
     @staticmethod
     def _pump(source: socket.socket, sink: socket.socket, silent: threading.Event) -> None:
@@ -70,9 +74,14 @@ class Relay:
             silent.set()
 
     def close(self) -> None:
-        self.listener.close()
-        for sock in self.sockets:
+        """Stop the relay and wait for its threads: a socket's ``close`` alone wakes no thread blocked in its
+        ``accept`` or ``recv`` (they outlived the test), its ``shutdown`` does."""
+        for sock in (self.listener, *self.sockets):
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
             sock.close()
+        for thread in self.threads:
+            thread.join(timeout=5)
 
 
 def test_the_default_keepalive_is_the_documented_one(server: ThreadServer) -> None:

@@ -71,11 +71,15 @@ def test_a_port_that_does_not_answer_in_http_is_no_mizerka_server() -> None:
                     conn.recv(4096)
                     conn.sendall(b"HELLO THIS IS NOT HTTP\r\n\r\n")
 
-    threading.Thread(target=answer_junk, daemon=True).start()
+    answering = threading.Thread(target=answer_junk, daemon=True)
+    answering.start()
     try:
         result = CliRunner().invoke(cli, ["tables", f"http://127.0.0.1:{port}"])
-    finally:
+    finally:  # shutdown wakes the thread blocked in accept (close alone does not), and it is waited for
+        with contextlib.suppress(OSError):
+            listener.shutdown(socket.SHUT_RDWR)
         listener.close()
+        answering.join(timeout=5)
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result  # click's exit, no traceback
     assert "did not answer like a mizerka server (not HTTP: BadStatusLine)" in result.output, result.output
 
