@@ -453,6 +453,7 @@ def test_a_profile_is_deleted_with_its_key_and_its_name_is_free_again(server: Th
     busy = httpx.delete(server.url + "/api/profile", headers={"Authorization": f"Bearer {key}"})
     assert busy.status_code == 409 and busy.json()["error"] == "seated"
     assert joined["table"]["id"] in busy.json()["message"]
+    assert busy.json()["table"] == joined["table"]["id"]  # the client's way back to the seat, to leave it
     assert profile(server, key).status_code == 200  # refused: nothing changed
     play(server, joined["table"]["id"], joined["token"], over)
     bot_before = httpx.get(server.url + "/api/players/bot:random").json()

@@ -343,3 +343,23 @@ def test_show_more_clicked_twice_while_it_loads_asks_for_the_page_once(new_page:
     route.fulfill(status=200, content_type="application/json", body=body, headers={"X-Total-Count": str(total)})
     expect(rows).to_have_count(total)
     assert asked == [0, 50], asked
+
+
+def test_a_delete_refused_for_a_seat_links_to_that_table(new_page: Any, web_server: Any) -> None:
+    """Deleting a profile that holds a seat at a match not over is refused (leave the seat first), but the lobby lists
+    no tables in play to find that seat by: the refusal links to the table, and the link opens it."""
+    base = web_server.url
+    a = new_page()
+    kept = claim_profile(a, base, unique("Seated"))
+    joined = api_post(base, "/api/quickplay", {"player_key": kept["key"], "rated": True, "level": "random"})
+    table = joined["table"]["id"]
+    a.click("#delete-profile")
+    a.click("#delete-yes")
+    expect(a.locator(".profile-error")).to_contain_text("holds a seat at a match that is not over")
+    link = a.locator(".profile-error #seated-table-link")
+    expect(link).to_have_text("Go to the table")
+    assert link.get_attribute("href") == f"/?table={table}"
+    assert stored_profile(a)["key"] == kept["key"]  # refused: the profile is kept, here and on the server
+    link.click()
+    a.wait_for_url(re.compile(rf"[?&]table={re.escape(table)}"))
+    expect(a.locator("#delete-profile")).to_have_count(0)  # the table's page, not the lobby any more

@@ -490,6 +490,7 @@ class Review(BaseModel):
 class ApiError(BaseModel):
     error: str
     message: str
+    table: str | None = Field(default=None, description="With `seated`: the table whose seat the profile holds")
 
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -633,8 +634,8 @@ def _bot_level(level: str) -> str:
     return level
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+def _error(status: int, code: str, message: str, fields: dict[str, Any] | None = None) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message, **(fields or {})}, status_code=status)
 
 
 class _PlayerIdConvertor(Convertor[str]):
@@ -683,7 +684,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.exception_handler(TableError)
     async def _table_error(_request: Request, error: TableError) -> JSONResponse:
-        return _error(_STATUS.get(error.code, 400), error.code, error.message)
+        return _error(_STATUS.get(error.code, 400), error.code, error.message, error.fields)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, error: StarletteHTTPException) -> Response:

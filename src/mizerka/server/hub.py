@@ -1039,7 +1039,7 @@ class Hub:
             if table.status in ("waiting", "playing") and any(
                     s.player == standing.id and s.token_hash is not None for s in table.seats):
                 raise TableError("seated", f"this profile holds a seat at table {table.id}, whose match is not over: "
-                                           "finish it, or leave the seat, first")
+                                           "finish it, or leave the seat, first", fields={"table": table.id})
         # closed from now on: a join that read the key before, and a match given up by it that ends during the
         # write, must not bring it back into the standings (nor store a result for it after the delete)
         self.closed_players.add(standing.id)

@@ -53,10 +53,12 @@ STANDIN_LEVEL: Final = "rules"
 class TableError(ValueError):
     """A request the table refuses.  ``code`` is an error code of the protocol (docs/protocol.md)."""
 
-    def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
+    def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None,
+                 fields: dict[str, Any] | None = None) -> None:
         self.code = code
         self.message = message
         self.reason = reason
+        self.fields = fields  # more of the REST error's body: what a client needs to act on it (a ``table`` id)
         super().__init__(f"{code}: {message}")
 
 

@@ -50,11 +50,12 @@ function noAnswerMessage(timeout) {
 }
 
 export class ApiError extends Error {
-  constructor(status, code, message, retryAfter = null) {
+  constructor(status, code, message, retryAfter = null, table = null) {
     super(message);
     this.status = status;
     this.code = code;
     this.retryAfter = retryAfter; // seconds, from a 429's Retry-After header
+    this.table = table; // the table a refusal names (`seated`: the one whose seat a profile holds), or null
   }
 }
 
@@ -109,7 +110,8 @@ export async function apiResponse(method, path, body = undefined,
     const code = (data && (data.error || data.code)) || String(response.status);
     const message = (data && data.message) || response.statusText;
     const retry = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
-    throw new ApiError(response.status, code, message, Number.isFinite(retry) && retry > 0 ? retry : null);
+    const table = data && typeof data.table === "string" ? data.table : null;
+    throw new ApiError(response.status, code, message, Number.isFinite(retry) && retry > 0 ? retry : null, table);
   }
   return { data, headers: response.headers };
 }

@@ -182,7 +182,8 @@ export class ProfilePanel {
     }
   }
 
-  /** A refusal's sentence; *field* is the field of the action refused ("claim-name": a claim). */
+  /** A refusal's sentence (for `seated`, with a link to the table it names after it); *field* is the field of the
+   *  action refused ("claim-name": a claim). */
   refusal(error, field) {
     if (error.code === "network") return t("error.network");
     if (error.code === "bad_request" && field === "claim-name") {
@@ -192,6 +193,12 @@ export class ProfilePanel {
       return t(Array.from(this.claiming ?? "").length > 40 ? "profile.badName" : "profile.nameRefused");
     }
     if (error.code === "bad_name") return t("profile.nameRefused"); // a claim's name the server will not register
+    if (error.code === "seated" && error.table) {
+      // a delete refused for a seat at a match not over: the way to that seat, which the lobby lists nowhere
+      const href = `/?table=${encodeURIComponent(error.table)}`;
+      return [refusalText(error.code, error.message), " ",
+        pageLink(href, t("match.toTable"), { id: "seated-table-link" }, this.hooks.navigate)];
+    }
     return refusalText(error.code, error.message, { seconds: error.retryAfter });
   }
 
