@@ -21,7 +21,7 @@ from mizerka.rules import parse_variant
 from mizerka.tui.app import ContractDialog, ExchangeDialog, HelpDialog, MizerkaApp
 from mizerka.tui.command import build_app
 from mizerka.tui.model import TableModel
-from tui_helpers import logged, make_app, match_in_play_of_deal_2, notices, pause_until, screen_text
+from tui_helpers import logged, match_in_play_of_deal_2, notices, pause_until, screen_text
 
 
 def flat(text: str) -> str:
@@ -264,7 +264,7 @@ def test_the_server_games_keep_of_an_empty_talon_is_logged_once(server: Any) -> 
 def test_the_trick_just_taken_stays_on_the_table_until_the_next_lead() -> None:
     """The table panel emptied with a trick's third card: a trick the computer players finished was seen only in
     the log.  It stays there, dimmed, with who took it, until the next card is led."""
-    from tui_helpers import to_first_card
+    from tui_helpers import make_app, to_first_card
 
     app = make_app()
     who = {0: "You", 1: "Ala", 2: "Bolek"}
@@ -291,27 +291,5 @@ def test_the_trick_just_taken_stays_on_the_table_until_the_next_lead() -> None:
             await pilot.press("enter")  # the next card led: the new trick is on the table instead
             await pause_until(pilot, lambda: "took trick" not in str(app.query_one("#table").render()))
             assert "took trick" not in str(app.query_one("#table").render())
-
-    asyncio.run(run())
-
-
-@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
-def test_a_dialog_shows_its_own_keys_in_the_footer(size: tuple[int, int]) -> None:
-    """Under the contract dialog and the help page the footer was the game screen's: "? hint", "u undo" and "l last
-    trick", which do nothing there, and not the dialog's keys.  Each dialog has its own footer now, with Ctrl+Q."""
-
-    async def run() -> None:
-        app = make_app()
-        async with app.run_test(size=size) as pilot:
-            await pause_until(pilot, lambda: isinstance(app.screen, ContractDialog))
-            await pilot.pause()
-            line = footer(app)
-            assert "⏎ choose" in line and "^q quit" in line and "f1 help" in line, line
-            assert "hint" not in line and "last trick" not in line and "palette" not in line, line
-            await pilot.press("f1")
-            await pause_until(pilot, lambda: isinstance(app.screen, HelpDialog))
-            await pilot.pause()
-            line = footer(app)
-            assert "^q quit" in line and "choose" not in line and "hint" not in line, line
 
     asyncio.run(run())

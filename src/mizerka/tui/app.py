@@ -19,7 +19,7 @@ import random
 import threading
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 from rich.console import Group
 from rich.table import Table
@@ -75,18 +75,7 @@ def sorted_hand(hand: CardSet, trump: int | None) -> list[Card]:
     return out
 
 
-ResultT = TypeVar("ResultT")
-
-
-class GameDialog(ModalScreen[ResultT]):
-    """A dialog over the game screen, with a footer of its own (:class:`GameFooter`, yielded last by each dialog's
-    ``compose``): the game screen's footer under it listed keys that do nothing while the dialog is open.  Ctrl+Q,
-    which quits from every dialog, is listed there too (a modal screen's footer leaves out the app's keys)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "app.quit", "quit", priority=True)]
-
-
-class ContractDialog(GameDialog[Contract]):
+class ContractDialog(ModalScreen[Contract]):
     """Forehand's choice: one key per contract still allowed (C D H S N M), or ← → and Enter."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -109,7 +98,6 @@ class ContractDialog(GameDialog[Contract]):
             yield Label("Your first cards: " + " ".join(card_markup(c) for c in sorted_hand(self.obs.hand, None)))
             yield Static(self._options(), id="options")
             yield Label("Keys: C D H S (trumps), N (no-trump), M (Mizerka: avoid tricks); or ← → and Enter.")
-        yield GameFooter()  # this dialog's keys: the game screen's footer under it showed keys that do nothing here
 
     def _options(self) -> str:
         parts = []
@@ -140,7 +128,7 @@ class ContractDialog(GameDialog[Contract]):
             self.notify(f"{contract.label} is not yours to choose any more", severity="warning")
 
 
-class ExchangeDialog(GameDialog[CardSet]):
+class ExchangeDialog(ModalScreen[CardSet]):
     """The one blind exchange: mark cards with Space, confirm with Enter (no marks = keep your hand)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -167,7 +155,6 @@ class ExchangeDialog(GameDialog[CardSet]):
                         "then draw as many from the top.  You cannot exchange again.")
             yield Static(self._cards(), id="cards")
             yield Label("Keys: ← → move, Space marks a card to discard, Enter confirms (nothing marked: keep).")
-        yield GameFooter()
 
     def _cards(self) -> str:
         line = " ".join(card_markup(c, cursor=i == self.cursor, marked=c in self.marked)
@@ -193,7 +180,7 @@ class ExchangeDialog(GameDialog[CardSet]):
         self.dismiss(CardSet(self.marked))
 
 
-class InfoDialog(GameDialog[None]):
+class InfoDialog(ModalScreen[None]):
     """A page of text (help, the score sheet, the last trick): the arrows, Page Up/Down, Home and End scroll a
     page larger than the screen (it is never wrapped); any other key closes it."""
 
@@ -212,7 +199,6 @@ class InfoDialog(GameDialog[None]):
             with VerticalScroll(id="page"):
                 yield Static(self.text, markup=False, id="text")
             yield Label(self.KEYS_NOTE, id="keys-note")
-        yield GameFooter()
 
     def on_mount(self) -> None:
         self.query_one("#page", VerticalScroll).focus()
@@ -314,7 +300,6 @@ class HelpDialog(InfoDialog):
             with VerticalScroll(id="page"):
                 yield Static(Group(*parts), id="text")
             yield Label(self.KEYS_NOTE, id="keys-note")
-        yield GameFooter()
 
 
 def help_text(rows: Sequence[tuple[str, str]], notes: Sequence[str] = ()) -> str:
@@ -364,17 +349,6 @@ class GameFooter(Footer):
 
     HIDDEN_WHEN_COMPACT: ClassVar[frozenset[str]] = frozenset({"play"})
     SHORT: ClassVar[dict[str, str]] = {"sheet": "sheet"}
-
-    def on_mount(self) -> None:
-        self.fit(self.app.size.width)  # a dialog's footer, opened on a narrow screen, is compact from the start
-
-    def fit(self, width: int) -> None:
-        """Compact below :attr:`TableApp.NARROW` columns, without the command palette's key."""
-        narrow = width < TableApp.NARROW
-        if self.compact != narrow:
-            self.compact = narrow
-            self.show_command_palette = not narrow
-            self.refresh(recompose=True)
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
@@ -436,11 +410,13 @@ class TableApp(App[None]):
         yield GameFooter()
 
     def on_resize(self, event: events.Resize) -> None:
-        """A narrow screen gets the compact footer, without the command palette's key (see :attr:`NARROW`): the game
-        screen's and every open dialog's."""
-        for screen in self.screen_stack:
-            for footer in screen.query(GameFooter).results(GameFooter):
-                footer.fit(event.size.width)
+        """A narrow screen gets the compact footer, without the command palette's key (see :attr:`NARROW`)."""
+        narrow = event.size.width < self.NARROW
+        for footer in self.query(GameFooter).results(GameFooter):
+            if footer.compact != narrow:
+                footer.compact = narrow
+                footer.show_command_palette = not narrow
+                footer.refresh(recompose=True)
 
     def log_line(self, text: str | Text) -> None:
         """Write a line to the game log: a string is Rich markup (what a person typed goes in through

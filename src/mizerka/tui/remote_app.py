@@ -40,6 +40,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -50,8 +51,6 @@ from mizerka.terminal import counted, hint_text, signed
 from mizerka.tui.app import (
     ContractDialog,
     ExchangeDialog,
-    GameDialog,
-    GameFooter,
     HelpDialog,
     InfoDialog,
     TableApp,
@@ -126,7 +125,7 @@ HELP = help_text(HELP_ROWS, HELP_NOTES)
 """The help at a server's table as plain text."""
 
 
-class ChatDialog(GameDialog[dict[str, str] | None]):
+class ChatDialog(ModalScreen[dict[str, str] | None]):
     """Say something to the table: type a line (Enter sends it), or pick a ready-made phrase from the list below
     (Tab or ↓ moves there; ↑ ↓ and Enter, or the phrase's number 1-7, send it).  Escape closes without sending.
 
@@ -163,7 +162,6 @@ class ChatDialog(GameDialog[dict[str, str] | None]):
             yield OptionList(*(Option(f"{n}  {CHAT_PRESET_TEXTS[code]}", id=code)
                                for n, code in enumerate(self.codes, 1)), id="presets")
             yield Label("Enter sends · Escape closes without sending", id="keys-note")
-        yield GameFooter()  # this dialog's keys, not the table screen's under it
 
     def on_mount(self) -> None:
         self.query_one("#chat-text", Input).focus()
@@ -202,7 +200,7 @@ class ChatDialog(GameDialog[dict[str, str] | None]):
         self.dismiss(None)
 
 
-class FillDialog(GameDialog[str | None]):
+class FillDialog(ModalScreen[str | None]):
     """Start the waiting table now: choose the level of the computer players who take the free seats (↑ ↓ and
     Enter, or a level's number).  The casual rules bot is highlighted first, so that ``f`` then Enter starts with
     it.  The result is the level's name, or ``None`` when closed with Escape (nothing is sent)."""
@@ -227,7 +225,6 @@ class FillDialog(GameDialog[str | None]):
             yield OptionList(*(Option(f"{n}  {level}" + ("  (casual; the default)" if level == FILL_DEFAULT else ""),
                                       id=level) for n, level in enumerate(self.levels, 1)), id="levels")
             yield Label("Enter starts · Escape closes without starting", id="keys-note")
-        yield GameFooter()  # this dialog's keys, not the table screen's under it
 
     def on_mount(self) -> None:
         options = self.query_one("#levels", OptionList)
@@ -251,7 +248,7 @@ class FillDialog(GameDialog[str | None]):
         self.dismiss(None)
 
 
-class SitDialog(GameDialog[int | None]):
+class SitDialog(ModalScreen[int | None]):
     """A spectator sits down: choose one of the free seats (↑ ↓ and Enter, or its number).  The result is the
     seat, or ``None`` when closed with Escape (nothing is sent)."""
 
@@ -271,7 +268,6 @@ class SitDialog(GameDialog[int | None]):
             yield Label("Stop watching and play at this table from now on, at:")
             yield OptionList(*(Option(text, id=str(seat)) for seat, text in self.choices), id="seats")
             yield Label("Enter sits down · a seat's number · Escape closes, watching on", id="keys-note")
-        yield GameFooter()  # this dialog's keys, not the table screen's under it
 
     def on_mount(self) -> None:
         self.query_one("#seats", OptionList).focus()
