@@ -2,9 +2,10 @@
 // the open tables.  With a profile kept on this device every join and quick play sends its key ("player_key") and
 // its name; only then may quick play and the private table be rated.
 
-import { api, apiResponse } from "./net.js";
-import { levelName, listedNames, listOf, refusalText, seatName, t, variantName } from "./i18n.js";
 import { endedAt, playersWithTotals, variantLabel } from "./history.js";
+import { levelName, listedNames, listOf, refusalText, seatName, t, variantName } from "./i18n.js";
+import { api, apiResponse } from "./net.js";
+import { SCOREPAD_PATH, matchPath } from "./paths.js";
 import { ProfilePanel, keyLooksValid } from "./players.js";
 import { PressHold } from "./press.js";
 import { h } from "./sheet.js";
@@ -434,7 +435,7 @@ export class Lobby {
         const names = listedNames(m);
         const players = playersWithTotals(names, m.totals);
         const winners = (m.winners || []).map((i) => names[i]).filter(Boolean);
-        const link = h("a", { href: `/?match=${encodeURIComponent(m.id)}`, class: "btn small", "data-match": m.id,
+        const link = h("a", { href: matchPath(m.id), class: "btn small", "data-match": m.id,
           "aria-label": t("recent.openNamed", { players: listOf(names) }) }, t("recent.open"));
         link.addEventListener("click", (event) => {
           if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0 || !this.hooks.openMatch) return;
@@ -463,7 +464,7 @@ export class Lobby {
     }
 
     // the score pad, for a match played with real cards (a link: it can be opened in a new tab or bookmarked)
-    const padLink = h("a", { href: "/?scorepad=1", id: "scorepad-link", class: "btn" }, t("lobby.scorepad"));
+    const padLink = h("a", { href: SCOREPAD_PATH, id: "scorepad-link", class: "btn" }, t("lobby.scorepad"));
     padLink.addEventListener("click", (event) => {
       if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0 || !this.hooks.openScorepad) return;
       event.preventDefault();

@@ -1,19 +1,13 @@
 // The app shell: header with the language switch, and a tiny router over the query string.
 //
-//   /                   the lobby
-//   /?quickplay=1       start a game against bots at once (what `make run` prints)
-//   /?table=ID          a table: your seat if this browser holds one, else join or watch
-//   /?table=ID&watch=1  watch a table
-//   /?scorepad=1        the score pad: the score sheet of a match played with real cards
-//   /?match=ID          a finished match, read only: its score sheet and each deal's review (the lobby's recent games)
-//   /?leaderboard=1     the leaderboard of rated play
-//   /?player=ID         a player's page: rating, statistics, recent rated matches (a bot level's id: bot:expert)
+// The addresses it reads are spelled in paths.js, which lists them.
 
 import { initAnnouncer } from "./announce.js";
 import { MatchPage } from "./history.js";
 import { LANGUAGES, initLang, lang, onLangChange, refusalText, seatName, setLang, t } from "./i18n.js";
 import { Lobby, joinTable, nameRefused, quickplay } from "./lobby.js";
 import { api } from "./net.js";
+import { LOBBY_PATH, SCOREPAD_PATH, matchPath, tablePath } from "./paths.js";
 import { LeaderboardPage, PlayerPage } from "./players.js";
 import { Scorepad } from "./scorepad.js";
 import { h } from "./sheet.js";
@@ -44,15 +38,15 @@ function show(next) {
 }
 
 export function goLobby() {
-  go("/");
+  go(LOBBY_PATH);
 }
 
 export function openScorepad() {
-  go("/?scorepad=1");
+  go(SCOREPAD_PATH);
 }
 
 export function openMatch(id) {
-  go(`/?match=${encodeURIComponent(id)}`);
+  go(matchPath(id));
 }
 
 /** Open an address of this app (a link's href) in the page. */
@@ -63,7 +57,7 @@ export function navigate(url) {
 /** Open table *id* (*watch*: as a spectator; *replace*: in place of this page in the history, as a spectator who
  *  sits in at the table he watched: Back does not bring the watching page again). */
 export function openTable(id, { watch = false, replace = false } = {}) {
-  go(`/?table=${encodeURIComponent(id)}${watch ? "&watch=1" : ""}`, { replace });
+  go(tablePath(id, { watch }), { replace });
 }
 
 /**
@@ -90,7 +84,7 @@ function showError(kind, detail = "", extra = {}) {
 async function joinAndOpen(id, seat = null, onBadName = null) {
   try {
     await joinTable(id, seat);
-    go(`/?table=${encodeURIComponent(id)}`, { replace: true });
+    go(tablePath(id), { replace: true });
   } catch (error) {
     if (onBadName && nameRefused(error)) {
       onBadName();
@@ -168,7 +162,7 @@ async function showJoin(id) {
       // whoever may watch sees its final position (scores, the sheet, the last deal), or its score sheet page
       box.append(h("p", { class: "over-text", role: "status" }, t("join.over")));
       if (watchable) {
-        const sheet = h("a", { href: `/?match=${encodeURIComponent(id)}`, class: "btn", id: "open-match" },
+        const sheet = h("a", { href: matchPath(id), class: "btn", id: "open-match" },
           t("recent.open"));
         sheet.addEventListener("click", (event) => { event.preventDefault(); openMatch(id); });
         box.append(sheet);
@@ -176,7 +170,7 @@ async function showJoin(id) {
     } else if (info.status === "abandoned") {
       box.append(h("p", { class: "error-text", role: "alert", "data-kind": "notFound" }, t("error.notFound")));
     } else if (free > 0 && needsProfile) {
-      const claim = h("a", { href: "/", class: "btn primary", id: "claim-first" }, t("join.claimFirst"));
+      const claim = h("a", { href: LOBBY_PATH, class: "btn primary", id: "claim-first" }, t("join.claimFirst"));
       claim.addEventListener("click", (event) => { event.preventDefault(); goLobby(); });
       box.append(claim);
     } else if (free > 0) {
@@ -236,7 +230,7 @@ async function route() {
     app().replaceChildren(h("p", { class: "loading" }, "…"));
     try {
       const id = await quickplay();
-      go(`/?table=${encodeURIComponent(id)}`, { replace: true });
+      go(tablePath(id), { replace: true });
     } catch (error) {
       showError(error.code === "network" ? "network" : "refused", error.message,
         { code: error.code, seconds: error.retryAfter });
@@ -263,7 +257,7 @@ async function route() {
 
 function renderHeader() {
   const header = document.getElementById("site-header");
-  const title = h("a", { href: "/", class: "brand" }, t("app.title"));
+  const title = h("a", { href: LOBBY_PATH, class: "brand" }, t("app.title"));
   title.addEventListener("click", (event) => { event.preventDefault(); goLobby(); });
   const select = h("select", { id: "lang-select", "aria-label": t("nav.language") });
   for (const [code, label] of Object.entries(LANGUAGES)) {

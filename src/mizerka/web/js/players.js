@@ -16,16 +16,12 @@ import { confirmDialog } from "./confirm.js";
 import { endedAt, playersWithTotals, variantLabel } from "./history.js";
 import { lang, levelName, listedNames, listOf, refusalText, signed, t } from "./i18n.js";
 import { api, apiResponse } from "./net.js";
+import { LEADERBOARD_PATH, matchPath, playerPath, tablePath } from "./paths.js";
 import { h } from "./sheet.js";
 import { forgetProfile, prefs, profile, savePrefs, saveProfile } from "./store.js";
 
 const LEADERBOARD_PAGE = 50; // rows a page of GET /api/leaderboard
 const PERCENT_FROM = 5; // games before percentages mean something (as on cardgames4all)
-
-/** The address of a player's page (a bot level's id is "bot:expert"). */
-export function playerHref(id) {
-  return `/?player=${encodeURIComponent(id)}`;
-}
 
 /** A link that opens in the page (*navigate*) on a plain click, and is an ordinary link otherwise (new tab). */
 export function pageLink(href, text, attrs, navigate) {
@@ -195,9 +191,8 @@ export class ProfilePanel {
     if (error.code === "bad_name") return t("profile.nameRefused"); // a claim's name the server will not register
     if (error.code === "seated" && error.table) {
       // a delete refused for a seat at a match not over: the way to that seat, which the lobby lists nowhere
-      const href = `/?table=${encodeURIComponent(error.table)}`;
       return [refusalText(error.code, error.message), " ",
-        pageLink(href, t("match.toTable"), { id: "seated-table-link" }, this.hooks.navigate)];
+        pageLink(tablePath(error.table), t("match.toTable"), { id: "seated-table-link" }, this.hooks.navigate)];
     }
     return refusalText(error.code, error.message, { seconds: error.retryAfter });
   }
@@ -301,7 +296,7 @@ export class ProfilePanel {
     this.shownKey = kept?.key ?? null;
     const section = h("section", { class: "panel profile-panel", "aria-labelledby": "profile-title" },
       h("div", { class: "panel-head" }, h("h2", { id: "profile-title" }, t("profile.title")),
-        pageLink("/?leaderboard=1", t("leaderboard.title"), { class: "btn small", id: "leaderboard-link" },
+        pageLink(LEADERBOARD_PATH, t("leaderboard.title"), { class: "btn small", id: "leaderboard-link" },
           this.hooks.navigate)));
     if (this.notice) section.append(h("p", { class: "message info profile-notice" }, this.notice()));
     if (this.error) section.append(h("p", { class: "message error profile-error", role: "alert" }, this.error()));
@@ -370,7 +365,7 @@ export class ProfilePanel {
         line.append(" · ", t("profile.games", { n: info.games }));
       }
       section.append(line);
-      actions.append(pageLink(playerHref(info?.id ?? kept.id), t("profile.page"),
+      actions.append(pageLink(playerPath(info?.id ?? kept.id), t("profile.page"),
         { class: "btn small", id: "profile-page-link" }, this.hooks.navigate));
     }
     const show = h("button", { type: "button", class: "btn small", id: "show-key", "aria-expanded": String(this.keyShown),
@@ -541,7 +536,7 @@ export class LeaderboardPage {
     for (const row of this.rows) {
       const name = displayName(row);
       const you = mine && row.kind === "human" && row.id === mine;
-      const link = pageLink(playerHref(row.id), name, { class: "lb-player", "data-player": row.id }, this.hooks.navigate);
+      const link = pageLink(playerPath(row.id), name, { class: "lb-player", "data-player": row.id }, this.hooks.navigate);
       body.append(h("tr", { "data-player": row.id, "data-kind": row.kind, class: you ? "lb-me" : null,
         "aria-current": you ? "true" : null },
       h("td", { class: "num lb-rank" }, String(row.rank)),
@@ -613,7 +608,7 @@ export class PlayerPage {
     if (this.destroyed) return;
     const focusId = document.activeElement?.id;
     const page = h("section", { class: "player-page panel", "aria-labelledby": "player-title" });
-    const board = pageLink("/?leaderboard=1", t("leaderboard.title"), { class: "btn", id: "player-leaderboard" },
+    const board = pageLink(LEADERBOARD_PATH, t("leaderboard.title"), { class: "btn", id: "player-leaderboard" },
       this.hooks.navigate);
     if (this.error) {
       page.classList.add("error-screen");
@@ -674,7 +669,7 @@ export class PlayerPage {
     // a private table's id is its invite: the public page gives none (null), so there is no match page to open;
     // the player's own page has it (GET /api/profile)
     const names = listedNames(m);
-    const link = m.table ? pageLink(`/?match=${encodeURIComponent(m.table)}`, t("recent.open"),
+    const link = m.table ? pageLink(matchPath(m.table), t("recent.open"),
       { class: "btn small", "data-match": m.table, "aria-label": t("recent.openNamed", { players: listOf(names) }) },
       this.hooks.navigate) : null;
     const name = m.name || (m.private ? t("player.privateTable") : variantLabel(m.variant, m.contracts));

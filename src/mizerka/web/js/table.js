@@ -6,12 +6,13 @@
 // announcements, the end-of-deal summary and the short pause that keeps a finished trick on the table.
 
 import { announce, announceUrgent, recentAnnouncements } from "./announce.js";
+import { backElement, cardElement, cardFace, parseCard, sortHand, suitOf, cardCode } from "./cards.js";
 import { ChatPanel } from "./chat.js";
 import { confirmDialog } from "./confirm.js";
-import { backElement, cardElement, cardFace, parseCard, sortHand, suitOf, cardCode } from "./cards.js";
 import { cardName, contractName, levelName, listOf, nameAsPlayed, refusalReason, seatName, signed, suitName, t } from "./i18n.js";
 import { apiErrorText, joinTable } from "./lobby.js";
 import { TableSocket, api } from "./net.js";
+import { tablePath } from "./paths.js";
 import { PressHold } from "./press.js";
 import { ReviewDialog } from "./review.js";
 import { CONTRACT_CODES, contractIndex, contractLabel, h, renderScoreSheet, winnersOf } from "./sheet.js";
@@ -1201,7 +1202,8 @@ export class TableView {
 
   cardState(v, code, exchanging) {
     if (v.status === "waiting") return { enabled: false, reason: t("table.waiting") };
-    if (exchanging) return v.exchange.max > 0 ? { enabled: true, reason: null } : { enabled: false, reason: t("exchange.empty") };
+    // an empty talon: the exchange bar says why in full; each card only that it cannot go
+    if (exchanging) return v.exchange.max > 0 ? { enabled: true, reason: null } : { enabled: false, reason: t("exchange.nothingFor") };
     if (v.phase !== "play") {
       if (v.phase === "choose" || v.phase === "exchange") return { enabled: false, reason: t("illegal.phase") };
       return { enabled: false, reason: null };
@@ -1268,7 +1270,7 @@ export class TableView {
     if (!v || this.pending) return;
     if (v.phase === "exchange" && v.your_turn && v.exchange) {
       if (v.exchange.max === 0) { // an empty talon: no card to select (the bar says so)
-        this.message = { kind: "error", text: t("exchange.empty") };
+        this.message = { kind: "error", text: `${cardName(parseCard(code))}: ${t("exchange.nothingFor")}` };
         announceUrgent(this.message.text);
         this.render();
         return;
@@ -1874,7 +1876,7 @@ function formatEval(value) {
 }
 
 export function inviteUrl(table) {
-  return `${location.origin}/?table=${encodeURIComponent(table)}`;
+  return `${location.origin}${tablePath(table)}`;
 }
 
 export function recordUrl(table) {
