@@ -3,7 +3,8 @@
 When the players before have drawn the whole talon (forehand may exchange all 13 cards), the next player's
 exchange can only keep the hand (the view's ``exchange.max`` is 0), and the page says so: "The talon is empty…",
 with "Keep my hand".  It used to ask all the same to select the cards to discard ("The talon holds 0 cards."), every
-card looked selectable, and a card pressed answered "You may discard at most 0."
+card looked selectable, and a card pressed answered "You may discard at most 0."  Each card now says only that there
+is nothing to exchange it for, since the bar gives the whole sentence.
 """
 
 from __future__ import annotations
@@ -52,8 +53,15 @@ def test_an_empty_talon_leaves_only_keeping_the_hand(new_page: Any, web_server: 
     expect(cards).to_have_count(13)
     expect(page.locator(".hand .card.playable")).to_have_count(0)
     expect(cards.first).to_have_attribute("aria-disabled", "true")
+    # a card's own reason is short: the bar above already gives the whole sentence, and the tip under the hand
+    # used to repeat it word for word
+    expect(cards.first).to_have_attribute("data-reason", "There is nothing to exchange it for.")
+    cards.first.hover()
+    expect(page.locator(".hand-tip")).to_have_text("There is nothing to exchange it for.")
+    assert page.locator(".me").inner_text().count("The talon is empty") == 1
     cards.first.evaluate("(card) => card.click()")
     expect(page.locator(".hand .card.selected")).to_have_count(0)
+    expect(page.locator(".me .message.error")).to_contain_text(": There is nothing to exchange it for.")
     expect(page.locator(".me")).not_to_contain_text("at most 0")
     confirm = page.locator(".exchange-confirm")
     expect(confirm).to_have_text("Keep my hand")
