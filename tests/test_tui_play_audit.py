@@ -79,6 +79,31 @@ def test_a_wide_screen_keeps_its_footer() -> None:
     asyncio.run(run())
 
 
+def test_the_game_footer_hides_under_a_dialog() -> None:
+    """Under the help page the footer still listed the game's keys ("? hint", "u undo", "l last trick"), none of
+    which works there.  It now hides while a dialog is up and comes back with the game screen; the log under the
+    dialog still shows the lines written meanwhile (what a footer of the dialog's own broke)."""
+
+    async def run() -> None:
+        app = deal_2_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "u undo" in footer(app)
+            await pilot.press("f1")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpDialog)
+            assert "u undo" not in screen_text(app) and "? hint" not in screen_text(app)
+            app.log_line("written under the help page")
+            await pilot.pause()
+            assert "written under the help page" in screen_text(app)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, HelpDialog)
+            assert "u undo" in footer(app)
+
+    asyncio.run(run())
+
+
 # -- the help page ---------------------------------------------------------------------------------------------
 
 

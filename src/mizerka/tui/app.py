@@ -28,7 +28,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Label, RichLog, Static
 
@@ -75,6 +75,13 @@ def sorted_hand(hand: CardSet, trump: int | None) -> list[Card]:
     return out
 
 
+def dialog_keys(obs: Observation) -> str:
+    """The game's keys that still work over the contract and the exchange dialogs, which the game's footer (hidden
+    under a dialog) no longer lists: the score sheet, the help page, and from deal 2 on the review."""
+    review = ", r review the last deal" if obs.deal_no > 1 else ""
+    return f"Also: p points sheet{review}, F1 help."
+
+
 class ContractDialog(ModalScreen[Contract]):
     """Forehand's choice: one key per contract still allowed (C D H S N M), or ← → and Enter."""
 
@@ -98,6 +105,7 @@ class ContractDialog(ModalScreen[Contract]):
             yield Label("Your first cards: " + " ".join(card_markup(c) for c in sorted_hand(self.obs.hand, None)))
             yield Static(self._options(), id="options")
             yield Label("Keys: C D H S (trumps), N (no-trump), M (Mizerka: avoid tricks); or ← → and Enter.")
+            yield Label(dialog_keys(self.obs), id="also")
 
     def _options(self) -> str:
         parts = []
@@ -155,6 +163,7 @@ class ExchangeDialog(ModalScreen[CardSet]):
                         "then draw as many from the top.  You cannot exchange again.")
             yield Static(self._cards(), id="cards")
             yield Label("Keys: ← → move, Space marks a card to discard, Enter confirms (nothing marked: keep).")
+            yield Label(dialog_keys(self.obs), id="also")
 
     def _cards(self) -> str:
         line = " ".join(card_markup(c, cursor=i == self.cursor, marked=c in self.marked)
@@ -345,10 +354,24 @@ SITS_OUT = ("you sit this deal out: with four at the table the dealer plays no c
 
 class GameFooter(Footer):
     """The game's footer.  Compact (a narrow screen, :attr:`TableApp.NARROW`), it leaves out Enter (the hand's
-    prompt names it) and shortens "points sheet", so that the help key fits down to 60 columns."""
+    prompt names it) and shortens "points sheet", so that the help key fits down to 60 columns.
+
+    It lists the game screen's keys, so it hides while a dialog is over that screen: "? hint", "u undo" and
+    "l last trick" do nothing there, and each dialog names its own keys.  (A footer of the dialog's own is not the
+    way: with a ``Footer`` on a modal screen, Textual stopped drawing the lines written to the game's log under it.)
+    """
 
     HIDDEN_WHEN_COMPACT: ClassVar[frozenset[str]] = frozenset({"play"})
     SHORT: ClassVar[dict[str, str]] = {"sheet": "sheet"}
+
+    def on_mount(self) -> None:
+        self.app.screen_change_signal.subscribe(self, self._screen_changed)
+
+    def on_unmount(self) -> None:
+        self.app.screen_change_signal.unsubscribe(self)
+
+    def _screen_changed(self, screen: Screen[Any]) -> None:
+        self.display = screen is self.screen
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
