@@ -276,6 +276,8 @@ def test_score_refuses_a_byte_a_utf8_input_cannot_decode(tmp_path: Path) -> None
     stdout = result.stdout.decode("utf-8")
     assert b"Traceback" not in result.stderr and result.returncode == 0
     assert "cannot read; type it again" in stdout and "control characters" not in stdout
+    # the advice for a UTF-8 file would change nothing here: the input is read as UTF-8 already
+    assert "(the file of answers is not in UTF-8)" in stdout and "set PYTHONIOENCODING" not in stdout
     assert "Ala" in (tmp_path / "x.mzn").read_text(encoding="utf-8")
 
 

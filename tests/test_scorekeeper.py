@@ -496,7 +496,7 @@ def test_a_very_long_line_is_an_entry_error() -> None:
 def test_a_refused_name_of_a_new_match_says_which_player_it_is() -> None:
     """The names of a new match come together (the browser's score pad sends them in one request): the refusal
     says whose name it is (session 14: only what was wrong)."""
-    with pytest.raises(EntryError, match=r"^player 2's name: a name cannot hold control characters$"):
+    with pytest.raises(EntryError, match=r"^player 2's name: a name cannot hold control characters \(U\+0007\)$"):
         ScoreKeeper.new(["Ala", "Bo\x07lek", "Cezary"], first_dealer=0)
     with pytest.raises(EntryError, match=r"^player 3's name: 'ala' is already a player"):
         ScoreKeeper.new(["Ala", "Bolek", "ala"], first_dealer=0)

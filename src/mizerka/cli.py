@@ -640,7 +640,9 @@ def replay_command(file: Path, as_json: bool, unicode: bool) -> None:
         echo_json(_scores_json(record), indent=2)
         return
     names = record.players
-    kind = "score-only record" if record.score_only else "record, replayed card by card"
+    # with no deal yet there is nothing to replay, and no way to tell a score pad's record from a played match's
+    kind = ("record with no deal yet" if not record.deals else "score-only record" if record.score_only
+            else "record, replayed card by card")
     click.echo(f"{click.format_filename(file)}: a valid {kind}; variant {record.rules.spec()}; "
                f"players {', '.join(names)}")
     results = record.results()

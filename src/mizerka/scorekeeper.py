@@ -39,6 +39,7 @@ import io
 import os
 import re
 import sys
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -47,7 +48,8 @@ import click
 from mizerka._files import is_read_only, write_atomically
 from mizerka.cli import ascii_text, read_variant, terminal_width, unicode_option
 from mizerka.match import DealResult, Outcome
-from mizerka.record import DealRecord, MatchRecord, RecordError, read
+from mizerka.record import DealRecord, MatchRecord, RecordError, char_name, name_key, read
+from mizerka.record import check_name as check_record_name
 from mizerka.rules import STANDARD, Contract, Role, Rules, RulesError
 from mizerka.scoresheet import ScoreSheet
 
@@ -737,14 +739,19 @@ write name=tricks (Jan=2) or put the name in quotes
             todo.pop()
             readings: list[_Reading] = []
             kept: dict[tuple[bool, bool], int] = {}
+            seen: set[tuple[bool, bool, tuple[tuple[int, str], ...]]] = set()
             if steps[place] is None:
                 readings.append(_Reading(()))
             for pair, loose, end in steps[place] or ():
                 for rest in self.memo[end]:
                     reading = _Reading((pair, *rest.pairs), loose or rest.loose)
                     kind = (reading.loose, reading.shadowed is not None)
-                    if kept.get(kind, 0) < self.KEEP:
+                    # two ways to the same tricks are one reading: the full name "Ada=" and the shortening "Ada"
+                    # then "=" both give Ada her number (counted twice, the line was "ambiguous" between equals)
+                    same = (*kind, tuple((p.seat, p.count) for p in reading.pairs))
+                    if kept.get(kind, 0) < self.KEEP and same not in seen:
                         kept[kind] = kept.get(kind, 0) + 1
+                        seen.add(same)
                         readings.append(reading)
             self.memo[place] = readings
         return self.memo[at]
@@ -795,8 +802,12 @@ write name=tricks (Jan=2) or put the name in quotes
 
 
 def check_name(name: str, taken: Sequence[str]) -> str:
-    """A player's name, stripped, if it is usable: not empty, printable, not a command word, not a number (nor
-    numbers alone, like ``2 4``: they would read as tricks), not taken.  Spaces and digits are fine (``Jan 2``).
+    """A player's name, stripped, if it is usable: not empty, printable, one a record may hold (no invisible
+    character, no combining mark first: :func:`mizerka.record.check_name`), not a command word, not a number (nor
+    numbers alone, like ``2 4``: they would read as tricks), not taken: not the same as another's under the record's
+    :func:`~mizerka.record.name_key` ("Straße" is "STRASSE", "Ala" the full-width "Ａla").  Spaces and digits are
+    fine (``Jan 2``).  The record would refuse the same names, but only once the match is made, after the question
+    that follows the names: so each name is refused at its own prompt.
 
     Raises:
         EntryError: naming the problem.
@@ -806,8 +817,16 @@ def check_name(name: str, taken: Sequence[str]) -> str:
     name = " ".join(name.split())
     if not name:
         raise EntryError("a name needs at least one visible character")
-    if not name.isprintable():
-        raise EntryError("a name cannot hold control characters")
+    control = next((c for c in name if unicodedata.category(c) == "Cc"), None)
+    if control is not None:
+        raise EntryError(f"a name cannot hold control characters ({char_name(control)})")
+    try:
+        check_record_name(name)
+    except RecordError as error:  # names the character: "holds the invisible character U+200B (ZERO WIDTH SPACE)"
+        raise EntryError(str(error)) from None
+    unprintable = next((c for c in name if not c.isprintable()), None)
+    if unprintable is not None:  # what the record's check leaves: a private-use or unassigned code point
+        raise EntryError(f"a name cannot hold the unprintable character {char_name(unprintable)}")
     if len(name) > 40:
         raise EntryError("a name can be at most 40 characters long")
     if name.lower() in COMMAND_WORDS:
@@ -817,7 +836,7 @@ def check_name(name: str, taken: Sequence[str]) -> str:
     words = [word for word in re.split(r"[\s,;=:]+", name) if word]
     if words and all(_is_int(word) for word in words):
         raise EntryError("a name cannot be numbers alone (numbers are tricks)")
-    if name.lower() in (t.lower() for t in taken):
+    if name_key(name) in (name_key(t) for t in taken):
         raise EntryError(f"{name!r} is already a player; names must differ")
     return name
 
@@ -842,18 +861,19 @@ def check_names(players: Sequence[str]) -> list[str]:
 
 
 def find_player(text: str, players: Sequence[str]) -> int:
-    """The seat of the player named *text* (case-insensitive; a unique start of the name will do).
+    """The seat of the player named *text* (as the record compares names, :func:`~mizerka.record.name_key`: case
+    ignored, "STRASSE" for "Straße"; a unique start of the name will do).
 
     Raises:
         EntryError: for a name that is nobody's, or that fits several players.
     """
     if not isinstance(text, str):
         raise EntryError(f"a player is named by text, not {text!r}")
-    key = " ".join(text.split()).lower()
-    exact = [s for s, name in enumerate(players) if name.lower() == key]
+    key = name_key(text)
+    exact = [s for s, name in enumerate(players) if name_key(name) == key]
     if exact:
         return exact[0]
-    starts = [s for s, name in enumerate(players) if key and name.lower().startswith(key)]
+    starts = [s for s, name in enumerate(players) if key and name_key(name).startswith(key)]
     if len(starts) == 1:
         return starts[0]
     known = ", ".join(players)
@@ -890,8 +910,13 @@ with it would be a garbled name in the record."""
 def unreadable_text() -> str:
     """The refusal of an answer holding :data:`UNREADABLE`: it names the input's encoding and how to read UTF-8."""
     encoding = getattr(sys.stdin, "encoding", None) or "its encoding"
+    # the hint to read UTF-8 only where the input is not read as UTF-8 already: there, bytes it cannot read are no
+    # UTF-8 at all (a file in another encoding), and the setting would change nothing
+    utf8 = encoding.lower().replace("-", "").replace("_", "") in ("utf8", "utf8sig")
+    hint = ("the file of answers is not in UTF-8" if utf8
+            else "for a file of answers in UTF-8, set PYTHONIOENCODING=utf-8")
     return (f"Not accepted: the answer holds bytes the input's encoding ({encoding}) cannot read; type it again "
-            "(for a file of answers in UTF-8, set PYTHONIOENCODING=utf-8).")
+            f"({hint}).")
 
 
 class _Quit(Exception):
@@ -1072,6 +1097,9 @@ class _Session:
                 return ScoreKeeper.new(names, first, rules)
             except EntryError as error:
                 self.echo(f"Not accepted: {error}.")
+                if rules.first_dealer is not None:  # nothing was asked here: asking nothing again would loop for ever
+                    self.echo(f"Undone: the name {names.pop()!r}.")
+                    return self.setup_rest(rules, names)
 
     def run(self, keeper: ScoreKeeper) -> None:
         """Ask for the deals until the match is over and the keeper is done with it."""
