@@ -70,3 +70,30 @@ def test_gymnasium_and_openspiel_errors_after_the_end_are_env_action_errors() ->
         obs, _, terminated, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     with pytest.raises(EnvActionError, match=r"the episode is over \(or was never started\): call reset\(\)"):
         env.step(0)
+
+
+@pytest.mark.parametrize("kwargs", [{"illegal_reward": -1.0}, {"max_cycles": 1}])
+def test_pettingzoo_masks_nothing_once_an_episode_ended_early(kwargs: dict[str, Any]) -> None:
+    """Truncated at ``max_cycles``, or ended by an illegal move, the deal is still in play: the mask kept listing its
+    legal cards, though any of them was refused as "the episode is over"."""
+    env = mizerka_v0.env(**kwargs)
+    env.reset(seed=0)
+    if "illegal_reward" in kwargs:
+        obs, *_ = env.last()
+        env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    else:
+        _play_out(env)
+    obs, _, terminated, truncated, _ = env.last()
+    assert terminated or truncated
+    assert not obs["action_mask"].any()
+    assert all(not env.observe(agent)["action_mask"].any() for agent in env.agents)
+
+
+def test_gymnasium_masks_nothing_once_an_illegal_move_ended_the_episode() -> None:
+    gymnasium_module = pytest.importorskip("mizerka.envs.gymnasium")
+    env = gymnasium_module.MizerkaSoloEnv(opponents="random", illegal_action="terminate")
+    obs, _ = env.reset(seed=0)
+    assert obs["action_mask"].any()
+    obs, _, terminated, _, info = env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert terminated and "illegal_action" in info
+    assert not obs["action_mask"].any()

@@ -62,5 +62,9 @@ def test_the_training_examples_win_rate_interval_is_a_rate() -> None:
             result = module.evaluate(None, "random", 3, seed)  # 3 deals: a wide interval
             low, high = result["win_rate_ci95"]
             assert 0.0 <= low <= result["win_rate"] <= high <= 1.0, (seed, result)
+            assert high - low > 0.3, result  # three deals say little, even when all went one way
+        # no win in ten deals: the normal approximation printed "0.000-0.000", as if the rate were known exactly
+        assert [round(x, 3) for x in module.wilson(0.0, 10)] == [0.0, 0.278]
+        assert [round(x, 3) for x in module.wilson(1.0, 10)] == [0.722, 1.0]
     finally:
         del sys.modules[spec.name]

@@ -118,7 +118,12 @@ class MizerkaSoloEnv(gymnasium.Env[ObsDict, np.int64]):
         self._over = True
 
     def _obs(self) -> ObsDict:
-        return {"observation": self.table.tensor(self.seat), "action_mask": self.table.mask(self.seat)}
+        # an episode that ended early (``illegal_action="terminate"``) leaves a deal in play with legal cards; its
+        # mask is all zero all the same, as at a natural end: no action is taken any more
+        mask = self.table.mask(self.seat)
+        if self._over:
+            mask[:] = 0
+        return {"observation": self.table.tensor(self.seat), "action_mask": mask}
 
     def _run_bots(self) -> float:
         """Let the bots move until it is the agent's turn or the episode ends; return the agent's deal scores."""

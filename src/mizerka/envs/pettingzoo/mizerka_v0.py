@@ -210,7 +210,12 @@ class MizerkaEnv(AECEnv[str, ObsDict, int], EzPickle):  # type: ignore[misc]
 
     def observe(self, agent: str) -> ObsDict:
         seat = self._seat_of(agent)
-        return {"observation": self.table.tensor(seat), "action_mask": self.table.mask(seat)}
+        mask = self.table.mask(seat)
+        # an agent whose episode ended early (truncated at max_cycles, or terminated by an illegal move under
+        # ``illegal_reward``) may take no action but None, though its deal is still in play: its mask is all zero
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            mask[:] = 0
+        return {"observation": self.table.tensor(seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         """Apply *action* (an id 0–110) for :attr:`agent_selection`.
