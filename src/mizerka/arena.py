@@ -48,6 +48,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Final, Literal
 
+from mizerka._checks import whole_number
 from mizerka.bots import BOT_LEVELS, Budget, level_name, make_bot
 from mizerka.deal import KEEP, Action, Phase
 from mizerka.match import Match
@@ -240,7 +241,15 @@ class ArenaResult:
         return sorted(self.stats(), key=lambda s: -s.per_match)
 
     def difference(self, a: int, b: int) -> tuple[float, float]:
-        """Bot *a*'s mean lead over bot *b* in points per deal, and its 95% half-interval (paired by match)."""
+        """Bot *a*'s mean lead over bot *b* in points per deal, and its 95% half-interval (paired by match).
+
+        Raises:
+            ArenaError: for *a* or *b* that is no bot's index, 0 to the number of bots − 1 (a negative one counted
+                from the end, as a list would, read as another bot).
+        """
+        for index in (a, b):
+            if whole_number(index) is None or not 0 <= index < len(self.bots):
+                raise ArenaError(f"no bot has the index {index!r}: give 0 to {len(self.bots) - 1}")
         deals = self.deals_per_match
         diffs = [(p[a] - p[b]) / deals for p in self.points]
         return (statistics.fmean(diffs) if diffs else 0.0), ci95(diffs)
@@ -328,7 +337,12 @@ def _describe(value: object, text: Callable[[object], str] = repr) -> str:
 def _error_text(error: BaseException) -> str:
     """The exception being handled as ``Type: message | traceback``, safe against a broken ``__str__`` (the
     traceback module writes such a message as ``<exception str() failed>``)."""
-    return f"{type(error).__name__}: {_describe(error, str)} | {traceback.format_exc(limit=2)!r}"
+    return f"{type(error).__name__}: {_one_line(_describe(error, str))} | {traceback.format_exc(limit=2)!r}"
+
+
+def _one_line(text: str) -> str:
+    """*text* with its line breaks written as ``\\n``, so that an incident stays one line of the report."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def _position_text(match: Match) -> str:
@@ -392,7 +406,7 @@ def play_duplicate(job: _Job, index: int) -> DuplicateResult:
                 try:
                     reason = match.deal.illegal_reason(action)
                 except Exception as error:  # an action so malformed that checking it fails
-                    reason = f"{type(error).__name__}: {_describe(error, str)}"
+                    reason = f"{type(error).__name__}: {_one_line(_describe(error, str))}"
                 if reason is not None:
                     problem = ("illegal", f"returned {_describe(action)}, which is illegal: {reason}")
                     action = None

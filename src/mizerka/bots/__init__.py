@@ -27,6 +27,7 @@ import dataclasses
 import threading
 from typing import Final
 
+from mizerka._checks import whole_number
 from mizerka.bots.base import (
     Bot,
     BotError,
@@ -118,8 +119,11 @@ def make_bot(name: str, *, seed: int | None = None, budget: Budget | None = None
         BudgetError: for a budget that is not a :class:`Budget`.
     """
     level = BOT_LEVELS[level_name(name)]
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise BotError(f"a bot's seed must be an int, not {seed!r}")
+    if seed is not None:
+        checked = whole_number(seed)  # a NumPy integer too, as a Budget's counts take one
+        if checked is None:
+            raise BotError(f"a bot's seed must be an int, not {seed!r}")
+        seed = checked
     return level.bot_class(seed=seed, budget=budget)
 
 

@@ -24,12 +24,18 @@ import math
 import numbers
 import operator
 import random
+import re
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from mizerka.cards import CARDS, CardSet
 from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play
 from mizerka.rules import Rules
+
+# what Budget.parse reads as a number: ASCII digits, no "_" (Python's int() and float() take more, see there)
+_COUNT_TEXT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_TIME_TEXT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:inf|infinity|nan)",
+                        re.ASCII | re.IGNORECASE)
 
 __all__ = [
     "MAX_SIMULATIONS",
@@ -163,10 +169,14 @@ class Budget:
                 raise BudgetError(f"invalid budget item {part!r} (expected time=S, worlds=N or simulations=N)")
             if key in fields:
                 raise BudgetError(f"the budget gives {key} twice ({text!r}): give each field once")
-            try:
-                fields[key] = float(value) if key == "time" else int(value)
-            except ValueError:
-                raise BudgetError(f"invalid budget value in {part!r}") from None
+            value = value.strip()
+            # plain ASCII numbers only: Python's own readers also take "1_000", "٣" (an Arabic-Indic three) and
+            # "1_0.5", which no one types as a budget
+            pattern = _TIME_TEXT if key == "time" else _COUNT_TEXT
+            if not pattern.fullmatch(value):
+                raise BudgetError(f"invalid budget value in {part!r}: write a plain number, such as "
+                                  f"{'time=0.5' if key == 'time' else key + '=40'}")
+            fields[key] = float(value) if key == "time" else int(value)
         return cls(**fields)
 
 
@@ -176,6 +186,11 @@ class Decision:
 
     ``info`` may hold ``"evaluations"`` (each candidate's text → the bot's expected score for it, higher
     is better for the bot), ``"worlds"`` / ``"simulations"`` (the work done) and ``"level"``.
+
+    The action is not always the candidate with the highest figure.  A contract's figure is its expected score
+    in this deal, while the choice also weighs what using it now costs the later deals (each contract is chosen
+    once).  An IS-MCTS card play takes the card searched most, whose mean may lie a little under a card's that
+    was searched less.  An exchange by simulation gives only its finalists' figures, each over the same worlds.
     """
 
     action: Action
@@ -301,6 +316,8 @@ class Bot:
         if not isinstance(observation, Observation):
             raise BotError(f"a bot decides on an Observation, not {type(observation).__name__}")
         if not observation.is_my_turn():
+            if observation.phase is Phase.DONE:
+                raise NotMyTurnError(f"seat {observation.seat} is not to move: the deal is over")
             raise NotMyTurnError(f"seat {observation.seat} is not to move (seat {observation.to_move} is)")
         _check_observation(observation)
         if budget is not None and not isinstance(budget, Budget):

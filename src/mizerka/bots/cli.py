@@ -30,13 +30,16 @@ def _plot(result: ArenaResult, path: str) -> None:
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
     except ImportError:
         raise click.ClickException("--plot needs matplotlib: pip install matplotlib") from None
     figure, axes = plt.subplots(figsize=(7, 4))
     xs = list(range(1, result.matches + 1))
     for i, curve in enumerate(result.running()):
-        axes.plot(xs, curve, label=f"{i}: {result.bots[i]}")
+        # markers: a line through one point draws nothing, and one match would give an empty chart
+        axes.plot(xs, curve, marker="o", markersize=3, label=f"{i}: {result.bots[i]}")
     axes.axhline(0, color="grey", linewidth=0.5)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # a count of matches: no tick at 1.5
     axes.set_xlabel("duplicate matches")
     axes.set_ylabel("running mean points per deal")
     axes.legend()

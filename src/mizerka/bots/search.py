@@ -391,7 +391,9 @@ def exchange_by_simulation(
     """The candidate discard sets (:func:`exchange_candidates`) played out in the same sampled worlds.
 
     Successive halving: every candidate is played in the first quarter of the worlds, the best four in all
-    of them; the best mean over all the worlds wins.
+    of them; the best mean over all the worlds wins.  The evaluations are those of the candidates played in
+    every world: a candidate dropped after the first quarter has a mean of fewer worlds, which may lie above the
+    winner's by chance (a hint then showed a higher figure than the advised exchange's).
     """
     seat = observation.seat
     role = observation.role
@@ -422,7 +424,8 @@ def exchange_by_simulation(
     best: tuple[int, float, int] | None = None
     for i, discards in enumerate(candidates):
         mean = totals[i] / counts[i]
-        evaluations[str(Exchange(CardSet(discards)))] = round(mean, 3)
+        if counts[i] == max(counts):
+            evaluations[str(Exchange(CardSet(discards)))] = round(mean, 3)
         if best is None or (counts[i], mean) > (best[0], best[1] + 1e-9):
             best = (counts[i], mean, discards)
     assert best is not None
