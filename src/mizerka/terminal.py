@@ -28,12 +28,14 @@ import contextlib
 import datetime
 import os
 import random
+import re
 import secrets
 import shlex
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -65,6 +67,9 @@ from mizerka.record import QUOTE_CHARS, quoted
 from mizerka.rules import STANDARD, Contract, Role, Rules
 from mizerka.undo import UndoError, take_back
 
+if TYPE_CHECKING:
+    from mizerka.bots.base import Decision
+
 __all__ = ["RECORD_AT_SERVER", "Chooser", "QuitGame", "RecordFile", "TerminalGame", "ascii_text", "check_record_path",
            "counted", "hint_text", "names_a_folder", "play_command", "refusal_text", "signed",
            "write_atomically"]
@@ -93,8 +98,11 @@ HELP_TEXT = _HELP_COMMANDS + _HELP_REST
 """The help of the prompts that every line game shares (a server's table too, which adds ``undo`` only where
 every other seat is a computer player's)."""
 
-LOCAL_HELP_TEXT = _HELP_COMMANDS + UNDO_HELP_TEXT + _HELP_REST
-"""The help of a local game against computer players: :data:`HELP_TEXT` with ``undo``."""
+HINT_HELP_TEXT = """\
+  hint    what the expert bot would do in your place, from what you see only, with its expected scores
+"""
+LOCAL_HELP_TEXT = _HELP_COMMANDS + HINT_HELP_TEXT + UNDO_HELP_TEXT + _HELP_REST
+"""The help of a local game against computer players: :data:`HELP_TEXT` with ``hint`` and ``undo``."""
 
 BOT_NAMES = ("Ala", "Bolek", "Cezary", "Danuta", "Edek")
 
@@ -246,6 +254,7 @@ class TerminalGame:
         unicode: bool = True,
         colour: bool = False,
         record: RecordFile | None = None,
+        hint: Callable[[Observation], Decision] | None = None,
     ) -> None:
         missing = [s for s in range(match.rules.n_seats) if s != seat and s not in opponents]
         if missing:
@@ -258,6 +267,7 @@ class TerminalGame:
         self.unicode = unicode
         self.colour = colour
         self.record = record
+        self.hint = hint
         self.names = match.players
         self._seen = 0  # history entries of the current deal already reported
         self._keep_announced = False  # the forced keep (empty talon) was already said: report it once
@@ -427,10 +437,12 @@ class TerminalGame:
                 self.write(self.last_trick(match.observation(self.seat)))
             elif command.split(maxsplit=1)[:1] == ["review"]:
                 self.write(self.review(command[len("review"):].strip()))
+            elif command == "hint":
+                self.write(self.hint_line())
             elif command in ("undo", "u"):
                 if self.undo():
                     prompt = self.show_turn(match.observation(self.seat))
-            elif command in ("quit", "exit", "q"):
+            elif command in ("quit", "exit"):  # not "q": a queen's rank typed without its suit left the match
                 raise QuitGame
             elif not answer:
                 self.write("Please answer (type ? for help).")
@@ -443,6 +455,14 @@ class TerminalGame:
                 except (InvalidActionError, IllegalActionError) as error:
                     reason = brief_refusal(self.refusal(deal, answer, error), answer)
                     self.write(self._style(self.plain(f"Not accepted: {reason}"), fg="yellow"))
+
+    def hint_line(self) -> str:
+        """What the hint bot would do in the human's place, from the human's observation only (``hint``)."""
+        if self.hint is None:
+            return "This game gives no hints."
+        decision = self.hint(self.match.observation(self.seat))
+        return hint_text("expert bot, from your view only", str(decision.action), decision.evaluations,
+                         unicode=self.unicode)
 
     def refusal(self, deal: Deal, answer: str, error: ValueError) -> str:
         """What to say when *answer* is refused: for a card of the hand that may not be played now, the reason in
@@ -669,20 +689,39 @@ def make_opponents(
     }
 
 
+_ANSI = re.compile(r"(\x1b\[[0-9;]*m)")
+
+
 def _read_line(prompt: str) -> str:
-    """Read one answer: with line editing at a terminal, from a plain stream otherwise."""
+    """Read one answer: with line editing at a terminal (the arrows, the history: :mod:`readline`, where Python
+    has it), from a plain stream otherwise.  A byte-order mark before an answer (a file of answers saved by Windows
+    Notepad) is dropped."""
     stdin = sys.stdin
     if stdin.isatty():
-        return input(prompt)
+        if _line_editing():
+            # readline counts every character of the prompt as a column: the colours' codes are marked as taking
+            # none, or the cursor lands beside the text it edits
+            prompt = _ANSI.sub("\x01\\1\x02", prompt)
+        return input(prompt).lstrip("\ufeff")
     click.echo(prompt, nl=False)
     line = stdin.readline()
     if not line:
         raise EOFError
-    answer = line.rstrip("\r\n")
+    answer = line.rstrip("\r\n").lstrip("\ufeff")
     # keeps a transcript readable when the answers come from a file or a pipe; a line too long to be an answer is
-    # echoed in part, as the refusal quotes it
-    click.echo(answer if len(answer) <= MAX_ANSWER_CHARS else f"{answer[:QUOTE_CHARS]}… ({len(answer)} characters)")
+    # echoed in part, as the refusal quotes it (counting the same characters: the answer without its spaces)
+    shown = answer if len(answer) <= MAX_ANSWER_CHARS else f"{answer[:QUOTE_CHARS]}… ({len(answer.strip())} characters)"
+    click.echo(shown)
     return answer
+
+
+def _line_editing() -> bool:
+    """Whether :func:`input` edits lines with :mod:`readline` (imported here, once: importing it turns it on)."""
+    try:
+        import readline  # noqa: F401  (imported for its side effect)
+    except ImportError:  # not on every platform (Windows)
+        return False
+    return True
 
 
 def check_play_options(rules: Rules, seat: int, name: str, opponents: str) -> tuple[str, list[str]]:
@@ -913,6 +952,40 @@ def computer_names(name: str) -> Iterator[str]:
     return iter(b for b in BOT_NAMES if name_key(b) != name_key(name))
 
 
+def _set_up_play(
+    seed: int | None, rules: Rules, seat: int, name: str, opponents: str, unicode: bool | None,
+    record_name: str | None,
+) -> tuple[TerminalGame, list[str], int]:
+    """What ``mizerka play --plain`` builds before its first question: the options checked, the computer players
+    and the hint bot made, the match dealt.  Returns the game, the computer players' levels (in seat order) and
+    the seed."""
+    from mizerka.bots import make_bot
+
+    n = rules.n_seats
+    name, levels = check_play_options(rules, seat, name, opponents)
+    record_path = check_record_path(record_name) if record_name is not None else None
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    others = [s for s in range(n) if s != seat]
+    try:
+        choosers = make_opponents(levels, others, seed, rules)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="'--opponents'") from None
+    bot_names = computer_names(name)
+    players = [""] * n
+    players[seat] = name
+    for other in others:
+        players[other] = next(bot_names)
+    match = new_match(rules, players, seed)
+    if unicode is None:
+        unicode = stdout_takes_unicode()
+    record = RecordFile(record_path, seed=seed) if record_path is not None else None
+    hint_bot = make_bot("expert", seed=seed * 10 + 9)  # the full-screen game's hint bot, seeded alike
+    game = TerminalGame(match, seat, choosers, read=_read_line, write=click.echo, unicode=unicode, colour=True,
+                        record=record, hint=hint_bot.decide)
+    return game, levels, seed
+
+
 @click.command("play")
 @click.option(
     "--seed", type=click.IntRange(min=0), default=None, help="seed for the deals and the bots (default: random)"
@@ -945,28 +1018,14 @@ def play_command(seed: int | None, rules: Rules, seat: int, name: str, opponents
     You hold one seat; type your contract, your discards and your cards when asked.  Type ? at any prompt for
     help, `sheet` for the score sheet, `quit` to leave.
     """
-    n = rules.n_seats
-    name, levels = check_play_options(rules, seat, name, opponents)
-    record_path = check_record_path(record_name) if record_name is not None else None
-    if seed is None:
-        seed = random.SystemRandom().randrange(1_000_000)
-    others = [s for s in range(n) if s != seat]
     try:
-        choosers = make_opponents(levels, others, seed, rules)
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="'--opponents'") from None
-    bot_names = computer_names(name)
-    players = [""] * n
-    players[seat] = name
-    for other in others:
-        players[other] = next(bot_names)
-    match = new_match(rules, players, seed)
-    if unicode is None:
-        unicode = stdout_takes_unicode()
-    record = RecordFile(record_path, seed=seed) if record_path is not None else None
-    game = TerminalGame(
-        match, seat, choosers, read=_read_line, write=click.echo, unicode=unicode, colour=True, record=record
-    )
+        game, levels, seed = _set_up_play(seed, rules, seat, name, opponents, unicode, record_name)
+    except KeyboardInterrupt:  # Ctrl-C while the bots are made: as in the match, not click's "Aborted!" (exit 1)
+        click.echo("\nInterrupted before the match began.", err=True)
+        raise click.exceptions.Exit(130) from None
+    match, record, players = game.match, game.record, game.match.players
+    name = players[seat]
+    others = [s for s in range(rules.n_seats) if s != seat]
     table = ", ".join(f"{players[s]} ({lv})" for s, lv in zip(others, levels, strict=True))
     click.echo(f"Mizerka, {rules.spec()}: {match.n_deals} deals.  You are {name}, seat {seat}; against {table}.")
     click.echo(f"Seed {seed} (play it again with --seed {seed}).  Type ? at any prompt for help.")

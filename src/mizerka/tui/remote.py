@@ -2186,7 +2186,7 @@ The play is written as it comes; type a command at any time.  Spectators cannot 
                 self.write(self.review(command[len("review"):].strip()))
             elif command.split(maxsplit=1)[:1] == ["fill"]:
                 self.write("The match has begun: fill is for a table that still waits for players.")
-            elif command in ("quit", "exit", "q"):
+            elif command in ("quit", "exit"):  # not "q": a queen's rank typed without its suit left the table
                 raise QuitGame
             elif not answer:
                 self.write("Please answer (type ? for help).")
