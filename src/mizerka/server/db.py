@@ -466,13 +466,20 @@ class DatabaseError(ValueError):
 
 
 def shown_url(url: str) -> str:
-    """*url* as it may be printed: without its password.
+    """*url* as it may be printed: without its password, whether written before the host or, as libpq also
+    reads it, as the query's ``password`` (SQLAlchemy hides only the first).
 
     >>> shown_url("postgresql://ala:secret@db.example/mizerka")
     'postgresql+psycopg://ala:***@db.example/mizerka'
+    >>> shown_url("postgresql://ala@db.example/mizerka?password=secret&sslmode=require")
+    'postgresql+psycopg://ala@db.example/mizerka?password=***&sslmode=require'
     """
     try:
-        return sa.engine.make_url(normalize_url(url)).render_as_string(hide_password=True)
+        parsed = sa.engine.make_url(normalize_url(url))
+        secret = [key for key in parsed.query if key.lower() == "password"]
+        if secret:
+            parsed = parsed.update_query_dict({key: "***" for key in secret})
+        return parsed.render_as_string(hide_password=True).replace("=%2A%2A%2A", "=***")  # the query's quoting
     except Exception:  # not even a URL: the text as given
         return url
 
