@@ -35,9 +35,16 @@ class _BracketBot(RandomBot):
     name = "bracket"
     badge = "Bracket"
     description = "Raises with square brackets in its message on every card play."
+    message = "boom[red]x"
 
     def play(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
-        raise RuntimeError("boom[red]x")
+        raise RuntimeError(self.message)
+
+
+class _TwoLineBot(_BracketBot):
+    name = "twoline"
+    description = "Raises with a line break in its message on every card play."
+    message = "first line\nsecond line"
 
 
 def test_incidents_are_printed_with_their_position(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -50,6 +57,17 @@ def test_incidents_are_printed_with_their_position(monkeypatch: pytest.MonkeyPat
     lines = [line for line in result.output.splitlines() if line.startswith("incident: ")]
     assert lines and all("seat " in line and "[position: deck " in line and "; dealer " in line for line in lines)
     assert all("boom[red]x" in line for line in lines)
+
+
+def test_an_incident_with_a_line_break_stays_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A message with a line break printed its incident over two lines: the break is written as \\n now."""
+    monkeypatch.setitem(BOT_LEVELS, "twoline", BotLevel("twoline", "Two lines", "test", _TwoLineBot))
+    result = CliRunner().invoke(cli, ["arena", "twoline", "random", "random", "-n", "1", *TINY_VARIANT,
+                                      "--backend", "serial"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if line.startswith("incident: ")]
+    assert lines and all("first line\\nsecond line" in line for line in lines)
+    assert not any(line.startswith("second line") for line in result.output.splitlines())
 
 
 class _NoAction(RandomBot):

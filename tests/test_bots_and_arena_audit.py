@@ -4,7 +4,7 @@
   quarter of the worlds: a dropped one could show a higher figure than the exchange chosen, so a hint seemed to
   advise against its own numbers.  Only the finalists, each over all the worlds, are reported now.
 * ``--plot`` after one match drew an empty chart (a line through one point draws nothing), with ticks at 0.96 …
-* A bot's error whose message holds a line break printed its incident over two lines.
+* A bot's error whose message holds a line break printed its incident over two lines (tests/test_arena_incidents.py).
 * ``ArenaResult.difference`` took -2 as the bot counted from the end and raised ``IndexError`` or ``TypeError``.
 * ``make_bot`` refused a NumPy integer seed, which a :class:`Budget`'s counts accept; ``Budget.parse`` took
   ``worlds=1_000`` and an Arabic-Indic digit; a decision asked of a finished deal said "seat -1 is" to move.
@@ -21,8 +21,7 @@ from click.testing import CliRunner
 
 from mizerka import Match, parse_variant
 from mizerka.arena import ArenaError, run_arena
-from mizerka.bots import BOT_LEVELS, BotError, BotLevel, Budget, BudgetError, Decision, NotMyTurnError, make_bot
-from mizerka.bots.random_bot import RandomBot
+from mizerka.bots import BotError, Budget, BudgetError, NotMyTurnError, make_bot
 from mizerka.bots.search import _Clock, exchange_by_simulation
 from mizerka.cli import cli
 from mizerka.deal import Observation, Phase
@@ -59,25 +58,6 @@ def test_a_plot_of_one_match_shows_its_points(tmp_path: Path) -> None:
     svg = plot.read_text(encoding="utf-8")
     assert svg.count('xlink:href="#m') >= 3  # a marker for each bot's one point
     assert ">0.96<" not in svg and ">1.04<" not in svg  # no fractional match counts on the axis
-
-
-class _TwoLineBot(RandomBot):
-    name = "twoline"
-    badge = "Two lines"
-    description = "Raises with a line break in its message on every card play."
-
-    def play(self, observation: Observation, budget: Budget, rng: random.Random) -> Decision:
-        raise RuntimeError("first line\nsecond line")
-
-
-def test_an_incident_with_a_line_break_stays_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(BOT_LEVELS, "twoline", BotLevel("twoline", "Two lines", "test", _TwoLineBot))
-    result = CliRunner().invoke(cli, ["arena", "twoline", "random", "random", "-n", "1", *TINY,
-                                      "--backend", "serial"])
-    assert result.exit_code == 0, result.output
-    lines = [line for line in result.output.splitlines() if line.startswith("incident: ")]
-    assert lines and all("first line\\nsecond line" in line for line in lines)
-    assert not any(line.startswith("second line") for line in result.output.splitlines())
 
 
 def test_a_difference_names_its_bots_by_index_only() -> None:
