@@ -103,6 +103,8 @@ class ScorepadAnswer(BaseModel):
     variant: str
     n_deals: int
     n_seats: int
+    n_tricks: int = Field(description="The tricks of a deal, which the counts entered must add up to (13; 17 in "
+                                      "seed002-literal).")
     deal_no: int | None = Field(description="The deal being entered (from 1); null once the match is over.")
     dealer: int | None
     chooser: int | None = Field(description="The seat that chooses the deal's contract (forehand).")
@@ -203,6 +205,7 @@ def state(keeper: ScoreKeeper, undone: str | None = None) -> dict[str, Any]:
     return {
         "record": record.to_dict(), "text": record.to_text(), "csv": keeper.to_csv(),
         "players": list(keeper.players), "variant": rules.spec(), "n_deals": rules.n_deals, "n_seats": rules.n_seats,
+        "n_tricks": rules.n_tricks,
         "deal_no": deal_no,
         "dealer": None if deal_no is None else keeper.dealer_of(deal_no),
         "chooser": None if deal_no is None else keeper.chooser,

@@ -17,7 +17,8 @@ import { api } from "./net.js";
 import { contractIndex, contractLabel, h, renderScoreSheet } from "./sheet.js";
 import { SCOREPAD_KEY, forgetScorepad, keptScorepad, prefs, saveScorepad } from "./store.js";
 
-const TRICKS = 13;
+const TRICKS = 13; // a deal's tricks where an older server's answer does not say (n_tricks)
+const FIRST_CONTRACT = "sp-first-contract"; // focusAfter: the first contract that may still be chosen
 
 /** The seats in play in the deal, in seat order (the sheet's columns; the server gives them in role order). */
 function activeSeats(answer) {
@@ -26,6 +27,13 @@ function activeSeats(answer) {
 
 function seatsOf(variant) {
   return variant === "four-players" ? 4 : 3;
+}
+
+/** Today's date where the player is, as a file name gives it (2026-12-06): the UTC date was yesterday's in Poland
+ *  just after midnight. */
+function localDate(now = new Date()) {
+  const two = (n) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
 }
 
 /** A whole number of tricks typed in a field, or null. */
@@ -157,7 +165,7 @@ export class Scorepad {
       this.problem = null;
       this.toCheck = null;
       const text = JSON.stringify(answer);
-      if (text !== raw) this.kept = saveScorepad(answer) ?? this.kept; // an older page's form, brought up to date
+      if (text !== raw) this.keep(answer); // an older page's form, brought up to date
     } catch (error) {
       if (this.destroyed || raw !== this.kept) return;
       if (error.code === "bad_record" || error.code === "bad_request") {
@@ -174,6 +182,15 @@ export class Scorepad {
       this.busy = false;
       if (!this.destroyed) this.render();
     }
+  }
+
+  /** Keep *answer* on this device; when the browser will not (storage full, or blocked), the export panel says
+   *  so instead of "The match is kept on this device", and the play goes on in memory. */
+  keep(answer) {
+    const text = saveScorepad(answer);
+    this.notKept = text === null;
+    if (text !== null) this.kept = text;
+    else announceUrgent(t("scorepad.notKept"));
   }
 
   /** Another tab or window changed the kept match: show it as it is now, say so; false when nothing changed. */
@@ -214,7 +231,7 @@ export class Scorepad {
         return;
       }
       this.answer = answer;
-      this.kept = saveScorepad(answer) ?? this.kept;
+      this.keep(answer);
       this.error = null;
       this.elsewhere = false;
       this.afterAnswer(before, answer, entry);
@@ -258,6 +275,9 @@ export class Scorepad {
       if (before?.pending && !answer.pending) {
         this.draft = null;
         announce(t("scorepad.undoneContract", { n: before.deal_no }));
+        // in deal 1 nothing is left to undo, and a disabled Undo takes no focus: the contracts are next anyway
+        this.focusAfter = answer.rows?.length ? "sp-undo" : FIRST_CONTRACT;
+        return;
       } else {
         // the tricks taken back wait in the fields, to be corrected
         const row = before?.rows?.[before.rows.length - 1];
@@ -302,7 +322,8 @@ export class Scorepad {
     else if (this.toCheck) pad.append(h("p", { class: "loading", role: "status" }, t("scorepad.checking")));
     else this.renderSetup(pad);
     this.root.replaceChildren(pad);
-    const target = focusId ? document.getElementById(focusId) : null;
+    const target = focusId === FIRST_CONTRACT ? this.root.querySelector(".sp-contract:not([disabled])")
+      : focusId ? document.getElementById(focusId) : null;
     if (target && !target.disabled) {
       target.focus();
       if (caret && target instanceof HTMLInputElement && target.type === "text" && focusId === active?.id) {
@@ -319,7 +340,7 @@ export class Scorepad {
   // -- what is kept cannot be used: download it, start again ---------------------------------------------
 
   renderProblem(pad, problem) {
-    const stamp = new Date().toISOString().slice(0, 10);
+    const stamp = localDate();
     const save = h("button", { type: "button", class: "btn", id: "sp-problem-download" }, t("scorepad.problemDownload"));
     save.addEventListener("click", () => download(`mizerka-score-kept-${stamp}.json`, problem.raw ?? "",
       "application/json"));
@@ -333,6 +354,7 @@ export class Scorepad {
       forgetScorepad();
       this.kept = null;
       this.problem = null;
+      this.toCheck = null; // an older page's record still to be checked would keep "Loading the kept match…" up
       this.elsewhere = false;
       this.setup.names = players.map((p) => p.slice(0, 40));
       this.focusAfter = "sp-name-0";
@@ -513,36 +535,49 @@ export class Scorepad {
     const out = a.players.map((_, seat) => seat).filter((seat) => !seats.includes(seat));
     for (const seat of out) form.append(h("p", { class: "muted sp-out" }, t("scorepad.sitsOut", { name: a.players[seat] })));
     const inputs = {};
+    const tricksOfDeal = a.n_tricks ?? TRICKS; // 17 in seed002-literal, whose players draw from a stock
     const sum = h("p", { class: "sp-sum", id: "sp-sum", "aria-live": "off" });
     const update = () => {
       if (!draft.lastTouched) {
         const others = seats.filter((seat) => seat !== last).map((seat) => count(draft.values[seat]));
-        const rest = others.every((v) => v !== null) ? TRICKS - others.reduce((x, y) => x + y, 0) : null;
+        const rest = others.every((v) => v !== null) ? tricksOfDeal - others.reduce((x, y) => x + y, 0) : null;
         draft.values[last] = rest !== null && rest >= 0 ? String(rest) : "";
         if (inputs[last]) inputs[last].value = draft.values[last];
       }
       const total = seats.reduce((x, seat) => x + (count(draft.values[seat]) ?? 0), 0);
-      sum.textContent = t("scorepad.sum", { n: total, total: TRICKS });
+      sum.textContent = t("scorepad.sum", { n: total, total: tricksOfDeal });
       // marked once every count is in (the server has the last word: it checks the entry)
-      sum.classList.toggle("wrong", total !== TRICKS && seats.every((seat) => count(draft.values[seat]) !== null));
+      sum.classList.toggle("wrong", total !== tricksOfDeal && seats.every((seat) => count(draft.values[seat]) !== null));
     };
     for (const seat of seats) {
       const name = a.players[seat];
       const id = `sp-tricks-${seat}`;
-      const input = h("input", { id, type: "number", inputmode: "numeric", min: 0, max: TRICKS, step: 1,
+      const input = h("input", { id, type: "number", inputmode: "numeric", min: 0, max: tricksOfDeal, step: 1,
         value: draft.values[seat] ?? "", "aria-label": t("scorepad.tricksOf", { name }), "data-seat": seat,
         "aria-describedby": seat === last ? "sp-sum sp-last-help" : "sp-sum", class: "sp-count" });
       inputs[seat] = input;
       const set = (text) => {
         draft.values[seat] = text;
-        if (seat === last) draft.lastTouched = String(text).trim() !== "";
+        // emptied while it is typed in, the last count stays the player's (refilled at once, backspace did
+        // nothing and a 3 typed over the 1 made 13); it is worked out again once the field is left empty
+        if (seat === last) draft.lastTouched = String(text).trim() !== "" || document.activeElement === input;
         update();
       };
       input.addEventListener("input", () => set(input.value));
+      if (seat === last) {
+        input.addEventListener("blur", () => {
+          if (String(input.value).trim() === "" && draft.lastTouched) {
+            draft.lastTouched = false;
+            update();
+          }
+        });
+      }
       const step = (delta) => {
         const now = count(input.value) ?? (delta > 0 ? 0 : 1);
-        input.value = String(Math.max(0, Math.min(TRICKS, now + delta)));
+        input.value = String(Math.max(0, Math.min(tricksOfDeal, now + delta)));
         set(input.value);
+        // a screen reader said nothing on − and +: the field changed away from its focus, the sum is not live
+        announce(`${name}: ${input.value}. ${sum.textContent}`);
       };
       const less = h("button", { type: "button", class: "btn sp-step", id: `sp-less-${seat}`,
         "aria-label": t("scorepad.less", { name }) }, "−");
@@ -553,7 +588,7 @@ export class Scorepad {
       form.append(h("div", { class: "sp-trick-row" }, h("label", { for: id, class: "sp-name" }, name), less, input, more));
     }
     form.append(h("p", { class: "muted sp-last-help", id: "sp-last-help" },
-      t("scorepad.lastHelp", { name: a.players[last], total: TRICKS })));
+      t("scorepad.lastHelp", { name: a.players[last], total: tricksOfDeal })));
     form.append(sum);
     const save = h("button", { type: "submit", id: "sp-save", class: "btn primary big" }, t("scorepad.save"));
     onSingleClick(save, () => {}); // the second click of a double click submits nothing
@@ -563,9 +598,11 @@ export class Scorepad {
       const tricks = a.players.map(() => null);
       for (const seat of seats) {
         const value = count(draft.values[seat]);
-        if (value === null) {
+        if (value === null || value > tricksOfDeal) { // said here, in the page's language (the server's is English)
           const name = a.players[seat];
-          this.error = { text: () => t("scorepad.missing", { name }), where: "entry", code: "missing" };
+          const text = value === null ? () => t("scorepad.missing", { name })
+            : () => t("scorepad.tooMany", { name, total: tricksOfDeal });
+          this.error = { text, where: "entry", code: value === null ? "missing" : "too_many" };
           announceUrgent(this.error.text());
           this.focusAfter = `sp-tricks-${seat}`;
           this.render();
@@ -580,7 +617,7 @@ export class Scorepad {
   }
 
   renderExport(a) {
-    const stamp = new Date().toISOString().slice(0, 10);
+    const stamp = localDate();
     const base = `mizerka-score-${stamp}`;
     const text = h("button", { type: "button", class: "btn", id: "sp-download-text" }, t("scorepad.downloadText"));
     text.addEventListener("click", () => download(`${base}.mzn`, a.text, "text/plain;charset=utf-8"));
@@ -588,12 +625,14 @@ export class Scorepad {
     json.addEventListener("click", () => download(`${base}.json`, `${JSON.stringify(a.record, null, 1)}\n`,
       "application/json"));
     const csv = h("button", { type: "button", class: "btn", id: "sp-download-csv" }, t("scorepad.downloadCsv"));
-    csv.addEventListener("click", () => download(`${base}.csv`, a.csv, "text/csv;charset=utf-8"));
+    // with a byte-order mark: Excel reads a CSV without one in the system's code page, and "Michał" came out garbled
+    csv.addEventListener("click", () => download(`${base}.csv`, `\ufeff${a.csv}`, "text/csv;charset=utf-8"));
     const fresh = h("button", { type: "button", class: "btn", id: "sp-new" }, t("scorepad.new"));
     fresh.addEventListener("click", () => this.askNewMatch(fresh));
     return h("section", { class: "panel sp-export", "aria-labelledby": "sp-export-title" },
       h("h2", { id: "sp-export-title" }, t("scorepad.export")),
-      h("p", { class: "muted" }, t("scorepad.kept")),
+      this.notKept ? h("p", { class: "message error", id: "sp-not-kept", role: "alert" }, t("scorepad.notKept"))
+        : h("p", { class: "muted" }, t("scorepad.kept")),
       h("div", { class: "sp-buttons" }, text, json, csv),
       h("div", { class: "sp-buttons" }, fresh));
   }
