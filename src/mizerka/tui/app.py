@@ -356,22 +356,11 @@ class GameFooter(Footer):
     """The game's footer.  Compact (a narrow screen, :attr:`TableApp.NARROW`), it leaves out Enter (the hand's
     prompt names it) and shortens "points sheet", so that the help key fits down to 60 columns.
 
-    It lists the game screen's keys, so it hides while a dialog is over that screen: "? hint", "u undo" and
-    "l last trick" do nothing there, and each dialog names its own keys.  (A footer of the dialog's own is not the
-    way: with a ``Footer`` on a modal screen, Textual stopped drawing the lines written to the game's log under it.)
+    It lists the game screen's keys, so it hides while a dialog is over that screen (:class:`GameScreen`).
     """
 
     HIDDEN_WHEN_COMPACT: ClassVar[frozenset[str]] = frozenset({"play"})
     SHORT: ClassVar[dict[str, str]] = {"sheet": "sheet"}
-
-    def on_mount(self) -> None:
-        self.app.screen_change_signal.subscribe(self, self._screen_changed)
-
-    def on_unmount(self) -> None:
-        self.app.screen_change_signal.unsubscribe(self)
-
-    def _screen_changed(self, screen: Screen[Any]) -> None:
-        self.display = screen is self.screen
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
@@ -382,6 +371,23 @@ class GameFooter(Footer):
                 if action in self.SHORT:
                     widget.description = self.SHORT[action]  # type: ignore[attr-defined]
             yield widget
+
+
+class GameScreen(Screen[None]):
+    """The game's screen, the app's first (:meth:`TableApp.get_default_screen`).  Its footer lists its keys, so it
+    hides while another screen, a dialog, is over it: "? hint", "u undo" and "l last trick" do nothing there, and
+    each dialog names its own keys.  (A footer of the dialog's own is not the way: with a ``Footer`` on a modal
+    screen, Textual stopped drawing the lines written to the game's log under it.)"""
+
+    def on_screen_suspend(self) -> None:
+        self._show_footer(False)
+
+    def on_screen_resume(self) -> None:
+        self._show_footer(True)
+
+    def _show_footer(self, shown: bool) -> None:
+        for footer in self.query(GameFooter).results(GameFooter):
+            footer.display = shown
 
 
 class TableApp(App[None]):
@@ -418,6 +424,9 @@ class TableApp(App[None]):
         self.cursor = 0
         self.typed = ""
         self._dialog_open = False
+
+    def get_default_screen(self) -> Screen[Any]:
+        return GameScreen(id="_default")
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
