@@ -37,6 +37,12 @@ def open_kept(page: Any, web_server: Any, answer: dict[str, Any]) -> None:
     page.reload()
 
 
+def at_tricks(page: Any, web_server: Any, contract: str) -> None:
+    """A new standard match kept on the page, its first contract entered: the tricks are due."""
+    open_kept(page, web_server, new_match(web_server))
+    page.click(f"#sp-contract-{contract}")
+
+
 def test_a_deal_of_17_tricks_is_entered_as_17(new_page: Any, web_server: Any) -> None:
     answer = new_match(web_server, "seed002-literal")
     assert answer["n_tricks"] == 17
@@ -54,8 +60,7 @@ def test_a_deal_of_17_tricks_is_entered_as_17(new_page: Any, web_server: Any) ->
 
 def test_the_last_count_can_be_cleared_and_typed_again(new_page: Any, web_server: Any) -> None:
     page = new_page()
-    open_kept(page, web_server, new_match(web_server))
-    page.click("#sp-contract-NT")
+    at_tricks(page, web_server, "NT")
     page.get_by_label("Tricks of Ala", exact=True).fill("8")
     page.get_by_label("Tricks of Bolek", exact=True).fill("4")
     last = page.get_by_label("Tricks of Cezary", exact=True)
@@ -84,8 +89,7 @@ def test_a_new_match_instead_of_a_kept_one_the_server_cannot_be_asked_about(new_
 
 def test_undoing_the_first_contract_leaves_the_focus_on_a_contract(new_page: Any, web_server: Any) -> None:
     page = new_page()
-    open_kept(page, web_server, new_match(web_server))
-    page.click("#sp-contract-S")
+    at_tricks(page, web_server, "S")
     page.click("#sp-change")
     expect(page.locator("#sp-contract-S")).to_be_enabled()
     assert page.evaluate("() => document.activeElement.classList.contains('sp-contract')")
@@ -93,8 +97,7 @@ def test_undoing_the_first_contract_leaves_the_focus_on_a_contract(new_page: Any
 
 def test_a_count_over_the_deal_s_tricks_is_refused_in_the_page_s_language(new_page: Any, web_server: Any) -> None:
     page = new_page()
-    open_kept(page, web_server, new_match(web_server))
-    page.click("#sp-contract-C")
+    at_tricks(page, web_server, "C")
     page.get_by_label("Tricks of Ala", exact=True).fill("14")
     page.get_by_label("Tricks of Bolek", exact=True).fill("0")
     page.get_by_label("Tricks of Cezary", exact=True).fill("0")
@@ -119,8 +122,7 @@ def test_a_match_the_browser_will_not_keep_is_said_to_be_lost_on_a_reload(new_pa
 
 def test_the_steps_say_the_new_count_and_the_sum(new_page: Any, web_server: Any) -> None:
     page = new_page()
-    open_kept(page, web_server, new_match(web_server))
-    page.click("#sp-contract-NT")
+    at_tricks(page, web_server, "NT")
     page.click("#sp-more-0")
     page.click("#sp-more-0")
     expect(page.locator("#announce-polite")).to_contain_text("Ala: 2. Together: 2 of 13")
