@@ -201,6 +201,19 @@ class ScoreKeeper:
         used = self.used_by(self.chooser)
         return [c for c in self.rules.contracts if used.count(c) < self.rules.uses_per_contract]
 
+    def correctable_contracts(self, deal_no: int) -> list[Contract]:
+        """The contracts finished deal *deal_no* may be corrected to (its own among them): those its chooser may
+        have with his other deals as they are.
+
+        >>> keeper = ScoreKeeper.new(["Ala", "Bolek", "Cezary"], 0)
+        >>> _ = keeper.enter_contract("S"); _ = keeper.enter_tricks("7 5 1")
+        >>> [str(c) for c in keeper.correctable_contracts(1)]
+        ['C', 'D', 'H', 'S', 'NT', 'MZ']
+        """
+        deal = self.finished_deal(deal_no)
+        used = self.used_by(self.active_of(deal.number)[Role.FOREHAND], besides=deal.number)
+        return [c for c in self.rules.contracts if used.count(c) < self.rules.uses_per_contract]
+
     def results(self) -> list[DealResult]:
         return self.record.results()
 
@@ -345,20 +358,25 @@ class ScoreKeeper:
         a dealer who sits out).
         """
         if not isinstance(text, str):
-            if isinstance(text, bytes) or not isinstance(text, Sequence):
-                raise EntryError(f"give the tricks as text or as {self.rules.n_seats} counts, one per seat, not "
-                                 f"{text!r}")
-            order = self.tricks_order()
-            if len(text) != self.rules.n_seats:
-                raise EntryError(f"give {self.rules.n_seats} trick counts, one per seat (got {len(text)})")
-            idle = [s for s in range(self.rules.n_seats) if s not in order and text[s]]
-            if idle:
-                raise EntryError(f"{self.players[idle[0]]} deals and sits out this deal: 0 tricks, not {text[idle[0]]}")
-            text = " ".join(str(text[s]) for s in order)
+            text = self._counts_text(text, self.tricks_order())
         tricks = self.parse_tricks(text)
         last = dataclasses.replace(self.deals[-1], tricks_won=tricks)
         self._replace((*self.deals[:-1], last))
         return self.results()[-1]
+
+    def _counts_text(self, counts: str | Sequence[int], order: list[int]) -> str:
+        """One count per seat (0 for the dealer who sits out) as the line :meth:`parse_tricks` reads; text as it is."""
+        if isinstance(counts, str):
+            return counts
+        if isinstance(counts, bytes) or not isinstance(counts, Sequence):
+            raise EntryError(f"give the tricks as text or as {self.rules.n_seats} counts, one per seat, not "
+                             f"{counts!r}")
+        if len(counts) != self.rules.n_seats:
+            raise EntryError(f"give {self.rules.n_seats} trick counts, one per seat (got {len(counts)})")
+        idle = [s for s in range(self.rules.n_seats) if s not in order and counts[s]]
+        if idle:
+            raise EntryError(f"{self.players[idle[0]]} deals and sits out this deal: 0 tricks, not {counts[idle[0]]}")
+        return " ".join(str(counts[s]) for s in order)
 
     def finished_deal(self, deal_no: object) -> DealRecord:
         """The finished deal numbered *deal_no* (a number, or its text), to correct.
@@ -384,10 +402,11 @@ class ScoreKeeper:
         return done[number - 1]
 
     def correct(self, deal_no: int, contract: str | Contract | None = None,
-                tricks: str | None = None) -> DealResult:
-        """Correct a finished deal: its contract (one its chooser may have, his other deals as they are) and/or its
-        tricks (typed as for :meth:`parse_tricks`; ``None`` keeps them).  The later deals stay; only the scores
-        of the deal change, and the totals with them.  Returns the deal's result as corrected.
+                tricks: str | Sequence[int] | None = None) -> DealResult:
+        """Correct a finished deal: its contract (one its chooser may have, his other deals as they are: see
+        :meth:`correctable_contracts`) and/or its tricks (typed as for :meth:`parse_tricks`, or one count per seat
+        as :meth:`enter_tricks` takes them; ``None`` keeps them).  The later deals stay; only the scores of the
+        deal change, and the totals with them.  Returns the deal's result as corrected.
 
         Raises:
             EntryError: for a deal that is not finished, a contract the chooser has used in another deal, or bad
@@ -399,16 +418,19 @@ class ScoreKeeper:
         if contract is not None:
             new_contract = self.read_contract(str(contract))
             chooser = self.active_of(deal.number)[Role.FOREHAND]
-            used = self.used_by(chooser, besides=deal.number)
             if new_contract not in self.rules.contracts:
                 raise EntryError(f"{new_contract.label} is not played in this variant")
-            if used.count(new_contract) >= self.rules.uses_per_contract:
+            if new_contract not in self.correctable_contracts(deal.number):
                 who = "somebody" if self.rules.global_unique_contracts else self.players[chooser]
                 other = next(d.number for d in self.deals if d.contract is new_contract and d.number != deal.number
                              and (self.rules.global_unique_contracts or self.active_of(d.number)[0] == chooser))
                 raise EntryError(f"{who} chose {new_contract.symbol} in deal {other} already; correct that deal "
                                  f"first, or choose another contract for deal {deal.number}")
-        won = deal.tricks_won if tricks is None else self._read_tricks(tricks, self.tricks_order(deal.number))
+        if tricks is None:
+            won = deal.tricks_won
+        else:
+            order = self.tricks_order(deal.number)
+            won = self._read_tricks(self._counts_text(tricks, order), order)
         fixed = dataclasses.replace(deal, contract=new_contract, tricks_won=won, scores=None)
         self._replace(tuple(fixed if d.number == deal.number else d for d in self.deals))
         return self.results()[deal.number - 1]

@@ -14,6 +14,14 @@ answers the new state (:func:`state`).
 >>> answer["totals"], answer["rows"][0]["scores"], answer["deal_no"]
 ([-2, -1, 3], [-2, -1, 3], 2)
 
+A finished deal is corrected with ``{"correct": {"deal": 1, "contract": "NT", "tricks": [...]}}`` (either part may
+be left out); the later deals stay as they are:
+
+>>> answer = apply(ScorepadRequest.model_validate(
+...     {"record": answer["record"], "entry": {"correct": {"deal": 1, "tricks": [6, 4, 3]}}}))
+>>> answer["totals"], answer["corrected"], answer["rows"][0]["contract_choices"]
+([-1, -1, 2], 1, ['C', 'D', 'H', 'S', 'NT', 'MZ'])
+
 Every refusal raises :class:`ScorepadError` with a code: ``bad_setup`` (names, first dealer, variant),
 ``bad_record`` (a record that does not read, or holds cards) or ``bad_entry`` (an entry the rules refuse:
 :class:`~mizerka.scorekeeper.EntryError`'s message).
@@ -54,19 +62,35 @@ class NewMatch(_Model):
         "standard", description="A variant spec, e.g. 'standard' or 'four-players'.")
 
 
+class Correction(_Model):
+    """A finished deal corrected: its contract, its tricks, or both (what is left out stays)."""
+
+    deal: int = Field(description="The number of the finished deal (from 1).")
+    contract: Annotated[str | None, Field(max_length=20, description="The deal's contract as it should be.")] = None
+    tricks: Annotated[list[int | None] | None, Field(
+        max_length=8, description="By seat, as for an entry's tricks: the deal's tricks as they should be.")] = None
+
+    @model_validator(mode="after")
+    def _something(self) -> Correction:
+        if self.contract is None and self.tricks is None:
+            raise ValueError("a correction gives the deal's 'contract', its 'tricks', or both")
+        return self
+
+
 class Entry(_Model):
-    """Exactly one of: a contract, the tricks of the deal, or an undo."""
+    """Exactly one of: a contract, the tricks of the deal, an undo, or the correction of a finished deal."""
 
     contract: Annotated[str | None, Field(max_length=20, description="C D H S NT MZ.")] = None
     tricks: Annotated[list[int | None] | None, Field(
         max_length=8, description="By seat: the tricks each seat took; null (or 0) for a seat sitting out.")] = None
     undo: Literal[True] | None = Field(None, description="true: take back the last entry.")
+    correct: Correction | None = Field(None, description="A finished deal corrected; the later deals stay.")
 
     @model_validator(mode="after")
     def _one(self) -> Entry:
-        given = [k for k in ("contract", "tricks", "undo") if getattr(self, k) is not None]
+        given = [k for k in ("contract", "tricks", "undo", "correct") if getattr(self, k) is not None]
         if len(given) != 1:
-            raise ValueError("an entry is exactly one of 'contract', 'tricks' or 'undo'")
+            raise ValueError("an entry is exactly one of 'contract', 'tricks', 'undo' or 'correct'")
         return self
 
 
@@ -93,6 +117,8 @@ class ScorepadRow(BaseModel):
     tricks: list[int | None] = Field(description="By seat, null for a seat sitting out.")
     scores: list[int | None] = Field(description="By seat, null for a seat sitting out.")
     totals: list[int] = Field(description="The running totals by seat after this deal.")
+    contract_choices: list[str] = Field(description="The contracts this deal may be corrected to (its own among "
+                                                    "them): those its chooser may have, his other deals as they are.")
 
 
 class ScorepadAnswer(BaseModel):
@@ -119,6 +145,7 @@ class ScorepadAnswer(BaseModel):
     over: bool
     winners: list[int] | None = Field(description="Once over: the seats on the highest total (they share the win).")
     undone: str | None = Field(description="What an undo took back, e.g. \"deal 3's tricks\".")
+    corrected: int | None = Field(description="The deal a correction changed.")
 
 
 def _keeper(request: ScorepadRequest) -> ScoreKeeper:
@@ -145,16 +172,27 @@ def _keeper(request: ScorepadRequest) -> ScoreKeeper:
         raise ScorepadError("bad_setup", str(error)) from None
 
 
-def _enter_tricks(keeper: ScoreKeeper, tricks: list[int | None]) -> None:
-    """By seat, null for a seat sitting out; the keeper takes one count per seat, 0 for a seat sitting out."""
-    if keeper.is_over() or keeper.pending is None:
-        keeper.parse_tricks("")  # the keeper's own refusal: the match is over, or the contract is not entered
-    order = keeper.tricks_order()
+def _counts(keeper: ScoreKeeper, tricks: list[int | None], order: list[int]) -> list[int]:
+    """By seat, null for a seat sitting out, as the keeper takes them: one count per seat, 0 for a seat sitting
+    out.  A null for a seat in play (*order*) is refused."""
     if len(tricks) == keeper.rules.n_seats:
         missing = [keeper.players[s] for s in order if tricks[s] is None]
         if missing:
             raise EntryError(f"give the tricks of {', '.join(missing)} (null is only for a seat sitting out)")
-    keeper.enter_tricks([0 if t is None else t for t in tricks])
+    return [0 if t is None else t for t in tricks]
+
+
+def _enter_tricks(keeper: ScoreKeeper, tricks: list[int | None]) -> None:
+    if keeper.is_over() or keeper.pending is None:
+        keeper.parse_tricks("")  # the keeper's own refusal: the match is over, or the contract is not entered
+    keeper.enter_tricks(_counts(keeper, tricks, keeper.tricks_order()))
+
+
+def _correct(keeper: ScoreKeeper, correction: Correction) -> int:
+    deal = keeper.finished_deal(correction.deal).number
+    tricks = None if correction.tricks is None else _counts(keeper, correction.tricks, keeper.tricks_order(deal))
+    keeper.correct(deal, correction.contract, tricks)
+    return deal
 
 
 def apply(request: ScorepadRequest) -> dict[str, Any]:
@@ -168,6 +206,7 @@ def apply(request: ScorepadRequest) -> dict[str, Any]:
         keeper = _keeper(request)
         entry = request.entry
         undone: str | None = None
+        corrected: int | None = None
         try:
             if entry is None:
                 pass
@@ -175,17 +214,19 @@ def apply(request: ScorepadRequest) -> dict[str, Any]:
                 keeper.enter_contract(entry.contract)
             elif entry.tricks is not None:
                 _enter_tricks(keeper, entry.tricks)
+            elif entry.correct is not None:
+                corrected = _correct(keeper, entry.correct)
             else:
                 undone = keeper.undo()
         except EntryError as error:
             raise ScorepadError("bad_entry", str(error)) from None
         try:
-            return state(keeper, undone)
+            return state(keeper, undone, corrected)
         except (RecordError, RulesError) as error:  # pragma: no cover - a record the keeper holds always writes
             raise ScorepadError("bad_record", str(error)) from None
 
 
-def state(keeper: ScoreKeeper, undone: str | None = None) -> dict[str, Any]:
+def state(keeper: ScoreKeeper, undone: str | None = None, corrected: int | None = None) -> dict[str, Any]:
     """The score pad's answer for *keeper* (see :class:`ScorepadAnswer`)."""
     rules, record = keeper.rules, keeper.record
     over = keeper.is_over()
@@ -200,6 +241,7 @@ def state(keeper: ScoreKeeper, undone: str | None = None) -> dict[str, Any]:
             "tricks": [None if s == out else t for s, t in enumerate(result.tricks)],
             "scores": [None if s == out else v for s, v in enumerate(result.scores)],
             "totals": list(running),
+            "contract_choices": [str(c) for c in keeper.correctable_contracts(result.deal_no)],
         })
     pending = keeper.pending
     return {
@@ -219,4 +261,5 @@ def state(keeper: ScoreKeeper, undone: str | None = None) -> dict[str, Any]:
         "over": over,
         "winners": list(keeper.outcome().winners) if over else None,
         "undone": undone,
+        "corrected": corrected,
     }

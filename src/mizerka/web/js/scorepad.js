@@ -1,6 +1,7 @@
 // The score pad: the paper score sheet of a match played with real cards at a real table (`/?scorepad=1`).
 //
-// No scoring here: every entry (the setup, a contract, a deal's tricks, an undo) goes to the server
+// No scoring here: every entry (the setup, a contract, a deal's tricks, an undo, a finished deal corrected) goes to
+// the server
 // (`POST /api/scorepad`), which applies it with the project's ScoreKeeper and answers the whole new state.  The
 // page keeps that answer (its `record` is the score-only game record) in localStorage, so a reload resumes the
 // match, and renders from it; a refused entry or a lost connection changes nothing that was kept.
@@ -125,6 +126,7 @@ export class Scorepad {
     const variant = this.answer?.variant ?? p.variant ?? "standard";
     this.setup = { variant, names: [], firstDealer: 0 };
     this.draft = null; // the tricks being entered: {deal, values: {seat: text}, lastTouched}
+    this.fixing = null; // a finished deal being corrected: {deal, contract, values: {seat: text}, lastTouched}
     this.focusAfter = null; // an element id to focus after the next render
   }
 
@@ -205,6 +207,7 @@ export class Scorepad {
     this.toCheck = kept.record ?? null;
     this.error = null;
     if (this.draft && (!this.answer || this.answer.deal_no !== this.draft.deal || !this.answer.pending)) this.draft = null;
+    if (this.fixing && !this.answer?.rows?.some((row) => row.deal === this.fixing.deal)) this.fixing = null;
     const same = before && this.answer && JSON.stringify(before.record) === JSON.stringify(this.answer.record);
     if (!same) {
       this.elsewhere = true;
@@ -237,8 +240,8 @@ export class Scorepad {
       this.afterAnswer(before, answer, entry);
     } catch (error) {
       // the sentence is made at each render, so that it follows a change of language
-      this.error = { text: () => scorepadErrorText(error), where: setup ? "setup" : "entry", code: error.code,
-        message: error.message };
+      this.error = { text: () => scorepadErrorText(error), where: setup ? "setup" : entry?.correct ? "fix" : "entry",
+        code: error.code, message: error.message };
       announceUrgent(this.error.text());
       this.focusAfter = null;
     } finally {
@@ -271,6 +274,14 @@ export class Scorepad {
       this.focusAfter = "sp-deal-title";
       return;
     }
+    if (entry.correct) {
+      this.fixing = null;
+      const row = answer.rows.find((r) => r.deal === entry.correct.deal);
+      const scores = row.scores.map((s, seat) => (s === null ? null : `${names[seat]} ${signed(s)}`)).filter(Boolean);
+      announce(`${t("scorepad.corrected", { n: row.deal })} ${t("announce.scores", { list: listOf(scores) })}`);
+      this.focusAfter = answer.over ? "sp-deal-title" : this.focusOfEntry(answer);
+      return;
+    }
     if (entry.undo) {
       if (before?.pending && !answer.pending) {
         this.draft = null;
@@ -286,6 +297,31 @@ export class Scorepad {
       }
       this.focusAfter = "sp-undo";
     }
+  }
+
+  /** Where the entry of the deal in progress starts: its first count, or its first contract still to choose. */
+  focusOfEntry(answer) {
+    return answer.pending ? `sp-tricks-${activeSeats(answer)[0]}` : FIRST_CONTRACT;
+  }
+
+  /** Correct finished deal *n*: its row's contract and tricks, in a panel in place of the entry. */
+  openFix(n) {
+    const row = this.answer?.rows?.find((r) => r.deal === n);
+    if (!row || this.busy) return;
+    const values = {};
+    row.tricks.forEach((count, seat) => { if (count !== null) values[seat] = String(count); });
+    this.fixing = { deal: n, contract: String(row.contract).toUpperCase(), values, lastTouched: false };
+    if (this.error?.where === "fix") this.error = null;
+    this.focusAfter = "sp-fix-title";
+    this.render();
+  }
+
+  closeFix() {
+    const n = this.fixing?.deal;
+    this.fixing = null;
+    if (this.error?.where === "fix") this.error = null;
+    this.focusAfter = n ? `sp-fix-${n}` : "sp-deal-title";
+    this.render();
   }
 
   freshDraft(answer, tricks = null) {
@@ -448,8 +484,13 @@ export class Scorepad {
 
   renderMatch(pad, a) {
     pad.append(this.renderTotals(a));
-    const entry = h("section", { class: "panel sp-entry", "aria-labelledby": "sp-deal-title" });
-    if (a.over) {
+    const fixRow = this.fixing ? a.rows.find((r) => r.deal === this.fixing.deal) : null;
+    if (!fixRow) this.fixing = null;
+    const entry = fixRow ? this.renderFix(a, fixRow)
+      : h("section", { class: "panel sp-entry", "aria-labelledby": "sp-deal-title" });
+    if (fixRow) {
+      // the deal in progress waits as it was (its counts typed so far are kept in the draft)
+    } else if (a.over) {
       entry.append(h("h2", { id: "sp-deal-title", tabindex: "-1" }, t("scorepad.over")),
         h("p", { class: "winner-banner sp-winner" }, this.winnerText(a)),
         h("p", { class: "muted" }, t("scorepad.overHelp")));
@@ -458,17 +499,21 @@ export class Scorepad {
       if (a.pending) this.renderTricks(entry, a);
       else this.renderContracts(entry, a);
     }
-    const error = this.errorBox("entry");
-    if (error) entry.append(error);
-    const undo = h("button", { type: "button", id: "sp-undo", class: "btn", disabled: !(a.rows.length || a.pending) },
-      "↶ ", t("scorepad.undo"));
-    onSingleClick(undo, () => this.send({ undo: true }));
-    entry.append(h("div", { class: "sp-actions" }, undo));
+    if (!fixRow) {
+      const error = this.errorBox("entry");
+      if (error) entry.append(error);
+      const undo = h("button", { type: "button", id: "sp-undo", class: "btn",
+        disabled: !(a.rows.length || a.pending) }, "↶ ", t("scorepad.undo"));
+      onSingleClick(undo, () => this.send({ undo: true }));
+      entry.append(h("div", { class: "sp-actions" }, undo));
+    }
     pad.append(entry);
 
     const sheet = h("section", { class: "panel sp-sheet", "aria-labelledby": "sp-sheet-title" },
       h("h2", { id: "sp-sheet-title" }, t("sheet.title")),
-      renderScoreSheet(this.sheetView(a), a.over ? a.winners : null, { showTricks: true, contracts: a.contracts }));
+      renderScoreSheet(this.sheetView(a), a.over ? a.winners : null, { showTricks: true, contracts: a.contracts,
+        onEdit: { label: t("scorepad.fix"), aria: (n) => t("scorepad.fixDeal", { n }), id: (n) => `sp-fix-${n}`,
+          open: (n) => this.openFix(n), current: this.fixing?.deal ?? null } }));
     pad.append(sheet);
     pad.append(this.renderExport(a));
   }
@@ -520,7 +565,6 @@ export class Scorepad {
     if (!this.draft || this.draft.deal !== a.deal_no) this.draft = this.freshDraft(a);
     const draft = this.draft;
     const seats = activeSeats(a);
-    const last = seats[seats.length - 1];
     const upper = String(a.pending).toUpperCase();
     const avoid = upper === "MZ";
 
@@ -532,11 +576,28 @@ export class Scorepad {
 
     const form = h("form", { class: "sp-tricks", "aria-labelledby": "sp-tricks-title", novalidate: true });
     form.append(h("h3", { id: "sp-tricks-title" }, t("scorepad.tricks", { n: a.deal_no })));
+    this.countFields(form, a, draft, seats, "sp");
+    const save = h("button", { type: "submit", id: "sp-save", class: "btn primary big" }, t("scorepad.save"));
+    onSingleClick(save, () => {}); // the second click of a double click submits nothing
+    form.append(save);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const tricks = this.readCounts(a, draft, seats, "sp", "entry");
+      if (tricks) this.send({ tricks });
+    });
+    entry.append(form);
+  }
+
+  /** The count fields of a deal's tricks into *form*: for each seat in play in *seats* a field between − and +,
+   *  the last seat's count worked out from the others until it is typed in, and the sum.  *p* starts the ids
+   *  ("sp" for the deal in progress, "sp-fix" for a correction), *draft* holds what is typed. */
+  countFields(form, a, draft, seats, p) {
+    const last = seats[seats.length - 1];
     const out = a.players.map((_, seat) => seat).filter((seat) => !seats.includes(seat));
     for (const seat of out) form.append(h("p", { class: "muted sp-out" }, t("scorepad.sitsOut", { name: a.players[seat] })));
     const inputs = {};
     const tricksOfDeal = a.n_tricks ?? TRICKS; // 17 in seed002-literal, whose players draw from a stock
-    const sum = h("p", { class: "sp-sum", id: "sp-sum", "aria-live": "off" });
+    const sum = h("p", { class: "sp-sum", id: `${p}-sum`, "aria-live": "off" });
     const update = () => {
       if (!draft.lastTouched) {
         const others = seats.filter((seat) => seat !== last).map((seat) => count(draft.values[seat]));
@@ -551,10 +612,10 @@ export class Scorepad {
     };
     for (const seat of seats) {
       const name = a.players[seat];
-      const id = `sp-tricks-${seat}`;
+      const id = `${p}-tricks-${seat}`;
       const input = h("input", { id, type: "number", inputmode: "numeric", min: 0, max: tricksOfDeal, step: 1,
         value: draft.values[seat] ?? "", "aria-label": t("scorepad.tricksOf", { name }), "data-seat": seat,
-        "aria-describedby": seat === last ? "sp-sum sp-last-help" : "sp-sum", class: "sp-count" });
+        "aria-describedby": seat === last ? `${p}-sum ${p}-last-help` : `${p}-sum`, class: "sp-count" });
       inputs[seat] = input;
       const set = (text) => {
         draft.values[seat] = text;
@@ -579,41 +640,93 @@ export class Scorepad {
         // a screen reader said nothing on − and +: the field changed away from its focus, the sum is not live
         announce(`${name}: ${input.value}. ${sum.textContent}`);
       };
-      const less = h("button", { type: "button", class: "btn sp-step", id: `sp-less-${seat}`,
+      const less = h("button", { type: "button", class: "btn sp-step", id: `${p}-less-${seat}`,
         "aria-label": t("scorepad.less", { name }) }, "−");
-      const more = h("button", { type: "button", class: "btn sp-step", id: `sp-more-${seat}`,
+      const more = h("button", { type: "button", class: "btn sp-step", id: `${p}-more-${seat}`,
         "aria-label": t("scorepad.more", { name }) }, "+");
       less.addEventListener("click", () => step(-1));
       more.addEventListener("click", () => step(1));
       form.append(h("div", { class: "sp-trick-row" }, h("label", { for: id, class: "sp-name" }, name), less, input, more));
     }
-    form.append(h("p", { class: "muted sp-last-help", id: "sp-last-help" },
+    form.append(h("p", { class: "muted sp-last-help", id: `${p}-last-help` },
       t("scorepad.lastHelp", { name: a.players[last], total: tricksOfDeal })));
     form.append(sum);
-    const save = h("button", { type: "submit", id: "sp-save", class: "btn primary big" }, t("scorepad.save"));
-    onSingleClick(save, () => {}); // the second click of a double click submits nothing
-    form.append(save);
+    update();
+  }
+
+  /** The counts of *draft* by seat (null for a seat sitting out), or null after saying, in the page's language,
+   *  which count is missing or too high (the server's reason would be English). */
+  readCounts(a, draft, seats, p, where) {
+    const tricksOfDeal = a.n_tricks ?? TRICKS;
+    const tricks = a.players.map(() => null);
+    for (const seat of seats) {
+      const value = count(draft.values[seat]);
+      if (value === null || value > tricksOfDeal) {
+        const name = a.players[seat];
+        const text = value === null ? () => t("scorepad.missing", { name })
+          : () => t("scorepad.tooMany", { name, total: tricksOfDeal });
+        this.error = { text, where, code: value === null ? "missing" : "too_many" };
+        announceUrgent(this.error.text());
+        this.focusAfter = `${p}-tricks-${seat}`;
+        this.render();
+        return null;
+      }
+      tricks[seat] = value;
+    }
+    return tricks;
+  }
+
+  /** The panel that corrects finished deal *row* (in place of the entry): its contract among those its chooser may
+   *  have, its tricks; the later deals stay as they are. */
+  renderFix(a, row) {
+    const fix = this.fixing;
+    const panel = h("section", { class: "panel sp-entry sp-fix", "aria-labelledby": "sp-fix-title" });
+    panel.append(h("h2", { id: "sp-fix-title", tabindex: "-1" }, t("scorepad.fixDeal", { n: row.deal })),
+      h("p", { class: "muted" }, t("scorepad.fixHelp", { name: a.players[row.chooser] })));
+    const group = h("div", { class: "sp-contracts", role: "group", "aria-labelledby": "sp-fix-contract-title" });
+    const choices = new Set((row.contract_choices ?? a.contracts).map((c) => String(c).toUpperCase()));
+    for (const code of a.contracts) {
+      const upper = String(code).toUpperCase();
+      const avoid = upper === "MZ";
+      const ok = choices.has(upper);
+      const button = h("button", { type: "button", class: `btn sp-contract ${avoid ? "avoid" : "take"}`,
+        id: `sp-fix-contract-${upper}`, "data-contract": upper, disabled: !ok,
+        "aria-pressed": upper === fix.contract ? "true" : "false" },
+        contractLabel(upper), h("span", { class: "goal" }, t(avoid ? "table.avoid" : "table.take")),
+        ok ? null : h("span", { class: "visually-hidden" }, ` (${t("scorepad.used")})`));
+      button.addEventListener("click", () => {
+        fix.contract = upper;
+        this.focusAfter = button.id;
+        this.render();
+      });
+      group.append(button);
+    }
+    panel.append(h("h3", { id: "sp-fix-contract-title" }, t("scorepad.contract", { name: a.players[row.chooser] })),
+      group);
+    const seats = row.tricks.map((n, seat) => (n === null ? null : seat)).filter((seat) => seat !== null);
+    const form = h("form", { class: "sp-tricks", "aria-labelledby": "sp-fix-tricks-title", novalidate: true });
+    form.append(h("h3", { id: "sp-fix-tricks-title" }, t("scorepad.tricks", { n: row.deal })));
+    this.countFields(form, a, fix, seats, "sp-fix");
+    const save = h("button", { type: "submit", id: "sp-fix-save", class: "btn primary big" }, t("scorepad.fixSave"));
+    onSingleClick(save, () => {});
+    const cancel = h("button", { type: "button", id: "sp-fix-cancel", class: "btn" }, t("common.cancel"));
+    cancel.addEventListener("click", () => this.closeFix());
+    form.append(h("div", { class: "sp-buttons" }, save, cancel));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      const tricks = a.players.map(() => null);
-      for (const seat of seats) {
-        const value = count(draft.values[seat]);
-        if (value === null || value > tricksOfDeal) { // said here, in the page's language (the server's is English)
-          const name = a.players[seat];
-          const text = value === null ? () => t("scorepad.missing", { name })
-            : () => t("scorepad.tooMany", { name, total: tricksOfDeal });
-          this.error = { text, where: "entry", code: value === null ? "missing" : "too_many" };
-          announceUrgent(this.error.text());
-          this.focusAfter = `sp-tricks-${seat}`;
-          this.render();
-          return;
-        }
-        tricks[seat] = value;
-      }
-      this.send({ tricks });
+      const tricks = this.readCounts(a, fix, seats, "sp-fix", "fix");
+      if (tricks) this.send({ correct: { deal: row.deal, contract: fix.contract, tricks } });
     });
-    update();
-    entry.append(form);
+    panel.append(form);
+    const error = this.errorBox("fix");
+    if (error) panel.append(error);
+    panel.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        this.closeFix();
+      }
+    });
+    return panel;
   }
 
   renderExport(a) {
@@ -648,6 +761,7 @@ export class Scorepad {
         this.elsewhere = false;
         this.answer = null;
         this.draft = null;
+        this.fixing = null;
         this.error = null;
         this.setup = { variant: old?.variant ?? this.setup.variant, names: [...(old?.players ?? [])], firstDealer: 0 };
         this.focusAfter = "sp-name-0";

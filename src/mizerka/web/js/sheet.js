@@ -101,14 +101,17 @@ function sittingOut(row) {
  * Build the score sheet for *view* (the server's View).  *winners* is the list from the match_end event when
  * known, else it is worked out from the totals once the match is over.  With *onReview*, each deal's row has a
  * "Review" button that calls `onReview(dealNo, focusKey)` (the rows are finished deals only: never the deal in
- * progress).  With *showTricks*, each deal's row shows its tricks in a column of their own (the score pad, which has
+ * progress).  With *onEdit* (the score pad), each deal's row has a "Correct" button that calls `onEdit.open(dealNo)`
+ * (`onEdit`: `{label, aria(n), id(n), open(n), current}`, *current* the deal being corrected, its button pressed).
+ * With *showTricks*, each deal's row shows its tricks in a column of their own (the score pad, which has
  * no deal summary).  A seat without a score in a deal (four players: the dealer sits out) shows "–" there, its
  * running total unchanged.
  * *contracts*, when given, are the grid's columns (the variant's contract codes, as the server gives them: the
  * view's and the match sheet's `contracts`; the page never reads them from the variant's spec); a row's *goal*
  * ("take" or "avoid"), when given, is its goal.
  */
-export function renderScoreSheet(view, winners = null, { onReview = null, showTricks = false, contracts = null } = {}) {
+export function renderScoreSheet(view, winners = null,
+  { onReview = null, onEdit = null, showTricks = false, contracts = null } = {}) {
   // an open seat (a table waiting for players) is named as the table names it
   const names = view.players.map((p, i) => (p.open ? t("table.empty") : seatName(p, view.players) || `#${i + 1}`));
   const root = h("div", { class: "score-sheet" });
@@ -168,6 +171,14 @@ export function renderScoreSheet(view, winners = null, { onReview = null, showTr
       const button = h("button", { type: "button", class: "btn small review-btn", "data-focus": key,
         "data-deal": String(row.deal_no), "aria-label": t("review.buttonDeal", { n: row.deal_no }) }, t("review.button"));
       button.addEventListener("click", () => onReview(row.deal_no, key));
+      number.classList.add("deal-cell");
+      number.append(" ", button);
+    }
+    if (onEdit) { // the score pad: a finished deal corrected ({label, aria(n), id(n), open(n), current})
+      const button = h("button", { type: "button", class: "btn small edit-btn", id: onEdit.id(row.deal_no),
+        "data-deal": String(row.deal_no), "aria-label": onEdit.aria(row.deal_no),
+        "aria-pressed": onEdit.current === row.deal_no ? "true" : "false" }, onEdit.label);
+      button.addEventListener("click", () => onEdit.open(row.deal_no));
       number.classList.add("deal-cell");
       number.append(" ", button);
     }
