@@ -318,3 +318,27 @@ def test_the_trick_just_taken_stays_on_the_table_until_the_next_lead() -> None:
             assert "took trick" not in str(app.query_one("#table").render())
 
     asyncio.run(run())
+
+
+# -- quitting from a dialog ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dialog", ["contract", "exchange"])
+def test_x_quits_from_the_contract_and_the_exchange_dialogs(dialog: str) -> None:
+    """``mizerka play --help`` says "x quits", and it did on the game screen, but at the contract and the exchange
+    dialogs x did nothing and their key lines named no way out (only Ctrl+Q quit there)."""
+    from tui_helpers import make_app
+
+    async def run() -> None:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pause_until(pilot, lambda: isinstance(app.screen, ContractDialog))
+            if dialog == "exchange":
+                await pilot.press("n")
+                await pause_until(pilot, lambda: isinstance(app.screen, ExchangeDialog))
+            assert "x quit." in flat(screen_text(app))
+            await pilot.press("x")
+            await pause_until(pilot, lambda: not app.is_running)
+        assert app.return_code == 0
+
+    asyncio.run(run())

@@ -77,9 +77,9 @@ def sorted_hand(hand: CardSet, trump: int | None) -> list[Card]:
 
 def dialog_keys(obs: Observation) -> str:
     """The game's keys that still work over the contract and the exchange dialogs, which the game's footer (hidden
-    under a dialog) no longer lists: the score sheet, the help page, and from deal 2 on the review."""
+    under a dialog) no longer lists: the score sheet, the help page, from deal 2 on the review, and quitting."""
     review = ", r review the last deal" if obs.deal_no > 1 else ""
-    return f"Also: p points sheet{review}, F1 help."
+    return f"Also: p points sheet{review}, F1 help, x quit."
 
 
 class ContractDialog(ModalScreen[Contract]):
@@ -91,6 +91,7 @@ class ContractDialog(ModalScreen[Contract]):
         Binding("u", "app.undo", "undo", show=False),  # refused, with the reason: nothing to take back yet
         # the score sheet (whose contracts are left) and the keys, over the dialog, which is back when they close
         Binding("p", "app.sheet", "points sheet"), Binding("f1", "app.help", "help"),
+        Binding("x", "app.quit", "quit"),  # as on the game screen ("x quits"): not only Ctrl+Q
     ]
 
     def __init__(self, obs: Observation) -> None:
@@ -145,6 +146,7 @@ class ExchangeDialog(ModalScreen[CardSet]):
         Binding("r", "app.review", "review last deal"),
         Binding("u", "app.undo", "undo", show=False),  # refused, with the reason: no card of yours yet
         Binding("p", "app.sheet", "points sheet"), Binding("f1", "app.help", "help"),
+        Binding("x", "app.quit", "quit"),
     ]
 
     def __init__(self, obs: Observation) -> None:
