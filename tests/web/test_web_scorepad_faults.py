@@ -153,6 +153,44 @@ def test_two_tabs_on_one_match_lose_no_entry(new_page: Any, web_server: Any) -> 
     other.close()
 
 
+SLOW_SCOREPAD = """() => {
+  const fetch = window.fetch.bind(window);
+  window.fetch = async (url, options) => {
+    if (String(url).includes('/api/scorepad') && options?.body && !options.body.includes('"entry":null')) {
+      await new Promise((done) => setTimeout(done, 1500));
+    }
+    return fetch(url, options);
+  };
+}"""
+
+
+def test_two_tabs_entering_at_once_take_turns(new_page: Any, web_server: Any) -> None:
+    """Both tabs show deal 2 without its contract; the first sends hearts on a slow connection, the second chooses
+    spades before that answer is back.  The comparisons alone made the first tab drop its own entry (the second's
+    answer was kept first) or, across two browser processes in a narrow window, let both write: the entry is one
+    step under a lock the tabs share, so the second waits, then shows the first one's hearts and sends nothing."""
+    page = new_page()
+    open_pad(page, web_server)
+    keep(page, json.dumps(a_match(web_server, deals=1)))
+    page.reload()
+    other = page.context.new_page()
+    other.goto(web_server.url + "/?scorepad=1")
+    expect(other.locator("#sp-deal-title")).to_have_text("Deal 2 of 18 · Ala deals · Bolek chooses")
+    page.evaluate(SLOW_SCOREPAD)
+    sent: list[Any] = []
+    other.on("request", lambda r: sent.append(r.post_data_json) if "/api/scorepad" in r.url else None)
+    page.click("#sp-contract-H")
+    other.click("#sp-contract-S")
+    expect(other.locator(".sp-chosen")).to_contain_text("Hearts")
+    expect(other.locator("#sp-elsewhere")).to_contain_text("another tab")
+    expect(page.locator(".sp-chosen")).to_contain_text("Hearts")
+    expect(page.locator("#sp-elsewhere")).to_have_count(0)
+    assert stored(page)["pending"] == "H"
+    other.wait_for_timeout(300)
+    assert [body["entry"] for body in sent if body["entry"] is not None] == [], sent  # (a check of what is kept)
+    other.close()
+
+
 def test_a_stale_tab_does_not_overwrite_the_other_tabs_entry(new_page: Any, web_server: Any) -> None:
     """Even when the storage event is missed (another window, a browser that does not send it): before each
     entry the page compares what is kept with what it shows."""

@@ -9,7 +9,8 @@
 // What is kept is checked, never trusted: a reload asks the server for the state of the kept record (an older
 // page, a hand edit or a damaged store shows a way out: download what is kept, start again), and before each
 // entry the page compares what is kept with what it last read or wrote, so that a second tab on the same match
-// never has its entries overwritten unseen (the page shows the other tab's state instead, and says so).
+// never has its entries overwritten unseen (the page shows the other tab's state instead, and says so); each entry
+// is one step under a lock the tabs share (Web Locks), so two tabs' entries take turns.
 
 import { announce, announceUrgent } from "./announce.js";
 import { confirmDialog } from "./confirm.js";
@@ -60,6 +61,14 @@ export function scorepadErrorText(error) {
     case "bad_request": return t("scorepad.badRequest", { reason: error.message });
     default: return refusalText(error.code, error.message, { seconds: error.retryAfter });
   }
+}
+
+/** Run *task* holding the score pad's lock, shared by this browser's tabs on the page's origin (Web Locks).  A
+ *  page served without a secure context (plain http to another machine on a LAN) has no Web Locks: there the
+ *  comparisons before and after the request still catch what another tab wrote, all but a narrow window. */
+function withPadLock(task) {
+  const locks = globalThis.navigator?.locks;
+  return locks ? locks.request(`${SCOREPAD_KEY}.entry`, task) : task();
 }
 
 /** Whether *a* has every field of a server answer the page renders (an older page kept less). */
@@ -116,8 +125,9 @@ export class Scorepad {
     this.toCheck = kept.record ?? null; // the kept record, to be checked with the server at the start
     this.elsewhere = false; // the match was changed in another tab: said until the next entry
     this.variants = null;
-    this.busy = false;
-    this.error = null; // {text, where: "setup" | "entry", field}
+    this.busy = false; // an entry is on its way to the server
+    this.locking = false; // an entry waits for another tab's to finish (or is on its way)
+    this.error = null; // {text, where: "setup" | "entry" | "fix", field}
     this.onStorage = (event) => {
       if ((event.key === SCOREPAD_KEY || event.key === null) && !this.busy && !this.destroyed) this.adoptKept();
     };
@@ -219,9 +229,25 @@ export class Scorepad {
     return true;
   }
 
-  /** Send an entry (or the setup of a new match); keep the answer; say what changed. */
+  /** Send an entry (or the setup of a new match); keep the answer; say what changed.  The whole step (compare
+   *  what is kept, ask the server, keep its answer) holds the score pad's lock across this browser's tabs, so that
+   *  two tabs' entries never interleave: the second waits, then finds the first one's entry and shows it instead
+   *  of sending its own, which was made on the match as it was before. */
   async send(entry, setup = null) {
-    if (this.busy || this.adoptKept()) return; // another tab's change is shown first, never overwritten unseen
+    if (this.busy || this.locking) return;
+    const seen = this.kept; // the match as this tab showed it when the entry was made
+    this.locking = true;
+    try {
+      await withPadLock(() => this.sendHeld(entry, setup, seen));
+    } finally {
+      this.locking = false;
+    }
+  }
+
+  async sendHeld(entry, setup, seen) {
+    if (this.destroyed || this.busy) return;
+    // another tab's change is shown first (a storage event may have shown it already), never overwritten unseen
+    if (this.adoptKept() || this.kept !== seen) return;
     this.busy = true;
     this.root.querySelector(".scorepad")?.setAttribute("aria-busy", "true");
     const before = this.answer;
