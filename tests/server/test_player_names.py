@@ -295,8 +295,9 @@ def test_a_seat_name_with_an_invisible_character_is_refused_at_a_join(
     reply = httpx.post(server.url + f"/api/tables/{table}/join", json={"name": name})
     assert reply.status_code == 422, reply.text
     body = reply.json()
-    assert set(body) == {"error", "message"} and body["error"] == "bad_request", body
+    assert set(body) == {"error", "message", "reason"} and body["error"] == "bad_request", body
     assert "name" in body["message"] and "invisible" in body["message"] and said in body["message"], body
+    assert body["reason"]["code"] == "name_invisible_char" and body["reason"]["char"] == said, body  # for a client
     assert seat_names(server, table) == ["Ala", None, None]  # nobody was seated under it
 
 

@@ -566,5 +566,6 @@ def test_a_name_the_server_will_not_register_is_explained(new_page: Any, web_ser
     page.goto(web_server.url + "/")
     page.fill("#claim-name", "Ala\u3164")  # a Hangul filler: printable, but shows nothing
     page.click("#claim-submit")
-    expect(page.locator("section.profile-panel")).to_contain_text("This name cannot be claimed")
+    expect(page.locator("section.profile-panel")).to_contain_text(  # the reason the server gives, and its character
+        "This name cannot be used: it holds an invisible or unprintable character, U+3164 (HANGUL FILLER)")
     assert stored_profile(page) is None

@@ -33,7 +33,7 @@ from mizerka.record import BLANKS, DealRecord, MatchRecord, RecordError, char_na
 from mizerka.rules import VARIANTS, RulesError, parse_variant
 from mizerka.server.encoding import encode
 from mizerka.server.hub import Hub, ServerConfig, address_key, hash_token
-from mizerka.server.players import Standing, check_visible, display_rating, without_emoji_selectors
+from mizerka.server.players import Standing, char_reason, check_visible, display_rating, without_emoji_selectors
 from mizerka.server.protocol import ERROR_CODES, PROTOCOL_VERSION
 from mizerka.server.scorepad import ScorepadAnswer, ScorepadError, ScorepadRequest
 from mizerka.server.scorepad import apply as scorepad_apply
@@ -160,14 +160,23 @@ SeatName = Annotated[str, Field(min_length=1, max_length=40, description=(
     "blank-looking character, no variation selector: mizerka.server.players.check_visible)."))]
 
 
+class _FieldRefused(ValueError):
+    """A body field's value a validator refuses, with the machine-readable ``reason`` that the 422 ``bad_request``
+    answer carries beside its message (a player's name: :data:`~mizerka.server.players.NAME_REASONS`)."""
+
+    def __init__(self, message: str, reason: dict[str, Any] | None) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 def _check_name(value: str) -> str:
     value = value.strip()
     if not value:
-        raise ValueError("a name must be 1-40 printable characters, not only spaces")
+        raise _FieldRefused("a name must be 1-40 printable characters, not only spaces", {"code": "name_empty"})
     if not value.isprintable():
         first = next(ch for ch in value if not ch.isprintable())
-        raise ValueError(f"the name holds the unprintable character {char_name(first)}: a name must be 1-40 "
-                         "printable characters")
+        raise _FieldRefused(f"the name holds the unprintable character {char_name(first)}: a name must be 1-40 "
+                            "printable characters", char_reason("name_unprintable_char", first))
     return value
 
 
@@ -181,7 +190,7 @@ def _check_seat_name(value: str) -> str:
     try:
         check_visible(value)
     except TableError as error:
-        raise ValueError(error.message) from None
+        raise _FieldRefused(error.message, error.reason) from None
     return value
 
 
@@ -491,6 +500,9 @@ class ApiError(BaseModel):
     error: str
     message: str
     table: str | None = Field(default=None, description="With `seated`: the table whose seat the profile holds")
+    reason: dict[str, Any] | None = Field(default=None, description=(
+        "With a refused player's name (`bad_name`, `name_taken`, a `bad_request` about `body.name`): why, for a "
+        "client to say in its own language: `{\"code\": \"name_…\", …its parameters}` (docs/protocol.md)"))
 
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -634,8 +646,35 @@ def _bot_level(level: str) -> str:
     return level
 
 
-def _error(status: int, code: str, message: str, fields: dict[str, Any] | None = None) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message, **(fields or {})}, status_code=status)
+def _error(status: int, code: str, message: str, fields: dict[str, Any] | None = None,
+           reason: dict[str, Any] | None = None) -> JSONResponse:
+    body = {"error": code, "message": message, **(fields or {})}
+    if reason is not None:
+        body["reason"] = reason
+    return JSONResponse(body, status_code=status)
+
+
+_NAMED_BY_BODY = ("/api/players", "/api/quickplay", "/api/pair")
+"""The endpoints whose body's ``name`` is a player's (with a table's ``/join``); ``POST /api/tables``' is a table's."""
+
+
+def _field_reason(request: Request, error: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``reason`` of a 422 for a body's first refused field, if it has one: a validator's own
+    (:class:`_FieldRefused`), or, for a player's name, the schema's bounds (none, or over 40 characters)."""
+    cause = (error.get("ctx") or {}).get("error")
+    if isinstance(cause, _FieldRefused):
+        return cause.reason
+    path = request.url.path
+    if tuple(error.get("loc", ())) != ("body", "name") or not (path in _NAMED_BY_BODY or path.endswith("/join")):
+        return None
+    kind = error.get("type")
+    if kind == "string_too_long":
+        return {"code": "name_too_long", "max": (error.get("ctx") or {}).get("max_length")}
+    if kind == "string_too_short":
+        return {"code": "name_empty"}
+    if kind == "missing":
+        return {"code": "name_needed"}
+    return None
 
 
 class _PlayerIdConvertor(Convertor[str]):
@@ -684,7 +723,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.exception_handler(TableError)
     async def _table_error(_request: Request, error: TableError) -> JSONResponse:
-        return _error(_STATUS.get(error.code, 400), error.code, error.message, error.fields)
+        return _error(_STATUS.get(error.code, 400), error.code, error.message, error.fields, error.reason)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, error: StarletteHTTPException) -> Response:
@@ -726,7 +765,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             return _error(404, "unknown_table", f"no {'open ' if seated else ''}table {table_id!r}")
         first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
         where = ".".join(str(p) for p in first.get("loc", ()))
-        return _error(422, "bad_request", f"{where}: {first.get('msg')}")
+        return _error(422, "bad_request", f"{where}: {first.get('msg')}", reason=_field_reason(request, first))
 
     @app.get("/api/meta", response_model=Meta)
     async def meta() -> Meta:

@@ -885,8 +885,9 @@ class Store:
                 kind = connection.execute(sa.select(players_t.c.kind).where(players_t.c.id == player_id)).scalar()
             if kind == "closed":
                 raise TableError("name_taken", f"the name {name!r} belonged to a deleted profile: a name is never "
-                                               "given to another player") from None
-            raise TableError("name_taken", f"the name {name!r} is taken (names are compared ignoring case)") from None
+                                               "given to another player", {"code": "name_retired"}) from None
+            raise TableError("name_taken", f"the name {name!r} is taken (names are compared ignoring case)",
+                             {"code": "name_taken"}) from None
         return standing
 
     def delete_player(self, player_id: str) -> None:

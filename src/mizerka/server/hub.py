@@ -983,7 +983,7 @@ class Hub:
         """A new profile named *name*, and its secret key (given out only here).
 
         Raises:
-            TableError: ``name_taken``.
+            TableError: ``bad_name`` (:func:`~mizerka.server.players.check_name`); ``name_taken``.
         """
         name, player_id = check_name(name)
         key = secrets.token_urlsafe(32)
@@ -1007,18 +1007,20 @@ class Hub:
         given too must be the profile's, ignoring case).
 
         Raises:
-            TableError: ``bad_key``; ``bad_name`` for another name than the profile's, or neither name nor key.
+            TableError: ``bad_key``; ``bad_name`` for another name than the profile's (``reason``
+            ``name_not_profile``), or neither name nor key (``name_needed``).
         """
         if player_key is not None:
             standing = await self.profile(player_key)
             if name is not None and name_key(name) != standing.id:
-                raise TableError("bad_name", f"this player key is {standing.name!r}'s, not {name[:60]!r}'s")
+                raise TableError("bad_name", f"this player key is {standing.name!r}'s, not {name[:60]!r}'s",
+                                 {"code": "name_not_profile", "profile": standing.name})
             if standing.id in self.closed_players:  # deleted while the key was being looked up
                 raise TableError("bad_key", "no profile has this player key on this server")
             self.standings.setdefault(standing.id, standing)
             return standing.name, standing.id
         if name is None:
-            raise TableError("bad_name", "a name is needed to take a seat (or a player key)")
+            raise TableError("bad_name", "a name is needed to take a seat (or a player key)", {"code": "name_needed"})
         return name, None
 
     async def _profile_lives(self, player: str | None) -> bool:

@@ -42,7 +42,7 @@ import dataclasses
 import math
 import unicodedata
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from mizerka.record import name_key
 from mizerka.server.chat import BLANKS, DEFAULT_IGNORABLE, is_default_ignorable
@@ -53,10 +53,12 @@ __all__ = [
     "DEFAULT_IGNORABLE",
     "DEFAULT_MU",
     "DEFAULT_SIGMA",
+    "NAME_REASONS",
     "PROVISIONAL_GAMES",
     "SeatResult",
     "Standing",
     "bot_id",
+    "char_reason",
     "check_name",
     "check_visible",
     "display_rating",
@@ -82,6 +84,33 @@ BOT_PREFIX = "bot:"
 MAX_KEY_CHARS = 120
 """The longest compared form a name may have (NFKC turns one character into as many as 18)."""
 
+NAME_REASONS: Final = {
+    "name_empty": "no name, or spaces alone",
+    "name_too_long": "over `max` characters (the field's limit, 40)",
+    "name_unprintable_char": "a character that is not printable (a control or format character): `char`, `char_name`",
+    "name_invisible_char": "an invisible character (a blank filler, a default-ignorable one): `char`, `char_name`",
+    "name_leading_mark": "begins with a combining mark, which has no letter to sit on: `char`, `char_name`",
+    "name_dots": "dots alone, which are no player page's address",
+    "name_bot_prefix": "begins with `prefix` (\"bot:\"), the form of the computer levels' entries",
+    "name_expands_too_long": "`length` characters once its compatibility forms are spelled out, over `max`",
+    "name_taken": "a profile has this name (compared ignoring case and compatibility forms)",
+    "name_retired": "a deleted profile had this name: a name is never given to another player",
+    "name_not_profile": "not the name of the player key's profile, which is `profile`",
+    "name_needed": "neither a name nor a player key to take a seat with",
+}
+"""The reasons a player's name is refused for, each with what it means and its parameters: a refusal's ``reason``
+(docs/protocol.md), ``{"code": <one of these>, <its parameters>}``, lets a client say why in its own language."""
+
+
+def char_reason(code: str, ch: str) -> dict[str, Any]:
+    """The ``reason`` of a name refused for the character *ch*: its code point and its Unicode name (``""`` for a
+    code point without one), as :func:`mizerka.record.char_name` writes them in the message.
+
+    >>> char_reason("name_invisible_char", "\u200b")
+    {'code': 'name_invisible_char', 'char': 'U+200B', 'char_name': 'ZERO WIDTH SPACE'}
+    """
+    return {"code": code, "char": f"U+{ord(ch):04X}", "char_name": unicodedata.name(ch, "")}
+
 
 def check_name(name: str) -> tuple[str, str]:
     """A name a profile may claim, stripped, and its compared form (:func:`name_key`).
@@ -93,7 +122,7 @@ def check_name(name: str) -> tuple[str, str]:
     confusables data, which the standard library lacks.)
 
     Raises:
-        TableError: ``bad_name``, naming the problem.
+        TableError: ``bad_name``, naming the problem, with its ``reason`` (:data:`NAME_REASONS`).
 
     >>> check_name("  Ala ")
     ('Ala', 'ala')
@@ -110,15 +139,18 @@ def check_name(name: str) -> tuple[str, str]:
     check_visible(name)
     key = name_key(name)
     if not key:
-        raise TableError("bad_name", "the name is empty")
+        raise TableError("bad_name", "the name is empty", {"code": "name_empty"})
     if not key.strip("."):
         raise TableError("bad_name", f"a name of dots alone ({name!r}) cannot be a player page's address "
-                                     "(/api/players/.. is the folder above); add another character")
+                                     "(/api/players/.. is the folder above); add another character",
+                         {"code": "name_dots"})
     if key.startswith(BOT_PREFIX):
-        raise TableError("bad_name", f"names starting with {BOT_PREFIX!r} are the computer levels' entries")
+        raise TableError("bad_name", f"names starting with {BOT_PREFIX!r} are the computer levels' entries",
+                         {"code": "name_bot_prefix", "prefix": BOT_PREFIX})
     if len(key) > MAX_KEY_CHARS:
         raise TableError("bad_name", f"the name grows to {len(key)} characters once its compatibility forms are "
-                                     f"spelled out (at most {MAX_KEY_CHARS})")
+                                     f"spelled out (at most {MAX_KEY_CHARS})",
+                         {"code": "name_expands_too_long", "length": len(key), "max": MAX_KEY_CHARS})
     return name, key
 
 
@@ -154,7 +186,8 @@ def check_visible(name: str) -> None:
     through :func:`without_emoji_selectors`, which drops the ones after a symbol that phone keyboards add.
 
     Raises:
-        TableError: ``bad_name``, naming the first such character.
+        TableError: ``bad_name``, naming the first such character (``reason``: ``name_invisible_char`` or
+        ``name_leading_mark``, with the character: :func:`char_reason`).
 
     A combining mark may follow a letter (an accent), but not begin the name: it would draw on whatever the name is
     shown after, and no record holds such a name (:func:`mizerka.record.check_name`).
@@ -170,10 +203,11 @@ def check_visible(name: str) -> None:
     for ch in name:
         if ch in BLANKS or is_default_ignorable(ch) or unicodedata.category(ch) in ("Cf", "Cc", "Zl", "Zp"):
             raise TableError("bad_name", f"the name holds the invisible character {char_name(ch)}; a player's name "
-                                         "must show what it is")
+                                         "must show what it is", char_reason("name_invisible_char", ch))
     if name and unicodedata.category(name[0]).startswith("M"):  # a record refuses it too (record.check_name)
         raise TableError("bad_name", f"the name begins with the combining mark {char_name(name[0])}, which has no "
-                                     "letter to sit on; a player's name must show what it is")
+                                     "letter to sit on; a player's name must show what it is",
+                         char_reason("name_leading_mark", name[0]))
 
 
 def bot_id(level: str) -> str:

@@ -468,6 +468,18 @@ const CATALOGS = {
     "refusal.held_another_seat": "Your profile played another seat in this deal: take that seat back, or another one from the next deal.",
     "refusal.bad_name": "The name is not your profile's name.",
     "refusal.bad_options": "These table options do not go together (a rated table gives no hints).",
+    "nameRefusal.name_empty": "Type a name: it cannot be empty or spaces alone.",
+    "nameRefusal.name_too_long": { one: "This name is too long: a name has at most {n} character.", other: "This name is too long: a name has at most {n} characters." },
+    "nameRefusal.name_unprintable_char": "This name cannot be used: it holds an invisible or unprintable character, {char}, which pasting often brings along. A name must show what it is, with no invisible or blank characters: type it again.",
+    "nameRefusal.name_invisible_char": "This name cannot be used: it holds an invisible or unprintable character, {char}, which pasting often brings along. A name must show what it is, with no invisible or blank characters: type it again.",
+    "nameRefusal.name_leading_mark": "This name cannot be used: it begins with the combining mark {char}, which has no letter before it to sit on. Type a letter before it.",
+    "nameRefusal.name_dots": "A name cannot be dots alone: it would be no player page's address. Add another character.",
+    "nameRefusal.name_bot_prefix": "Names starting with “{prefix}” are the computer players' entries: choose another name.",
+    "nameRefusal.name_expands_too_long": "This name is too long once its special characters are spelled out (length {length}, at most {max}): choose a shorter one.",
+    "nameRefusal.name_taken": "This name is taken: choose another one.",
+    "nameRefusal.name_retired": "This name belonged to a deleted profile, and a name is never given to another player: choose another one.",
+    "nameRefusal.name_not_profile": "The name is not your profile's name: your profile is {profile}.",
+    "nameRefusal.name_needed": "Type a name to take a seat.",
     "profile.title": "Your profile",
     "profile.claimHelp": "Claim your name (for ratings and the leaderboard).",
     "profile.name": "Name",
@@ -984,6 +996,18 @@ const CATALOGS = {
     "refusal.held_another_seat": "Twój profil grał w tym rozdaniu na innym miejscu: wróć na nie albo zajmij inne od następnego rozdania.",
     "refusal.bad_name": "To nie jest nazwa twojego profilu.",
     "refusal.bad_options": "Tych opcji stołu nie da się połączyć (stół rankingowy nie daje podpowiedzi).",
+    "nameRefusal.name_empty": "Wpisz nazwę: nie może być pusta ani składać się z samych spacji.",
+    "nameRefusal.name_too_long": { one: "Ta nazwa jest za długa: nazwa może mieć najwyżej {n} znak.", few: "Ta nazwa jest za długa: nazwa może mieć najwyżej {n} znaki.", many: "Ta nazwa jest za długa: nazwa może mieć najwyżej {n} znaków.", other: "Ta nazwa jest za długa: nazwa może mieć najwyżej {n} znaku." },
+    "nameRefusal.name_unprintable_char": "Tej nazwy nie można użyć: zawiera niewidoczny lub niedrukowalny znak {char}, który często trafia tam przy wklejaniu. Nazwa musi być w całości widoczna, bez znaków niewidocznych i pustych: wpisz ją jeszcze raz.",
+    "nameRefusal.name_invisible_char": "Tej nazwy nie można użyć: zawiera niewidoczny lub niedrukowalny znak {char}, który często trafia tam przy wklejaniu. Nazwa musi być w całości widoczna, bez znaków niewidocznych i pustych: wpisz ją jeszcze raz.",
+    "nameRefusal.name_leading_mark": "Tej nazwy nie można użyć: zaczyna się od łączącego znaku diakrytycznego {char}, przed którym nie ma litery. Wpisz przed nim literę.",
+    "nameRefusal.name_dots": "Nazwa nie może składać się z samych kropek: nie mogłaby być adresem strony gracza. Dodaj inny znak.",
+    "nameRefusal.name_bot_prefix": "Nazwy zaczynające się od „{prefix}” są zarezerwowane dla graczy komputerowych: wybierz inną nazwę.",
+    "nameRefusal.name_expands_too_long": "Ta nazwa jest za długa po rozwinięciu znaków specjalnych (długość {length}, najwyżej {max}): wybierz krótszą.",
+    "nameRefusal.name_taken": "Ta nazwa jest już zajęta: wybierz inną.",
+    "nameRefusal.name_retired": "Ta nazwa należała do usuniętego profilu, a nazwy nigdy nie przechodzą na innego gracza: wybierz inną.",
+    "nameRefusal.name_not_profile": "To nie jest nazwa twojego profilu: twój profil to {profile}.",
+    "nameRefusal.name_needed": "Wpisz nazwę, aby zająć miejsce.",
     "profile.title": "Twój profil",
     "profile.claimHelp": "Zarezerwuj swoją nazwę (do rankingu i tabeli najlepszych).",
     "profile.name": "Nazwa",
@@ -1500,6 +1524,18 @@ const CATALOGS = {
     "refusal.held_another_seat": "Ваш профиль играл в этой раздаче за другим местом: вернитесь на него или займите другое со следующей раздачи.",
     "refusal.bad_name": "Это не имя вашего профиля.",
     "refusal.bad_options": "Эти настройки стола несовместимы (за рейтинговым столом подсказок нет).",
+    "nameRefusal.name_empty": "Введите имя: оно не может быть пустым или состоять из одних пробелов.",
+    "nameRefusal.name_too_long": { one: "Это имя слишком длинное: в имени может быть не больше {n} символа.", few: "Это имя слишком длинное: в имени может быть не больше {n} символов.", many: "Это имя слишком длинное: в имени может быть не больше {n} символов.", other: "Это имя слишком длинное: в имени может быть не больше {n} символа." },
+    "nameRefusal.name_unprintable_char": "Это имя нельзя использовать: в нём есть невидимый или непечатаемый символ {char}, он часто попадает при вставке. Имя должно быть видно целиком, без невидимых и пустых символов: введите его заново.",
+    "nameRefusal.name_invisible_char": "Это имя нельзя использовать: в нём есть невидимый или непечатаемый символ {char}, он часто попадает при вставке. Имя должно быть видно целиком, без невидимых и пустых символов: введите его заново.",
+    "nameRefusal.name_leading_mark": "Это имя нельзя использовать: оно начинается с комбинируемого диакритического знака {char}, перед которым нет буквы. Поставьте перед ним букву.",
+    "nameRefusal.name_dots": "Имя не может состоять из одних точек: оно не может быть адресом страницы игрока. Добавьте другой символ.",
+    "nameRefusal.name_bot_prefix": "Имена, начинающиеся с «{prefix}», зарезервированы для компьютерных игроков: выберите другое имя.",
+    "nameRefusal.name_expands_too_long": "Это имя слишком длинное после раскрытия спецсимволов (длина {length}, не больше {max}): выберите имя покороче.",
+    "nameRefusal.name_taken": "Это имя уже занято: выберите другое.",
+    "nameRefusal.name_retired": "Это имя принадлежало удалённому профилю, а имена никогда не переходят к другому игроку: выберите другое.",
+    "nameRefusal.name_not_profile": "Это не имя вашего профиля: ваш профиль — {profile}.",
+    "nameRefusal.name_needed": "Введите имя, чтобы занять место.",
     "profile.title": "Ваш профиль",
     "profile.claimHelp": "Закрепите за собой имя (для рейтинга и таблицы лидеров).",
     "profile.name": "Имя",
@@ -1721,9 +1757,30 @@ export function refusalReason(code, params = {}) {
   return code && CATALOGS.en[key] !== undefined ? t(key) : null;
 }
 
-/** A refusal as a sentence: what its code means, else "The server refused: <the server's message>". */
+/**
+ * Why the server refused a player's name, in the player's language: *reason* is the error's `reason` as the server
+ * sent it (`{"code": "name_invisible_char", "char": "U+200B", "char_name": "ZERO WIDTH SPACE"}`: docs/protocol.md),
+ * read by its code and parameters.  A name reason this page has no sentence for is said in the server's own words,
+ * "The server refused: <*message*>"; null when *reason* is no name reason (none, or another kind).
+ */
+export function nameRefusalText(reason, message) {
+  const code = reason && typeof reason === "object" ? reason.code : null;
+  if (typeof code !== "string" || !code.startsWith("name_")) return null;
+  const key = `nameRefusal.${code}`;
+  if (CATALOGS.en[key] === undefined) return t("error.refused", { reason: message || code });
+  const text = (value) => (typeof value === "string" || typeof value === "number" ? String(value) : "");
+  const char = reason.char_name ? `${text(reason.char)} (${text(reason.char_name)})` : text(reason.char);
+  return t(key, { char, n: Number(reason.max) || 0, max: text(reason.max), length: text(reason.length),
+    prefix: text(reason.prefix), profile: text(reason.profile) });
+}
+
+/**
+ * A refusal as a sentence: a refused name's reason (`params.serverReason`, the error's `reason`: nameRefusalText),
+ * else what its code means, else "The server refused: <the server's message>".
+ */
 export function refusalText(code, message, params = {}) {
-  return refusalReason(code, params) ?? t("error.refused", { reason: message || code });
+  return nameRefusalText(params.serverReason, message) ?? refusalReason(code, params)
+    ?? t("error.refused", { reason: message || code });
 }
 
 /** The contract's name: "Hearts", "Bez atu", "Мизерка". */

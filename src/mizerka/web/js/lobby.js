@@ -73,10 +73,11 @@ export function nameRefused(error) {
 }
 
 /** A refused REST call in the player's language (the server's message is English, and a schema's 422 is worded
- *  for programmers: a refused name says so in words). */
+ *  for programmers: a refused name says why in words, by the error's reason, or in general without one). */
 export function apiErrorText(error) {
-  if (nameRefused(error)) return t("lobby.badName");
-  return refusalText(error.code, error.message, { seconds: error.retryAfter });
+  const params = { seconds: error.retryAfter, serverReason: error.reason };
+  if (nameRefused(error) && !error.reason) return t("lobby.badName");
+  return refusalText(error.code, error.message, params);
 }
 
 /** Join *table*: *seat* when one is given (a seat the computer plays may be taken over during an unrated match:

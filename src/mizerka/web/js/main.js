@@ -5,7 +5,7 @@
 import { initAnnouncer } from "./announce.js";
 import { MatchPage } from "./history.js";
 import { LANGUAGES, initLang, lang, onLangChange, refusalText, seatName, setLang, t } from "./i18n.js";
-import { Lobby, joinTable, nameRefused, quickplay } from "./lobby.js";
+import { Lobby, apiErrorText, joinTable, nameRefused, quickplay } from "./lobby.js";
 import { api } from "./net.js";
 import { LOBBY_PATH, SCOREPAD_PATH, matchPath, tablePath } from "./paths.js";
 import { LeaderboardPage, PlayerPage } from "./players.js";
@@ -68,7 +68,8 @@ function showError(kind, detail = "", extra = {}) {
   show(null);
   const back = h("button", { type: "button", class: "btn primary", id: "back-to-lobby" }, t("error.backToLobby"));
   back.addEventListener("click", goLobby);
-  const text = kind === "refused" ? refusalText(extra.code, detail, { seconds: extra.seconds }) : t(`error.${kind}`);
+  const text = kind === "refused"
+    ? refusalText(extra.code, detail, { seconds: extra.seconds, serverReason: extra.reason }) : t(`error.${kind}`);
   app().replaceChildren(h("div", { class: "error-screen panel", role: "alert" },
     h("h2", {}, t("error.title")), h("p", { class: "error-text", "data-kind": kind }, text), back));
   back.focus();
@@ -87,11 +88,12 @@ async function joinAndOpen(id, seat = null, onBadName = null) {
     go(tablePath(id), { replace: true });
   } catch (error) {
     if (onBadName && nameRefused(error)) {
-      onBadName();
+      onBadName(error);
       return;
     }
     showError(error.code === "table_full" || error.code === "seat_taken" ? "full"
-      : error.status === 404 ? "notFound" : "refused", error.message, { code: error.code, seconds: error.retryAfter });
+      : error.status === 404 ? "notFound" : "refused", error.message,
+      { code: error.code, seconds: error.retryAfter, reason: error.reason });
   }
 }
 
@@ -111,12 +113,12 @@ async function showJoin(id) {
   const takeover = info.seats.filter((s) => s.takeover);
   const box = h("div", { class: "join-screen panel" }, h("h2", {}, info.name || t("join.title")));
   const rerender = () => renderJoin();
-  let badName = false; // the server refused the name typed: said beside the field, until the next try
+  let badName = null; // the server's refusal of the name typed: said beside the field, until the next try
   const takeSeat = (seat = null) => {
-    badName = false;
-    return joinAndOpen(id, seat, () => {
+    badName = null;
+    return joinAndOpen(id, seat, (error) => {
       if (screen?.rerender !== rerender) return; // the page was left meanwhile
-      badName = true;
+      badName = error;
       renderJoin();
       document.getElementById("join-name")?.focus();
     });
@@ -139,7 +141,7 @@ async function showJoin(id) {
     const row = h("div", { class: "form-row join-name" }, h("label", { for: "join-name" }, t("lobby.name")), input);
     if (!badName) return row;
     return h("div", {}, row, h("p", { class: "message error join-name-error", id: "join-name-error", role: "alert" },
-      t("lobby.badName")));
+      apiErrorText(badName)));
   }
   function renderJoin() {
     box.replaceChildren(h("h2", {}, info.name || t("join.title")));

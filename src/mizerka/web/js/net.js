@@ -50,12 +50,13 @@ function noAnswerMessage(timeout) {
 }
 
 export class ApiError extends Error {
-  constructor(status, code, message, retryAfter = null, table = null) {
+  constructor(status, code, message, retryAfter = null, table = null, reason = null) {
     super(message);
     this.status = status;
     this.code = code;
     this.retryAfter = retryAfter; // seconds, from a 429's Retry-After header
     this.table = table; // the table a refusal names (`seated`: the one whose seat a profile holds), or null
+    this.reason = reason; // why, for a client to say (a refused name: {code: "name_…", …}; docs/protocol.md), or null
   }
 }
 
@@ -111,7 +112,10 @@ export async function apiResponse(method, path, body = undefined,
     const message = (data && data.message) || response.statusText;
     const retry = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
     const table = data && typeof data.table === "string" ? data.table : null;
-    throw new ApiError(response.status, code, message, Number.isFinite(retry) && retry > 0 ? retry : null, table);
+    const reason = data && data.reason && typeof data.reason === "object" && !Array.isArray(data.reason)
+      ? data.reason : null;
+    throw new ApiError(response.status, code, message, Number.isFinite(retry) && retry > 0 ? retry : null, table,
+      reason);
   }
   return { data, headers: response.headers };
 }

@@ -14,7 +14,7 @@
 import { announce } from "./announce.js";
 import { confirmDialog } from "./confirm.js";
 import { endedAt, playersWithTotals, variantLabel } from "./history.js";
-import { lang, levelName, listedNames, listOf, refusalText, signed, t } from "./i18n.js";
+import { lang, levelName, listedNames, listOf, nameRefusalText, refusalText, signed, t } from "./i18n.js";
 import { api, apiResponse } from "./net.js";
 import { LEADERBOARD_PATH, matchPath, playerPath, tablePath } from "./paths.js";
 import { h } from "./sheet.js";
@@ -182,6 +182,9 @@ export class ProfilePanel {
    *  action refused ("claim-name": a claim). */
   refusal(error, field) {
     if (error.code === "network") return t("error.network");
+    // a refused name says why (the error's reason: invisible character, dots alone, "bot:", taken…)
+    const why = nameRefusalText(error.reason, error.message);
+    if (why) return why;
     if (error.code === "bad_request" && field === "claim-name") {
       // a claim's one field: the form sends it trimmed, never empty, and the field keeps it within 40 characters,
       // so what the schema still refuses is an invisible or unprintable character in it (a zero-width space, a
