@@ -161,3 +161,20 @@ def test_analyse_of_a_record_with_no_card_played_is_refused(options: list[str], 
     assert "cards with a choice" not in result.output
     solved = invoke("solve", str(path))  # the same record, refused by solve as well
     assert solved.exit_code == 2
+
+
+def test_a_record_that_breaks_a_rule_is_told_as_replay_and_solve_tell_it(tmp_path: Path) -> None:
+    """``mizerka analyse`` printed click's "Usage: ... Try 'mizerka analyse --help'" banner before the message (a
+    usage error), where ``replay`` and ``solve`` print only the ``Error:`` line: a bad record is no usage error."""
+    text = GOLDEN.read_text(encoding="utf-8")
+    assert "1 @2: TC 6C 7C" in text
+    path = tmp_path / "bad.mzn"
+    path.write_text(text.replace("1 @2: TC 6C 7C", "1 @2: TC 7C 6C"), encoding="utf-8")
+    said = {command: CliRunner().invoke(cli, [command, str(path)]) for command in ("analyse", "replay", "solve")}
+    for command, result in said.items():
+        assert result.exit_code == 2, (command, result.output)
+        assert result.stdout == "" and "Usage:" not in result.stderr and "Try 'mizerka" not in result.stderr
+        assert result.stderr == (f"Error: {path}: deal 1, trick 1, card 7C: illegal action 7C: 7C is not in seat "
+                                 "0's hand\n"), (command, result.stderr)
+    score_only = CliRunner().invoke(cli, ["analyse", str(RECORDS / "score-only.mzn")])
+    assert score_only.exit_code == 2 and score_only.stderr.startswith("Error: ") and "Usage:" not in score_only.stderr

@@ -164,3 +164,24 @@ def test_ctrl_c_is_exit_status_130_with_a_line_that_says_so(monkeypatch: pytest.
     result = CliRunner().invoke(cli, ["arena", *FAST, "-n", "1", *TINY_VARIANT])
     assert result.exit_code == 130, result.output
     assert result.stderr.strip().startswith("Aborted!: no result is printed") and result.stdout == ""
+
+
+# -- the help --------------------------------------------------------------------------------------------------------
+
+
+def test_the_help_names_the_levels_the_tables_the_variant_and_the_backend() -> None:
+    """``mizerka arena --help`` named no bot level, said "the same decks, seats rotated" where the default plays
+    every permutation of the seats, gave ``--variant TEXT  Rules variant, e.g. 'standard'.`` without pointing to
+    ``mizerka rules``, and had no word for ``--backend``."""
+    result = CliRunner().invoke(cli, ["arena", "--help"], terminal_width=80)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert ", ".join(BOT_LEVELS) in text  # the code's own list, in its order (weakest first)
+    assert "seats rotated" not in text
+    assert "every order of the bots over the seats (--tables all, the default)" in text
+    assert "only the rotations of the order given (--tables rotations)" in text
+    assert "--variant SPEC Variant name and options, e.g. 'standard,show_trump_card' (see `mizerka rules`)" in text
+    deal_variant = " ".join(CliRunner().invoke(cli, ["deal", "--help"]).output.split())
+    assert "variant name and options, e.g. 'standard,show_trump_card' (see `mizerka rules`)" in deal_variant
+    backend = text.split("--backend [process|serial|ray]")[1].split("--tables")[0]
+    assert "worker processes" in backend and "Ray" in backend

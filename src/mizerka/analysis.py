@@ -46,9 +46,9 @@ import click
 
 from mizerka._checks import whole_number
 from mizerka.cards import CARDS, Card, CardSet
-from mizerka.cli import echo_json, unicode_option
+from mizerka.cli import RECORD_FILE, InputError, echo_json, read_record_file, record_file_name, unicode_option
 from mizerka.deal import Deal, Exchange, Play, Trick
-from mizerka.record import DealRecord, MatchRecord, RecordError, read
+from mizerka.record import DealRecord, MatchRecord, RecordError
 from mizerka.rules import Contract, Role
 
 __all__ = ["CardVerdict", "DealAnalysis", "DealFacts", "ExchangeFacts", "MatchAnalysis", "PlayerSummary", "analyse",
@@ -573,7 +573,7 @@ def _parse_deals(text: str | None, available: Sequence[int]) -> list[int] | None
 
 
 @click.command("analyse")
-@click.argument("record_path", metavar="RECORD", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("record_path", metavar="RECORD", type=RECORD_FILE)
 @click.option("--json", "as_json", is_flag=True, help="print the analysis as JSON")
 @click.option("--deal", "deal_text", default=None, metavar="N[,N-M]", help="only these deals (default: all)")
 @unicode_option
@@ -587,14 +587,18 @@ def analyse_command(record_path: Path, as_json: bool, deal_text: str | None, uni
     play with the two others against him, and marks each card that cost tricks.  A summary per player ends
     the report.  Ctrl-C stops it (exit status 130).
     With the solver's C kernel most deals take well under a second; without it, the solver written in
-    Python takes minutes a deal.
+    Python takes minutes a deal.  RECORD is a record file in either form (text or JSON), or - to read it
+    from standard input.
     """
+    name = record_file_name(record_path)
+    # a record that cannot be read or breaks a rule is bad input, not a usage error: the message alone, exit
+    # status 2, as `mizerka replay` and `mizerka solve` say it (no "Usage: ... Try --help" banner before it)
     try:
-        record = read(record_path)
+        record = read_record_file(record_path)
     except (RecordError, OSError) as error:
-        raise click.UsageError(f"{record_path}: {error}") from None
+        raise InputError(f"{name}: {error}") from None
     if record.score_only:
-        raise click.UsageError(f"{record_path}: a score-only record has no cards to analyse")
+        raise InputError(f"{name}: a score-only record has no cards to analyse")
     available = [d.number for d in record.deals if d.contract is not None and d.tricks]
     numbers = _parse_deals(deal_text, available)
 
@@ -607,14 +611,14 @@ def analyse_command(record_path: Path, as_json: bool, deal_text: str | None, uni
     try:
         analysis = analyse(record, numbers, progress=progress, perfect=True)
     except ValueError as error:  # RecordError, the solver's InvalidPositionError: never a traceback
-        raise click.UsageError(f"{record_path}: {error}") from None
+        raise InputError(f"{name}: {error}") from None
     except KeyboardInterrupt:  # Ctrl-C: as `mizerka solve` and `mizerka play`, exit status 130 (128 + SIGINT)
         where = f" during deal {current[-1]}" if current else ""
         click.echo(f"Aborted!{where}: nothing is printed (--deal N analyses fewer deals)", err=True)
         raise click.exceptions.Exit(130) from None
     if not analysis.deals:  # no card played in the record: an empty report with exit code 0 would read as "no errors"
-        raise click.UsageError(f"{record_path}: no deal of the record has reached its play (no card has been "
-                               "played yet): there is nothing to analyse")
+        raise InputError(f"{name}: no deal of the record has reached its play (no card has been "
+                         "played yet): there is nothing to analyse")
     if as_json:
         data: Any = analysis.to_dict()
         echo_json(data, indent=1)

@@ -42,7 +42,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COMMANDS",
+    "RECORD_FILE",
     "RULES_SUMMARY",
+    "STDIN",
+    "SUMMARIES",
+    "VARIANT_HELP",
     "InputError",
     "LazyGroup",
     "ascii_text",
@@ -50,6 +54,8 @@ __all__ = [
     "format_cards",
     "main",
     "missing_extra",
+    "read_record_file",
+    "record_file_name",
     "stdout_takes_unicode",
     "suit_order",
     "unicode_option",
@@ -69,6 +75,21 @@ COMMANDS: dict[str, str] = {
     "tables": "mizerka.tui.command:tables_command",
 }
 """Subcommand name → ``"module:attribute"`` of its :class:`click.Command`, imported on first use."""
+
+SUMMARIES: dict[str, str] = {
+    "analyse": "Find the cards that cost tricks in a game record.",
+    "arena": "Play duplicate matches between computer players.",
+    "deal": "Deal the cards and print the hands and the talon.",
+    "play": "Play a match against computer players, or at a server.",
+    "replay": "Check a game record and print its deals and scores.",
+    "rules": "Print the rules, the variants and their options.",
+    "score": "Keep the score of a match played with real cards.",
+    "serve": "Run the game server and its browser client.",
+    "solve": "Print the double-dummy value of each card of a position.",
+    "tables": "List the open tables of a game server.",
+}
+"""Subcommand name → its line in ``mizerka --help``'s list of commands: short enough to be shown whole at 80
+columns (click would cut a command's first sentence to fit, mid-sentence).  A command's own ``short_help`` wins."""
 
 _EXTRAS: dict[str, tuple[str, ...]] = {
     "click": ("cli", "server"), "rich": ("cli", "tui"),
@@ -127,7 +148,8 @@ class LazyGroup(click.Group):
                 rows.append((name, f"(unavailable: {error.message})"))
                 continue
             if command is not None and not command.hidden:
-                rows.append((name, command.get_short_help_str(limit=formatter.width - 6 - len(name))))
+                summary = command.short_help or SUMMARIES.get(name)
+                rows.append((name, summary or command.get_short_help_str(limit=formatter.width - 6 - len(name))))
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
@@ -170,10 +192,13 @@ def missing_extra(command: str, error: ImportError) -> click.ClickException:
 )
 @click.version_option(package_name="mizerka", prog_name="mizerka")
 def cli() -> None:
-    """Mizerka, the Polish trick-taking game for three: play it, replay records, deal, solve.
+    """Mizerka, the Polish trick-taking game for three, on the command line.
+
+    Play a match against computer players or at a game server, keep the score of a match played with real cards,
+    replay and analyse game records, solve positions, run a server, and pit computer players against each other.
 
     Start with `mizerka play` for a match in the terminal against two computer players,
-    or `mizerka rules` for the rules.
+    or `mizerka rules` for the rules; `mizerka COMMAND --help` tells more about each command.
     """
 
 
@@ -317,6 +342,10 @@ def _parse_variant_callback(ctx: click.Context, param: click.Parameter, value: s
     return rules
 
 
+VARIANT_HELP = "variant name and options, e.g. 'standard,show_trump_card' (see `mizerka rules`)"
+"""The help of every command's ``--variant SPEC`` option (:func:`variant_option`; ``mizerka arena`` too)."""
+
+
 def variant_option(function: Any) -> Any:
     """The ``--variant`` option shared by the commands (a :class:`Rules` reaches the command)."""
     return click.option(
@@ -326,7 +355,7 @@ def variant_option(function: Any) -> Any:
         show_default=True,
         metavar="SPEC",
         callback=_parse_variant_callback,
-        help="variant name and options, e.g. 'standard,show_trump_card' (see `mizerka rules`)",
+        help=VARIANT_HELP,
     )(function)
 
 
@@ -563,17 +592,57 @@ def deal_command(seed: int | None, rules: Rules, dealer: int | None, unicode: bo
 # -- mizerka replay ----------------------------------------------------------------------------------------
 
 
+STDIN = "-"
+"""The record file name that means standard input (``cat game.mzn | mizerka replay -``): :data:`RECORD_FILE`,
+:func:`read_record_file`.  A file named ``-`` is read as ``./-``."""
+
+RECORD_FILE = click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path)
+"""The type of a command's record file argument (``replay FILE``, ``analyse RECORD``): an existing file, not a
+folder, or ``-`` for standard input; read it with :func:`read_record_file`."""
+
+
+def record_file_name(path: str | os.PathLike[str]) -> str:
+    """*path* as the commands name it in their messages: ``standard input`` for ``-`` (:data:`STDIN`).
+
+    >>> record_file_name(Path("-")), record_file_name(Path("games/g.mzn"))
+    ('standard input', 'games/g.mzn')
+    """
+    return "standard input" if os.fspath(path) == STDIN else click.format_filename(os.fspath(path))
+
+
+def read_record_file(path: str | os.PathLike[str]) -> MatchRecord:
+    """The record in the file *path*, or on standard input for ``-`` (:data:`STDIN`), read by
+    :func:`mizerka.record.read` with the same checks either way: at most :data:`~mizerka.record.MAX_RECORD_BYTES`,
+    UTF-8 (a byte-order mark allowed), either form.  Standard input is read as bytes, whatever its encoding.
+
+    Raises:
+        RecordError: as :func:`~mizerka.record.read` (for an input that is too large or not UTF-8 too).
+        OSError: if the file or the input cannot be read.
+    """
+    from mizerka.record import MAX_RECORD_BYTES, RecordSyntaxError, read
+
+    if os.fspath(path) != STDIN:
+        return read(Path(path))
+    if sys.stdin is None:  # closed, outside main() (which gives it the null device): an empty input
+        data = b""
+    elif hasattr(sys.stdin, "buffer"):
+        data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+    else:  # a text stream without bytes underneath (a program's replacement of sys.stdin)
+        data = sys.stdin.read(MAX_RECORD_BYTES + 1).encode("utf-8", "replace")
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordSyntaxError(f"the input is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB: not a record")
+    return read(data)
+
+
 def _load_record(path: Path) -> MatchRecord:
     """Read and validate a record (a full record is also replayed card by card); any problem is an
-    :class:`InputError` naming the file and the problem."""
-    from mizerka.record import read
-
+    :class:`InputError` naming the file (or standard input) and the problem."""
     try:
-        loaded = read(path)
+        loaded = read_record_file(path)
         if not loaded.score_only:
             loaded.to_match()
     except (ValueError, OSError) as error:
-        raise InputError(f"{click.format_filename(path)}: {error}") from None
+        raise InputError(f"{record_file_name(path)}: {error}") from None
     return loaded
 
 
@@ -630,11 +699,14 @@ def _deal_in_progress(deal: DealRecord, rules: Rules = STANDARD) -> str:
 
 
 @click.command("replay")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=RECORD_FILE)
 @click.option("--json", "as_json", is_flag=True, help="print the scores as JSON")
 @unicode_option
 def replay_command(file: Path, as_json: bool, unicode: bool) -> None:
-    """Validate a game record and print it: each deal's contract, tricks and scores, then the score sheet."""
+    """Validate a game record and print it: each deal's contract, tricks and scores, then the score sheet.
+
+    FILE is a record in either form (text or JSON), or - to read it from standard input.
+    """
     record = _load_record(file)
     if as_json:
         echo_json(_scores_json(record), indent=2)
@@ -643,7 +715,7 @@ def replay_command(file: Path, as_json: bool, unicode: bool) -> None:
     # with no deal yet there is nothing to replay, and no way to tell a score pad's record from a played match's
     kind = ("record with no deal yet" if not record.deals else "score-only record" if record.score_only
             else "record, replayed card by card")
-    click.echo(f"{click.format_filename(file)}: a valid {kind}; variant {record.rules.spec()}; "
+    click.echo(f"{record_file_name(file)}: a valid {kind}; variant {record.rules.spec()}; "
                f"players {', '.join(names)}")
     results = record.results()
     for r in results:

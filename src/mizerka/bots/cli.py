@@ -19,7 +19,7 @@ import click
 
 from mizerka.arena import BACKENDS, NO_INTERVAL, TABLES, ArenaError, ArenaResult, run_arena
 from mizerka.bots import BOT_LEVELS, Budget, BudgetError, UnknownBotError, level_name
-from mizerka.cli import missing_extra, read_variant, warn_if_no_solver_kernel
+from mizerka.cli import VARIANT_HELP, missing_extra, read_variant, warn_if_no_solver_kernel
 
 __all__ = ["NO_INTERVAL", "arena_command"]
 
@@ -57,14 +57,26 @@ def _canonical(name: str) -> str:
         return name
 
 
-@click.command("arena")
+_HELP = f"""Play duplicate matches between BOTS: one level per seat, of {", ".join(BOT_LEVELS)} (weakest first).
+
+Each duplicate match deals the same decks at one table per seating of the bots: every order of the bots over
+the seats (--tables all, the default), or only the rotations of the order given (--tables rotations).  A bot's
+result is its mean over those tables, so the luck of the cards cancels (see docs/arena.md).
+"""
+"""The command's help: the levels come from :data:`~mizerka.bots.BOT_LEVELS` (weakest first)."""
+
+
+@click.command("arena", help=_HELP)
 @click.argument("bots", nargs=-1, required=True)
 @click.option("--matches", "-n", type=int, default=10, show_default=True, help="Duplicate matches to play.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Arena seed (decks, dealers, bot seeds).")
-@click.option("--variant", default="standard", show_default=True, help="Rules variant, e.g. 'standard'.")
+@click.option("--variant", default="standard", show_default=True, metavar="SPEC",
+              help=VARIANT_HELP[:1].upper() + VARIANT_HELP[1:] + ".")
 @click.option("--workers", type=int, default=None, help="Worker processes (default: all CPUs).")
-@click.option("--backend", type=click.Choice(BACKENDS), default="process", show_default=True)
+@click.option("--backend", type=click.Choice(BACKENDS), default="process", show_default=True,
+              help="Where the matches run: worker processes, one after another in this process, or Ray tasks "
+                   "(the ray extra).")
 @click.option("--tables", type=click.Choice(TABLES), default="all", show_default=True,
               help="Seatings per duplicate match: every permutation, or the rotations of the given order only.")
 @click.option("--budget", "budgets", multiple=True, metavar="BOT:SPEC",
@@ -76,7 +88,6 @@ def arena_command(
     bots: tuple[str, ...], matches: int, seed: int, variant: str, workers: int | None, backend: str, tables: str,
     budgets: tuple[str, ...], save_records: str | None, plot: str | None, as_json: bool,
 ) -> None:
-    """Play duplicate matches between BOTS (one level name per seat): the same decks, seats rotated."""
     try:  # rich is the cli extra's, but click may come without it (the server extra brings click)
         from rich.console import Console
         from rich.markup import escape

@@ -1,7 +1,8 @@
 """``mizerka solve``: the double-dummy value of every legal card of a position.
 
 The position is either text in :meth:`Position.from_text` form, or a game record file (``.mzn`` text or JSON,
-read by :func:`mizerka.record.read`) with options that pick a moment of one of its deals:
+read by :func:`mizerka.record.read`; ``-`` reads it from standard input, :func:`mizerka.cli.read_record_file`) with
+options that pick a moment of one of its deals:
 
 * ``--deal N``: the deal (from 1; default: the last deal that has reached its play);
 * ``--trick T`` and ``--card K``: just before the K-th card (from 1, default 1) of trick T (from 1); ``--card``
@@ -31,9 +32,9 @@ from typing import TypeVar
 
 import click
 
-from mizerka.cli import InputError, unicode_option
+from mizerka.cli import STDIN, InputError, read_record_file, record_file_name, unicode_option
 from mizerka.deal import Deal, Phase, Play
-from mizerka.record import MatchRecord, RecordError, read
+from mizerka.record import MatchRecord, RecordError
 from mizerka.solver import InvalidPositionError, Position, StockNotEmptyError, cli_solve, format_solution, solve_all
 from mizerka.solver.maxn import solve_maxn_all
 
@@ -248,22 +249,22 @@ def solve_command(
     """Print the double-dummy value of every legal card: a position as text, or a moment of a record file.
 
     POSITION is text like "NT; lead 0; S:AK H:- D:- C:2 / S:Q2 H:- D:- C:3 / S:- H:- D:A2 C:4"
-    (see docs/solver.md); a path to an existing file (or a pipe, like /dev/stdin) is read as a game record
-    instead, and --deal, --trick,
-    --card or --after pick the moment (default: the current position of a deal in play, else the opening
-    lead of the last deal).  Values are the seat's tricks from that moment on, the two others playing
-    together against it; with --maxn, every player's tricks, each playing for himself.
+    (see docs/solver.md); a path to an existing file (or a pipe, like /dev/stdin), or - for standard
+    input, is read as a game record instead, and --deal, --trick, --card or --after pick the moment
+    (default: the current position of a deal in play, else the opening lead of the last deal).  Values
+    are the seat's tricks from that moment on, the two others playing together against it; with --maxn,
+    every player's tricks, each playing for himself.
     Ctrl-C stops a long search at once (message "Aborted!", exit status 130).
     """
     if maxn and seat is not None:
         raise click.UsageError("--seat does not go with --maxn: max^n gives every player's tricks")
     record_options = deal_no is not None or trick is not None or after is not None or card is not None
-    if os.path.isdir(source):
+    if source != STDIN and os.path.isdir(source):
         raise InputError(f"{source}: a folder, not a record file or a position")
-    if os.path.exists(source):  # a file, a pipe (/dev/stdin, bash's <(...)), a device: read as replay reads it
-        path = Path(source)
+    # a file, a pipe (/dev/stdin, bash's <(...)), a device, or '-' for standard input: read as replay reads it
+    if source == STDIN or os.path.exists(source):
         try:
-            record = read(path)
+            record = read_record_file(Path(source))
             number, deal, position = position_from_record(record, deal_no, trick=trick, card=card, after=after)
             if seat is None:
                 seat = deal.to_move
@@ -273,7 +274,7 @@ def solve_command(
                 values = _interruptible(lambda: solve_all(position, seat))
                 output = format_solution(position, values, seat, unicode=unicode)
         except (RecordError, InvalidPositionError, OSError) as error:
-            raise InputError(f"{source}: {error}") from None
+            raise InputError(f"{record_file_name(source)}: {error}") from None
         click.echo(f"deal {number}, "
                    f"{deal.contract.label if deal.contract is not None else '?'}, "
                    f"trick {len(deal.tricks) + 1}, tricks so far {list(deal.tricks_won)}")
