@@ -335,6 +335,19 @@ def test_serve_refuses_a_bad_database_in_one_line(tmp_path: Any, database: str, 
     assert last.startswith("Error: cannot open the database ") and reason in last, done.stderr
 
 
+def test_serve_refuses_a_database_in_a_folder_that_does_not_exist(tmp_path: Path) -> None:
+    """A mistyped folder in ``--database`` made the folders and a new, empty database without a word, so the
+    operator's tables seemed gone; ``play --record`` and ``score --file`` already refused a missing folder."""
+    database = f"sqlite:///{tmp_path / 'no' / 'such' / 'x.sqlite3'}"
+    done = subprocess.run([sys.executable, "-m", "mizerka", "serve", "--host", "127.0.0.1", "--port", "0",
+                           "--database", database], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == (f"Error: cannot open the database {database}: the folder {str(tmp_path / 'no' / 'such')!r} "
+                    "does not exist: create it first (a mistyped path would start a new, empty database)"), last
+    assert not (tmp_path / "no").exists()
+
+
 @pytest.mark.parametrize("value", ["", "   "])
 def test_serve_refuses_an_empty_database_url(tmp_path: Path, value: str) -> None:
     """Refused with a usage error (exit 2) before anything is opened.  The old command went on with the default

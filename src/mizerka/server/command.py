@@ -508,7 +508,8 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
     sock = listen(host, port)
     try:
         app = create_app(config)
-        check_database(config.database)  # here, not in the server's start-up: a bad one is told in one line
+        # here, not in the server's start-up: a bad one is told in one line; a folder typed wrong is not made
+        check_database(config.database, make_folder=database is None)
     except ValueError as error:
         sock.close()
         raise click.ClickException(str(error)) from None

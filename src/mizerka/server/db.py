@@ -484,10 +484,11 @@ def shown_url(url: str) -> str:
         return url
 
 
-def check_database(url: str) -> None:
+def check_database(url: str, *, make_folder: bool = True) -> None:
     """Open the database at *url* and bring its schema up to date, as the server does when it starts, so that a
     bad ``--database`` is told in one line before the server listens (inside the server's start-up it ends in a
-    page of tracebacks).
+    page of tracebacks).  A SQLite file's folder is made when missing, unless *make_folder* is false (a path the
+    user typed: ``serve --database``; the default database's folder is the server's own to make).
 
     >>> check_database("nosuchdb://ala:secret@h/db")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -501,7 +502,11 @@ def check_database(url: str) -> None:
         normalized = normalize_url(url)
         path = sqlite_path(normalized)
         if path is not None:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(path).parent
+            if not make_folder and not folder.is_dir():
+                raise DatabaseError(f"the folder {str(folder)!r} does not exist: create it first (a mistyped path "
+                                    "would start a new, empty database)")
+            folder.mkdir(parents=True, exist_ok=True)
         engine = make_engine(normalized)
         try:
             upgrade(engine)
