@@ -102,6 +102,22 @@ def test_no_exchange_variant() -> None:
     assert rules.n_tricks == 13 and rules.n_deals == 18 and rules.zero_sum
 
 
+def test_a_variant_name_reads_with_underscores_as_its_options_do() -> None:
+    """``standard,show-trump-card`` was read and ``no_exchange`` was not: names and options now both take either."""
+    assert get_variant("no_exchange") is get_variant("no-exchange")
+    assert parse_variant(" Four_Players ,first_dealer=1") == get_variant("four-players").replace(first_dealer=1)
+    with pytest.raises(RulesError, match="unknown variant: 'no_change'"):
+        get_variant("no_change")
+
+
+def test_the_zero_sum_warning_names_the_options_that_make_it() -> None:
+    """The warning of rules whose quotas do not add up named the base variant alone ('standard'), which is
+    zero-sum: the options given are what break it."""
+    with pytest.warns(UserWarning, match=r"variant 'standard,quota_mizerka=1/5/6': quotas \(7, 5, 1\) / \(1, 5, 6\)"):
+        parse_variant("standard,quota_mizerka=1/5/6")
+    assert get_variant("seed002-literal").zero_sum_note.startswith("variant 'seed002-literal': ")
+
+
 def test_four_players_variant_quotas_rules_md_v1() -> None:
     """V1: the dealer sits out; 1st active (dealer's left) = FH 7/1, 2nd = MH 5/5, 3rd (dealer's right) = D 1/7."""
     rules = get_variant("four-players")

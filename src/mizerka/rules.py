@@ -16,6 +16,7 @@ reads a variant name with options, as the command line and game records write it
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import enum
 import warnings
@@ -259,10 +260,16 @@ class Rules:
         'quotas (7, 5, 1) / (1, 5, 7) do not add up to the 17 tricks of a deal, so scores are not zero-sum'
         >>> print(get_variant("standard").zero_sum_note)
         None
+        >>> parse_variant("standard,quota_ordinary=7/5/2").zero_sum_note.split(":")[0]
+        "variant 'standard,quota_ordinary=7/5/2'"
         """
         if self.zero_sum:
             return None
-        return (f"variant {self.name!r}: quotas {self.quota_ordinary} / {self.quota_mizerka} do not add up to "
+        label = self.name
+        if "VARIANTS" in globals():  # the options too (not while the variant table itself is being made)
+            with contextlib.suppress(RulesError):  # rules no spec can write: their name, as before
+                label = self.spec()
+        return (f"variant {label!r}: quotas {self.quota_ordinary} / {self.quota_mizerka} do not add up to "
                 f"the {self.n_tricks} tricks of a deal, so scores are not zero-sum")
 
     @property
@@ -453,7 +460,7 @@ def get_variant(name: str) -> Rules:
     if not isinstance(name, str):
         raise RulesError(f"unknown variant: {name!r} (expected a name like 'standard')")
     try:
-        return VARIANTS[name.strip().lower()]
+        return VARIANTS[name.strip().lower().replace("_", "-")]  # no_exchange too, as the options take both
     except KeyError:
         raise RulesError(f"unknown variant: {name!r} (known: {', '.join(VARIANTS)})") from None
 

@@ -422,14 +422,15 @@ def exchange_by_simulation(
                 counts[i] += 1
     evaluations: dict[str, float] = {}
     best: tuple[int, float, int] | None = None
+    finalists = max(counts)  # the worlds the last candidates were all played in
     for i, discards in enumerate(candidates):
         mean = totals[i] / counts[i]
-        if counts[i] == max(counts):
+        if counts[i] == finalists:
             evaluations[str(Exchange(CardSet(discards)))] = round(mean, 3)
         if best is None or (counts[i], mean) > (best[0], best[1] + 1e-9):
             best = (counts[i], mean, discards)
     assert best is not None
-    return Decision(Exchange(CardSet(best[2])), {"evaluations": evaluations, "worlds": max(counts)})
+    return Decision(Exchange(CardSet(best[2])), {"evaluations": evaluations, "worlds": finalists})
 
 
 # -- card play -------------------------------------------------------------------------------------
