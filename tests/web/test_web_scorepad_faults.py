@@ -135,7 +135,8 @@ def test_a_double_click_enters_once_and_its_second_click_chooses_nothing(new_pag
     assert [c["entry"] for c in calls] == [{"tricks": [5, 4, 4]}], calls
 
 
-def test_two_tabs_on_one_match_lose_no_entry(new_page: Any, web_server: Any) -> None:
+def two_tabs_at_deal_2(new_page: Any, web_server: Any) -> tuple[Any, Any]:
+    """Two tabs of one browser on the same kept match, both showing deal 2 without its contract."""
     page = new_page()
     open_pad(page, web_server)
     keep(page, json.dumps(a_match(web_server, deals=1)))
@@ -143,6 +144,11 @@ def test_two_tabs_on_one_match_lose_no_entry(new_page: Any, web_server: Any) -> 
     other = page.context.new_page()
     other.goto(web_server.url + "/?scorepad=1")
     expect(other.locator("#sp-deal-title")).to_have_text("Deal 2 of 18 · Ala deals · Bolek chooses")
+    return page, other
+
+
+def test_two_tabs_on_one_match_lose_no_entry(new_page: Any, web_server: Any) -> None:
+    page, other = two_tabs_at_deal_2(new_page, web_server)
     other.click("#sp-contract-H")
     expect(other.locator("#sp-save")).to_be_visible()
     assert stored(page)["pending"] == "H"
@@ -169,13 +175,7 @@ def test_two_tabs_entering_at_once_take_turns(new_page: Any, web_server: Any) ->
     spades before that answer is back.  The comparisons alone made the first tab drop its own entry (the second's
     answer was kept first) or, across two browser processes in a narrow window, let both write: the entry is one
     step under a lock the tabs share, so the second waits, then shows the first one's hearts and sends nothing."""
-    page = new_page()
-    open_pad(page, web_server)
-    keep(page, json.dumps(a_match(web_server, deals=1)))
-    page.reload()
-    other = page.context.new_page()
-    other.goto(web_server.url + "/?scorepad=1")
-    expect(other.locator("#sp-deal-title")).to_have_text("Deal 2 of 18 · Ala deals · Bolek chooses")
+    page, other = two_tabs_at_deal_2(new_page, web_server)
     page.evaluate(SLOW_SCOREPAD)
     sent: list[Any] = []
     other.on("request", lambda r: sent.append(r.post_data_json) if "/api/scorepad" in r.url else None)
