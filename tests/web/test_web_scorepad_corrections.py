@@ -95,3 +95,8 @@ def test_the_correction_in_polish(new_page: Any, web_server: Any) -> None:
     expect(page.locator(".sp-fix")).to_contain_text("kontrakt wybrany przez gracza Cezary")
     page.click("#sp-fix-cancel")
     expect(page.locator("#sp-fix-3")).to_be_focused()
+    page.click("#sp-fix-3")  # a toggle: pressed, a second press closes the panel
+    expect(page.locator("#sp-fix-title")).to_be_visible()
+    page.click("#sp-fix-3")
+    expect(page.locator("#sp-fix-title")).to_have_count(0)
+    expect(page.locator("#sp-fix-3")).to_be_focused()

@@ -334,6 +334,10 @@ export class Scorepad {
   openFix(n) {
     const row = this.answer?.rows?.find((r) => r.deal === n);
     if (!row || this.busy) return;
+    if (this.fixing?.deal === n) { // its button is pressed: a second press closes the panel
+      this.closeFix();
+      return;
+    }
     const values = {};
     row.tricks.forEach((count, seat) => { if (count !== null) values[seat] = String(count); });
     this.fixing = { deal: n, contract: String(row.contract).toUpperCase(), values, lastTouched: false };
