@@ -316,7 +316,8 @@ def test_the_two_exports_may_not_share_a_file(tmp_path: Path) -> None:
 
 def test_a_variant_warning_is_a_message_not_a_python_warning(tmp_path: Path) -> None:
     result = run(["--file", str(tmp_path / "w.mzn"), "--variant", "standard,quota_ordinary=7/5/2"], ["quit"])
-    assert "warning: variant 'standard': quotas (7, 5, 2)" in result.output and "UserWarning" not in result.output
+    assert "warning: variant 'standard,quota_ordinary=7/5/2': quotas (7, 5, 2)" in result.output
+    assert "UserWarning" not in result.output
 
 
 def mistyped_last_deal(match: Match) -> list[str]:
