@@ -90,6 +90,7 @@ __all__ = [
     "RecordError",
     "RecordSyntaxError",
     "char_name",
+    "char_reason",
     "check_name",
     "commit",
     "deck_text",
@@ -221,7 +222,16 @@ class RecordError(ValueError):
         deal_no: the deal (1-based) where the problem is, or ``None`` for the match header.
         trick_no: the trick (1-based) where it is, or ``None``.
         card: the offending card, or ``None``.
+        code: what is wrong with a text value (a player's name, a tag's value) as a word a program can tell
+            apart, where the check gives one (:func:`check_name`: ``not_text``, ``too_long``, ``control_char``,
+            ``bidi_control``, ``empty``, ``surrogate``, ``invisible_char``, ``leading_mark``), else ``None``: a
+            client can then say it in its own language, the message being English.
+        char: the character the refusal names (with ``control_char``, ``bidi_control``, ``surrogate``,
+            ``invisible_char`` and ``leading_mark``), else ``None``.
     """
+
+    code: str | None = None
+    char: str | None = None
 
     def __init__(
         self,
@@ -732,19 +742,19 @@ def _check_text(what: str, value: object, line_no: int | None = None, deal_no: i
 
     A value is one line of at most 1000 characters, with no control character (C0, the tab among them, DEL or
     C1), no line or paragraph separator and no bidirectional control (:func:`_check_bidi`)."""
-    def refuse(reason: str) -> RecordError:
+    def refuse(reason: str, code: str, char: str | None = None) -> RecordError:
         if line_no is not None:
-            return RecordSyntaxError(reason, line_no=line_no, deal_no=deal_no)
-        return RecordError(reason, deal_no=deal_no)
+            return _coded(RecordSyntaxError(reason, line_no=line_no, deal_no=deal_no), code, char)
+        return _coded(RecordError(reason, deal_no=deal_no), code, char)
 
     if not isinstance(value, str):
-        raise refuse(f"{what} must be text, not {type(value).__name__}")
+        raise refuse(f"{what} must be text, not {type(value).__name__}", "not_text")
     rule = "must be one line of at most 1000 characters without control characters"
     if len(value) > 1000:
-        raise refuse(f"{what} {quoted(value)} {rule}, not {len(value)} characters")
+        raise refuse(f"{what} {quoted(value)} {rule}, not {len(value)} characters", "too_long")
     for ch in value:
         if ord(ch) < 32 or 127 <= ord(ch) < 160 or ch in _LINE_BREAKS:
-            raise refuse(f"{what} {quoted(value)} {rule}, but it holds {_named(ch)}")
+            raise refuse(f"{what} {quoted(value)} {rule}, but it holds {_named(ch)}", "control_char", ch)
     _check_bidi(what, value, line_no, deal_no)
     return value
 
@@ -789,8 +799,14 @@ def _check_bidi(what: str, value: str, line_no: int | None = None, deal_no: int 
             reason = (f"{what} {quoted(value)} holds the bidirectional control character {char_name(ch)}, "
                       f"which can make it display as other text")
             if line_no is None:
-                raise RecordError(reason, deal_no=deal_no)
-            raise RecordSyntaxError(reason, line_no=line_no, deal_no=deal_no)
+                raise _coded(RecordError(reason, deal_no=deal_no), "bidi_control", ch)
+            raise _coded(RecordSyntaxError(reason, line_no=line_no, deal_no=deal_no), "bidi_control", ch)
+
+
+def _coded(error: RecordError, code: str, char: str | None = None) -> RecordError:
+    """*error* with its :attr:`~RecordError.code` and :attr:`~RecordError.char` set."""
+    error.code, error.char = code, char
+    return error
 
 
 def check_name(name: object, what: str = "the name", line_no: int | None = None) -> str:
@@ -824,25 +840,27 @@ def check_name(name: object, what: str = "the name", line_no: int | None = None)
     ...
     mizerka.record.RecordError: player 2's name '\\u0301' begins with the combining mark U+0301 (COMBINING ACUTE ...
     """
-    def refuse(reason: str) -> RecordError:
-        return RecordSyntaxError(reason, line_no=line_no) if line_no is not None else RecordError(reason)
+    def refuse(reason: str, code: str, char: str | None = None) -> RecordError:
+        error = RecordSyntaxError(reason, line_no=line_no) if line_no is not None else RecordError(reason)
+        return _coded(error, code, char)
 
     text = _check_text(what, name, line_no)
     if not text.strip():
-        raise refuse(f"{what} is empty" if not text else f"{what} {quoted(text)} has no visible character")
+        raise refuse(f"{what} is empty" if not text else f"{what} {quoted(text)} has no visible character", "empty")
     for i, ch in enumerate(text):
         if ch in _EMOJI_SELECTORS and i > 0 and unicodedata.category(text[i - 1]).startswith("S"):
             continue
         category = unicodedata.category(ch)
         if category == "Cs":
             raise refuse(f"{what} {quoted(text)} holds {char_name(ch)}, half of a surrogate pair, which is no "
-                         "character and cannot be written as UTF-8")
+                         "character and cannot be written as UTF-8", "surrogate", ch)
         if ch in BLANKS or category == "Cf" or is_default_ignorable(ch):
             raise refuse(f"{what} {quoted(text)} holds the invisible character {char_name(ch)}, with which it "
-                         "can pass for another name (or for none); a player's name must show what it is")
+                         "can pass for another name (or for none); a player's name must show what it is",
+                         "invisible_char", ch)
     if unicodedata.category(text[0]).startswith("M"):
         raise refuse(f"{what} {quoted(text)} begins with the combining mark {char_name(text[0])}, which has no "
-                     "letter to sit on")
+                     "letter to sit on", "leading_mark", text[0])
     return text
 
 
@@ -882,6 +900,17 @@ def char_name(ch: str) -> str:
     """
     name = unicodedata.name(ch, "")
     return f"U+{ord(ch):04X} ({name})" if name else f"U+{ord(ch):04X}"
+
+
+def char_reason(code: str, ch: str) -> dict[str, str]:
+    """The machine-readable reason of a name refused for the character *ch* (the lobby's and the score pad's
+    ``reason``): *code*, the code point and the Unicode name (``""`` for a code point without one), as
+    :func:`char_name` writes them in the message.
+
+    >>> char_reason("name_invisible_char", "\u200b")
+    {'code': 'name_invisible_char', 'char': 'U+200B', 'char_name': 'ZERO WIDTH SPACE'}
+    """
+    return {"code": code, "char": f"U+{ord(ch):04X}", "char_name": unicodedata.name(ch, "")}
 
 
 def _validate(record: MatchRecord) -> tuple[DealRecord, ...]:

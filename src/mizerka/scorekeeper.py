@@ -42,25 +42,77 @@ import sys
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, Final
 
 import click
 
 from mizerka._files import is_read_only, write_atomically
 from mizerka.cli import ascii_text, read_variant, terminal_width, unicode_option
 from mizerka.match import DealResult, Outcome
-from mizerka.record import DealRecord, MatchRecord, RecordError, char_name, name_key, read
+from mizerka.record import DealRecord, MatchRecord, RecordError, char_name, char_reason, name_key, read
 from mizerka.record import check_name as check_record_name
 from mizerka.rules import STANDARD, Contract, Role, Rules, RulesError
 from mizerka.scoresheet import ScoreSheet
 
-__all__ = ["COMMAND_WORDS", "EntryError", "ScoreKeeper", "score_command"]
+__all__ = ["COMMAND_WORDS", "SETUP_REASONS", "EntryError", "ScoreKeeper", "score_command"]
 
 COMMAND_WORDS = frozenset({"undo", "sheet", "help", "?", "quit", "exit"})
 """Words that are commands at every prompt (so they cannot be names)."""
 
 
 class EntryError(ValueError):
-    """An entry the scorekeeper cannot accept; the message says why."""
+    """An entry the scorekeeper cannot accept; the message says why.
+
+    Attributes:
+        reason: for a refused setup of a new match (:meth:`ScoreKeeper.new`), why, as a code and its parameters
+            for a client to say in its own language (:data:`SETUP_REASONS`), e.g.
+            ``{"code": "name_repeated", "player": 2, "same_as": 1}``; ``None`` for the other refusals.
+    """
+
+    def __init__(self, message: str, reason: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+SETUP_REASONS: Final = {
+    # a name, as the lobby's names are refused (mizerka.server.players.NAME_REASONS: the same codes, the same
+    # parameters), each with `player`: the name's number (from 1), as the message's "player N's name"
+    "name_empty": "no name, or spaces alone",
+    "name_too_long": "over `max` characters (40; 1000 for a record's own limit)",
+    "name_unprintable_char": "a control, format or unprintable character: `char`, `char_name`",
+    "name_invisible_char": "an invisible character (a blank filler, a default-ignorable one): `char`, `char_name`",
+    "name_leading_mark": "begins with a combining mark, which has no letter to sit on: `char`, `char_name`",
+    # a name, for what only the score keeper refuses
+    "name_command_word": "a command word of the prompts (`word`: undo, sheet, help, ?, quit, exit)",
+    "name_number": "a number, which reads as tricks",
+    "name_numbers": "numbers alone (\"2 4\"), which read as tricks",
+    "name_repeated": "the same as player `same_as`'s (from 1), ignoring case and compatibility forms",
+    # the rest of the setup
+    "player_count": "`count` names for a variant that seats `seats`",
+    "no_seat": "the first dealer `seat` (from 0) is no seat",
+    "dealer_fixed": "the variant has seat `seat` (`name`) deal first",
+}
+"""Why :meth:`ScoreKeeper.new` refuses a setup: the codes of :attr:`EntryError.reason`, each with what it means and
+its parameters.  A name's reasons are the lobby's where they mean the same (docs/protocol.md), with ``player``."""
+
+_RECORD_NAME_REASONS: Final = {
+    "empty": "name_empty", "too_long": "name_too_long", "control_char": "name_unprintable_char",
+    "bidi_control": "name_unprintable_char", "surrogate": "name_unprintable_char",
+    "invisible_char": "name_invisible_char", "leading_mark": "name_leading_mark",
+}
+"""A record's refusal of a name (:attr:`mizerka.record.RecordError.code`) as a setup reason."""
+
+
+def _record_reason(error: RecordError) -> dict[str, Any] | None:
+    """The setup reason of a name the record refuses, where its code has one."""
+    code = _RECORD_NAME_REASONS.get(error.code or "")
+    if code is None:
+        return None
+    if code == "name_too_long":
+        return {"code": code, "max": 1000}
+    if code == "name_empty":
+        return {"code": code}
+    return char_reason(code, error.char) if error.char else {"code": code}
 
 
 def _plural(n: int, word: str) -> str:
@@ -93,14 +145,16 @@ class ScoreKeeper:
         """
         names = check_names(players)
         if len(names) != rules.n_seats:
-            raise EntryError(f"this variant seats {rules.n_seats} players, not {len(names)}")
+            raise EntryError(f"this variant seats {rules.n_seats} players, not {len(names)}",
+                             {"code": "player_count", "seats": rules.n_seats, "count": len(names)})
         if isinstance(first_dealer, bool) or not isinstance(first_dealer, int | str):
             raise EntryError(f"the first dealer is a name or a seat number, not {first_dealer!r}")
         seat = first_dealer if isinstance(first_dealer, int) else find_player(first_dealer, names)
         if not 0 <= seat < len(names):
-            raise EntryError(f"there is no seat {seat}")
+            raise EntryError(f"there is no seat {seat}", {"code": "no_seat", "seat": seat})
         if rules.first_dealer is not None and rules.first_dealer != seat:
-            raise EntryError(f"this variant has {names[rules.first_dealer]} deal first")
+            raise EntryError(f"this variant has {names[rules.first_dealer]} deal first",
+                             {"code": "dealer_fixed", "seat": rules.first_dealer, "name": names[rules.first_dealer]})
         try:
             return cls(MatchRecord(rules, tuple(names), seat, (), {"Event": "Scorekeeper"}))
         except RecordError as error:
@@ -832,34 +886,40 @@ def check_name(name: str, taken: Sequence[str]) -> str:
     that follows the names: so each name is refused at its own prompt.
 
     Raises:
-        EntryError: naming the problem.
+        EntryError: naming the problem, with its reason (:data:`SETUP_REASONS`).
     """
     if not isinstance(name, str):
         raise EntryError(f"a name is text, not {name!r}")
     name = " ".join(name.split())
     if not name:
-        raise EntryError("a name needs at least one visible character")
+        raise EntryError("a name needs at least one visible character", {"code": "name_empty"})
     control = next((c for c in name if unicodedata.category(c) == "Cc"), None)
     if control is not None:
-        raise EntryError(f"a name cannot hold control characters ({char_name(control)})")
+        raise EntryError(f"a name cannot hold control characters ({char_name(control)})",
+                         char_reason("name_unprintable_char", control))
     try:
         check_record_name(name)
     except RecordError as error:  # names the character: "holds the invisible character U+200B (ZERO WIDTH SPACE)"
-        raise EntryError(str(error)) from None
+        raise EntryError(str(error), _record_reason(error)) from None
     unprintable = next((c for c in name if not c.isprintable()), None)
     if unprintable is not None:  # what the record's check leaves: a private-use or unassigned code point
-        raise EntryError(f"a name cannot hold the unprintable character {char_name(unprintable)}")
+        raise EntryError(f"a name cannot hold the unprintable character {char_name(unprintable)}",
+                         char_reason("name_unprintable_char", unprintable))
     if len(name) > 40:
-        raise EntryError("a name can be at most 40 characters long")
+        raise EntryError("a name can be at most 40 characters long", {"code": "name_too_long", "max": 40})
     if name.lower() in COMMAND_WORDS:
-        raise EntryError(f"{name!r} is a command word; choose another name")
+        raise EntryError(f"{name!r} is a command word; choose another name", {"code": "name_command_word",
+                                                                              "word": name})
     if _is_int(name):
-        raise EntryError("a name cannot be a number (numbers are tricks)")
+        raise EntryError("a name cannot be a number (numbers are tricks)", {"code": "name_number"})
     words = [word for word in re.split(r"[\s,;=:]+", name) if word]
     if words and all(_is_int(word) for word in words):
-        raise EntryError("a name cannot be numbers alone (numbers are tricks)")
-    if name_key(name) in (name_key(t) for t in taken):
-        raise EntryError(f"{name!r} is already a player; names must differ")
+        raise EntryError("a name cannot be numbers alone (numbers are tricks)", {"code": "name_numbers"})
+    key = name_key(name)
+    same = next((seat for seat, other in enumerate(taken) if name_key(other) == key), None)
+    if same is not None:
+        raise EntryError(f"{name!r} is already a player; names must differ",
+                         {"code": "name_repeated", "same_as": same + 1})
     return name
 
 
@@ -868,8 +928,8 @@ def check_names(players: Sequence[str]) -> list[str]:
     for a new match and for a resumed record alike.
 
     Raises:
-        EntryError: ``player N's name: …`` for the first name refused (N from 1), or for *players* that are no list
-            of names (one text, say).
+        EntryError: ``player N's name: …`` for the first name refused (N from 1), its reason with ``player``: N
+            (:data:`SETUP_REASONS`), or for *players* that are no list of names (one text, say).
     """
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):  # "ABC" is no list of three names
         raise EntryError(f"give the players' names as a list, not {players!r}")
@@ -878,7 +938,8 @@ def check_names(players: Sequence[str]) -> list[str]:
         try:
             names.append(check_name(name, names))
         except EntryError as error:  # which of the names: a form of several names shows them all at once
-            raise EntryError(f"player {number}'s name: {error}") from None
+            reason = None if error.reason is None else {**error.reason, "player": number}
+            raise EntryError(f"player {number}'s name: {error}", reason) from None
     return names
 
 

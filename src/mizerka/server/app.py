@@ -29,11 +29,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mizerka.bots import BOT_LEVELS
-from mizerka.record import BLANKS, DealRecord, MatchRecord, RecordError, char_name, is_default_ignorable
+from mizerka.record import BLANKS, DealRecord, MatchRecord, RecordError, char_name, char_reason, is_default_ignorable
 from mizerka.rules import VARIANTS, RulesError, parse_variant
 from mizerka.server.encoding import encode
 from mizerka.server.hub import Hub, ServerConfig, address_key, hash_token
-from mizerka.server.players import Standing, char_reason, check_visible, display_rating, without_emoji_selectors
+from mizerka.server.players import Standing, check_visible, display_rating, without_emoji_selectors
 from mizerka.server.protocol import ERROR_CODES, PROTOCOL_VERSION
 from mizerka.server.scorepad import ScorepadAnswer, ScorepadError, ScorepadRequest
 from mizerka.server.scorepad import apply as scorepad_apply
@@ -501,8 +501,9 @@ class ApiError(BaseModel):
     message: str
     table: str | None = Field(default=None, description="With `seated`: the table whose seat the profile holds")
     reason: dict[str, Any] | None = Field(default=None, description=(
-        "With a refused player's name (`bad_name`, `name_taken`, a `bad_request` about `body.name`): why, for a "
-        "client to say in its own language: `{\"code\": \"name_…\", …its parameters}` (docs/protocol.md)"))
+        "With a refused player's name (`bad_name`, `name_taken`, a `bad_request` about `body.name`) and a score "
+        "pad's `bad_setup`: why, for a client to say in its own language: `{\"code\": \"name_…\", …its "
+        "parameters}` (docs/protocol.md)"))
 
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -1016,11 +1017,12 @@ def create_app(config: ServerConfig) -> FastAPI:
         send the score-only record so far (or ``new``: the names, the first dealer, the variant) and one entry
         (a contract, the tricks by seat, or an undo); the answer is the new record and everything a score
         sheet shows (docs/protocol.md).  A refused entry: 400 ``bad_entry``; a record that does not read or
-        holds cards: 400 ``bad_record``; bad names, first dealer or variant: 400 ``bad_setup``."""
+        holds cards: 400 ``bad_record``; bad names, first dealer or variant: 400 ``bad_setup``, with its
+        ``reason``."""
         try:
             return scorepad_apply(body)
         except ScorepadError as error:
-            raise TableError(error.code, error.message) from None
+            raise TableError(error.code, error.message, error.reason) from None
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:

@@ -44,7 +44,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any, Final
 
-from mizerka.record import name_key
+from mizerka.record import char_reason, name_key
 from mizerka.server.chat import BLANKS, DEFAULT_IGNORABLE, is_default_ignorable
 from mizerka.server.tables import TableError
 
@@ -58,7 +58,6 @@ __all__ = [
     "SeatResult",
     "Standing",
     "bot_id",
-    "char_reason",
     "check_name",
     "check_visible",
     "display_rating",
@@ -100,16 +99,6 @@ NAME_REASONS: Final = {
 }
 """The reasons a player's name is refused for, each with what it means and its parameters: a refusal's ``reason``
 (docs/protocol.md), ``{"code": <one of these>, <its parameters>}``, lets a client say why in its own language."""
-
-
-def char_reason(code: str, ch: str) -> dict[str, Any]:
-    """The ``reason`` of a name refused for the character *ch*: its code point and its Unicode name (``""`` for a
-    code point without one), as :func:`mizerka.record.char_name` writes them in the message.
-
-    >>> char_reason("name_invisible_char", "\u200b")
-    {'code': 'name_invisible_char', 'char': 'U+200B', 'char_name': 'ZERO WIDTH SPACE'}
-    """
-    return {"code": code, "char": f"U+{ord(ch):04X}", "char_name": unicodedata.name(ch, "")}
 
 
 def check_name(name: str) -> tuple[str, str]:

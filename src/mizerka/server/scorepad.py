@@ -24,30 +24,52 @@ be left out); the later deals stay as they are:
 
 Every refusal raises :class:`ScorepadError` with a code: ``bad_setup`` (names, first dealer, variant),
 ``bad_record`` (a record that does not read, or holds cards) or ``bad_entry`` (an entry the rules refuse:
-:class:`~mizerka.scorekeeper.EntryError`'s message).
+:class:`~mizerka.scorekeeper.EntryError`'s message).  A ``bad_setup`` also says why as a code and its parameters,
+for a client to say it in its own language (:data:`SETUP_REASONS`):
+
+>>> try:
+...     apply(ScorepadRequest.model_validate(
+...         {"record": None, "new": {"players": ["Ala", "Bolek", "ala"], "first_dealer": 0}}))
+... except ScorepadError as error:
+...     print(error.message)
+...     print(error.reason)
+player 3's name: 'ala' is already a player; names must differ
+{'code': 'name_repeated', 'same_as': 1, 'player': 3}
 """
 
 from __future__ import annotations
 
 import warnings
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from mizerka.record import RecordError, from_dict
 from mizerka.rules import RulesError, parse_variant
+from mizerka.scorekeeper import SETUP_REASONS as KEEPER_REASONS
 from mizerka.scorekeeper import EntryError, ScoreKeeper
 
-__all__ = ["ScorepadAnswer", "ScorepadError", "ScorepadRequest", "apply", "state"]
+__all__ = ["SETUP_REASONS", "ScorepadAnswer", "ScorepadError", "ScorepadRequest", "apply", "state"]
+
+SETUP_REASONS: Final = {
+    **KEEPER_REASONS,
+    "variant_invalid": "`variant`, the spec as given, is no variant (an unknown name or option, a bad value)",
+}
+"""Why a ``bad_setup`` refuses a new match: the codes of its ``reason`` (docs/protocol.md), each with what it means
+and its parameters: the score keeper's (:data:`mizerka.scorekeeper.SETUP_REASONS`; a name's, with ``player``, are
+the lobby's codes where they mean the same) and the variant's."""
 
 
 class ScorepadError(ValueError):
-    """A refused score-pad request: *code* is ``bad_setup``, ``bad_record`` or ``bad_entry``."""
+    """A refused score-pad request: *code* is ``bad_setup``, ``bad_record`` or ``bad_entry``; *message* says why
+    in English; *reason*, for a ``bad_setup``, says why as a code and its parameters (``{"code": "name_empty",
+    "player": 2}``: :data:`SETUP_REASONS`), else ``None``."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.reason = reason
 
 
 class _Model(BaseModel):
@@ -165,11 +187,11 @@ def _keeper(request: ScorepadRequest) -> ScoreKeeper:
     try:
         rules = parse_variant(new.variant)
     except RulesError as error:
-        raise ScorepadError("bad_setup", str(error)) from None
+        raise ScorepadError("bad_setup", str(error), {"code": "variant_invalid", "variant": new.variant}) from None
     try:
         return ScoreKeeper.new(new.players, new.first_dealer, rules)
     except EntryError as error:
-        raise ScorepadError("bad_setup", str(error)) from None
+        raise ScorepadError("bad_setup", str(error), error.reason) from None
 
 
 def _counts(keeper: ScoreKeeper, tricks: list[int | None], order: list[int]) -> list[int]:

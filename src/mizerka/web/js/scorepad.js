@@ -14,7 +14,7 @@
 
 import { announce, announceUrgent } from "./announce.js";
 import { confirmDialog } from "./confirm.js";
-import { contractName, listOf, refusalText, signed, t, variantName } from "./i18n.js";
+import { contractName, listOf, nameRefusalText, refusalText, signed, t, variantName } from "./i18n.js";
 import { api } from "./net.js";
 import { contractIndex, contractLabel, h, renderScoreSheet } from "./sheet.js";
 import { SCOREPAD_KEY, forgetScorepad, keptScorepad, prefs, saveScorepad } from "./store.js";
@@ -51,12 +51,42 @@ function reasonText(message) {
   return message;
 }
 
+/** The player a refused setup's *reason* names (from 1, as the server's "player 3's name"), or null. */
+function reasonPlayer(reason) {
+  const player = reason && typeof reason === "object" ? reason.player : null;
+  return Number.isInteger(player) && player > 0 ? player : null;
+}
+
+/**
+ * Why the server refused a new match's setup, in the page's language, from the error's `reason` (docs/protocol.md):
+ * a name's reason as the lobby says it (`nameRefusalText`), after whose name it is; the rest of the setup (the
+ * number of names, the first dealer, the rules) by its own sentence.  Null for no reason or one the page has no
+ * sentence for: then the server's message is said.
+ */
+function setupRefusalText(reason) {
+  const code = reason && typeof reason === "object" ? reason.code : null;
+  if (typeof code !== "string") return null;
+  const text = (value) => (typeof value === "string" || typeof value === "number" ? String(value) : "");
+  if (code.startsWith("name_")) {
+    if (t(`nameRefusal.${code}`) === `nameRefusal.${code}`) return null; // a code this page does not know
+    const why = nameRefusalText(reason, "");
+    const player = reasonPlayer(reason);
+    return player === null ? t("scorepad.notAccepted", { reason: why })
+      : t("scorepad.nameRefused", { n: player, reason: why });
+  }
+  const key = `scorepad.setupRefusal.${code}`;
+  if (t(key) === key) return null;
+  return t(key, { seats: text(reason.seats), count: text(reason.count), name: text(reason.name),
+    variant: text(reason.variant) });
+}
+
 /** What a refused or failed call means, in the page's language. */
 export function scorepadErrorText(error) {
   switch (error.code) {
     case "network": return t("scorepad.offline");
-    case "bad_entry":
-    case "bad_setup": return t("scorepad.notAccepted", { reason: reasonText(error.message) });
+    case "bad_setup": return setupRefusalText(error.reason)
+      ?? t("scorepad.notAccepted", { reason: reasonText(error.message) });
+    case "bad_entry": return t("scorepad.notAccepted", { reason: reasonText(error.message) });
     case "bad_record": return t("scorepad.badRecord", { reason: error.message });
     case "bad_request": return t("scorepad.badRequest", { reason: error.message });
     default: return refusalText(error.code, error.message, { seconds: error.retryAfter });
@@ -267,7 +297,7 @@ export class Scorepad {
     } catch (error) {
       // the sentence is made at each render, so that it follows a change of language
       this.error = { text: () => scorepadErrorText(error), where: setup ? "setup" : entry?.correct ? "fix" : "entry",
-        code: error.code, message: error.message };
+        code: error.code, message: error.message, reason: error.reason ?? null };
       announceUrgent(this.error.text());
       this.focusAfter = null;
     } finally {
@@ -495,15 +525,20 @@ export class Scorepad {
       const players = Array.from({ length: n }, (_, i) => (s.names[i] || "").trim());
       await this.send(null, { players, first_dealer: s.firstDealer, variant: s.variant });
       if (this.error?.where === "setup") {
-        // the field the server's message names, when it names one
+        // the field the server names: its reason's player (a reason without one names no name: the first dealer,
+        // the rules), else, from a server that gives no reason, "player 3's name: …" in its message, else a name
+        // quoted in the message
+        const reason = this.error.reason;
         const message = String(this.error.message || "").toLowerCase();
-        // "player 3's name: …" (the server names the field), else a name quoted in the message
         const numbered = /^player (\d+)'s name/.exec(message);
-        const field = numbered ? Number(numbered[1]) - 1
+        const player = reasonPlayer(reason) ?? (numbered ? Number(numbered[1]) : null);
+        const field = player !== null ? player - 1 : reason?.code ? -1
           : players.findIndex((name) => name && message.includes(name.toLowerCase()));
         const empty = players.findIndex((name) => !name);
-        this.error.field = field >= 0 && field < n ? field : message.includes("empty") && empty >= 0 ? empty : null;
-        this.focusAfter = this.error.field !== null ? `sp-name-${this.error.field}` : "sp-name-0";
+        this.error.field = field >= 0 && field < n ? field
+          : !reason?.code && message.includes("empty") && empty >= 0 ? empty : null;
+        const dealer = reason?.code === "no_seat" || reason?.code === "dealer_fixed";
+        this.focusAfter = this.error.field !== null ? `sp-name-${this.error.field}` : dealer ? "sp-dealer" : "sp-name-0";
         this.render();
       }
     });
