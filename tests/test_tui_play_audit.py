@@ -336,6 +336,8 @@ def test_x_quits_from_the_contract_and_the_exchange_dialogs(dialog: str) -> None
             if dialog == "exchange":
                 await pilot.press("n")
                 await pause_until(pilot, lambda: isinstance(app.screen, ExchangeDialog))
+            # the dialog is drawn a moment after it is pushed (under load, the first look found the screen empty)
+            await pause_until(pilot, lambda: "x quit." in flat(screen_text(app)))
             assert "x quit." in flat(screen_text(app))
             await pilot.press("x")
             await pause_until(pilot, lambda: not app.is_running)
