@@ -129,6 +129,16 @@ def test_a_pipe_to_dash_is_read_by_the_installed_command() -> None:
     assert done.stdout.startswith(b"standard input: a valid record, replayed card by card")
 
 
+def test_score_resume_dash_is_refused_in_words_before_the_first_question(tmp_path: Path) -> None:
+    """``score --resume -`` said ``cannot read -: No such file or directory``: the score keeper reads its entries
+    from standard input, so ``-`` cannot be the saved match there, and the refusal says so (a file called - is
+    ./-)."""
+    result = CliRunner().invoke(cli, ["score", "--resume", "-"], input="Ala\n")
+    assert result.exit_code == 2, result.output
+    assert "'--resume': - would be standard input, where the score keeper reads your entries" in result.stderr
+    assert "Name of player" not in result.output and "Traceback" not in result.output
+
+
 # -- docs/cli.md names every command -----------------------------------------------------------------------------
 
 

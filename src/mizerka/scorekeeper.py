@@ -1393,7 +1393,8 @@ def _file_name(ctx: click.Context, param: click.Parameter, value: str | None) ->
     The text is checked as typed, before it becomes a path: ``Path("")`` is ``.``, the current folder, so ``--file
     ""`` used to say that ``.`` exists and ``--resume ""`` that ``.`` could not be read.  An empty name (or one of
     spaces only) is refused as ``mizerka play --record ""`` refuses it
-    (:func:`mizerka.terminal.check_record_path`), in the same words.
+    (:func:`mizerka.terminal.check_record_path`), in the same words.  ``--resume -`` is refused too: ``replay -``
+    reads a record from standard input, but the score keeper reads its entries there.
 
     Raises:
         click.BadParameter: ``give a file name, e.g. --file game.mzn`` (exit code 2).
@@ -1404,6 +1405,9 @@ def _file_name(ctx: click.Context, param: click.Parameter, value: str | None) ->
     if not value.strip():
         example = "sheet.csv" if option == "--export-csv" else "game.mzn"
         raise click.BadParameter(f"give a file name, e.g. {option} {example}", ctx=ctx, param=param)
+    if value == "-" and option == "--resume":  # replay - and analyse - read a record from standard input
+        raise click.BadParameter("- would be standard input, where the score keeper reads your entries: give the "
+                                 "saved file's name (a file called - is ./-)", ctx=ctx, param=param)
     from mizerka.terminal import check_record_path, names_a_folder
 
     if names_a_folder(value):  # Path("games/") is games: the match would be saved to a file called games
