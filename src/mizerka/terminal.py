@@ -25,6 +25,7 @@ Tests drive the same loop with scripted answers:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime
 import os
 import random
@@ -69,6 +70,7 @@ from mizerka.undo import UndoError, take_back
 
 if TYPE_CHECKING:
     from mizerka.bots.base import Decision
+    from mizerka.tui.resume import Resumed
 
 __all__ = ["RECORD_AT_SERVER", "Chooser", "QuitGame", "RecordFile", "TerminalGame", "ascii_text", "check_record_path",
            "counted", "hint_text", "names_a_folder", "play_command", "refusal_text", "signed",
@@ -384,7 +386,9 @@ class TerminalGame:
         except (OSError, ValueError) as error:
             self.write(self._style(self.record.failure(error, match_over=self.match.is_over()), fg="yellow"))
 
-    def announce_deal(self) -> None:
+    def announce_deal(self, *, going_on: bool = False) -> None:
+        """Open a deal: its number, dealer, roles and the totals, then the human's first cards; a deal *going_on*
+        (a resumed match's deal in progress, which :meth:`report` then tells) gets the header only."""
         match, obs = self.match, self.match.observation(self.seat)
         roles = [f"{role.short} {self.who(seat)}" for role, seat in zip(Role, obs.active_seats, strict=True)]
         header = f"═══ Deal {match.deal_no} of {match.n_deals} ═══  dealer: {self.who(obs.dealer)} · "
@@ -397,6 +401,8 @@ class TerminalGame:
         self._stock_seen = CardSet()
         if obs.role is None:
             self.write("You deal and sit out this deal.")
+            return
+        if going_on:
             return
         chooser = obs.active_seats[0]
         if chooser != self.seat:
@@ -863,22 +869,34 @@ class RecordFile:
 
     :meth:`save` writes the record (:func:`mizerka.tui.review.finished_record`: never the deal in progress) as
     JSON when the name ends in ``.json``, else in the text form, atomically (:func:`write_atomically`).  The
-    header has the tags ``Event`` (``mizerka play``), ``Date``, ``Seed`` (the match's ``--seed``) and
-    ``Generator``.
+    header has the tags ``Event`` (``mizerka play``), ``Date``, ``Seed`` (the match's ``--seed``), the tags
+    given as *tags* (``Seat`` and ``Opponents``, which ``mizerka play --resume`` reads back:
+    :func:`mizerka.tui.resume.setup_tags`) and ``Generator``.
+
+    The record of a resumed match (*earlier*) keeps the earlier record's finished deals as they were read (with
+    their commitments, if a server wrote them) and its tags, with its ``Seed`` followed by this seed and the
+    first deal it shuffled (:func:`mizerka.tui.resume.resumed_tags`).
 
     Args:
         path: the file, checked by :func:`check_record_path`.
         seed: the match's seed.
-        date: the ``Date`` tag (default: today, ``YYYY.MM.DD``).
+        date: the ``Date`` tag (default: today, ``YYYY.MM.DD``; a resumed match keeps the earlier record's).
+        tags: more header tags.
+        earlier: the match as it was resumed (:func:`mizerka.tui.resume.resume_match`), if it was.
     """
 
-    def __init__(self, path: Path, *, seed: int, date: str | None = None) -> None:
+    def __init__(self, path: Path, *, seed: int, date: str | None = None, tags: Mapping[str, str] | None = None,
+                 earlier: Resumed | None = None) -> None:
         self.path = path
         self.seed = seed
         self.date = date if date is not None else datetime.date.today().strftime("%Y.%m.%d")
+        self.tags = dict(tags or {})
+        self.earlier = earlier
         self.as_json = path.suffix.lower() == ".json"
         self.replaces = path.is_file()  # an old record, checked by check_record_path
         self.deals: list[int] = []  # the finished deals written so far
+        if earlier is not None and self.replaces and path.samefile(earlier.path):  # it holds them already
+            self.deals = list(range(1, earlier.finished + 1))
         self.error: str | None = None  # why the last write failed, if it did
 
     @property
@@ -890,9 +908,19 @@ class RecordFile:
         from mizerka import __version__
         from mizerka.tui.review import finished_record
 
-        tags = {"Event": "mizerka play", "Date": self.date, "Seed": str(self.seed),
-                "Generator": f"mizerka {__version__}"}
+        if self.earlier is None:
+            tags = {"Event": "mizerka play", "Date": self.date, "Seed": str(self.seed)}
+        else:
+            from mizerka.tui.resume import resumed_tags
+
+            tags = resumed_tags(self.earlier.record, self.seed, len(self.earlier.record.deals) + 1)
+            tags.setdefault("Date", self.date)
+        tags.update(self.tags)
+        tags["Generator"] = f"mizerka {__version__}"
         record = finished_record(match, tags=tags)
+        if self.earlier is not None:  # its finished deals as they were read (a server's commitments kept)
+            kept = self.earlier.record.deals[:self.earlier.finished]
+            record = dataclasses.replace(record, deals=tuple(kept) + tuple(record.deals[len(kept):]))
         return record.to_json() if self.as_json else record.to_text()
 
     def save(self, match: Match) -> bool:
@@ -954,16 +982,25 @@ def computer_names(name: str) -> Iterator[str]:
 
 def _set_up_play(
     seed: int | None, rules: Rules, seat: int, name: str, opponents: str, unicode: bool | None,
-    record_name: str | None,
+    record_name: str | None, resumed: Resumed | None = None,
 ) -> tuple[TerminalGame, list[str], int]:
     """What ``mizerka play --plain`` builds before its first question: the options checked, the computer players
-    and the hint bot made, the match dealt.  Returns the game, the computer players' levels (in seat order) and
-    the seed."""
+    and the hint bot made, the match dealt (or *resumed*: its match, seat and levels, and its file for the record
+    unless ``--record`` names another).  Returns the game, the computer players' levels (in seat order) and the
+    seed."""
     from mizerka.bots import make_bot
+    from mizerka.tui.resume import setup_tags
 
     n = rules.n_seats
-    name, levels = check_play_options(rules, seat, name, opponents)
-    record_path = check_record_path(record_name) if record_name is not None else None
+    record_path: Path | None
+    if resumed is not None:
+        seat, levels, match = resumed.seat, resumed.levels, resumed.match
+        name = match.players[seat]
+        record_path = (check_record_path(record_name) if record_name is not None
+                       else check_record_path(str(resumed.path), "--resume"))
+    else:
+        name, levels = check_play_options(rules, seat, name, opponents)
+        record_path = check_record_path(record_name) if record_name is not None else None
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     others = [s for s in range(n) if s != seat]
@@ -971,15 +1008,17 @@ def _set_up_play(
         choosers = make_opponents(levels, others, seed, rules)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="'--opponents'") from None
-    bot_names = computer_names(name)
-    players = [""] * n
-    players[seat] = name
-    for other in others:
-        players[other] = next(bot_names)
-    match = new_match(rules, players, seed)
+    if resumed is None:
+        bot_names = computer_names(name)
+        players = [""] * n
+        players[seat] = name
+        for other in others:
+            players[other] = next(bot_names)
+        match = new_match(rules, players, seed)
     if unicode is None:
         unicode = stdout_takes_unicode()
-    record = RecordFile(record_path, seed=seed) if record_path is not None else None
+    record = (RecordFile(record_path, seed=seed, tags=setup_tags(seat, levels), earlier=resumed)
+              if record_path is not None else None)
     hint_bot = make_bot("expert", seed=seed * 10 + 9)  # the full-screen game's hint bot, seeded alike
     game = TerminalGame(match, seat, choosers, read=_read_line, write=click.echo, unicode=unicode, colour=True,
                         record=record, hint=hint_bot.decide)
@@ -1018,20 +1057,40 @@ def play_command(seed: int | None, rules: Rules, seat: int, name: str, opponents
     You hold one seat; type your contract, your discards and your cards when asked.  Type ? at any prompt for
     help, `sheet` for the score sheet, `quit` to leave.
     """
+    play_line_game(seed, rules, seat, name, opponents, unicode, record_name)
+
+
+def play_line_game(seed: int | None, rules: Rules, seat: int, name: str, opponents: str, unicode: bool | None,
+                   record_name: str | None = None, resumed: Resumed | None = None) -> None:
+    """The line game of ``mizerka play --plain`` (:data:`play_command`), new or *resumed*
+    (``--resume FILE``: :func:`mizerka.tui.resume.resume_match`), from its first words to its last."""
     try:
-        game, levels, seed = _set_up_play(seed, rules, seat, name, opponents, unicode, record_name)
+        game, levels, seed = _set_up_play(seed, rules, seat, name, opponents, unicode, record_name, resumed)
     except KeyboardInterrupt:  # Ctrl-C while the bots are made: as in the match, not click's "Aborted!" (exit 1)
         click.echo("\nInterrupted before the match began.", err=True)
         raise click.exceptions.Exit(130) from None
     match, record, players = game.match, game.record, game.match.players
+    seat = game.seat
+    rules = match.rules
     name = players[seat]
     others = [s for s in range(rules.n_seats) if s != seat]
     table = ", ".join(f"{players[s]} ({lv})" for s, lv in zip(others, levels, strict=True))
     click.echo(f"Mizerka, {rules.spec()}: {match.n_deals} deals.  You are {name}, seat {seat}; against {table}.")
-    click.echo(f"Seed {seed} (play it again with --seed {seed}).  Type ? at any prompt for help.")
+    if resumed is not None:
+        click.echo(f"Resumed from {click.format_filename(resumed.path)} at {resumed.where()}; the deals to come are "
+                   f"shuffled from seed {seed}.  " + game.totals_line(match.totals))
+        click.echo("Type ? at any prompt for help.")
+    else:
+        click.echo(f"Seed {seed} (play it again with --seed {seed}).  Type ? at any prompt for help.")
     if record is not None:
-        replaced = " (it replaces the old record there)" if record.replaces else ""
-        click.echo(f"The record of the finished deals goes to {record.name} after each deal{replaced}.")
+        if resumed is not None and record.path == resumed.path:
+            click.echo(f"The record goes on in {record.name} after each deal.")
+        else:
+            replaced = " (it replaces the old record there)" if record.replaces else ""
+            click.echo(f"The record of the finished deals goes to {record.name} after each deal{replaced}.")
+    if resumed is not None and match.deal.history:  # the loop announces only a deal not yet begun
+        game.announce_deal(going_on=True)
+        game.report(match.deal)  # what the deal's record says so far, as the human saw it
     try:
         game.run()
     except QuitGame:

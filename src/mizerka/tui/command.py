@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -18,6 +19,7 @@ from mizerka.tui.model import TableModel
 
 if TYPE_CHECKING:
     from mizerka.tui.app import MizerkaApp
+    from mizerka.tui.resume import Resumed
 
 __all__ = ["build_app", "play_command"]
 
@@ -63,10 +65,15 @@ __all__ = ["build_app", "play_command"]
               help="write the game record of the finished deals to FILE after each deal, for mizerka replay and "
                    "mizerka analyse (JSON if FILE ends in .json, else text; an existing file is replaced only if "
                    "it is a mizerka record)")
+@click.option("--resume", metavar="FILE", default=None,
+              help="go on with the match whose record is in FILE (written by --record; the record goes on there "
+                   "unless --record names another file): the same players, variant and computer players, the deals "
+                   "to come shuffled from --seed.  Another played match's record needs --seat")
 @click.pass_context
 def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, name: str, opponents: str,
                  unicode: bool | None, plain: bool, bot_delay: float, connect: str | None, watch: bool,
-                 new_seat: bool, player_key: str | None, find: bool, rated: bool, record_name: str | None) -> None:
+                 new_seat: bool, player_key: str | None, find: bool, rated: bool, record_name: str | None,
+                 resume: str | None) -> None:
     """Play a whole match against computer players: full screen at a terminal, or line by line.
 
     Full screen: ← → and Enter play your cards, ? gives a hint, u takes back your last card (and the computer
@@ -74,11 +81,30 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
     r reviews a finished deal card by card, F1 all keys, x quits.  Use --plain (or pipe the output) for the
     line game, where undo does the same.
 
-    With --connect URL, play at a server's table (--watch: watch it as a spectator); once its match is over, n
-    (full screen) or rematch (line game) asks for a rematch with the same players.  With --connect SERVER
+    With --record FILE the match's record is written after each deal; --resume FILE goes on with it after you
+    left it.  With --connect URL, play at a server's table (--watch: watch it as a spectator); once its match is
+    over, n (full screen) or rematch (line game) asks for a rematch with the same players.  With --connect SERVER
     --find-players, play with whoever the server pairs you with (mizerka tables SERVER lists its open tables).
     """
     from mizerka import terminal
+
+    def given(option: str) -> bool:
+        return ctx.get_parameter_source(option) is not click.core.ParameterSource.DEFAULT
+
+    resumed = None
+    if resume is not None:
+        if connect is not None:
+            raise click.UsageError("--resume cannot be used with --connect: a server's table goes on at the server")
+        for option, flag, why in (("rules", "--variant", "says the variant"), ("name", "--name", "names the players")):
+            if given(option):
+                raise click.UsageError(f"{flag} cannot be used with --resume: the record {why}")
+        from mizerka.tui.resume import resume_match
+
+        if seed is None:
+            seed = random.SystemRandom().randrange(1_000_000)
+        resumed = resume_match(resume, seed=seed, seat=seat if given("seat") else None,
+                               opponents=opponents if given("opponents") else None)
+        rules = resumed.match.rules
 
     if find and connect is None:
         raise click.UsageError("--find-players goes with --connect SERVER (the server's address: it pairs you there)")
@@ -108,27 +134,26 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
         table_options = (("seed", "--seed"), ("seat", "--seat"), ("opponents", "--opponents"),
                          ("bot_delay", "--bot-delay")) + (() if find else (("rules", "--variant"),))
         for option, flag in table_options:
-            if ctx.get_parameter_source(option) is not click.core.ParameterSource.DEFAULT:
+            if given(option):
                 raise click.UsageError(f"{flag} cannot be used with --connect: the server's table decides it")
-        given = ctx.get_parameter_source("name") is not click.core.ParameterSource.DEFAULT
-        play_remote(connect, name=name if given else None, plain=plain, unicode=unicode, fresh_seat=new_seat,
+        play_remote(connect, name=name if given("name") else None, plain=plain, unicode=unicode, fresh_seat=new_seat,
                     player_key=player_key, watch=watch, find=find, variant=rules.spec(),
                     rated=rated)
         return
     if plain or not sys.stdout.isatty() or not sys.stdin.isatty():
-        ctx.invoke(terminal.play_command, seed=seed, rules=rules, seat=seat, name=name, opponents=opponents,
-                   unicode=unicode, record_name=record_name)
+        terminal.play_line_game(seed, rules, seat, name, opponents, unicode, record_name, resumed)
         return
     try:
         import textual  # noqa: F401
     except ImportError:
         click.echo("The full-screen game needs the tui extra (pip install 'mizerka[tui]'); "
                    "playing the line game.", err=True)
-        ctx.invoke(terminal.play_command, seed=seed, rules=rules, seat=seat, name=name, opponents=opponents,
-                   unicode=unicode, record_name=record_name)
+        terminal.play_line_game(seed, rules, seat, name, opponents, unicode, record_name, resumed)
         return
     app = build_app(seed=seed, rules=rules, seat=seat, name=name, opponents=opponents, bot_delay=bot_delay,
-                    unicode=unicode is not False, record=record_name)
+                    unicode=unicode is not False, record=record_name, resumed=resumed)
+    if resumed is not None:
+        click.echo(f"Resuming {click.format_filename(resumed.path)} at {resumed.where()}…")
     app.run()
     match = app.model.match
     click.echo(f"Match left in deal {match.deal_no} of {match.n_deals}; totals "
@@ -138,29 +163,41 @@ def play_command(ctx: click.Context, seed: int | None, rules: Rules, seat: int, 
 
 
 def build_app(*, seed: int | None, rules: Rules, seat: int, name: str, opponents: str,
-              bot_delay: float = 0.6, unicode: bool = True, record: str | None = None) -> MizerkaApp:
-    """The app for the options of ``mizerka play``; *record* is ``--record FILE``.
+              bot_delay: float = 0.6, unicode: bool = True, record: str | None = None,
+              resumed: Resumed | None = None) -> MizerkaApp:
+    """The app for the options of ``mizerka play``; *record* is ``--record FILE``; *resumed* is the match of
+    ``--resume FILE`` (:func:`mizerka.tui.resume.resume_match`), whose seat and levels replace *seat*, *name* and
+    *opponents*, and whose file gets the record unless *record* names another.
 
     Raises:
         click.BadParameter: for a seat, name, bot level or record file that cannot be used.
     """
     from mizerka import terminal
+    from mizerka.tui.resume import setup_tags
 
     n = rules.n_seats
-    name, levels = terminal.check_play_options(rules, seat, name, opponents)
-    record_path = terminal.check_record_path(record) if record is not None else None
+    record_path: Path | None
+    if resumed is not None:
+        seat, levels, match = resumed.seat, resumed.levels, resumed.match
+        record_path = (terminal.check_record_path(record) if record is not None
+                       else terminal.check_record_path(str(resumed.path), "--resume"))
+    else:
+        name, levels = terminal.check_play_options(rules, seat, name, opponents)
+        record_path = terminal.check_record_path(record) if record is not None else None
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    bot_names = terminal.computer_names(name)
-    players = [name if s == seat else next(bot_names) for s in range(n)]
-    match = terminal.new_match(rules, players, seed)
+    if resumed is None:
+        bot_names = terminal.computer_names(name)
+        players = [name if s == seat else next(bot_names) for s in range(n)]
+        match = terminal.new_match(rules, players, seed)
     try:
         model = TableModel(match, seat, levels, seed=seed)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="'--opponents'") from None
     from mizerka.tui.app import MizerkaApp
 
-    record_file = terminal.RecordFile(record_path, seed=seed) if record_path is not None else None
+    record_file = (terminal.RecordFile(record_path, seed=seed, tags=setup_tags(seat, levels), earlier=resumed)
+                   if record_path is not None else None)
     return MizerkaApp(model, bot_delay=bot_delay, unicode=unicode, record=record_file)
 
 
