@@ -157,6 +157,7 @@ def test_the_full_screen_game_resumes_at_the_recorded_deal(tmp_path: Path) -> No
         async with app.run_test(size=(120, 40)) as pilot:
             await pause_until(pilot, lambda: "Deal 2" in screen_text(app) or isinstance(app.screen, ContractDialog))
             assert app.model.match.deal_no == 2
+            await pause_until(pilot, lambda: "The record goes on in" in screen_text(app).replace("\n", " "))
 
     asyncio.run(run())
 

@@ -943,6 +943,14 @@ class RecordFile:
         self.error = None
         return True
 
+    def announcement(self) -> str:
+        """What the game says at its start about the record: where it goes (it replaces an old record there), or,
+        for a match resumed from this file, that it goes on there."""
+        if self.earlier is not None and self.replaces and self.path.samefile(self.earlier.path):
+            return f"The record goes on in {self.name} after each deal."
+        replaced = " (it replaces the old record there)" if self.replaces else ""
+        return f"The record of the finished deals goes to {self.name} after each deal{replaced}."
+
     def failure(self, error: Exception, *, match_over: bool = False) -> str:
         """What to say when :meth:`save` failed with *error* (the game goes on, the next deal tries again; after
         the last deal, *match_over*, the end of the match tries once more)."""
@@ -1083,11 +1091,7 @@ def play_line_game(seed: int | None, rules: Rules, seat: int, name: str, opponen
     else:
         click.echo(f"Seed {seed} (play it again with --seed {seed}).  Type ? at any prompt for help.")
     if record is not None:
-        if resumed is not None and record.path == resumed.path:
-            click.echo(f"The record goes on in {record.name} after each deal.")
-        else:
-            replaced = " (it replaces the old record there)" if record.replaces else ""
-            click.echo(f"The record of the finished deals goes to {record.name} after each deal{replaced}.")
+        click.echo(record.announcement())
     if resumed is not None and match.deal.history:  # the loop announces only a deal not yet begun
         game.announce_deal(going_on=True)
         game.report(match.deal)  # what the deal's record says so far, as the human saw it

@@ -608,9 +608,7 @@ class MizerkaApp(TableApp):
         self.log_line(literal(f"Mizerka, {self.model.match.rules.spec()}: you are {names[self.model.seat]}; "
                               f"against {others}.  F1 for help."))
         if self.record is not None:
-            replaced = " (it replaces the old record there)" if self.record.replaces else ""
-            self.log_line(literal(f"The record of the finished deals goes to {self.record.name} after each "
-                                 f"deal{replaced}."))
+            self.log_line(literal(self.record.announcement()))
         self.refresh_view()
         self.call_after_refresh(self.advance)
 
