@@ -35,6 +35,16 @@ from mizerka.server.encoding import encode
 from mizerka.server.hub import Hub, ServerConfig, address_key, hash_token
 from mizerka.server.players import Standing, check_visible, display_rating, without_emoji_selectors
 from mizerka.server.protocol import ERROR_CODES, PROTOCOL_VERSION
+from mizerka.server.records import (
+    RECORD_BODY_BYTES,
+    RECORD_REVIEW_PATH,
+    RecordReviewRequest,
+    RecordSummary,
+    read_posted,
+    record_key,
+    review_number,
+    summary,
+)
 from mizerka.server.scorepad import ScorepadAnswer, ScorepadError, ScorepadRequest
 from mizerka.server.scorepad import apply as scorepad_apply
 from mizerka.server.tables import SeatState, Table, TableError, TableSettings
@@ -51,8 +61,9 @@ refused with 413 ``too_large`` by its declared length, or as soon as a chunked o
 
 
 class _BodyLimit:
-    """ASGI middleware: HTTP request bodies over :data:`MAX_BODY_BYTES` are refused before they are read whole
-    (without it a 200 MB body was read into memory before validation refused it)."""
+    """ASGI middleware: HTTP request bodies over :data:`MAX_BODY_BYTES` (a game record sent for review: over
+    :data:`~mizerka.server.records.RECORD_BODY_BYTES`) are refused before they are read whole (without it a 200 MB
+    body was read into memory before validation refused it)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -61,9 +72,11 @@ class _BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        # a game record sent for review is larger than any other body (tens of kilobytes, up to its own limit)
+        limit = RECORD_BODY_BYTES if scope.get("path") == RECORD_REVIEW_PATH else MAX_BODY_BYTES
         length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-            response = _error(413, "too_large", f"the request body is over {MAX_BODY_BYTES} bytes")
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            response = _error(413, "too_large", f"the request body is over {limit} bytes")
             await response(scope, receive, send)
             return
         received = 0
@@ -73,8 +86,8 @@ class _BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > MAX_BODY_BYTES:  # the handler reading the body gets this, answered as a 413
-                    raise StarletteHTTPException(413, f"the request body is over {MAX_BODY_BYTES} bytes")
+                if received > limit:  # the handler reading the body gets this, answered as a 413
+                    raise StarletteHTTPException(413, f"the request body is over {limit} bytes")
             return message
 
         await self.app(scope, limited, send)
@@ -144,7 +157,8 @@ _HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 _STATUS = {"unknown_table": 404, "bad_token": 403, "spectators_off": 403, "seat_taken": 409, "table_full": 409,
            "match_over": 409, "not_over": 409, "internal": 503, "server_full": 503, "corrupt": 500, "bad_deal": 400,
            "unknown_deal": 404, "deal_not_over": 409, "not_revealed": 409, "bad_key": 403, "profile_needed": 403,
-           "already_seated": 409, "held_another_seat": 409, "name_taken": 409, "unknown_player": 404, "seated": 409}
+           "already_seated": 409, "held_another_seat": 409, "name_taken": 409, "unknown_player": 404, "seated": 409,
+           "record_too_large": 413, "no_cards": 409}
 
 
 class _Model(BaseModel):
@@ -1008,6 +1022,23 @@ def create_app(config: ServerConfig) -> FastAPI:
             raise TableError("internal", str(error)) from None
         analysis, status = await hub.review_analysis(table.id, rec, number)
         return build_review(table.id, rec, number, analysis, status)
+
+    @app.post(RECORD_REVIEW_PATH, response_model=RecordSummary | Review, responses={
+        **{s: _ERRORS[s] for s in (400, 404, 409, 422, 429)},
+        413: {"model": ApiError, "description": "record_too_large, or a body over its limit (too_large)"}})
+    async def record_review(body: RecordReviewRequest) -> dict[str, Any]:
+        """A game record sent by the browser (``/?review=1``), in either form (docs/record.md): with ``"deal":
+        null`` its score sheet (``RecordSummary``), with a deal's number that finished deal's review, as a table
+        gives it (``Review``, its ``table`` empty).  The server keeps nothing of the record; a deal's analysis is
+        kept as a table's is, within the server's ``--review-limit``.  A record that does not read or breaks the
+        rules: 400 ``bad_record``; over 2 MiB: 413 ``record_too_large``; a score keeper's record's deal: 409
+        ``no_cards``; no such deal: 404 ``unknown_deal``; its unfinished last deal: 409 ``deal_not_over``."""
+        record = await asyncio.to_thread(read_posted, body.record)
+        if body.deal is None:
+            return summary(record)
+        number = review_number(record, body.deal)
+        analysis, status = await hub.review_analysis(record_key(record), record, number)
+        return build_review("", record, number, analysis, status)
 
     @app.post("/api/scorepad", response_model=ScorepadAnswer, responses={
         400: {"model": ApiError, "description": "bad_entry, bad_record or bad_setup"},
