@@ -4,14 +4,17 @@ correction changes nothing."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from server_helpers import ThreadServer
 from test_server_scorepad import enter, fresh, ok, refused, same_as_keeper
 
-from mizerka.record import from_dict
-from mizerka.scorekeeper import ScoreKeeper
+from mizerka.record import DealRecord, from_dict
+from mizerka.scorekeeper import EntryError, ScoreKeeper
+from mizerka.server import scorepad
 
 
 def correct(server: ThreadServer, state: dict[str, Any], **correction: Any) -> dict[str, Any]:
@@ -90,6 +93,11 @@ def test_four_players_correct_the_three_in_play(server: ThreadServer) -> None:
     ({"deal": 1, "tricks": [5, 4]}, "give 3 trick counts"),
     ({"deal": 1, "contract": "XX"}, "is not a contract"),
     ({"deal": 1, "contract": "S"}, "Ala chose ♠ in deal 4 already"),
+    # what is said first: a deal that is not finished, then a null for a seat in play, then the contract, then the sum
+    ({"deal": 5, "tricks": [None, 4, 4]}, "there is no finished deal 5"),
+    ({"deal": 4, "contract": "S", "tricks": [None, 4, 4]}, "deal 4 is the deal being entered"),
+    ({"deal": 1, "contract": "S", "tricks": [None, 4, 4]}, "give the tricks of Ala"),
+    ({"deal": 1, "contract": "S", "tricks": [5, 4, 3]}, "Ala chose ♠ in deal 4 already"),
 ])
 def test_a_refused_correction_says_why_and_changes_nothing(server: ThreadServer, correction: dict[str, Any],
                                                           words: str) -> None:
@@ -112,3 +120,51 @@ def test_malformed_corrections_are_422(server: ThreadServer, correction: Any) ->
     refused(server, {"record": state["record"], "entry": {"correct": correction}}, 422, "bad_request")
     refused(server, {"record": state["record"], "entry": {"correct": {"deal": 1, "contract": "H"}, "undo": True}},
             422, "bad_request")
+
+
+def lookups(monkeypatch: pytest.MonkeyPatch, call: Callable[[], object]) -> list[object]:
+    """The deals :meth:`ScoreKeeper.finished_deal` is asked for while *call* runs (refused or not)."""
+    asked: list[object] = []
+    finished_deal = ScoreKeeper.finished_deal
+
+    def counted(keeper: ScoreKeeper, deal_no: object) -> DealRecord:
+        asked.append(deal_no)
+        return finished_deal(keeper, deal_no)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ScoreKeeper, "finished_deal", counted)
+        with contextlib.suppress(EntryError, scorepad.ScorepadError):
+            call()
+    return asked
+
+
+@pytest.mark.parametrize(("correction", "words"), [
+    ({"deal": 1, "contract": "S", "tricks": [7, 3, 3]}, ""),
+    ({"deal": 2, "contract": "C"}, ""),
+    ({"deal": 3, "tricks": [5, 5, 3]}, ""),
+    ({"deal": 1, "contract": "NT", "tricks": [5, 4, 3]}, "add up to 12"),
+    ({"deal": 2, "tricks": [3, None, 4]}, "give the tricks of Bolek"),
+    ({"deal": 7, "tricks": [None, 4, 4]}, "no finished deal 7"),
+])
+def test_a_correction_looks_its_deal_up_once(server: ThreadServer, monkeypatch: pytest.MonkeyPatch,
+                                              correction: dict[str, Any], words: str) -> None:
+    """The score pad looked the deal up, then the score keeper's correction looked it up again: now the score pad
+    looks up nothing of its own beside the keeper's correction, and where it refuses the tricks before the keeper
+    is asked (a null for a seat in play), it looks the deal up once, to say first that it is not finished."""
+    state = three_deals(server)
+    # the answer's rows look up every finished deal for its contract choices: only the correction is counted here
+    monkeypatch.setattr(scorepad, "state", lambda keeper, undone, corrected: {"corrected": corrected})
+    request = scorepad.ScorepadRequest.model_validate({"record": state["record"], "entry": {"correct": correction}})
+    if words:
+        with pytest.raises(scorepad.ScorepadError, match=words):
+            scorepad.apply(request)
+    else:
+        assert scorepad.apply(request) == {"corrected": correction["deal"]}
+    served = lookups(monkeypatch, lambda: scorepad.apply(request))
+    if None in correction.get("tricks", []):  # refused by the score pad, before the keeper is asked
+        assert served == [correction["deal"]]
+        return
+    keeper = ScoreKeeper.from_record(from_dict(state["record"]))
+    kept = lookups(monkeypatch, lambda: keeper.correct(correction["deal"], correction.get("contract"),
+                                                       correction.get("tricks")))
+    assert served == kept and kept, (served, kept)

@@ -3,10 +3,15 @@
 number from 1; the lobby's codes where the meaning is the same), the number of names, the first dealer and the
 variant, so that the page says why in its own language (js/scorepad.js).  The message stays the score keeper's
 English sentence, word for word.
+
+A name of any length or characters is the score keeper's to judge, not the schema's: a name over 200 characters and
+one holding a lone surrogate (JSON ``"\\ud800"``, which strict validation refuses) were a 422 ``bad_request`` with no
+reason, which the page could only show in English, marking no field.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
@@ -62,6 +67,26 @@ SETUPS: list[tuple[dict[str, Any], dict[str, Any], str]] = [
      "player 2's name: a name cannot hold control characters (U+0007)"),
     ({"players": ["Ala", "Bolek", "Cez\ue000"]}, char("name_unprintable_char", "U+E000", "", 3),
      "player 3's name: a name cannot hold the unprintable character U+E000"),
+    # a name over the 200 characters the schema allowed, one over a record's own 1000 (still `max` 40), one as long
+    # as the body allows; a character refused among the first 200 is named, one after them is not
+    ({"players": ["Ala", "B" * 201, "Cezary"]}, {"code": "name_too_long", "max": 40, "player": 2},
+     "player 2's name: a name can be at most 40 characters long"),
+    ({"players": ["Ala", "Bolek", "C" * 1001]}, {"code": "name_too_long", "max": 40, "player": 3},
+     "player 3's name: a name can be at most 40 characters long"),
+    ({"players": ["A" * 60000, "Bolek", "Cezary"]}, {"code": "name_too_long", "max": 40, "player": 1},
+     "player 1's name: a name can be at most 40 characters long"),
+    ({"players": ["Ala", "Bolek", "C" * 300 + "\u200b"]}, {"code": "name_too_long", "max": 40, "player": 3},
+     "player 3's name: a name can be at most 40 characters long"),
+    ({"players": ["Ala", "\u200b" + "B" * 300, "Cezary"]}, char("name_invisible_char", "U+200B", "ZERO WIDTH SPACE", 2),
+     f"player 2's name: the name '\\u200b{'B' * 39}'… holds the invisible character U+200B (ZERO WIDTH SPACE), "
+     "with which it can pass for another name (or for none); a player's name must show what it is"),
+    # a lone surrogate, half of a character: valid JSON, but no text
+    ({"players": ["Ala", "Bo\ud800lek", "Cezary"]}, char("name_unprintable_char", "U+D800", "", 2),
+     "player 2's name: the name 'Bo\\ud800lek' holds U+D800, half of a surrogate pair, which is no character and "
+     "cannot be written as UTF-8"),
+    ({"players": ["\udfff", "Bolek", "Cezary"]}, char("name_unprintable_char", "U+DFFF", "", 1),
+     "player 1's name: the name '\\udfff' holds U+DFFF, half of a surrogate pair, which is no character and cannot "
+     "be written as UTF-8"),
     ({"players": ["Ala", "Bolek"]}, {"code": "player_count", "seats": 3, "count": 2},
      "this variant seats 3 players, not 2"),
     ({"variant": "four-players"}, {"code": "player_count", "seats": 4, "count": 3},
@@ -81,9 +106,15 @@ def new(**fields: Any) -> dict[str, Any]:
     return {"record": None, "new": {"players": NAMES, "first_dealer": 0, **fields}}
 
 
+def post(server: ThreadServer, body: Any) -> httpx.Response:
+    """*body* sent as ASCII JSON, a lone surrogate as its escape (``"\\ud800"``), which no UTF-8 body can hold."""
+    return httpx.post(server.url + "/api/scorepad", content=json.dumps(body), timeout=10,
+                      headers={"Content-Type": "application/json"})
+
+
 def test_every_setup_refusal_says_why(server: ThreadServer) -> None:
     for fields, reason, message in SETUPS:
-        reply = httpx.post(server.url + "/api/scorepad", json=new(**fields), timeout=10)
+        reply = post(server, new(**fields))
         body = reply.json()
         assert (reply.status_code, body["error"], body.get("reason")) == (400, "bad_setup", reason), reply.text
         assert set(body) == {"error", "message", "reason"}, body
@@ -102,6 +133,30 @@ def test_every_reason_is_tried_and_listed() -> None:
                      "name_leading_mark"}
     assert all(code.startswith("name_") for code in SETUP_REASONS if code not in
                {"player_count", "no_seat", "dealer_fixed", "variant_invalid"})
+
+
+def test_a_name_is_judged_whatever_its_length_as_mizerka_score_judges_it(server: ThreadServer) -> None:
+    """The schema no longer cuts a name off at 200 characters: the score keeper folds its spaces first, so a name
+    that folds to one of 40 characters or fewer is taken, folded, as ``mizerka score`` takes it; and a name given
+    with an entry is refused before the entry is tried."""
+    spaced = "Ala" + " " * 300 + "Kot"
+    reply = post(server, {**new(players=[spaced, "Bolek", "Cezary"]), "entry": {"contract": "H"}})
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["players"] == ["Ala Kot", "Bolek", "Cezary"] and reply.json()["pending"] == "H"
+    assert reply.json()["players"] == list(ScoreKeeper.new([spaced, "Bolek", "Cezary"], 0).players)
+    refusal = post(server, {**new(players=["Ala", "Bo\ud800", "C" * 500]), "entry": {"contract": "H"}})
+    assert (refusal.status_code, refusal.json()["error"]) == (400, "bad_setup"), refusal.text
+    assert refusal.json()["reason"] == char("name_unprintable_char", "U+D800", "", 2)
+
+
+@pytest.mark.parametrize("players", [
+    ["Ala", 7, "Cezary"], ["Ala", None, "Cezary"], ["Ala", ["Bolek"], "Cezary"], "Ala Bolek Cezary",
+    [*NAMES, *NAMES, "Dorota", "Ewa", "Felek"],
+])
+def test_names_that_are_no_list_of_text_are_still_the_schemas(server: ThreadServer, players: Any) -> None:
+    reply = post(server, new(players=players))
+    assert (reply.status_code, reply.json()["error"]) == (422, "bad_request"), reply.text
+    assert "reason" not in reply.json()
 
 
 def test_entries_and_records_have_no_reason(server: ThreadServer) -> None:

@@ -5,7 +5,8 @@ what an audit found, one test each.
   right entry showed as wrong, and the page's own sum made the server refuse it.
 * The last player's count could not be cleared: emptied, it was filled in again at once, so backspace did nothing
   and a 3 typed over the 1 made 13.
-* "Start a new match" after a kept match the server could not be asked about left "Loading the kept match…" up.
+* "Start a new match" after a kept match the server could not be asked about left "Loading the kept match…" up,
+  and cut its long names by UTF-16 units, halving an emoji at the cut.
 * Undoing deal 1's contract sent the focus to Undo, which was then disabled: the focus fell to the page.
 * A count over the deal's tricks was refused by the server, in English on every page.
 * A save the browser refused (storage full or blocked) went unsaid, and − and + said nothing to a screen reader.
@@ -85,6 +86,19 @@ def test_a_new_match_instead_of_a_kept_one_the_server_cannot_be_asked_about(new_
     page.click("#sp-problem-new")
     expect(page.locator("#sp-name-0")).to_be_visible()
     expect(page.locator(".scorepad .loading")).to_have_count(0)
+
+
+def test_a_new_match_keeps_a_long_name_s_emoji_whole(new_page: Any, web_server: Any) -> None:
+    """The names of a kept match are cut to the 40 characters a name may have: by UTF-16 units the cut halved an
+    emoji at the 40th character, leaving a lone surrogate that no server takes."""
+    answer = new_match(web_server)
+    long_name = "A" * 39 + "\U0001F600"  # 40 characters, the last one two UTF-16 units
+    record = {**answer["record"], "players": [long_name + "B", *NAMES[1:]]}
+    page = new_page()
+    page.route("**/api/scorepad", lambda route: route.abort())  # offline: the kept match cannot be checked
+    open_kept(page, web_server, {"record": record})
+    page.click("#sp-problem-new")
+    expect(page.locator("#sp-name-0")).to_have_value(long_name)
 
 
 def test_undoing_the_first_contract_leaves_the_focus_on_a_contract(new_page: Any, web_server: Any) -> None:

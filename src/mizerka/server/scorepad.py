@@ -42,7 +42,7 @@ from __future__ import annotations
 import warnings
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidatorFunctionWrapHandler, WrapValidator, model_validator
 
 from mizerka.record import RecordError, from_dict
 from mizerka.rules import RulesError, parse_variant
@@ -76,9 +76,30 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+_NAME_READ: Final = 200
+"""How many characters of a player's name (its spaces folded, as the score keeper folds them) the score keeper
+judges (:func:`_as_judged`).  A name over 40 characters is refused whatever follows, so a longer one is judged on
+its first 200: it is refused as any name over 40 characters is (``name_too_long``, ``max`` 40), or for a character
+refused among those 200, and never for a record's own limit of 1000 characters (``max`` 1000)."""
+
+
+def _text_as_sent(value: object, handler: ValidatorFunctionWrapHandler) -> object:
+    """A player's name as it was sent: any text, of any length, a lone surrogate (JSON ``"\\ud800"``, half of a
+    character) included, which strict validation would refuse with a 422 that has no reason.  The score keeper
+    judges the names, so that every name refused is a ``bad_setup`` with its ``reason`` and ``player``
+    (:data:`SETUP_REASONS`).  A value that is no text is still the schema's to refuse."""
+    return value if isinstance(value, str) else handler(value)
+
+
+_PlayerName = Annotated[str, WrapValidator(_text_as_sent)]
+"""A player's name in a new match: any text, judged by the score keeper, not by the schema (:func:`_text_as_sent`);
+the 64 KiB body cap bounds its length."""
+
+
 class NewMatch(_Model):
-    players: Annotated[list[Annotated[str, Field(max_length=200)]], Field(max_length=8)] = Field(
-        description="The names in order round the table (seat 0 first); checked as `mizerka score` checks them.")
+    players: Annotated[list[_PlayerName], Field(max_length=8)] = Field(
+        description="The names in order round the table (seat 0 first); checked as `mizerka score` checks them, "
+                    "so that a refused name is a 400 bad_setup with its reason, whatever its length or characters.")
     first_dealer: int = Field(description="The seat (from 0) of the first dealer.")
     variant: Annotated[str, Field(max_length=200)] = Field(
         "standard", description="A variant spec, e.g. 'standard' or 'four-players'.")
@@ -170,6 +191,17 @@ class ScorepadAnswer(BaseModel):
     corrected: int | None = Field(description="The deal a correction changed.")
 
 
+def _as_judged(name: str) -> str:
+    """*name* as the score keeper is given it: as sent, or, where its spaces folded leave over :data:`_NAME_READ`
+    characters, its first ones (spaces folded), which the keeper refuses as too long, or for a character in them.
+
+    >>> _as_judged("Ala"), len(_as_judged("A " * 150)), len(_as_judged("Ala" + " " * 300 + "Kot"))
+    ('Ala', 200, 306)
+    """
+    folded = " ".join(name.split())
+    return name if len(folded) <= _NAME_READ else folded[:_NAME_READ]
+
+
 def _keeper(request: ScorepadRequest) -> ScoreKeeper:
     if request.record is not None:
         try:
@@ -189,7 +221,7 @@ def _keeper(request: ScorepadRequest) -> ScoreKeeper:
     except RulesError as error:
         raise ScorepadError("bad_setup", str(error), {"code": "variant_invalid", "variant": new.variant}) from None
     try:
-        return ScoreKeeper.new(new.players, new.first_dealer, rules)
+        return ScoreKeeper.new([_as_judged(name) for name in new.players], new.first_dealer, rules)
     except EntryError as error:
         raise ScorepadError("bad_setup", str(error), error.reason) from None
 
@@ -211,10 +243,18 @@ def _enter_tricks(keeper: ScoreKeeper, tricks: list[int | None]) -> None:
 
 
 def _correct(keeper: ScoreKeeper, correction: Correction) -> int:
-    deal = keeper.finished_deal(correction.deal).number
-    tricks = None if correction.tricks is None else _counts(keeper, correction.tricks, keeper.tricks_order(deal))
-    keeper.correct(deal, correction.contract, tricks)
-    return deal
+    """Correct a finished deal; return its number.  The keeper looks the deal up, once
+    (:meth:`~mizerka.scorekeeper.ScoreKeeper.correct`), and refuses a deal that is not finished before anything
+    else.  The tricks (by seat, null for a seat sitting out) are read for the deal's seats before it is called; where
+    they are refused, the deal is looked up first, so that a deal that is not finished is still the refusal said."""
+    tricks: list[int] | None = None
+    if correction.tricks is not None:
+        try:
+            tricks = _counts(keeper, correction.tricks, keeper.tricks_order(correction.deal))
+        except EntryError:
+            keeper.finished_deal(correction.deal)  # no finished deal: that refusal comes first
+            raise
+    return keeper.correct(correction.deal, correction.contract, tricks).deal_no
 
 
 def apply(request: ScorepadRequest) -> dict[str, Any]:

@@ -452,7 +452,8 @@ export class Scorepad {
       this.problem = null;
       this.toCheck = null; // an older page's record still to be checked would keep "Loading the kept match…" up
       this.elsewhere = false;
-      this.setup.names = players.map((p) => p.slice(0, 40));
+      // by code points, as the server counts a name: slicing UTF-16 units could halve an emoji
+      this.setup.names = players.map((p) => Array.from(p).slice(0, 40).join(""));
       this.focusAfter = "sp-name-0";
       this.render();
     });
