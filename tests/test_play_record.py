@@ -4,7 +4,6 @@ each deal (atomically) and at the end, that ``mizerka replay`` and ``mizerka ana
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import random
@@ -21,7 +20,7 @@ from mizerka.match import Match
 from mizerka.record import MatchRecord, read
 from mizerka.rules import parse_variant
 from mizerka.terminal import BOT_NAMES, RecordFile, TerminalGame, check_record_path, make_opponents, write_atomically
-from tui_helpers import first_legal_answer
+from tui_helpers import first_legal_answer, scripted_answers
 
 VARIANT = "standard,contracts=NT+MZ"  # six deals: a whole match in about a second
 RULES = parse_variant(VARIANT)
@@ -30,26 +29,10 @@ OPTIONS = ["play", "--seed", str(SEED), "--variant", VARIANT, "--opponents", "ra
 
 
 def scripted_match(stop_in_deal: int | None = None) -> tuple[Match, list[str]]:
-    """The match ``mizerka play`` runs with OPTIONS, answered by :func:`answer`: the match and the answers given
-    (to the end, or up to the first prompt of deal *stop_in_deal* after its contract)."""
-    players = ["You", *BOT_NAMES[:2]]
-    match = Match(RULES, players=players, seed=SEED)
-    answers: list[str] = []
-
-    class Stop(Exception):
-        pass
-
-    def read_answer(prompt: str) -> str:
-        if stop_in_deal is not None and match.deal_no == stop_in_deal and match.deal.contract is not None:
-            raise Stop
-        answers.append(first_legal_answer(match, 0))
-        return answers[-1]
-
-    game = TerminalGame(match, 0, make_opponents(["random", "random"], [1, 2], SEED, RULES), read=read_answer,
-                        write=lambda text: None)
-    with contextlib.suppress(Stop):
-        game.run()
-    return match, answers
+    """The match ``mizerka play`` runs with OPTIONS, answered by :func:`first_legal_answer`: the match and the
+    answers given (to the end, or up to the first prompt of deal *stop_in_deal* after its contract)."""
+    match = Match(RULES, players=["You", *BOT_NAMES[:2]], seed=SEED)
+    return match, scripted_answers(match, 0, ["random", "random"], SEED, stop_in_deal)
 
 
 def listing(folder: Path) -> list[str]:

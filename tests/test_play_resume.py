@@ -5,7 +5,6 @@ the record goes on in the same file, its finished deals as they were; every refu
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from pathlib import Path
 
 import click
@@ -16,9 +15,8 @@ from mizerka.cli import cli
 from mizerka.deal import Phase
 from mizerka.match import Match
 from mizerka.record import MatchRecord, new_salt, read
-from mizerka.terminal import TerminalGame, make_opponents
 from mizerka.tui.resume import OPPONENTS_TAG, SEAT_TAG, Resumed, resume_match, resumed_tags, setup_tags
-from tui_helpers import first_legal_answer, pause_until, screen_text
+from tui_helpers import pause_until, screen_text, scripted_answers
 
 VARIANT = "standard,contracts=NT+MZ"  # six deals: a whole match in about a second
 SEED = 7
@@ -30,35 +28,12 @@ def invoke(*args: str, input: str = "") -> Result:
     return CliRunner().invoke(cli, list(args), input=input)
 
 
-def answers_for(match: Match, seat: int, levels: list[str], seed: int, stop_in_deal: int | None = None) -> list[str]:
-    """The answers a tidy human (:func:`first_legal_answer`) gives at *seat* of *match* against the computer players
-    ``mizerka play`` makes from *levels* and *seed*: to the end, or up to deal *stop_in_deal*'s first question after
-    its contract."""
-    answers: list[str] = []
-
-    class Stop(Exception):
-        pass
-
-    def read_answer(prompt: str) -> str:
-        if stop_in_deal is not None and match.deal_no == stop_in_deal and match.deal.contract is not None:
-            raise Stop
-        answers.append(first_legal_answer(match, seat))
-        return answers[-1]
-
-    others = [s for s in range(match.rules.n_seats) if s != seat]
-    game = TerminalGame(match, seat, make_opponents(levels, others, seed, match.rules), read=read_answer,
-                        write=lambda text: None)
-    with contextlib.suppress(Stop):
-        game.run()
-    return answers
-
-
 def left_in_deal_2(path: Path) -> None:
     """``mizerka play --record PATH`` of OPTIONS, left with quit in deal 2: the record holds deal 1."""
     from mizerka.rules import parse_variant
 
     match = Match(parse_variant(VARIANT), players=["You", "Ala", "Bolek"], seed=SEED)
-    answers = answers_for(match, 0, ["random", "random"], SEED, stop_in_deal=2)
+    answers = scripted_answers(match, 0, ["random", "random"], SEED, stop_in_deal=2)
     result = invoke(*OPTIONS, "--record", str(path), input="\n".join(answers) + "\nquit\n")
     assert result.exit_code == 0, result.output
     assert len(read(path).deals) == 1
@@ -67,7 +42,7 @@ def left_in_deal_2(path: Path) -> None:
 def finish(path: Path, *extra: str, seat: int | None = None, levels: list[str] | None = None) -> Result:
     """``mizerka play --resume PATH --seed NEW_SEED`` answered to the end of the match."""
     resumed = resume_match(str(path), seed=NEW_SEED, seat=seat)
-    answers = answers_for(resumed.match, resumed.seat, levels or resumed.levels, NEW_SEED)
+    answers = scripted_answers(resumed.match, resumed.seat, levels or resumed.levels, NEW_SEED)
     return invoke("play", "--plain", "--ascii", "--resume", str(path), "--seed", str(NEW_SEED), *extra,
                   input="\n".join(answers) + "\n")
 

@@ -54,6 +54,33 @@ def first_legal_answer(match: Match, seat: int) -> str:
     return str(obs.legal_actions[0])
 
 
+def scripted_answers(match: Match, seat: int, levels: list[str], seed: int,
+                     stop_in_deal: int | None = None) -> list[str]:
+    """Play *match* in the line game's loop, the human at *seat* answering as :func:`first_legal_answer` against
+    the computer players ``mizerka play`` makes from *levels* and *seed*; return the answers given: to the end of
+    the match, or up to deal *stop_in_deal*'s first question after its contract.  ``mizerka play`` given the same
+    answers plays the same match."""
+    from mizerka.terminal import make_opponents
+
+    answers: list[str] = []
+
+    class Stop(Exception):
+        pass
+
+    def read_answer(prompt: str) -> str:
+        if stop_in_deal is not None and match.deal_no == stop_in_deal and match.deal.contract is not None:
+            raise Stop
+        answers.append(first_legal_answer(match, seat))
+        return answers[-1]
+
+    others = [s for s in range(match.rules.n_seats) if s != seat]
+    game = TerminalGame(match, seat, make_opponents(levels, others, seed, match.rules), read=read_answer,
+                        write=lambda text: None)
+    with contextlib.suppress(Stop):
+        game.run()
+    return answers
+
+
 def match_in_play_of_deal_2(variant: str = "standard,contracts=NT+MZ,first_dealer=2") -> Match:
     """A match of You, Ala and Bolek (seed 3) with deal 1 finished (so it can be reviewed) and deal 2 at the
     human's (seat 0's) first card."""
