@@ -22,7 +22,7 @@ def test_every_address_reads_back_as_its_id(new_page: Any, web_server: Any) -> N
       const paths = await import('/js/paths.js');
       const back = (path, key) => new URLSearchParams(new URL(path, location.origin).search).get(key);
       return {
-        fixed: [paths.LOBBY_PATH, paths.SCOREPAD_PATH, paths.LEADERBOARD_PATH],
+        fixed: [paths.LOBBY_PATH, paths.SCOREPAD_PATH, paths.LEADERBOARD_PATH, paths.REVIEW_PATH],
         rows: ids.map((id) => ({
           table: back(paths.tablePath(id), 'table'),
           plain: back(paths.tablePath(id), 'watch'),
@@ -33,7 +33,7 @@ def test_every_address_reads_back_as_its_id(new_page: Any, web_server: Any) -> N
         })),
       };
     }""", ODD_IDS)
-    assert read["fixed"] == ["/", "/?scorepad=1", "/?leaderboard=1"]
+    assert read["fixed"] == ["/", "/?scorepad=1", "/?leaderboard=1", "/?review=1"]
     for wanted, row in zip(ODD_IDS, read["rows"], strict=True):
         assert row == {"table": wanted, "plain": None, "watched": wanted, "watch": "1", "match": wanted,
                        "player": wanted}, wanted

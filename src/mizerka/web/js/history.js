@@ -74,6 +74,50 @@ export function playersWithTotals(players, totals) {
   return line;
 }
 
+/**
+ * The lines under a match's title, as its page shows them: the rules and the number of deals, then the players with
+ * their totals.  *d*: a finished match's sheet (`GET /api/tables/{id}/sheet`), or a game record's summary read the
+ * same way (records.js): `players` (the seats, as `seatName` takes them), `variant`, `contracts`, `totals`,
+ * `score_sheet`.
+ */
+export function matchLines(d) {
+  const names = d.players.map((p, i) => seatName(p, d.players) || `#${i + 1}`);
+  return [
+    h("p", { class: "match-meta" },
+      `${variantLabel(d.variant, d.contracts)} · ${t("match.deals", { n: d.score_sheet.length })}`),
+    h("p", { class: "match-players" },
+      withNodes(t("match.players", { names: slot(0) }), () => playersWithTotals(names, d.totals)))];
+}
+
+/**
+ * A match's score sheet (sheet.js) from the same *d* as `matchLines`, with *onReview(n, focusKey)* on its deals
+ * (none on a row marked `reviewable: false`).  A match not over (a record's `complete: false`) has no winner yet.
+ */
+export function matchSheet(d, onReview = null) {
+  const over = d.complete !== false;
+  const view = { players: d.players, status: over ? "finished" : "playing", phase: over ? "over" : "play",
+    totals: d.totals, used: d.used, seat: null, score_sheet: d.score_sheet };
+  return renderScoreSheet(view, over ? d.winners : null, { contracts: d.contracts, onReview });
+}
+
+/**
+ * Open the review dialog (review.js, *options* as its constructor's) in *dialogs*, a page's box of dialogs, unless
+ * one is open there already; *onClose()* when it closes (say, to give the focus back to the button that opened it).
+ */
+export function openReviewDialog(dialogs, options, onClose = null) {
+  if (dialogs.querySelector("dialog[open]")) return null;
+  const review = new ReviewDialog(options);
+  review.dialog.className = "dialog review-dialog";
+  dialogs.append(review.dialog);
+  review.dialog.showModal();
+  review.dialog.addEventListener("close", () => {
+    review.dialog.remove();
+    onClose?.();
+  });
+  review.load();
+  return review;
+}
+
 export class MatchPage {
   constructor(root, id, hooks) {
     this.root = root;
@@ -150,18 +194,13 @@ export class MatchPage {
       return;
     }
     const d = this.data;
-    const names = d.players.map((p, i) => seatName(p, d.players) || `#${i + 1}`);
     const url = `/api/tables/${encodeURIComponent(this.id)}/record`;
     page.append(
       h("div", { class: "panel-head" }, h("h2", { id: "match-title", tabindex: "-1" }, d.name || t("match.title")),
         this.backButton()),
-      h("p", { class: "match-meta" }, `${variantLabel(d.variant, d.contracts)} · ${t("match.deals", { n: d.score_sheet.length })}`),
-      h("p", { class: "match-players" },
-        withNodes(t("match.players", { names: slot(0) }), () => playersWithTotals(names, d.totals))),
+      ...matchLines(d),
       h("p", { class: "muted" }, t("match.help")));
-    const view = { players: d.players, status: "finished", phase: "over", totals: d.totals, used: d.used, seat: null,
-      score_sheet: d.score_sheet };
-    page.append(renderScoreSheet(view, d.winners, { contracts: d.contracts, onReview: (n, key) => this.openReview(n, key) }));
+    page.append(matchSheet(d, (n, key) => this.openReview(n, key)));
     // the record's downloads: without a token, as any spectator (a seat's token cannot go in a link)
     if (!seatFor(this.id)) {
       page.append(h("p", { class: "match-downloads" },
@@ -177,21 +216,14 @@ export class MatchPage {
 
   /** The review dialog of deal *n* (review.js); closing it gives the focus back to its button. */
   openReview(n, focusKey = null) {
-    if (this.dialogs.querySelector("dialog[open]")) return;
     const seats = this.data?.players ?? [];
     const names = seats.map((p) => seatName(p, seats));
-    const review = new ReviewDialog({
+    openReviewDialog(this.dialogs, {
       tableId: this.id, dealNo: n, token: seatFor(this.id)?.token ?? null, viewSeat: seatFor(this.id)?.seat ?? null,
       cache: this.reviews,
       nameOf: (who, players) => nameAsPlayed(players[who], seats[who], seats) || names[who] || `#${who + 1}`,
-    });
-    review.dialog.className = "dialog review-dialog";
-    this.dialogs.append(review.dialog);
-    review.dialog.showModal();
-    review.dialog.addEventListener("close", () => {
-      review.dialog.remove();
+    }, () => {
       if (focusKey && !this.destroyed) this.root.querySelector(`[data-focus="${focusKey}"]`)?.focus();
     });
-    review.load();
   }
 }

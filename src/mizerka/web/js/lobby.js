@@ -5,8 +5,8 @@
 import { endedAt, playersWithTotals, variantLabel } from "./history.js";
 import { levelName, listedNames, listOf, refusalText, seatName, t, variantName } from "./i18n.js";
 import { api, apiResponse } from "./net.js";
-import { SCOREPAD_PATH, matchPath } from "./paths.js";
-import { ProfilePanel, keyLooksValid } from "./players.js";
+import { REVIEW_PATH, SCOREPAD_PATH, matchPath } from "./paths.js";
+import { ProfilePanel, keyLooksValid, pageLink } from "./players.js";
 import { PressHold } from "./press.js";
 import { h } from "./sheet.js";
 import { prefs, profile, savePrefs, saveSeat } from "./store.js";
@@ -471,8 +471,12 @@ export class Lobby {
       event.preventDefault();
       this.hooks.openScorepad();
     });
+    // beside it, a game record reviewed: its score sheet and each deal's review (records.js)
+    const reviewLink = pageLink(REVIEW_PATH, t("lobby.reviewRecord"), { id: "review-record-link", class: "btn" },
+      this.hooks.navigate);
     const pad = h("section", { class: "panel scorepad-panel", "aria-labelledby": "scorepad-title" },
-      h("h2", { id: "scorepad-title" }, t("lobby.scorepadTitle")), h("p", {}, t("lobby.scorepadHelp")), padLink);
+      h("h2", { id: "scorepad-title" }, t("lobby.scorepadTitle")), h("p", {}, t("lobby.scorepadHelp")),
+      h("div", { class: "pad-links" }, padLink, reviewLink));
 
     const children = [h("p", { class: "tagline" }, t("app.tagline"))];
     if (this.error) children.push(h("p", { class: "message error", role: "alert" }, this.error));

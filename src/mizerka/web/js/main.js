@@ -9,6 +9,7 @@ import { Lobby, apiErrorText, joinTable, nameRefused, quickplay } from "./lobby.
 import { api } from "./net.js";
 import { LOBBY_PATH, SCOREPAD_PATH, matchPath, tablePath } from "./paths.js";
 import { LeaderboardPage, PlayerPage } from "./players.js";
+import { RecordPage } from "./records.js";
 import { Scorepad } from "./scorepad.js";
 import { h } from "./sheet.js";
 import { prefs, profile, savePrefs, seatFor } from "./store.js";
@@ -214,6 +215,10 @@ async function route() {
   const table = query.get("table");
   if (query.get("scorepad")) {
     show(new Scorepad(app(), { goLobby }));
+    return;
+  }
+  if (query.get("review")) {
+    show(new RecordPage(app(), { goLobby }));
     return;
   }
   if (query.has("match")) {

@@ -8,12 +8,14 @@
 //   /?match=ID          a finished match, read only: its score sheet and each deal's review (the lobby's recent games)
 //   /?leaderboard=1     the leaderboard of rated play
 //   /?player=ID         a player's page: rating, statistics, recent rated matches (a bot level's id: bot:expert)
+//   /?review=1          review a game record (a file or pasted text): its score sheet and each deal's review
 //
 // An id is always encoded, so that an id the server never makes still gives an address that reads back as itself.
 
 export const LOBBY_PATH = "/";
 export const SCOREPAD_PATH = "/?scorepad=1";
 export const LEADERBOARD_PATH = "/?leaderboard=1";
+export const REVIEW_PATH = "/?review=1";
 
 /** The address of table *id*; with *watch*, as a spectator.
  *

@@ -66,12 +66,20 @@ function judged(step) {
  * One review dialog (`.dialog`): shown at once by its owner (saying "Analysing the deal…"), then `load()` fills it
  * when the answer comes; a refusal is shown in it, in the page's language.
  *
+ * The answer is the table's (`GET reviewUrl(tableId, dealNo)`, with the seat's *token*), unless *load* gives it:
+ * `load(signal)` resolves to the same answer from elsewhere (a game record's deal: `POST /api/records/review`,
+ * records.js), or rejects with an ApiError; *signal* aborts when the dialog closes.  *reasonOf(error)*, when given,
+ * words a refusal first (null: as any refusal), say a record's `unknown_deal`, which is no table's.
+ *
  * @param {{tableId: string, dealNo: number, token: string|null, viewSeat: number|null,
- *   nameOf: (seat: number, players: string[]) => string, cache: object}} options
+ *   nameOf: (seat: number, players: string[]) => string, cache: object,
+ *   load?: (signal: AbortSignal) => Promise<object>, reasonOf?: (error: ApiError) => string|null}} options
  */
 export class ReviewDialog {
-  constructor({ tableId, dealNo, token, viewSeat, nameOf, cache }) {
+  constructor({ tableId, dealNo, token, viewSeat, nameOf, cache, load = null, reasonOf = null }) {
     this.tableId = tableId;
+    this.loader = load;
+    this.reasonOf = reasonOf;
     this.dealNo = dealNo;
     this.token = token;
     this.viewSeat = viewSeat;
@@ -100,9 +108,13 @@ export class ReviewDialog {
     let data = this.cache[this.dealNo];
     if (!data) {
       try {
-        const headers = this.token ? { Authorization: `Bearer ${this.token}` } : {};
-        ({ data } = await apiResponse("GET", reviewUrl(this.tableId, this.dealNo), undefined,
-          { headers, signal: this.abort.signal, timeout: 0 })); // the server's review_limit bounds it; closing aborts
+        if (this.loader) {
+          data = await this.loader(this.abort.signal);
+        } else {
+          const headers = this.token ? { Authorization: `Bearer ${this.token}` } : {};
+          ({ data } = await apiResponse("GET", reviewUrl(this.tableId, this.dealNo), undefined,
+            { headers, signal: this.abort.signal, timeout: 0 })); // the server's review_limit bounds it; closing aborts
+        }
       } catch (error) {
         if (this.abort.signal.aborted) return;
         this.showRefusal(error);
@@ -125,8 +137,8 @@ export class ReviewDialog {
 
   showRefusal(error) {
     const code = error instanceof ApiError ? error.code : "network";
-    const reason = code === "network" ? t("error.network")
-      : refusalReason(code, { seconds: error.retryAfter }) ?? (error.message || code);
+    const reason = code === "network" ? t("error.network") : this.reasonOf?.(error)
+      ?? refusalReason(code, { seconds: error.retryAfter }) ?? (error.message || code);
     this.dialog.dataset.state = "refused";
     this.dialog.dataset.code = code;
     this.title.textContent = t("review.titleShort", { n: this.dealNo });

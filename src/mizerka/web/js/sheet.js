@@ -101,8 +101,9 @@ function sittingOut(row) {
  * Build the score sheet for *view* (the server's View).  *winners* is the list from the match_end event when
  * known, else it is worked out from the totals once the match is over.  With *onReview*, each deal's row has a
  * "Review" button that calls `onReview(dealNo, focusKey)` (the rows are finished deals only: never the deal in
- * progress).  With *onEdit* (the score pad), each deal's row has a "Correct" button that calls `onEdit.open(dealNo)`
- * (`onEdit`: `{label, aria(n), id(n), open(n), current}`, *current* the deal being corrected, its button pressed).
+ * progress; a row marked `reviewable: false`, a game record's deal without its cards, has none).  With *onEdit*
+ * (the score pad), each deal's row has a "Correct" button that calls `onEdit.open(dealNo)` (`onEdit`:
+ * `{label, aria(n), id(n), open(n), current}`, *current* the deal being corrected, its button pressed).
  * With *showTricks*, each deal's row shows its tricks in a column of their own (the score pad, which has
  * no deal summary).  A seat without a score in a deal (four players: the dealer sits out) shows "–" there, its
  * running total unchanged.
@@ -166,7 +167,7 @@ export function renderScoreSheet(view, winners = null,
   for (const row of view.score_sheet) {
     const avoid = row.goal ? row.goal === "avoid" : String(row.contract).toUpperCase() === "MZ";
     const number = h("th", { scope: "row" }, String(row.deal_no));
-    if (onReview) { // beside the deal's number: no column more, the sheet still fits its panel
+    if (onReview && row.reviewable !== false) { // beside the deal's number: no column more, the sheet still fits
       const key = `review-${row.deal_no}`;
       const button = h("button", { type: "button", class: "btn small review-btn", "data-focus": key,
         "data-deal": String(row.deal_no), "aria-label": t("review.buttonDeal", { n: row.deal_no }) }, t("review.button"));
