@@ -894,9 +894,10 @@ class RecordFile:
         self.earlier = earlier
         self.as_json = path.suffix.lower() == ".json"
         self.replaces = path.is_file()  # an old record, checked by check_record_path
-        self.deals: list[int] = []  # the finished deals written so far
-        if earlier is not None and self.replaces and path.samefile(earlier.path):  # it holds them already
-            self.deals = list(range(1, earlier.finished + 1))
+        # the resumed match's own file: it holds the earlier deals already, and the record goes on in it
+        self.goes_on = earlier is not None and self.replaces and path.samefile(earlier.path)
+        # the finished deals written so far
+        self.deals: list[int] = list(range(1, earlier.finished + 1)) if earlier is not None and self.goes_on else []
         self.error: str | None = None  # why the last write failed, if it did
 
     @property
@@ -946,7 +947,7 @@ class RecordFile:
     def announcement(self) -> str:
         """What the game says at its start about the record: where it goes (it replaces an old record there), or,
         for a match resumed from this file, that it goes on there."""
-        if self.earlier is not None and self.replaces and self.path.samefile(self.earlier.path):
+        if self.goes_on:
             return f"The record goes on in {self.name} after each deal."
         replaced = " (it replaces the old record there)" if self.replaces else ""
         return f"The record of the finished deals goes to {self.name} after each deal{replaced}."
@@ -988,45 +989,62 @@ def computer_names(name: str) -> Iterator[str]:
     return iter(b for b in BOT_NAMES if name_key(b) != name_key(name))
 
 
-def _set_up_play(
-    seed: int | None, rules: Rules, seat: int, name: str, opponents: str, unicode: bool | None,
-    record_name: str | None, resumed: Resumed | None = None,
-) -> tuple[TerminalGame, list[str], int]:
-    """What ``mizerka play --plain`` builds before its first question: the options checked, the computer players
-    and the hint bot made, the match dealt (or *resumed*: its match, seat and levels, and its file for the record
-    unless ``--record`` names another).  Returns the game, the computer players' levels (in seat order) and the
-    seed."""
-    from mizerka.bots import make_bot
+def local_table(
+    seed: int | None, rules: Rules, seat: int, name: str, opponents: str, record_name: str | None,
+    resumed: Resumed | None = None,
+) -> tuple[Match, int, list[str], int, RecordFile | None]:
+    """The table of a match at this terminal, the line game's and the full screen's alike: the options checked,
+    then the match dealt, or *resumed* (``--resume FILE``: its match, seat and levels, and its file for the record
+    unless ``--record`` names another).  Returns the match, the human's seat, the computer players' levels (in seat
+    order), the seed (a random one if *seed* is None) and the record file, if any.
+
+    Raises:
+        click.BadParameter: for a seat, name, level or record file that cannot be used.
+    """
+    from mizerka.bots import UnknownBotError, level_name
     from mizerka.tui.resume import setup_tags
 
-    n = rules.n_seats
     record_path: Path | None
-    if resumed is not None:
+    if resumed is not None:  # its seat and levels were checked when it was read
         seat, levels, match = resumed.seat, resumed.levels, resumed.match
-        name = match.players[seat]
         record_path = (check_record_path(record_name) if record_name is not None
                        else check_record_path(str(resumed.path), "--resume"))
     else:
         name, levels = check_play_options(rules, seat, name, opponents)
+        try:  # before the match is dealt (a variant's warning would come first)
+            for level in levels:
+                level_name(level)
+        except UnknownBotError as error:
+            raise click.BadParameter(str(error), param_hint="'--opponents'") from None
         record_path = check_record_path(record_name) if record_name is not None else None
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    others = [s for s in range(n) if s != seat]
-    try:
-        choosers = make_opponents(levels, others, seed, rules)
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="'--opponents'") from None
     if resumed is None:
         bot_names = computer_names(name)
-        players = [""] * n
-        players[seat] = name
-        for other in others:
-            players[other] = next(bot_names)
+        players = [name if s == seat else next(bot_names) for s in range(rules.n_seats)]
         match = new_match(rules, players, seed)
-    if unicode is None:
-        unicode = stdout_takes_unicode()
     record = (RecordFile(record_path, seed=seed, tags=setup_tags(seat, levels), earlier=resumed)
               if record_path is not None else None)
+    return match, seat, levels, seed, record
+
+
+def _set_up_play(
+    seed: int | None, rules: Rules, seat: int, name: str, opponents: str, unicode: bool | None,
+    record_name: str | None, resumed: Resumed | None = None,
+) -> tuple[TerminalGame, list[str], int]:
+    """What ``mizerka play --plain`` builds before its first question: the table (:func:`local_table`), the
+    computer players and the hint bot.  Returns the game, the computer players' levels (in seat order) and the
+    seed."""
+    from mizerka.bots import make_bot
+
+    match, seat, levels, seed, record = local_table(seed, rules, seat, name, opponents, record_name, resumed)
+    others = [s for s in range(match.rules.n_seats) if s != seat]
+    try:
+        choosers = make_opponents(levels, others, seed, match.rules)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="'--opponents'") from None
+    if unicode is None:
+        unicode = stdout_takes_unicode()
     hint_bot = make_bot("expert", seed=seed * 10 + 9)  # the full-screen game's hint bot, seeded alike
     game = TerminalGame(match, seat, choosers, read=_read_line, write=click.echo, unicode=unicode, colour=True,
                         record=record, hint=hint_bot.decide)

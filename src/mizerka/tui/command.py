@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -173,31 +172,14 @@ def build_app(*, seed: int | None, rules: Rules, seat: int, name: str, opponents
         click.BadParameter: for a seat, name, bot level or record file that cannot be used.
     """
     from mizerka import terminal
-    from mizerka.tui.resume import setup_tags
 
-    n = rules.n_seats
-    record_path: Path | None
-    if resumed is not None:
-        seat, levels, match = resumed.seat, resumed.levels, resumed.match
-        record_path = (terminal.check_record_path(record) if record is not None
-                       else terminal.check_record_path(str(resumed.path), "--resume"))
-    else:
-        name, levels = terminal.check_play_options(rules, seat, name, opponents)
-        record_path = terminal.check_record_path(record) if record is not None else None
-    if seed is None:
-        seed = random.SystemRandom().randrange(1_000_000)
-    if resumed is None:
-        bot_names = terminal.computer_names(name)
-        players = [name if s == seat else next(bot_names) for s in range(n)]
-        match = terminal.new_match(rules, players, seed)
+    match, seat, levels, seed, record_file = terminal.local_table(seed, rules, seat, name, opponents, record, resumed)
     try:
         model = TableModel(match, seat, levels, seed=seed)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="'--opponents'") from None
     from mizerka.tui.app import MizerkaApp
 
-    record_file = (terminal.RecordFile(record_path, seed=seed, tags=setup_tags(seat, levels), earlier=resumed)
-                   if record_path is not None else None)
     return MizerkaApp(model, bot_delay=bot_delay, unicode=unicode, record=record_file)
 
 
