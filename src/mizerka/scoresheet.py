@@ -25,7 +25,7 @@ deal  dealer  chooser  contract  goal   tricks   A   B   C    |  A   B   C
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from mizerka.rules import STANDARD, Contract, Rules
@@ -33,11 +33,35 @@ from mizerka.rules import STANDARD, Contract, Rules
 if TYPE_CHECKING:
     from mizerka.match import DealResult, Match
 
-__all__ = ["ScoreSheet", "ScoreSheetError"]
+__all__ = ["ScoreSheet", "ScoreSheetError", "running_totals"]
 
 
 class ScoreSheetError(ValueError):
     """Players or results that do not make a score sheet; the message names the problem."""
+
+
+def running_totals(results: Iterable[DealResult], n_seats: int) -> list[list[int]]:
+    """Each seat's total after each finished deal of *results*, in their order: the column of points a score
+    sheet keeps beside each deal.  :meth:`ScoreSheet.running_totals` is this, and so are the ``totals`` of each row
+    of the server's score sheets (a table's, and a posted record's): one addition for all of them.
+
+    >>> from mizerka.match import DealResult
+    >>> from mizerka.rules import Contract
+    >>> running_totals([DealResult(1, 2, 0, Contract.HEARTS, (5, 4, 4), (-2, -1, 3), (0, 0, 0)),
+    ...                 DealResult(2, 0, 1, Contract.MIZERKA, (7, 3, 3), (0, -2, 2), (0, 0, 0))], 3)
+    [[-2, -1, 3], [-2, -3, 5]]
+
+    Each row is a list of its own, so a caller may keep or change it without touching the others.
+
+    Raises:
+        ValueError: for a result whose scores are not one per seat (*n_seats*).
+    """
+    running: list[list[int]] = []
+    totals = [0] * n_seats
+    for result in results:
+        totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
+        running.append(totals)
+    return running
 
 
 def _signed(value: int) -> str:
@@ -101,12 +125,8 @@ class ScoreSheet:
         return totals
 
     def running_totals(self) -> list[list[int]]:
-        """The totals after each deal."""
-        running, totals = [], [0] * len(self.players)
-        for result in self.results:
-            totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
-            running.append(list(totals))
-        return running
+        """The totals after each deal (:func:`running_totals` of the sheet's results)."""
+        return running_totals(self.results, len(self.players))
 
     def grid(self) -> str:
         """The grid of used contracts (an X per use) with each player's total."""

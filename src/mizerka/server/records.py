@@ -27,6 +27,7 @@ from typing import Annotated, Any, Final
 from pydantic import BaseModel, ConfigDict, Field
 
 from mizerka.record import MatchRecord, RecordError, read
+from mizerka.scoresheet import running_totals
 from mizerka.server.tables import TableError
 
 __all__ = ["MAX_RECORD_CHARS", "RECORD_BODY_BYTES", "RECORD_REVIEW_PATH", "RecordReviewRequest", "RecordSummary",
@@ -103,12 +104,11 @@ def record_key(record: MatchRecord) -> str:
 def summary(record: MatchRecord) -> dict[str, Any]:
     """The record's score sheet (:class:`RecordSummary`)."""
     n = record.rules.n_seats
-    totals = [0] * n
     used: list[list[str]] = [[] for _ in range(n)]
     rows = []
     by_number = {deal.number: deal for deal in record.deals}
-    for result in record.results():
-        totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
+    results = record.results()
+    for result, totals in zip(results, running_totals(results, n), strict=True):
         used[result.chooser].append(str(result.contract))
         rows.append({"deal_no": result.deal_no, "dealer": result.dealer, "chooser": result.chooser,
                      "contract": str(result.contract), "tricks": list(result.tricks), "scores": list(result.scores),

@@ -22,6 +22,7 @@ from mizerka.bots import BOT_LEVELS
 from mizerka.cards import CARDS
 from mizerka.deal import Observation, Phase
 from mizerka.rules import Contract, Role
+from mizerka.scoresheet import running_totals
 from mizerka.server.tables import Table, card_list
 from mizerka.tricks import IllegalPlay
 
@@ -151,10 +152,9 @@ def _score_sheet(table: Table) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = cached[1]
         return rows
     rows = []
-    totals = [0] * table.rules.n_seats
     takeovers = table.takeovers()
-    for result in match.results():
-        totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
+    results = match.results()
+    for result, totals in zip(results, running_totals(results, table.rules.n_seats), strict=True):
         row = {"deal_no": result.deal_no, "dealer": result.dealer, "chooser": result.chooser,
                "contract": str(result.contract), "tricks": list(result.tricks),
                "scores": list(result.scores), "totals": totals, "dd": table.dd.get(result.deal_no)}
