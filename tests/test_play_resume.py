@@ -116,6 +116,53 @@ def test_a_record_that_ends_mid_deal_goes_on_from_its_next_card_and_keeps_its_co
     assert record.tags[SEAT_TAG] == "1" and record.tags["Seed"] == f"{NEW_SEED} from deal 3"
 
 
+def _first_hand_after_the_contract(output: str) -> str:
+    """The first ``Your hand`` line of deal 2 after its contract was said, in a line game's *output*."""
+    lines = output[output.index("=== Deal 2 of 6 ==="):].splitlines()
+    said = next(i for i, line in enumerate(lines) if " choose " in line or " chooses " in line)
+    return next(line for line in lines[said:] if line.startswith("Your hand: "))
+
+
+@pytest.mark.parametrize("variant", [VARIANT, "no-exchange,contracts=NT+MZ", "seed002-literal,contracts=NT+MZ"])
+def test_the_retold_deal_shows_the_hand_as_it_was_when_the_contract_was_said(tmp_path: Path, variant: str) -> None:
+    """A deal resumed in its play is retold from the human's seat; the hand it shows after the contract is the one
+    he held then, as the game printed it at that point (after the contract where no exchange follows, at his
+    exchange in the standard game, where he discards two cards here), not his hand of now, short of the cards
+    played since (and, in seed002-literal, with the stock's cards drawn since)."""
+    import warnings
+
+    from mizerka.rules import parse_variant
+    from mizerka.terminal import TerminalGame
+    from tui_helpers import first_legal_answer, keep_all
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # seed002-literal's scores are not zero-sum
+        match = Match(parse_variant(variant), players=["Ala", "Bolek", "Cezary"], seed=3)
+
+    class Stop(Exception):
+        pass
+
+    def answer(prompt: str) -> str:
+        if match.deal_no == 2 and len(match.deal.tricks) >= 3:
+            raise Stop
+        return first_legal_answer(match, 1)
+
+    fresh: list[str] = []
+    game = TerminalGame(match, 1, {0: keep_all, 2: keep_all}, read=answer, write=fresh.append, unicode=False)
+    with pytest.raises(Stop):
+        game.run()
+    assert match.deal.phase is Phase.PLAY and match.to_move == 1
+    path = tmp_path / "left.mzn"
+    path.write_text(MatchRecord.from_match(match).to_text(), encoding="utf-8")
+    result = invoke("play", "--plain", "--ascii", "--resume", str(path), "--seat", "1", "--opponents", "random",
+                    input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "Trick 3: " in result.output  # the deal so far, retold
+    then = _first_hand_after_the_contract("\n".join(fresh))
+    assert _first_hand_after_the_contract(result.output) == then
+    assert then != game.hand_line(match.observation(1))  # the hand of now is another: cards were played since
+
+
 def test_the_full_screen_game_resumes_at_the_recorded_deal(tmp_path: Path) -> None:
     from mizerka.tui.app import ContractDialog
     from mizerka.tui.command import build_app
@@ -133,6 +180,42 @@ def test_the_full_screen_game_resumes_at_the_recorded_deal(tmp_path: Path) -> No
             await pause_until(pilot, lambda: "Deal 2" in screen_text(app) or isinstance(app.screen, ContractDialog))
             assert app.model.match.deal_no == 2
             await pause_until(pilot, lambda: "The record goes on in" in screen_text(app).replace("\n", " "))
+
+    asyncio.run(run())
+
+
+def test_the_full_screen_log_opens_with_where_the_match_goes_on_and_the_deal_in_progress_only(tmp_path: Path) -> None:
+    """As the line game does: one line for the earlier deals (where the match goes on, the totals; the score sheet
+    has the rest), then the deal in progress and its tricks so far.  The earlier deals' tricks are not retold."""
+    from mizerka.rules import parse_variant
+    from mizerka.tui.command import build_app
+    from tui_helpers import logged
+
+    match = Match(parse_variant(VARIANT), players=["Ala", "Bolek", "Cezary"], seed=3)
+    while not (match.deal_no == 3 and len(match.deal.tricks) >= 2 and match.to_move == 1):
+        match.play(match.deal.forced_action() or next(iter(match.legal_actions)))
+    path = tmp_path / "game.mzn"
+    record = MatchRecord.from_match(match, tags=setup_tags(1, ["random", "random"]))
+    path.write_text(record.to_text(), encoding="utf-8")
+    resumed = resume_match(str(path), seed=NEW_SEED)
+    app = build_app(seed=NEW_SEED, rules=resumed.match.rules, seat=1, name="Bolek", opponents="rules", bot_delay=0,
+                    record=None, resumed=resumed)
+    tricks = len(resumed.match.deal.tricks)
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pause_until(pilot, lambda: "Deal 3 of 6" in screen_text(app)
+                              and f"Trick {tricks}:" in logged(app) and "Resumed from" in screen_text(app))
+            assert "Deal 3 of 6" in screen_text(app) and "Resumed from" in screen_text(app)
+            log = " ".join(logged(app).split())  # the log's lines are wrapped at its width
+            assert log.count(f"Resumed from {path} at deal 3 of 6, at trick {tricks + 1}; the deals to come are "
+                             f"shuffled from seed {NEW_SEED}.") == 1
+            assert "Totals: Ala " in log and "── Deal 3 of 6 ──" in log
+            assert "── Deal 2 of 6 ──" not in log and "Deal 1 over" not in log and "Deal 2 over" not in log
+            assert log.count(" chose ") == 1  # the contract of deal 3, not those of deals 1 and 2
+            assert all(log.count(f"Trick {n}:") == 1 for n in range(1, tricks + 1))
+            assert f"Trick {tricks + 1}:" not in log  # your turn in the next trick: nothing more happened
+            assert log.index("Resumed from") < log.index("── Deal 3 of 6 ──") < log.index(" chose ")
 
     asyncio.run(run())
 

@@ -549,9 +549,11 @@ class TerminalGame:
             return f"Deal {number} could not be analysed: {error}"
         return review_text(result, unicode=self.unicode, width=REVIEW_WIDTH)
 
-    def hand_line(self, obs: Observation) -> str:
+    def hand_line(self, obs: Observation, hand: CardSet | None = None) -> str:
+        """``Your hand: …``, trumps first once there is a contract: the seat's hand now, or *hand* (the hand it held
+        earlier in the deal, which :meth:`report` shows when it retells a deal)."""
         trump = obs.contract.trump if obs.contract is not None else None
-        return f"Your hand: {self.hand_text(obs.hand, trump)}"
+        return f"Your hand: {self.hand_text(obs.hand if hand is None else hand, trump)}"
 
     def last_trick(self, obs: Observation) -> str:
         if not obs.tricks:
@@ -602,7 +604,9 @@ class TerminalGame:
     # -- reporting ----------------------------------------------------------------------------------------
 
     def report(self, deal: Deal) -> None:
-        """Write the new public events of *deal* (from the human's observation of it)."""
+        """Write the new public events of *deal* (from the human's observation of it): after each action, or all
+        at once for the deal in progress of a resumed match (:func:`play_line_game`), told as they were seen then
+        (the hand shown with the contract is the one held at that point, not the hand of now)."""
         obs = deal.observation(self.seat)
         entries = obs.history[self._seen :]
         plays_before = sum(1 for _, a in obs.history[: self._seen] if isinstance(a, Play))
@@ -613,7 +617,11 @@ class TerminalGame:
                 text = f"{self.who_cap(actor)} {verb} {self.contract_text(action.contract)}."
                 self.write(self._style(text, bold=True))
                 if obs.role is not None and obs.phase is not Phase.EXCHANGE:  # else the exchange prompt shows it
-                    self.write(self.hand_line(obs))
+                    # the hand as it was when the contract was said, from the seat's own knowledge: every card
+                    # dealt to it (its hand then, in a game told as it goes).  A deal retold on resuming is told in
+                    # one go from its observation of now, whose hand has lost the cards played since and changed
+                    # with the exchange and the stock draws told after this line
+                    self.write(self.hand_line(obs, obs.dealt))
                 if obs.shown_card is not None:
                     self.write(f"Turned-up talon card (a reminder only): {self.card(obs.shown_card)}")
             elif isinstance(action, Exchange):  # only the human's own exchange shows its cards
@@ -1103,9 +1111,8 @@ def play_line_game(seed: int | None, rules: Rules, seat: int, name: str, opponen
     table = ", ".join(f"{players[s]} ({lv})" for s, lv in zip(others, levels, strict=True))
     click.echo(f"Mizerka, {rules.spec()}: {match.n_deals} deals.  You are {name}, seat {seat}; against {table}.")
     if resumed is not None:
-        click.echo(f"Resumed from {click.format_filename(resumed.path)} at {resumed.where()}; the deals to come are "
-                   f"shuffled from seed {seed}.  " + game.totals_line(match.totals))
-        click.echo("Type ? at any prompt for help.")
+        click.echo(resumed.announcement() + "  " + game.totals_line(match.totals))
+        click.echo("Type ? at any prompt for help (sheet: the score sheet, with the earlier deals).")
     else:
         click.echo(f"Seed {seed} (play it again with --seed {seed}).  Type ? at any prompt for help.")
     if record is not None:

@@ -19,7 +19,7 @@ import random
 import threading
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Group
 from rich.table import Table
@@ -40,6 +40,9 @@ from mizerka.terminal import RecordFile, counted, hint_text, refusal_text, signe
 from mizerka.tui.model import TableModel, UndoError
 from mizerka.tui.review import check_reviewable, deal_range
 from mizerka.tui.review_screen import Reviews, ReviewScreen, call_from_worker, literal, rich_markup
+
+if TYPE_CHECKING:
+    from mizerka.tui.resume import Resumed
 
 __all__ = ["ContractDialog", "ExchangeDialog", "HelpDialog", "InfoDialog", "MizerkaApp", "SheetDialog", "TableApp",
            "card_markup", "help_text", "sits_out", "sorted_hand"]
@@ -568,6 +571,10 @@ class MizerkaApp(TableApp):
         unicode: suit symbols in the review (``--ascii``: letters).
         record: ``--record FILE``: the record of the finished deals is written there after each deal (of this
             match; a new match with ``n`` is not recorded), and the log says where it is at the end.
+        resumed: ``--resume FILE``: the match taken up again from its record (*model*'s match).  The log starts
+            as the line game does: one line saying where the match goes on (:meth:`Resumed.announcement
+            <mizerka.tui.resume.Resumed.announcement>`, with the totals), then the deal in progress and its
+            events so far, never the earlier deals' tricks (the score sheet, ``p``, has those deals).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -582,17 +589,19 @@ class MizerkaApp(TableApp):
     ]
 
     def __init__(self, model: TableModel, *, bot_delay: float = 0.6, unicode: bool = True,
-                 record: RecordFile | None = None) -> None:
+                 record: RecordFile | None = None, resumed: Resumed | None = None) -> None:
         super().__init__()
         self.model = model
         self.record = record
+        self.resumed = resumed
         self.recorded_match = model.match  # the match --record writes (``n`` starts one that is not recorded)
         self.bot_delay = bot_delay
         self.unicode = unicode  # suit symbols in the review (--ascii: letters)
         self.reviews = Reviews(self, model.match)
         self._reviewing = False  # a review screen is open: the computer players wait
         self._seen = 0
-        self._deal_seen = 0
+        # the deals whose events are logged (a resumed match's earlier deals are not: its opening line says them)
+        self._deal_seen = len(model.match.deals) - 1 if resumed is not None else 0
         self._stock_seen = CardSet()  # the cards drawn from the stock in the deal being reported, logged already
         self._final_reported = False
         self._keep_announced = False  # the forced keep (empty talon) was logged with its reason: not again
@@ -607,8 +616,16 @@ class MizerkaApp(TableApp):
         others = ", ".join(f"{names[s]} ({lv})" for s, lv in self.model.levels.items())
         self.log_line(literal(f"Mizerka, {self.model.match.rules.spec()}: you are {names[self.model.seat]}; "
                               f"against {others}.  F1 for help."))
+        if self.resumed is not None:
+            totals = " · ".join(f"{self.who(seat)} {signed(total)}"
+                                for seat, total in enumerate(self.model.match.totals))
+            self.log_line(literal(self.resumed.announcement())
+                          + f"  Totals: {totals}.  p: the score sheet, with the earlier deals.")
         if self.record is not None:
             self.log_line(literal(self.record.announcement()))
+        if self.resumed is not None:  # the deal it goes on in: its header, then (advance) its events so far
+            match = self.model.match
+            self.log_line(f"[b]── Deal {match.deal_no} of {match.n_deals} ──[/b]")
         self.refresh_view()
         self.call_after_refresh(self.advance)
 

@@ -180,7 +180,7 @@ def build_app(*, seed: int | None, rules: Rules, seat: int, name: str, opponents
         raise click.BadParameter(str(error), param_hint="'--opponents'") from None
     from mizerka.tui.app import MizerkaApp
 
-    return MizerkaApp(model, bot_delay=bot_delay, unicode=unicode, record=record_file)
+    return MizerkaApp(model, bot_delay=bot_delay, unicode=unicode, record=record_file, resumed=resumed)
 
 
 @click.command("tables")

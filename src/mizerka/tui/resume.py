@@ -48,6 +48,7 @@ class Resumed:
         record: the record as it was read: its finished deals are written back as they were (with their
             commitments, if a server wrote them), and its tags are kept.
         path: the file it was read from.
+        seed: the seed the deals still to come are shuffled from (``--seed``).
     """
 
     match: Match
@@ -55,6 +56,7 @@ class Resumed:
     levels: list[str]
     record: MatchRecord
     path: Path
+    seed: int
 
     @property
     def finished(self) -> int:
@@ -73,6 +75,17 @@ class Resumed:
         elif deal.phase is Phase.EXCHANGE:
             text += ", in the exchange"
         return text
+
+    def announcement(self) -> str:
+        """The sentence both games open a resumed match with, in place of the earlier deals (the score sheet has
+        them): where it goes on and where its next deals come from.  The line game then retells the deal in
+        progress, if the record ends in one, and the full screen's log lists its events so far; neither retells
+        an earlier deal.
+
+        ``Resumed from game.mzn at deal 5 of 18, at trick 3; the deals to come are shuffled from seed 11.``
+        """
+        return (f"Resumed from {click.format_filename(self.path)} at {self.where()}; the deals to come are shuffled "
+                f"from seed {self.seed}.")
 
 
 def setup_tags(seat: int, levels: Sequence[str]) -> dict[str, str]:
@@ -197,4 +210,4 @@ def resume_match(text: str, *, seed: int, seat: int | None = None, opponents: st
         raise _refuse(f"{shown!r} is not a valid game record: {error}") from None
     if match.is_over():  # a record whose last deal is played out but not marked finished cannot get here
         raise _refuse(f"the match in {shown!r} is over: nothing is left to play")
-    return Resumed(match=match, seat=human, levels=levels, record=record, path=path)
+    return Resumed(match=match, seat=human, levels=levels, record=record, path=path, seed=seed)
