@@ -16,7 +16,8 @@ mapfile -t dev < <(python3 - <<'PY'
 import tomllib
 dev = tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["dev"]
 for requirement in dev:
-    if not requirement.startswith(("mizerka[", "playwright", "matplotlib", "ray", "open_spiel", "mypy", "ruff")):
+    if not requirement.startswith(("mizerka[", "playwright", "axe-playwright", "pillow", "matplotlib", "ray",
+                                   "open_spiel", "mypy", "ruff")):
         print(requirement)
 PY
 )

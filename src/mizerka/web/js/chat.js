@@ -52,8 +52,11 @@ export class ChatPanel {
   /** (Re)build the panel, keeping what is typed (called again after a language switch). */
   build() {
     const draft = this.input?.value ?? "";
-    this.log = h("ol", { class: "chat-log", role: "log", "aria-live": "polite", "aria-label": t("chat.log"),
-      tabindex: "0" });
+    // the live region (a log) holds the list of lines: a list may not be a log itself (its items would belong to no
+    // list), and the box scrolls and takes the focus
+    this.lines = h("ol", { class: "chat-lines" });
+    this.log = h("div", { class: "chat-log", role: "log", "aria-live": "polite", "aria-label": t("chat.log"),
+      tabindex: "0" }, this.lines);
     this.input = h("input", { type: "text", class: "chat-input", id: "chat-input", maxlength: String(MAX_CHAT_CHARS),
       autocomplete: "off", enterkeyhint: "send", "aria-describedby": "chat-error" });
     this.input.value = draft;
@@ -167,7 +170,7 @@ export class ChatPanel {
 
   renderLog() {
     const lines = this.messages.filter((m) => !this.muted.has(m.seat)).map((m) => this.line(m));
-    this.log.replaceChildren(...(lines.length ? lines : [h("li", { class: "chat-empty" }, t("chat.empty"))]));
+    this.lines.replaceChildren(...(lines.length ? lines : [h("li", { class: "chat-empty" }, t("chat.empty"))]));
     this.log.scrollTop = this.log.scrollHeight;
   }
 
@@ -227,10 +230,10 @@ export class ChatPanel {
     this.messages.push(kept);
     if (this.messages.length > KEEP) this.messages.shift();
     if (this.muted.has(message.seat)) return;
-    const empty = this.log.querySelector(".chat-empty");
+    const empty = this.lines.querySelector(".chat-empty");
     if (empty) empty.remove();
-    this.log.append(this.line(kept));
-    while (this.log.children.length > KEEP) this.log.firstElementChild.remove();
+    this.lines.append(this.line(kept));
+    while (this.lines.children.length > KEEP) this.lines.firstElementChild.remove();
     this.log.scrollTop = this.log.scrollHeight;
     const mine = this.view && message.seat === this.view.seat;
     if (!mine && (this.panel.hidden || !this.open)) {

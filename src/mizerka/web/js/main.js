@@ -271,7 +271,9 @@ function renderHeader() {
     select.append(h("option", { value: code, selected: code === lang(), lang: code }, label));
   }
   select.addEventListener("change", () => setLang(select.value));
-  header.replaceChildren(title, h("label", { class: "lang" }, h("span", { class: "visually-hidden" }, t("nav.language")), select));
+  // the site's name is the page's level-one heading (the screens' headings are level two; the score pad's title one)
+  header.replaceChildren(h("h1", { class: "site-title" }, title),
+    h("label", { class: "lang" }, h("span", { class: "visually-hidden" }, t("nav.language")), select));
   document.title = t("app.title");
 }
 

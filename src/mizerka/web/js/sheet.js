@@ -76,8 +76,13 @@ export function contractLabel(code, { short = false } = {}) {
   if (index < 4) span.append(suitIcon(index));
   if (!short || index >= 4) span.append(h("span", { class: short ? "contract-short" : "" }, short
     ? t(index === 4 ? "sheet.shortNT" : "sheet.shortMZ") : contractName(index)));
-  if (short) span.setAttribute("title", contractName(index));
-  if (short) span.setAttribute("aria-label", contractName(index));
+  if (short) {
+    // an image named by the contract's full name: an aria-label on a span without a role is not read (and is not
+    // allowed there); the sign or the abbreviation drawn inside stands for the name
+    span.setAttribute("role", "img");
+    span.setAttribute("aria-label", contractName(index));
+    span.setAttribute("title", contractName(index));
+  }
   return span;
 }
 
