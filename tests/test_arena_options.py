@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,26 @@ def test_a_plot_is_written_under_the_name_given(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert plot.is_file() and plot.read_bytes().startswith(b"\x89PNG")
     assert sorted(p.name for p in tmp_path.iterdir()) == [".png"]
+
+
+def test_a_plot_name_that_is_a_fifo_or_a_broken_link_is_refused_before_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--plot x.png`` where x.png is a FIFO failed after the whole run ("File or stream is not seekable", exit 1);
+    it is refused before the first match, as a folder that cannot be written is."""
+    fifo, dangling = tmp_path / "fifo.png", tmp_path / "gone.svg"
+    os.mkfifo(fifo)
+    dangling.symlink_to(tmp_path / "nowhere" / "x.svg")
+
+    def no_run(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the arena ran")
+
+    monkeypatch.setattr(mizerka.bots.cli, "run_arena", no_run)
+    for plot in (fifo, dangling):
+        result = CliRunner().invoke(cli, ["arena", *FAST, "-n", "1", *TINY_VARIANT, "--plot", str(plot)])
+        assert result.exit_code == 2, result.output
+        assert f"{str(plot)!r} exists and is not a regular file" in result.output
+    assert fifo.is_fifo() and not (tmp_path / "nowhere").exists()
 
 
 # -- level names -----------------------------------------------------------------------------------------------------

@@ -113,3 +113,16 @@ def test_rules_no_record_can_name_are_refused_before_play_and_described_without_
     plain = json.loads(json.dumps(run_arena(["rules", "random", "random"], 1, rules=SHORT, seed=1,
                                             backend="serial").to_dict()))
     assert parse_variant(plain["variant"]) == SHORT and plain["rules"]["exchange_mode"] == "standard"
+
+
+def test_a_records_folder_that_is_a_device_a_fifo_or_a_looping_link_is_refused(tmp_path: Path) -> None:
+    """click refuses a regular file; ``/dev/null``, a FIFO or a link to itself got "cannot save records in
+    '/dev/null': File exists" (the folder's making failed), a message that named no problem the user could see."""
+    fifo, loop = tmp_path / "fifo", tmp_path / "loop"
+    os.mkfifo(fifo)
+    loop.symlink_to(loop.name)
+    for name in (os.devnull, str(fifo), str(loop)):
+        result = CliRunner().invoke(cli, ["arena", *FAST, "-n", "1", *TINY_VARIANT, "--save-records", name])
+        assert result.exit_code == 2, result.output
+        assert f"{name!r} exists and is not a folder" in result.output and "File exists" not in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "loop"]

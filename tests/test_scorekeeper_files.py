@@ -9,6 +9,7 @@ the user's file, never the temporary one, every other export is still written, a
 from __future__ import annotations
 
 import io
+import os
 import shutil
 from pathlib import Path
 
@@ -122,3 +123,31 @@ def test_every_export_that_fails_is_told(tmp_path: Path) -> None:
     assert f"cannot write the export {sheet}" in result.output
     assert f"cannot write the export {record}" in result.output
     assert read(tmp_path / "s.mzn").is_over()  # the match itself is saved
+
+
+@pytest.mark.parametrize("option", ["--export-csv", "--export-record"])
+def test_an_export_that_is_a_link_to_itself_is_refused_not_a_traceback(option: str, tmp_path: Path) -> None:
+    """Before: ``Path.resolve()`` (comparing the export with the saved file) raised RuntimeError ("Symlink loop")
+    at a link that points to itself, a traceback before the first question."""
+    loop = tmp_path / "loop.csv"
+    loop.symlink_to(loop.name)
+    result = score(tmp_path, option, str(loop))
+    assert result.exit_code == 2, result.output
+    assert not isinstance(result.exception, RuntimeError)
+    assert f"'{option}'" in result.output and "exists and is not a regular file" in result.output
+    assert "Name of player 1" not in result.output and not (tmp_path / "s.mzn").exists()
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("option", ["--file", "--resume"])
+def test_a_fifo_or_a_device_is_refused_unread(option: str, tmp_path: Path) -> None:
+    """Before: ``--file FIFO`` read the FIFO to tell whether it held a score record (and ``--resume FIFO`` to load
+    it), waiting for ever for a writer; a name that is no regular file is refused before anything is read."""
+    fifo = tmp_path / "fifo.mzn"
+    os.mkfifo(fifo)
+    for name in (str(fifo), os.devnull):
+        result = invoke("score", option, name, input="".join(line + "\n" for line in MATCH))
+        assert result.exit_code == 2, result.output
+        assert f"'{option}'" in result.output and "exists and is not a regular file" in result.output
+        assert "Name of player 1" not in result.output
+    assert fifo.is_fifo() and sorted(p.name for p in tmp_path.iterdir()) == ["fifo.mzn"]

@@ -92,6 +92,9 @@ def test_default_moment_is_the_current_position_of_a_deal_in_play() -> None:
         (("solve", "no-such-file", "--deal", "1"), "need a record file"),
         (("solve", str(RECORDS / "score-only.mzn")), "score-only"),
         (("solve", str(RECORDS / "partial.mzn"), "--after", "500"), "is not in it"),
+        # named as asked, not as a card count computed from it ("the position after 2999…97 cards")
+        (("solve", str(RECORDS / "partial.mzn"), "--trick", str(10**30)),
+         f"deal 3 records 26 cards; trick {10**30} card 1 is not in it"),
         (("solve", str(RECORDS / "standard-seed7.mzn"), "--deal", "1", "--after", "39"), "is over"),
         (("solve", str(RECORDS / "standard-seed7.mzn"), "--deal", "99"), "no play"),
         (("solve", str(RECORDS / "standard-seed7.mzn"), "--trick", "1", "--card", "4"), "cards run from 1"),

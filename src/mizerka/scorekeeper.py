@@ -1415,6 +1415,22 @@ def _file_name(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return Path(value)
 
 
+def _same_file(first: Path, second: Path) -> bool:
+    """Whether the file names *first* and *second* lead to one file (through links too).
+
+    :func:`os.path.realpath`, not :meth:`Path.resolve`, which raises :class:`RuntimeError` at a symbolic link that
+    points to itself on the Pythons before 3.13 (``--export-csv loop``: a traceback); the looping name is then
+    refused by :func:`_check_output`.
+    """
+    return os.path.realpath(first) == os.path.realpath(second)
+
+
+def _not_a_file(path: Path) -> bool:
+    """Whether *path* exists (or is a link, even a broken or looping one) but is no regular file: a folder, a
+    FIFO, a device such as ``/dev/null``; such a name is refused before anything is read from it."""
+    return (path.exists() or path.is_symlink()) and not path.is_file()
+
+
 def _refuse_existing(path: Path) -> click.UsageError:
     """Why ``--file PATH`` of a new match is refused when *PATH* exists: a new match never overwrites a file.
 
@@ -1473,10 +1489,10 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
         raise click.UsageError("give --resume FILE to continue a match, or --file FILE to start one, not both")
     saved_to = resume if resume is not None else path if path is not None else Path("mizerka-score.mzn")
     for option, export in (("--export-csv", export_csv), ("--export-record", export_record)):
-        if export is not None and export.resolve() == saved_to.resolve():
+        if export is not None and _same_file(export, saved_to):
             raise click.UsageError(f"{option} {export} is the file the match is saved in: the export would "
                                    f"overwrite it; choose another file")
-    if export_csv is not None and export_record is not None and export_csv.resolve() == export_record.resolve():
+    if export_csv is not None and export_record is not None and _same_file(export_csv, export_record):
         raise click.UsageError(f"--export-csv and --export-record name the same file ({export_csv}): the second "
                                "export would overwrite the first; choose two files")
     # a file that cannot be written is refused now, not after the whole match has been typed in
@@ -1487,6 +1503,8 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
     if resume is not None:
         if variant != "standard":
             raise click.UsageError("the variant of a resumed match is the one in its file; leave out --variant")
+        if _not_a_file(resume):  # a FIFO, a device: never saved back to (and a FIFO's read would wait for ever)
+            _check_output("--resume", resume, record=False)
         try:
             keeper = ScoreKeeper.load(resume)
         except OSError as error:
@@ -1503,6 +1521,8 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
     else:
         path = path if path is not None else Path("mizerka-score.mzn")
         rules, _ = read_variant(variant)
+        if _not_a_file(path):  # refused unread: reading a FIFO to tell what it holds would wait for ever
+            _check_output("--file", path, record=True)
         if path.exists():
             raise _refuse_existing(path)
         _check_output("--file", path, record=True)

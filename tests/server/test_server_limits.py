@@ -368,6 +368,37 @@ def test_serve_refuses_an_empty_database_url(tmp_path: Path, value: str) -> None
     assert not (tmp_path / "data").exists()  # no default database was created
 
 
+@pytest.mark.parametrize("value", ["", "  "])
+def test_serve_refuses_an_empty_host(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, value: str) -> None:
+    """``--host ""`` (``--host "$HOST"`` with HOST unset) went to ``bind()``, which takes '' for every interface:
+    the server meant for this machine listened on all of them.  Refused (exit 2) before any socket is made."""
+    from click.testing import CliRunner
+
+    from mizerka.server import command
+
+    def no_listen(host: str, port: int) -> socket.socket:
+        raise AssertionError(f"listen({host!r}, {port}) was called")
+
+    monkeypatch.setattr(command, "listen", no_listen)
+    result = CliRunner().invoke(command.serve_command, ["--host", value, "--port", "0", "--database",
+                                                        str(tmp_path / "db.sqlite3")])
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for '--host': give an address to bind" in result.output
+    assert not (tmp_path / "db.sqlite3").exists()
+
+
+@pytest.mark.parametrize("host", ["\udcff", "\u00e9" * 70])
+def test_listen_names_a_host_that_cannot_be_encoded(host: str) -> None:
+    """A byte that is no UTF-8 in ``--host`` (a lone surrogate to Python), or a label over 63 characters: ``bind()``
+    raised TypeError ("encoding of hostname failed"), a traceback.  Nothing is bound either way."""
+    import click
+
+    from mizerka.server.command import listen
+
+    with pytest.raises(click.ClickException, match="it is no host name or address"):
+        listen(host, 0)
+
+
 # -- paging of the table list -----------------------------------------------------------------------
 
 

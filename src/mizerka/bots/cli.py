@@ -122,8 +122,16 @@ def arena_command(
         overrides[name] = budget.merged(overrides[name]) if name in overrides else budget
     if save_records is not None and not save_records.strip():  # '' is the current folder to pathlib
         raise click.BadParameter("the records' folder must be named, not empty", param_hint="--save-records")
+    # click refuses a regular file; a device, a FIFO or a looping link was "cannot save records in '/dev/null':
+    # File exists", the folder's making failing
+    if save_records is not None and os.path.lexists(save_records) and not os.path.isdir(save_records):
+        raise click.BadParameter(f"{save_records!r} exists and is not a folder: name a folder (a new one is made)",
+                                 param_hint="--save-records")
     if plot is not None and not plot.lower().endswith((".png", ".svg")):
         raise click.BadParameter("the plot file must end in .png or .svg", param_hint="--plot")
+    if plot is not None and os.path.lexists(plot) and not os.path.isfile(plot):  # a FIFO, a broken link: refused
+        # before the run (it failed after the whole run, "not seekable"); click refuses a folder
+        raise click.BadParameter(f"{plot!r} exists and is not a regular file", param_hint="--plot")
     if plot is not None:  # checked before the run, which the plot comes after
         folder = Path(plot).parent
         if not folder.is_dir() or not os.access(folder, os.W_OK):

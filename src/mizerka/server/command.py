@@ -483,6 +483,9 @@ def serve_command(host: str, port: int, database: str | None, open_game: bool, n
     if no_browser and not open_game:  # it would do nothing: a server started without the quickplay address
         raise click.UsageError("--no-browser only makes sense with --open (it keeps --open from opening a browser): "
                                "add --open to print the address of a game against bots, or leave --no-browser out")
+    if not host.strip():  # `--host "$HOST"` with HOST unset: bind() takes '' for every interface, not for loopback
+        raise click.BadParameter("give an address to bind (127.0.0.1, or 0.0.0.0 for every interface), not an empty "
+                                 "value; leave the option out for 127.0.0.1", param_hint="'--host'")
     if database is not None and not database.strip():  # `--database "$DB"` with DB unset: not the default database
         raise click.BadParameter("give a database URL (sqlite:///path or postgresql://user:pw@host/db), not an "
                                  "empty value; leave the option out for the default database",
@@ -544,7 +547,8 @@ def listen(host: str, port: int) -> socket.socket:
 
     Raises:
         click.ClickException: the address cannot be had, with the system's reason (``Address already in use``,
-            ``Cannot assign requested address``, a host name that does not resolve).
+            ``Cannot assign requested address``, a host name that does not resolve, or one that cannot be encoded
+            as a host name at all: a byte that is no UTF-8 in it, a label over 63 characters).
     """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -555,6 +559,10 @@ def listen(host: str, port: int) -> socket.socket:
         sock.close()
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise click.ClickException(f"cannot listen on {host}:{port}: {reason}") from None
+    except (UnicodeError, TypeError):  # the IDNA encoding of a name failed: bind() says "encoding of hostname failed"
+        sock.close()
+        raise click.ClickException(f"cannot listen on {host!r}: it is no host name or address (it cannot be "
+                                   "encoded as a host name)") from None
     return sock
 
 

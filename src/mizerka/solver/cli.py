@@ -192,8 +192,9 @@ def position_from_record(
         stop = after
     else:
         stop = recorded if not drec.is_over else 0
-    if stop > recorded:
-        raise RecordError(f"deal {deal_no} records {recorded} cards; the position after {stop} cards is not in it")
+    if stop > recorded:  # a moment past the record: named as it was asked for (not as a computed card count)
+        moment = f"trick {trick} card {card}" if trick is not None else f"the position after {stop} cards"
+        raise RecordError(f"deal {deal_no} records {recorded} cards; {moment} is not in it")
     deal = Deal(drec.deck, rules=record.rules, dealer=drec.dealer)
     played = 0
     for action in drec.actions():
