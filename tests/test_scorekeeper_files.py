@@ -151,3 +151,20 @@ def test_a_fifo_or_a_device_is_refused_unread(option: str, tmp_path: Path) -> No
         assert f"'{option}'" in result.output and "exists and is not a regular file" in result.output
         assert "Name of player 1" not in result.output
     assert fifo.is_fifo() and sorted(p.name for p in tmp_path.iterdir()) == ["fifo.mzn"]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("option", ["--file", "--resume"])
+def test_the_refusal_of_a_fifo_stands_without_the_output_check(
+        option: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The FIFO is refused by its own check, not only because the output check happens to refuse every name that
+    is no regular file: with that check made to pass everything, the FIFO is still refused unread."""
+    import mizerka.scorekeeper as scorekeeper
+
+    monkeypatch.setattr(scorekeeper, "_check_output", lambda option, path, *, record: None)
+    fifo = tmp_path / "fifo.mzn"
+    os.mkfifo(fifo)
+    result = invoke("score", option, str(fifo), input="".join(line + "\n" for line in MATCH))
+    assert result.exit_code == 2, result.output
+    assert f"'{option}'" in result.output and "is not a regular file: give a file's name" in result.output
+    assert "Name of player 1" not in result.output and fifo.is_fifo()

@@ -42,7 +42,7 @@ import sys
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 import click
 
@@ -52,7 +52,7 @@ from mizerka.match import DealResult, Outcome
 from mizerka.record import DealRecord, MatchRecord, RecordError, char_name, char_reason, name_key, read
 from mizerka.record import check_name as check_record_name
 from mizerka.rules import STANDARD, Contract, Role, Rules, RulesError
-from mizerka.scoresheet import ScoreSheet
+from mizerka.scoresheet import ScoreSheet, signed
 
 __all__ = ["COMMAND_WORDS", "SETUP_REASONS", "EntryError", "ScoreKeeper", "score_command"]
 
@@ -557,18 +557,14 @@ class ScoreKeeper:
         lines = []
         for seat in order:
             place = 1 + sum(1 for t in outcome.totals if t > outcome.totals[seat])
-            lines.append(f"{place}. {self.players[seat]} {_signed(outcome.totals[seat])}")
+            lines.append(f"{place}. {self.players[seat]} {signed(outcome.totals[seat])}")
         winners = [self.players[s] for s in outcome.winners]
         if len(winners) == 1:
             lines.append(f"{winners[0]} wins.")
         else:
             joined = ", ".join(winners[:-1]) + " and " + winners[-1]
-            lines.append(f"{joined} share the win with {_signed(outcome.totals[outcome.winners[0]])} each.")
+            lines.append(f"{joined} share the win with {signed(outcome.totals[outcome.winners[0]])} each.")
         return "\n".join(lines)
-
-
-def _signed(value: int) -> str:
-    return f"{value:+d}" if value else "0"
 
 
 def _record_text(record: MatchRecord, path: str | os.PathLike[str]) -> str:
@@ -1336,7 +1332,7 @@ class _Session:
         parts = []
         for role, seat in enumerate(active):
             quota = keeper.rules.quota(role, result.contract)
-            parts.append(f"{names[seat]} {result.tricks[seat]} of {quota} → {_signed(result.scores[seat])}")
+            parts.append(f"{names[seat]} {result.tricks[seat]} of {quota} → {signed(result.scores[seat])}")
         self.echo(f"Deal {result.deal_no} ({result.contract.label}, {result.contract.goal}): " + "; ".join(parts))
         self.echo("")
         self.echo(keeper.sheet().text(terminal_width()))
@@ -1431,6 +1427,20 @@ def _not_a_file(path: Path) -> bool:
     return (path.exists() or path.is_symlink()) and not path.is_file()
 
 
+def _refuse_not_a_file(option: str, path: Path, *, record: bool) -> NoReturn:
+    """Refuse *path*, which :func:`_not_a_file` found to be no regular file, before anything is read from it.
+
+    :func:`_check_output` says what it is in ``mizerka play --record``'s words (a folder, a FIFO, a device); should
+    it ever let such a name through, the refusal here still stands.
+
+    Raises:
+        click.BadParameter: saying why, for *option* (exit code 2).
+    """
+    _check_output(option, path, record=record)
+    raise click.BadParameter(f"{click.format_filename(path)!r} is not a regular file: give a file's name",
+                             param_hint=f"'{option}'")
+
+
 def _refuse_existing(path: Path) -> click.UsageError:
     """Why ``--file PATH`` of a new match is refused when *PATH* exists: a new match never overwrites a file.
 
@@ -1504,7 +1514,7 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
         if variant != "standard":
             raise click.UsageError("the variant of a resumed match is the one in its file; leave out --variant")
         if _not_a_file(resume):  # a FIFO, a device: never saved back to (and a FIFO's read would wait for ever)
-            _check_output("--resume", resume, record=False)
+            _refuse_not_a_file("--resume", resume, record=False)
         try:
             keeper = ScoreKeeper.load(resume)
         except OSError as error:
@@ -1522,7 +1532,7 @@ def score_command(path: Path | None, resume: Path | None, variant: str, export_c
         path = path if path is not None else Path("mizerka-score.mzn")
         rules, _ = read_variant(variant)
         if _not_a_file(path):  # refused unread: reading a FIFO to tell what it holds would wait for ever
-            _check_output("--file", path, record=True)
+            _refuse_not_a_file("--file", path, record=True)
         if path.exists():
             raise _refuse_existing(path)
         _check_output("--file", path, record=True)

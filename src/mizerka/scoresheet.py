@@ -25,7 +25,7 @@ deal  dealer  chooser  contract  goal   tricks   A   B   C    |  A   B   C
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from mizerka.rules import STANDARD, Contract, Rules
@@ -33,7 +33,7 @@ from mizerka.rules import STANDARD, Contract, Rules
 if TYPE_CHECKING:
     from mizerka.match import DealResult, Match
 
-__all__ = ["ScoreSheet", "ScoreSheetError", "running_totals"]
+__all__ = ["ScoreSheet", "ScoreSheetError", "running_totals", "signed", "totals_text"]
 
 
 class ScoreSheetError(ValueError):
@@ -64,8 +64,23 @@ def running_totals(results: Iterable[DealResult], n_seats: int) -> list[list[int
     return running
 
 
-def _signed(value: int) -> str:
+def signed(value: int) -> str:
+    """A score as the score sheet writes it: a sign before every score but nothing.
+
+    >>> signed(3), signed(-2), signed(0)
+    ('+3', '-2', '0')
+    """
     return f"{value:+d}" if value else "0"
+
+
+def totals_text(totals: Sequence[int], name: Callable[[int], str]) -> str:
+    """The match's totals on one line, each seat's ``name(seat)`` before its total: the form every terminal front
+    end prints.
+
+    >>> totals_text([3, -1, -2], lambda seat: "ABC"[seat])
+    'A +3 · B -1 · C -2'
+    """
+    return " · ".join(f"{name(seat)} {signed(total)}" for seat, total in enumerate(totals))
 
 
 def _columns(rows: Sequence[Sequence[str]]) -> str:
@@ -136,7 +151,7 @@ class ScoreSheet:
         used = self.used()
         for seat, name in enumerate(self.players):
             marks = ["X" * used[seat].count(c) for c in contracts]
-            rows.append([name, *marks, _signed(self.totals()[seat])])
+            rows.append([name, *marks, signed(self.totals()[seat])])
         return _columns(rows)
 
     def sits_out(self, result: DealResult) -> int | None:
@@ -184,9 +199,9 @@ class ScoreSheet:
                     result.contract.symbol,
                     result.contract.goal,
                     " ".join("-" if seat == out else str(t) for seat, t in enumerate(result.tricks)),
-                    *("-" if seat == out else _signed(s) for seat, s in enumerate(result.scores)),
+                    *("-" if seat == out else signed(s) for seat, s in enumerate(result.scores)),
                     "|",
-                    *(_signed(t) for t in running),
+                    *(signed(t) for t in running),
                 ]
             )
         dropped: set[int] = set()

@@ -66,6 +66,7 @@ from mizerka.deal import (
 from mizerka.match import Match, MatchError, Outcome
 from mizerka.record import QUOTE_CHARS, quoted
 from mizerka.rules import STANDARD, Contract, Role, Rules
+from mizerka.scoresheet import signed, totals_text
 from mizerka.undo import UndoError, take_back
 
 if TYPE_CHECKING:
@@ -169,11 +170,6 @@ def brief_refusal(message: str, answer: str) -> str:
     for piece in sorted((p for p in pieces if len(p) > QUOTE_CHARS), key=len, reverse=True):
         message = message.replace(repr(piece), quoted(piece))
     return message
-
-
-def signed(value: int) -> str:
-    """A score as the score sheet writes it: ``+3``, ``-2``, and ``0`` (no sign) for nothing."""
-    return f"{value:+d}" if value else "0"
 
 
 def hint_text(source: str, action: str, evaluations: Mapping[str, float], *, unicode: bool = True) -> str:
@@ -335,7 +331,7 @@ class TerminalGame:
         return self.plain("Tricks: " + " · ".join(parts))
 
     def totals_line(self, totals: Sequence[int]) -> str:
-        return self.plain("Totals: " + " · ".join(f"{self.who_cap(s)} {signed(t)}" for s, t in enumerate(totals)))
+        return self.plain("Totals: " + totals_text(totals, self.who_cap))
 
     # -- the loop -----------------------------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ from mizerka.cards import CARDS, Card, CardSet, Suit
 from mizerka.deal import Action, Choose, Exchange, Observation, Phase, Play
 from mizerka.match import Match
 from mizerka.rules import Contract, Role
+from mizerka.scoresheet import totals_text
 from mizerka.terminal import RecordFile, counted, hint_text, refusal_text, signed
 from mizerka.tui.model import TableModel, UndoError
 from mizerka.tui.review import check_reviewable, deal_range
@@ -617,8 +618,7 @@ class MizerkaApp(TableApp):
         self.log_line(literal(f"Mizerka, {self.model.match.rules.spec()}: you are {names[self.model.seat]}; "
                               f"against {others}.  F1 for help."))
         if self.resumed is not None:
-            totals = " · ".join(f"{self.who(seat)} {signed(total)}"
-                                for seat, total in enumerate(self.model.match.totals))
+            totals = totals_text(self.model.match.totals, self.who)
             self.log_line(literal(self.resumed.announcement())
                           + f"  Totals: {totals}.  p: the score sheet, with the earlier deals.")
         if self.record is not None:
