@@ -6,6 +6,9 @@ Run: ``.venv/bin/python benchmarks/solver.py [--bridge-deals 200] [--spades-deal
 Reports, on the same seeded deals for both solvers:
 
 * full 13-card Mizerka deals, forehand's value, in a trump contract, no-trump and Mizerka: median / p90 ms;
+  beside them, for information, the same solves as a match deals them (``match_mix``: each trump solve counted
+  four times, as 18 deals hold 12 in trumps, 3 in no-trump and 3 in Mizerka); the target is judged on each
+  contract type alone (``targets_met``), the strictest reading of the issue's "a full Mizerka deal";
 * full bridge deals, no-trump, West on lead (DDS ``SolveBoard``, target -1, one solution): ours, DDS's, ratio;
 * the same in a spades contract;
 * bridge positions with 9 tricks left (no-trump): ours, DDS's, ratio;
@@ -115,16 +118,21 @@ def main() -> None:
 
     rng = random.Random(args.seed)
     mizerka: dict[str, object] = {}
-    for name, trump, misere in (("trump", 3, False), ("no_trump", None, False), ("mizerka", None, True)):
+    mix: list[float] = []
+    for name, trump, misere, weight in (("trump", 3, False, 4), ("no_trump", None, False, 1),
+                                        ("mizerka", None, True, 1)):
         times = []
         for _ in range(args.mizerka_deals):
             position = random_position(rng, 3, 13, trump=trump, misere=misere, mid_trick=False)
             _, elapsed = _timed(lambda p=position: solve(p, p.leader))  # type: ignore[misc]
             times.append(elapsed)
         search_time += sum(times)
+        mix += times * weight
         mizerka[name] = _summary(times)
         print(f"mizerka full deal, {name:9}: {mizerka[name]}")
     figures["mizerka_full_deal"] = mizerka
+    figures["mizerka_full_deal_match_mix"] = _summary(mix)
+    print(f"mizerka full deal, the contracts as a match deals them (4 : 1 : 1): {_summary(mix)}")
 
     def bridge_round(label: str, count: int, cards: int, trump: int | None = None) -> dict[str, object]:
         nonlocal search_time
@@ -170,7 +178,7 @@ def main() -> None:
     figures["targets_met"] = {
         "bridge_full_ratio": full["median_ratio"] <= TARGETS["bridge_full_ratio_max"],
         "bridge_9_left_ratio": nine["median_ratio"] <= TARGETS["bridge_9_left_ratio_max"],
-        "mizerka_full_median": all(
+        "mizerka_full_median": all(  # every contract type on its own, the Mizerka contract included
             summary["median_ms"] <= TARGETS["mizerka_full_median_ms_max"]  # type: ignore[index]
             for summary in mizerka.values()
         ),
