@@ -35,7 +35,7 @@ static PyThread_type_lock search_lock = NULL;
 static unsigned long main_thread = 0; /* Python's main thread (threading.main_thread().ident), read at import */
 static int poll_signals = 0;          /* this search runs in the main thread */
 static int interrupted = 0;           /* a signal handler raised during this search */
-static uint32_t poll_tick = 0;
+static int poll_left = 0;             /* nodes before stop_search() next looks past this counter */
 
 static int check_signals(void) {
     PyGILState_STATE gil = PyGILState_Ensure();
@@ -48,11 +48,23 @@ static int check_signals(void) {
 static void watch_signals(void) {
     poll_signals = main_thread != 0 && PyThread_get_thread_ident() == main_thread;
     interrupted = 0;
+    poll_left = POLL_EVERY + 1;
 }
 
-/* called at every node: whether a signal handler raised, so that the search must unwind */
+/* stop_search() once every POLL_EVERY + 1 nodes: poll (in the main thread), and once a handler has raised, stay
+   here at every node (poll_left 0) */
+static int stop_search_slow(void) {
+    poll_left = POLL_EVERY + 1;
+    if (!interrupted && poll_signals) interrupted = check_signals();
+    if (interrupted) poll_left = 0;
+    return interrupted;
+}
+
+/* called at every node: whether a signal handler raised, so that the search must unwind.  One counter in the
+   common case (testing `interrupted`, `poll_signals` and a tick at every node took 0.6% more of the kernel's
+   instructions) */
 static inline int stop_search(void) {
-    return interrupted || (poll_signals && !(++poll_tick & POLL_EVERY) && (interrupted = check_signals()));
+    return --poll_left <= 0 && stop_search_slow();
 }
 
 /* the module, with its lock made first, and the main thread's ident read for the Ctrl-C poll (NULL with an
