@@ -6,9 +6,9 @@ Run: ``.venv/bin/python benchmarks/solver.py [--bridge-deals 200] [--spades-deal
 Reports, on the same seeded deals for both solvers:
 
 * full 13-card Mizerka deals, forehand's value, in a trump contract, no-trump and Mizerka: median / p90 ms;
-  beside them, for information, the same solves as a match deals them (``match_mix``: each trump solve counted
-  four times, as 18 deals hold 12 in trumps, 3 in no-trump and 3 in Mizerka); the target is judged on each
-  contract type alone (``targets_met``), the strictest reading of the issue's "a full Mizerka deal";
+  beside them, for information, the same solves as a match deals them (``mizerka_full_deal_match_mix``: each
+  trump solve counted four times, as 18 deals hold 12 in trumps, 3 in no-trump and 3 in Mizerka); the target is
+  judged on each contract type alone (``targets_met``), the strictest reading of the issue's "a full Mizerka deal";
 * full bridge deals, no-trump, West on lead (DDS ``SolveBoard``, target -1, one solution): ours, DDS's, ratio;
 * the same in a spades contract;
 * bridge positions with 9 tricks left (no-trump): ours, DDS's, ratio;

@@ -65,7 +65,7 @@ def running_totals(results: Iterable[DealResult], n_seats: int) -> list[list[int
 
 
 def signed(value: int) -> str:
-    """A score as the score sheet writes it: a sign before every score but nothing.
+    """A score as the score sheet writes it: a sign before every score but zero.
 
     >>> signed(3), signed(-2), signed(0)
     ('+3', '-2', '0')
