@@ -161,6 +161,22 @@ def server_left(web_server: Any, table: str) -> float:
     return float(web_server.call(lambda: live.timer.when() - asyncio.get_running_loop().time()))
 
 
+def assert_shows_server_time(clock: Any, web_server: Any, table: str) -> int:
+    """Check that *clock* shows the server's time left to act, and return what it shows.
+
+    The clock shows the time left rounded up to a whole second, counted from when the page heard of the deadline,
+    so it may show up to a second more than the server's time left, plus that message's delay; half a second more
+    covers the delay of a busy machine (a CI run under load once read 1.502 s over, against a margin of 1.5).  The
+    server's time is read just before and just after the clock, so the time the reading itself takes widens the
+    window instead of failing the check.
+    """
+    before = server_left(web_server, table)
+    shown = seconds(clock.inner_text())
+    after = server_left(web_server, table)
+    assert after - 1.5 <= shown <= before + 2.0, (after, shown, before)
+    return shown
+
+
 def test_the_turn_timer_counts_down_from_the_servers_deadline(new_page: Any, web_server: Any, artifacts: Any) -> None:
     table, invite = friends_table(web_server, turn_timer=40)
     page = seat_at(new_page, web_server.url, invite, "Ola")
@@ -169,8 +185,7 @@ def test_the_turn_timer_counts_down_from_the_servers_deadline(new_page: Any, web
     expect(clock).to_be_visible()
     assert clock.get_attribute("role") == "timer"
     assert re.search(r"time left to act: \d:\d\d", clock.get_attribute("aria-label") or "")
-    first = seconds(clock.inner_text())
-    assert abs(first - server_left(web_server, table)) <= 1.5
+    first = assert_shows_server_time(clock, web_server, table)
     if view(page)["phase"] == "choose" and page.locator("dialog.choose-dialog[open]").count():
         expect(page.locator("dialog.choose-dialog .dialog-clock .turn-clock")).to_be_visible()
     page.wait_for_timeout(2300)
@@ -185,13 +200,12 @@ def test_the_turn_timer_counts_down_from_the_servers_deadline(new_page: Any, web
     wait_for_table(watcher)
     theirs = watcher.locator('.seat[data-seat="0"] .turn-clock')
     expect(theirs).to_be_visible()
-    assert abs(seconds(theirs.inner_text()) - server_left(web_server, table)) <= 1.5
+    assert_shows_server_time(theirs, web_server, table)
     page.reload()
     wait_for_table(page)
     clock = page.locator('.seat[data-seat="0"] .turn-clock')
     expect(clock).to_be_visible()
-    assert seconds(clock.inner_text()) <= first - 2
-    assert abs(seconds(clock.inner_text()) - server_left(web_server, table)) <= 1.5
+    assert assert_shows_server_time(clock, web_server, table) <= first - 2
 
 
 def test_the_last_seconds_are_urgent_and_the_clock_moves_on(new_page: Any, web_server: Any, artifacts: Any) -> None:
